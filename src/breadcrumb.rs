@@ -1,0 +1,116 @@
+//! Breadcrumbs: which session each terminal last used. Best effort by
+//! design: no failure here ever fails a command.
+
+use std::fs;
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use nanoserde::{DeJson, SerJson};
+
+use crate::fsio;
+use crate::json;
+use crate::session;
+use crate::store::Store;
+use crate::terminal::Terminal;
+
+pub const MAX_AGE_SECS: f64 = 30.0 * 24.0 * 3600.0;
+const MAX_BREADCRUMB_BYTES: u64 = 64 << 10;
+
+#[derive(Clone, Debug, DeJson, SerJson, PartialEq)]
+pub struct Breadcrumb {
+    pub session_id: String,
+    #[nserde(default)]
+    pub cwd: String,
+    #[nserde(default)]
+    pub ts: f64,
+    #[nserde(default)]
+    pub leader: String,
+}
+
+fn path_for(store: &Store, terminal: &Terminal) -> PathBuf {
+    store.crumbs_dir().join(format!("{}.json", terminal.key))
+}
+
+/// Parse a breadcrumb file's bytes; None for anything malformed.
+pub fn decode(bytes: &[u8]) -> Option<Breadcrumb> {
+    json::validate(bytes).ok()?;
+    let text = std::str::from_utf8(bytes).ok()?;
+    Breadcrumb::deserialize_json(text).ok()
+}
+
+/// This terminal's breadcrumb, if it is fresh, belongs to this incarnation
+/// of the terminal, and names a well-formed session ID.
+pub fn read(store: &Store, terminal: &Terminal, now: f64) -> Option<Breadcrumb> {
+    let bytes = fsio::read_limited(&path_for(store, terminal), MAX_BREADCRUMB_BYTES).ok()?;
+    let crumb = decode(&bytes)?;
+    let fresh = now - crumb.ts <= MAX_AGE_SECS;
+    let same_terminal = crumb.leader == terminal.leader;
+    (fresh && same_terminal && session::is_valid_id(&crumb.session_id)).then_some(crumb)
+}
+
+/// Point this terminal at `session_id`, and sweep out stale breadcrumbs.
+pub fn write(store: &Store, terminal: &Terminal, session_id: &str, cwd: &str, now: f64) {
+    let crumb = Breadcrumb {
+        session_id: session_id.to_string(),
+        cwd: cwd.to_string(),
+        ts: now,
+        leader: terminal.leader.clone(),
+    };
+    if fsio::ensure_private_dir(store.crumbs_dir()).is_err() {
+        return;
+    }
+    let path = path_for(store, terminal);
+    let mut bytes = crumb.serialize_json().into_bytes();
+    bytes.push(b'\n');
+    let _ = fsio::write_atomic(&path, &bytes);
+    remove_stale(store, false);
+}
+
+/// Breadcrumb files older than 30 days (by modification time, which is the
+/// time of their one atomic write). Removed unless `dry_run`.
+pub fn remove_stale(store: &Store, dry_run: bool) -> Vec<PathBuf> {
+    let cutoff = SystemTime::now() - Duration::from_secs_f64(MAX_AGE_SECS);
+    let mut stale = Vec::new();
+    let Ok(entries) = fs::read_dir(store.crumbs_dir()) else {
+        return stale;
+    };
+    for entry in entries.flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        if meta.is_file() && meta.modified().is_ok_and(|m| m < cutoff) {
+            stale.push(entry.path());
+        }
+    }
+    if !dry_run {
+        for path in &stale {
+            let _ = fs::remove_file(path);
+        }
+    }
+    stale
+}
+
+/// Every breadcrumb file with its parsed content (None if unreadable).
+pub fn all(store: &Store) -> Vec<(PathBuf, Option<Breadcrumb>)> {
+    let Ok(entries) = fs::read_dir(store.crumbs_dir()) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let crumb = fsio::read_limited(&p, MAX_BREADCRUMB_BYTES)
+                .ok()
+                .and_then(|b| decode(&b));
+            (p, crumb)
+        })
+        .collect()
+}
+
+/// Remove the breadcrumbs that point at any of `ids` (after a delete).
+pub fn forget_sessions(store: &Store, ids: &[String]) {
+    for (path, crumb) in all(store) {
+        if crumb.is_some_and(|c| ids.contains(&c.session_id)) {
+            let _ = fs::remove_file(path);
+        }
+    }
+}

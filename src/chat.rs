@@ -1,0 +1,460 @@
+//! `hermes chat`: settle on a session, then talk in it, one-shot or
+//! interactively. The user's message is saved before the agent runs and the
+//! reply after it finishes, so nothing typed is ever lost.
+
+use std::io::{self, Read, Write};
+
+use crate::agent::Agent;
+use crate::breadcrumb;
+use crate::cli::{AgentChoice, ChatArgs, Query, Target};
+use crate::config::{self, AgentInput};
+use crate::error::{Error, Result};
+use crate::resolve::{self, Lookup};
+use crate::session::{Header, MAX_MESSAGE_BYTES, Message, Session, TITLE_USER};
+use crate::sessions;
+use crate::store::Store;
+use crate::sys;
+use crate::terminal::{self, Terminal};
+use crate::titles;
+
+pub fn now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+/// Everything a chat needs besides the session.
+struct Chat<'a> {
+    store: &'a Store,
+    terminal: Option<Terminal>,
+    agent: Option<Agent>,
+    quiet: bool,
+    /// Say how to configure an agent when there is none.
+    hint_missing_agent: bool,
+}
+
+pub fn run(store: &Store, args: ChatArgs) -> Result<()> {
+    let interactive = args.query.is_none() && sys::isatty(0);
+    let terminal = terminal::identify();
+    // Which session first: a wrong name fails before anything is read or written.
+    let mut pending_title = match &args.title {
+        Some(raw) => Some(titles::user_title(raw)?),
+        None => None,
+    };
+    let target = match &args.target {
+        Target::New => None,
+        Target::ContinueHere => match resolve::resolve_continue(store, terminal.as_ref(), now())? {
+            Some((header, _)) => Some(header),
+            None => return Err(Error::NothingToContinue),
+        },
+        Target::Resume(id) => Some(resolve::find_by_id(store, id)?),
+        Target::ContinueNamed(name) => match resolve::lookup(store, name)? {
+            Lookup::Found(header) => Some(header),
+            Lookup::Missing { .. } if args.create_if_missing => {
+                pending_title = Some(titles::user_title(name)?);
+                None
+            }
+            Lookup::Missing { did_you_mean } => {
+                return Err(Error::NotFound {
+                    name: name.clone(),
+                    did_you_mean,
+                });
+            }
+        },
+    };
+    let chat = Chat {
+        store,
+        terminal,
+        agent: choose_agent(store, &args.agent)?,
+        quiet: args.quiet,
+        hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
+    };
+    if interactive {
+        sys::catch_interrupts();
+        chat.interactive(target, pending_title)
+    } else {
+        let text = read_message(args.query.as_ref())?;
+        sys::catch_interrupts();
+        chat.one_shot(target, pending_title, text)
+    }
+}
+
+/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml.
+fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
+    if *choice == AgentChoice::Disabled {
+        return Ok(None);
+    }
+    let config = config::load(store)?;
+    let command = match choice {
+        AgentChoice::Command(c) => Some(c.clone()),
+        _ => std::env::var("HERMES_AGENT")
+            .ok()
+            .filter(|c| !c.trim().is_empty())
+            .or(config.agent),
+    };
+    Ok(command.map(|command| Agent {
+        command,
+        input: config.agent_input.unwrap_or(AgentInput::Json),
+        model: config.model,
+    }))
+}
+
+/// The one-shot message: `-q TEXT`, or all of stdin (`-q -`, or a pipe).
+fn read_message(query: Option<&Query>) -> Result<String> {
+    let text = match query {
+        Some(Query::Text(t)) => t.clone(),
+        Some(Query::Stdin) | None => {
+            let mut buf = Vec::new();
+            io::stdin()
+                .lock()
+                .take(MAX_MESSAGE_BYTES as u64 + 1)
+                .read_to_end(&mut buf)
+                .map_err(|e| Error::Usage(format!("cannot read the message from stdin: {e}")))?;
+            String::from_utf8(buf)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        }
+    };
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err(Error::TooLarge(format!(
+            "the message is larger than {} MiB; nothing was saved",
+            MAX_MESSAGE_BYTES >> 20
+        )));
+    }
+    let text = text.trim_end_matches(['\n', '\r']).to_string();
+    if text.trim().is_empty() {
+        return Err(Error::usage("empty message; nothing to send"));
+    }
+    Ok(text)
+}
+
+impl Chat<'_> {
+    fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
+        let message = Message {
+            role: "user".into(),
+            content: text,
+            ts: now(),
+        };
+        let header = self.save_user_message(target.as_ref(), title.as_deref(), message)?;
+        self.point_breadcrumb(&header);
+        let result = self.reply(&header, &mut io::stdout().lock());
+        if !self.quiet {
+            crate::note!("session_id: {}", header.id);
+        }
+        match result? {
+            ReplyOutcome::Interrupted => Err(Error::Interrupted),
+            _ => Ok(()),
+        }
+    }
+
+    /// Save the user's message: appended to the target session, or as the
+    /// first message of a new one (titled, for `--create-if-missing`).
+    fn save_user_message(
+        &self,
+        target: Option<&Header>,
+        title: Option<&str>,
+        message: Message,
+    ) -> Result<Header> {
+        match target {
+            Some(h) => self.store.append(&h.id, &[message], |_| {}),
+            None => self.create_session(title, &[message]),
+        }
+    }
+
+    /// Create a session under the store lock. With a title that some session
+    /// took meanwhile (parallel `--create-if-missing`), use that one instead:
+    /// exactly one session per name, whoever wins the race.
+    fn create_session(&self, title: Option<&str>, messages: &[Message]) -> Result<Header> {
+        let store = self.store;
+        let guard = store.lock_store()?;
+        if let Some(title) = title {
+            if let Some(existing) = titles::holder(store, title, None)? {
+                drop(guard);
+                return store.append(&existing.id, messages, |_| {});
+            }
+        }
+        let created = now();
+        let mut header = Header::new(store.new_id(created), resolve::cwd_string(), created);
+        if let Some(title) = title {
+            header.title = title.to_string();
+            header.title_source = TITLE_USER.to_string();
+        }
+        for m in messages {
+            header.note_message(m);
+        }
+        if !header.has_user_title() && !header.title.is_empty() {
+            header.title = titles::unique_auto_title(store, &header.title)?;
+        }
+        store.create(&header, messages)?;
+        Ok(header)
+    }
+
+    fn point_breadcrumb(&self, header: &Header) {
+        if let Some(t) = &self.terminal {
+            breadcrumb::write(self.store, t, &header.id, &resolve::cwd_string(), now());
+        }
+    }
+
+    /// Run the agent on the session and save its reply.
+    fn reply(&self, header: &Header, out: &mut dyn Write) -> Result<ReplyOutcome> {
+        let Some(agent) = &self.agent else {
+            if self.hint_missing_agent {
+                crate::note!(
+                    "hermes: no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')"
+                );
+            }
+            return Ok(ReplyOutcome::NoAgent);
+        };
+        let session = self
+            .store
+            .load(&header.id)?
+            .ok_or(Error::Store(format!("session {} vanished", header.id)))?;
+        let reply = agent.reply(&session.header, &session.messages, out)?;
+        if !reply.text.is_empty() {
+            let message = Message {
+                role: "assistant".into(),
+                content: reply.text,
+                ts: now(),
+            };
+            self.store.append(&header.id, &[message], |_| {})?;
+        }
+        Ok(if reply.interrupted {
+            ReplyOutcome::Interrupted
+        } else {
+            ReplyOutcome::Replied
+        })
+    }
+
+    fn interactive(&self, target: Option<Header>, title: Option<String>) -> Result<()> {
+        let mut state = Interactive {
+            current: target,
+            pending_title: title,
+        };
+        let stdout = io::stdout();
+        match &state.current {
+            Some(h) => {
+                self.point_breadcrumb(h);
+                self.show_resume(h)?;
+            }
+            None if state.pending_title.is_some() => {
+                // --create-if-missing in a terminal: the named session exists
+                // from now on, even before the first message.
+                let header = self.create_session(state.pending_title.as_deref(), &[])?;
+                self.point_breadcrumb(&header);
+                crate::say!("New session '{}' ({}).", header.title, header.id);
+                state.current = Some(header);
+            }
+            None => crate::say!("New session. Type a message, /help for commands, Ctrl-D to quit."),
+        }
+        loop {
+            {
+                let mut out = stdout.lock();
+                let _ = write!(out, "> ");
+                let _ = out.flush();
+            }
+            let line = match read_line()? {
+                Line::Text(l) => l,
+                Line::Cancelled => {
+                    crate::say!();
+                    continue;
+                }
+                Line::End => {
+                    crate::say!();
+                    return Ok(());
+                }
+            };
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(command) = line.strip_prefix('/') {
+                match self.slash_command(&mut state, command) {
+                    Ok(true) => continue,
+                    Ok(false) => return Ok(()),
+                    Err(
+                        e @ (Error::Usage(_)
+                        | Error::Refused(_)
+                        | Error::TooLarge(_)
+                        | Error::NotFound { .. }),
+                    ) => {
+                        crate::note!("{e}");
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            let message = Message {
+                role: "user".into(),
+                content: line.to_string(),
+                ts: now(),
+            };
+            let header = self.save_user_message(
+                state.current.as_ref(),
+                state.pending_title.as_deref(),
+                message,
+            )?;
+            if state.current.is_none() {
+                self.point_breadcrumb(&header);
+            }
+            state.pending_title = None;
+            state.current = Some(header.clone());
+            match self.reply(&header, &mut stdout.lock()) {
+                Ok(ReplyOutcome::Interrupted) => {
+                    crate::note!("\n[reply interrupted; the conversation is kept]")
+                }
+                Ok(_) => {}
+                // A failing agent ends no interactive session: say so, go on.
+                Err(e @ Error::Agent(_)) => crate::note!("{e}"),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn show_resume(&self, header: &Header) -> Result<()> {
+        let session = self.store.load(&header.id)?.unwrap_or(Session {
+            header: header.clone(),
+            messages: vec![],
+        });
+        let h = &session.header;
+        crate::say!(
+            "Resuming '{}' ({}), {} messages.",
+            h.title,
+            h.id,
+            h.message_count
+        );
+        let skip = session.messages.len().saturating_sub(4);
+        for m in &session.messages[skip..] {
+            crate::say!("{}", sessions::show::render_message(m, 400));
+        }
+        Ok(())
+    }
+
+    /// Carry out a slash command; false means quit.
+    fn slash_command(&self, state: &mut Interactive, command: &str) -> Result<bool> {
+        let (name, rest) = match command.split_once(char::is_whitespace) {
+            Some((n, r)) => (n, r.trim()),
+            None => (command, ""),
+        };
+        match name {
+            "help" | "?" => crate::say!("{}", SLASH_HELP.trim_end()),
+            "quit" | "exit" | "q" => return Ok(false),
+            "id" => match &state.current {
+                Some(h) => crate::say!("{}", h.id),
+                None => crate::say!("(new session: saved with its first message)"),
+            },
+            "title" => match (&state.current, rest) {
+                (Some(h), "") => crate::say!(
+                    "{}",
+                    if h.title.is_empty() {
+                        "(untitled)"
+                    } else {
+                        &h.title
+                    }
+                ),
+                (None, "") => {
+                    crate::say!("{}", state.pending_title.as_deref().unwrap_or("(untitled)"))
+                }
+                (Some(h), new) => {
+                    let header = titles::rename(self.store, &h.id, new)?;
+                    crate::say!("Title set to '{}'.", header.title);
+                    state.current = Some(header);
+                }
+                (None, new) => {
+                    state.pending_title = Some(titles::user_title(new)?);
+                    crate::say!(
+                        "The new session will be titled '{}'.",
+                        state.pending_title.as_deref().unwrap_or("")
+                    );
+                }
+            },
+            "new" => {
+                state.current = None;
+                state.pending_title = if rest.is_empty() {
+                    None
+                } else {
+                    Some(titles::user_title(rest)?)
+                };
+                crate::say!("New session. It is saved with its first message.");
+            }
+            "save" => {
+                let Some(h) = &state.current else {
+                    crate::say!("Nothing to save yet.");
+                    return Ok(true);
+                };
+                let session = self
+                    .store
+                    .load(&h.id)?
+                    .ok_or(Error::Store(format!("session {} vanished", h.id)))?;
+                let file = if rest.is_empty() {
+                    format!("hermes-{}.md", h.id)
+                } else {
+                    rest.to_string()
+                };
+                sessions::export::write_file(
+                    std::path::Path::new(&file),
+                    sessions::export::markdown(&[session]).as_bytes(),
+                )?;
+                crate::say!("Saved to {file}.");
+            }
+            "sessions" => sessions::list::print_recent(self.store, self.terminal.as_ref(), 10)?,
+            _ => crate::say!("Unknown command '/{name}'. Type /help for the list."),
+        }
+        Ok(true)
+    }
+}
+
+enum ReplyOutcome {
+    NoAgent,
+    Replied,
+    Interrupted,
+}
+
+struct Interactive {
+    current: Option<Header>,
+    pending_title: Option<String>,
+}
+
+const SLASH_HELP: &str = "\
+/help            this list
+/title [NEW]     show or set the session's title
+/new [TITLE]     start a new session
+/save [FILE]     save the conversation as Markdown (default hermes-ID.md)
+/sessions        recent sessions
+/id              the session's ID
+/quit            leave (also Ctrl-D)
+Ctrl-C while a reply is running stops it and keeps the conversation.
+";
+
+enum Line {
+    Text(String),
+    Cancelled,
+    End,
+}
+
+/// One line from the terminal. Reads byte by byte so that Ctrl-C (EINTR)
+/// cancels the line instead of being retried away inside std.
+fn read_line() -> Result<Line> {
+    let mut bytes = Vec::new();
+    let mut stdin = io::stdin();
+    let mut byte = [0u8; 1];
+    loop {
+        match stdin.read(&mut byte) {
+            Ok(0) if bytes.is_empty() => return Ok(Line::End),
+            Ok(0) => break,
+            Ok(_) if byte[0] == b'\n' => break,
+            Ok(_) => {
+                bytes.push(byte[0]);
+                if bytes.len() > MAX_MESSAGE_BYTES {
+                    return Err(Error::TooLarge("line longer than 16 MiB".into()));
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => match sys::take_signal() {
+                Some(sys::SIGINT) => return Ok(Line::Cancelled),
+                Some(_) => return Err(Error::Interrupted),
+                None => continue,
+            },
+            Err(e) => return Err(Error::Store(format!("reading the terminal: {e}"))),
+        }
+    }
+    Ok(Line::Text(String::from_utf8_lossy(&bytes).into_owned()))
+}

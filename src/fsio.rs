@@ -1,0 +1,196 @@
+//! Atomic file writes, private directories and careful reads: the only
+//! places hermes touches the file system for the store.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::sys;
+
+/// Suffix of in-flight temporary files; readers skip them and `prune`
+/// removes old ones.
+pub const TEMP_SUFFIX: &str = ".tmp";
+
+/// Create `dir` and any missing parents with mode 0700.
+pub fn ensure_private_dir(dir: &Path) -> Result<()> {
+    match fs::symlink_metadata(dir) {
+        Ok(meta) if meta.is_dir() => return Ok(()),
+        Ok(_) => {
+            // A symlink to a directory is fine for HERMES_HOME itself (users
+            // keep dotfiles in other places); anything else is not a dir.
+            if fs::metadata(dir).is_ok_and(|m| m.is_dir()) {
+                return Ok(());
+            }
+            return Err(Error::Store(format!(
+                "{}: exists and is not a directory",
+                dir.display()
+            )));
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(Error::io(dir, e)),
+    }
+    if let Some(parent) = dir.parent() {
+        if !parent.as_os_str().is_empty() {
+            ensure_private_dir(parent)?;
+        }
+    }
+    match sys::mkdir_private(dir) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(Error::io(dir, e)),
+    }
+}
+
+/// A random lowercase hex string of `n` digits from the OS random source.
+pub fn random_hex(n: usize) -> String {
+    let mut bytes = vec![0u8; n.div_ceil(2)];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No usable OS random source: fall back to time and pid, which still
+        // keeps names distinct between processes.
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+            ^ ((std::process::id() as u128) << 64);
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = (seed >> ((i % 16) * 8)) as u8;
+        }
+    }
+    let mut hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    hex.truncate(n);
+    hex
+}
+
+/// Create a new file with mode 0600 that did not exist before, refusing to
+/// follow a symlink planted at `path`.
+pub fn create_new_private(path: &Path) -> io::Result<File> {
+    sys::with_private_umask(|| {
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(path)
+    })
+}
+
+/// Replace `target` with `contents` so that a reader sees the old file or
+/// the new one, never a mix, and a crash leaves at most a stray temporary.
+pub fn write_atomic(target: &Path, contents: &[u8]) -> Result<()> {
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let (temp, mut file) = loop {
+        let temp = dir.join(format!(".{name}.{}{TEMP_SUFFIX}", random_hex(12)));
+        match create_new_private(&temp) {
+            Ok(file) => break (temp, file),
+            // Taken (or a planted symlink): pick another name.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(Error::io(&temp, e)),
+        }
+    };
+    let written = file.write_all(contents).and_then(|()| file.sync_data());
+    drop(file);
+    if let Err(e) = written.and_then(|()| fs::rename(&temp, target)) {
+        let _ = fs::remove_file(&temp);
+        return Err(Error::io(target, e));
+    }
+    sync_dir(dir);
+    Ok(())
+}
+
+/// Make a rename or unlink in `dir` durable. Best effort: some file systems
+/// refuse fsync on directories, and the data itself is already on disk.
+pub fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Open a regular file for reading without following a symlink and without
+/// blocking on a planted FIFO.
+/// Returns the file and its size.
+pub fn open_regular(path: &Path) -> io::Result<(File, u64)> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "not a regular file",
+        ));
+    }
+    Ok((file, meta.len()))
+}
+
+/// Whole contents of a regular file, refusing files over `limit` bytes.
+pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let (mut file, size) = open_regular(path)?;
+    if size > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("larger than {} MiB", limit >> 20),
+        ));
+    }
+    let mut buf = Vec::with_capacity(size as usize + 1);
+    Read::by_ref(&mut file)
+        .take(limit + 1)
+        .read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "grew while being read",
+        ));
+    }
+    Ok(buf)
+}
+
+/// Up to `limit` bytes from the current position of an open file.
+pub fn read_prefix(file: &mut File, buf: &mut Vec<u8>, limit: usize) -> io::Result<()> {
+    buf.clear();
+    Read::by_ref(file).take(limit as u64).read_to_end(buf)?;
+    Ok(())
+}
+
+/// Remove a file and make the removal durable; a file already gone is fine.
+pub fn remove(path: &Path) -> Result<()> {
+    match fs::remove_file(path) {
+        Ok(()) => {
+            if let Some(dir) = path.parent() {
+                sync_dir(dir);
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// Warn, as ssh and gpg do, when others could tamper with the store.
+pub fn warn_if_unsafe_home(home: &Path) {
+    let Ok(meta) = fs::metadata(home) else { return };
+    let mut problems: Vec<String> = Vec::new();
+    if meta.mode() & 0o022 != 0 {
+        problems.push(format!(
+            "is writable by others (mode {:o})",
+            meta.mode() & 0o777
+        ));
+    }
+    if meta.uid() != sys::geteuid() {
+        problems.push(format!("is owned by uid {}, not you", meta.uid()));
+    }
+    if !problems.is_empty() {
+        crate::note!(
+            "hermes: warning: {} {}; run 'chmod 700 {}' if that is not intended",
+            home.display(),
+            problems.join(" and "),
+            home.display()
+        );
+    }
+}

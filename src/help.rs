@@ -1,0 +1,204 @@
+//! The text of `--help` for every command. Kept in one place so that it and
+//! the man page can be checked against each other.
+
+pub const MAIN: &str = "\
+hermes - chat sessions as plain files; every terminal continues its own
+
+Usage:
+  hermes [-p PROFILE] [chat] [CHAT OPTIONS]
+  hermes [-p PROFILE] sessions COMMAND [ARGS]
+  hermes completion bash|zsh|fish
+  hermes help [COMMAND]
+
+Commands:
+  chat         talk in a new or continued session (the default)
+  sessions     list, show, export, import, rename, delete and prune sessions
+  completion   print a shell completion script
+  help         show help for a command
+
+Options:
+  -p, --profile NAME   use $HERMES_HOME/profiles/NAME
+  -h, --help           show this help
+  -V, --version        show the version (-V -v: with build details)
+
+Common use:
+  hermes chat -c                       continue this terminal's session
+  hermes chat -c \"redis debug\"         continue the session with that title
+  hermes chat -c NAME --create-if-missing -q TEXT
+                                       post to a named thread, creating it once
+  hermes sessions list                 find your way back to any session
+
+Environment: HERMES_HOME (default ~/.hermes), HERMES_AGENT.
+Exit status: 0 ok, 1 no such session, 2 usage, 3 agent failed, 4 store
+failed, 130 interrupted. See hermes(1).
+";
+
+pub const CHAT: &str = "\
+Usage: hermes chat [-c [NAME] | -r ID] [--create-if-missing] [-q TEXT|-] [-Q]
+                   [--title TITLE] [--agent CMD | --no-agent]
+
+Which session:
+  (none)                 a new session
+  -c, --continue         this terminal's last session; else the newest one in
+                         this workspace (git root, else directory); else the
+                         newest of all
+  -c, --continue NAME    the session whose ID is NAME, else whose title is NAME
+      --create-if-missing
+                         with -c NAME: create the session titled NAME if none
+                         matches (parallel calls create exactly one)
+  -r, --resume ID        the session with exactly this ID
+      --title TITLE      title for a new session
+
+How:
+  -q, --query TEXT       send TEXT, print the reply, exit (one-shot)
+  -q -                   read the message from stdin (also when stdin is not
+                         a terminal)
+  -Q, --quiet            do not print 'session_id: ID' or hints to stderr
+      --agent CMD        the command that writes replies (default:
+                         $HERMES_AGENT, then 'agent' in config.toml)
+      --no-agent         only save the message; no reply
+  -h, --help             show this help
+
+Interactive commands: /help /title [NEW] /new [TITLE] /save [FILE]
+/sessions /id /quit. Ctrl-D quits; Ctrl-C stops a running reply.
+";
+
+pub const SESSIONS: &str = "\
+Usage: hermes sessions COMMAND [ARGS]
+
+Commands:
+  list [--limit N] [--all] [--here] [--json]
+                         sessions, newest activity first ('*' marks the one
+                         'hermes chat -c' would continue here)
+  show NAME|ID [--json]  print a conversation
+  current [--json]       which session 'hermes chat -c' would continue, and why
+  export [NAME|ID...] [--format json|jsonl|markdown] [-o FILE]
+                         export some or all sessions
+  import FILE            import sessions from 'export --format jsonl'
+  rename NAME|ID TITLE   give a session a new title
+  delete NAME|ID... [--yes]
+                         delete sessions (asks first on a terminal)
+  prune --older-than DAYS [--dry-run] [--yes]
+                         delete sessions inactive for DAYS, stray temporary
+                         files and stale breadcrumbs
+  stats [--json]         counts, sizes, oldest and newest
+
+NAME is an ID or an exact title. Run 'hermes sessions COMMAND --help' for more.
+";
+
+pub const LIST: &str = "\
+Usage: hermes sessions list [--limit N] [--all] [--here] [--json]
+
+List sessions, newest activity first: title, last active, messages, ID.
+'*' marks the session 'hermes chat -c' would continue in this terminal.
+
+  -n, --limit N   show at most N sessions (default 20)
+      --all       show every session
+      --here      only sessions started in this workspace (git root, else
+                  the current directory)
+      --json      a JSON array of session headers, for scripts
+";
+
+pub const SHOW: &str = "\
+Usage: hermes sessions show NAME|ID [--json]
+
+Print a session's conversation. NAME is an ID or an exact title.
+
+      --json      the whole session file as JSON
+";
+
+pub const CURRENT: &str = "\
+Usage: hermes sessions current [--json]
+
+Print the session 'hermes chat -c' would continue here and why: breadcrumb
+(this terminal used it last), workspace (newest in this git root or
+directory), or latest (newest of all). Exit 1 when there is none.
+
+      --json      {\"id\", \"title\", \"reason\"} as JSON
+";
+
+pub const EXPORT: &str = "\
+Usage: hermes sessions export [NAME|ID...] [--format json|jsonl|markdown] [-o FILE]
+
+Export the named sessions, or all of them when none is named.
+
+  -f, --format FORMAT   json (an array, default), jsonl (one session a
+                        line, for import) or markdown
+  -o, --output FILE     write to FILE (atomically, mode 0600) instead of stdout
+";
+
+pub const IMPORT: &str = "\
+Usage: hermes sessions import FILE
+
+Import sessions from FILE ('-' for stdin), as written by
+'hermes sessions export --format jsonl'. Sessions whose ID already exists
+are skipped, never overwritten. A malformed line imports nothing.
+";
+
+pub const RENAME: &str = "\
+Usage: hermes sessions rename NAME|ID TITLE
+
+Give a session a new title. Control and invisible characters are removed and
+whitespace is collapsed; a title is at most 100 characters and unique.
+";
+
+pub const DELETE: &str = "\
+Usage: hermes sessions delete NAME|ID... [--yes]
+
+Delete sessions. On a terminal hermes asks first; otherwise --yes is needed.
+
+  -y, --yes       do not ask
+";
+
+pub const PRUNE: &str = "\
+Usage: hermes sessions prune --older-than DAYS [--dry-run] [--yes]
+
+Delete sessions with no activity for DAYS days, stray temporary files older
+than an hour, and breadcrumbs older than 30 days.
+
+      --older-than DAYS   required
+      --dry-run           list what would be removed; remove nothing
+  -y, --yes               do not ask (needed when not on a terminal)
+";
+
+pub const STATS: &str = "\
+Usage: hermes sessions stats [--json]
+
+Print the number of sessions and messages, bytes on disk, the oldest and
+newest activity, and the number of terminal breadcrumbs.
+
+      --json      the same as a JSON object
+";
+
+pub const COMPLETION: &str = "\
+Usage: hermes completion bash|zsh|fish
+
+Print a completion script. For example:
+  bash:  eval \"$(hermes completion bash)\"
+  zsh:   hermes completion zsh > \"${fpath[1]}/_hermes\"
+  fish:  hermes completion fish > ~/.config/fish/completions/hermes.fish
+";
+
+pub fn for_sessions_verb(verb: &str) -> Option<&'static str> {
+    Some(match verb {
+        "list" => LIST,
+        "show" => SHOW,
+        "current" => CURRENT,
+        "export" => EXPORT,
+        "import" => IMPORT,
+        "rename" => RENAME,
+        "delete" => DELETE,
+        "prune" => PRUNE,
+        "stats" => STATS,
+        _ => return None,
+    })
+}
+
+/// Whether a sessions verb accepts a long flag: read off its help text, so
+/// the parser and the help can never disagree.
+pub fn verb_takes(verb: &str, flag: &str) -> bool {
+    for_sessions_verb(verb).is_some_and(|text| {
+        text.split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == ',')
+            .any(|word| word == flag)
+    })
+}

@@ -1,0 +1,379 @@
+//! A strict, allocation-free JSON validator, and the header/messages split of
+//! a session file.
+//!
+//! nanoserde does the decoding, but it trusts its input to be well formed
+//! (it panics on some malformed documents). Every byte string is therefore
+//! checked here first, so that a corrupt or hostile file is an error value,
+//! never a crash. The checker is iterative, so nesting depth cannot overflow
+//! the stack.
+
+/// Deepest nesting accepted; sessions need 3 levels.
+const MAX_DEPTH: usize = 64;
+
+/// Why a document is not valid JSON, with the byte offset where it broke.
+#[derive(Debug, PartialEq)]
+pub struct Invalid {
+    pub offset: usize,
+    pub what: &'static str,
+}
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at byte {}", self.what, self.offset)
+    }
+}
+
+/// Check that `bytes` is exactly one JSON value (surrounded by optional
+/// whitespace), in UTF-8.
+pub fn validate(bytes: &[u8]) -> Result<(), Invalid> {
+    if let Err(e) = std::str::from_utf8(bytes) {
+        return Err(Invalid {
+            offset: e.valid_up_to(),
+            what: "invalid UTF-8",
+        });
+    }
+    let mut p = Checker { bytes, at: 0 };
+    p.value()?;
+    p.skip_ws();
+    if p.at != bytes.len() {
+        return Err(p.fail("trailing data"));
+    }
+    Ok(())
+}
+
+struct Checker<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Open {
+    Array,
+    Object,
+}
+
+impl Checker<'_> {
+    fn fail(&self, what: &'static str) -> Invalid {
+        Invalid {
+            offset: self.at,
+            what,
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
+            self.at += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8, what: &'static str) -> Result<(), Invalid> {
+        self.skip_ws();
+        if self.peek() == Some(byte) {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(self.fail(what))
+        }
+    }
+
+    /// One value; containers are walked with an explicit stack.
+    fn value(&mut self) -> Result<(), Invalid> {
+        let mut stack: [Open; MAX_DEPTH] = [Open::Array; MAX_DEPTH];
+        let mut depth = 0usize;
+        loop {
+            // Parse one value start.
+            self.skip_ws();
+            match self.peek() {
+                Some(b'{') | Some(b'[') => {
+                    let kind = if self.peek() == Some(b'{') {
+                        Open::Object
+                    } else {
+                        Open::Array
+                    };
+                    if depth == MAX_DEPTH {
+                        return Err(self.fail("nested too deeply"));
+                    }
+                    self.at += 1;
+                    self.skip_ws();
+                    let close = if kind == Open::Object { b'}' } else { b']' };
+                    if self.peek() == Some(close) {
+                        self.at += 1;
+                    } else {
+                        stack[depth] = kind;
+                        depth += 1;
+                        if kind == Open::Object {
+                            self.key()?;
+                        }
+                        continue;
+                    }
+                }
+                Some(b'"') => self.string()?,
+                Some(b't') => self.literal(b"true")?,
+                Some(b'f') => self.literal(b"false")?,
+                Some(b'n') => self.literal(b"null")?,
+                Some(b'-' | b'0'..=b'9') => self.number()?,
+                _ => return Err(self.fail("expected a value")),
+            }
+            // A value is complete: close containers or move to the next item.
+            loop {
+                if depth == 0 {
+                    return Ok(());
+                }
+                let kind = stack[depth - 1];
+                let close = if kind == Open::Object { b'}' } else { b']' };
+                self.skip_ws();
+                match self.peek() {
+                    Some(b',') => {
+                        self.at += 1;
+                        if kind == Open::Object {
+                            self.key()?;
+                        }
+                        break;
+                    }
+                    Some(c) if c == close => {
+                        self.at += 1;
+                        depth -= 1;
+                    }
+                    _ => return Err(self.fail("expected ',' or a closing bracket")),
+                }
+            }
+        }
+    }
+
+    fn key(&mut self) -> Result<(), Invalid> {
+        self.skip_ws();
+        if self.peek() != Some(b'"') {
+            return Err(self.fail("expected a key"));
+        }
+        self.string()?;
+        self.expect(b':', "expected ':'")
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Result<(), Invalid> {
+        if self.bytes[self.at..].starts_with(word) {
+            self.at += word.len();
+            Ok(())
+        } else {
+            Err(self.fail("unknown literal"))
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.at;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.at += 1;
+        }
+        self.at - start
+    }
+
+    fn number(&mut self) -> Result<(), Invalid> {
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.at += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.fail("bad number")),
+        }
+        if self.peek() == Some(b'.') {
+            self.at += 1;
+            if self.digits() == 0 {
+                return Err(self.fail("bad number"));
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.at += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.at += 1;
+            }
+            if self.digits() == 0 {
+                return Err(self.fail("bad number"));
+            }
+        }
+        Ok(())
+    }
+
+    fn string(&mut self) -> Result<(), Invalid> {
+        self.at += 1; // opening quote
+        loop {
+            let Some(b) = self.peek() else {
+                return Err(self.fail("unterminated string"));
+            };
+            self.at += 1;
+            match b {
+                b'"' => return Ok(()),
+                b'\\' => match self.peek() {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.at += 1,
+                    Some(b'u') => {
+                        let hex = self.bytes.get(self.at + 1..self.at + 5);
+                        match hex {
+                            Some(h) if h.iter().all(u8::is_ascii_hexdigit) => self.at += 5,
+                            _ => return Err(self.fail("bad \\u escape")),
+                        }
+                    }
+                    _ => return Err(self.fail("bad escape")),
+                },
+                0x00..=0x1f => return Err(self.fail("control character in string")),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Where the pieces of a session file are, for files laid out as hermes
+/// writes them (and as `jq .` reformats them): flat header fields, then
+/// `"messages": [...]` last.
+pub struct Layout {
+    /// The inside of the messages array: between `[` and `]`.
+    pub messages: std::ops::Range<usize>,
+}
+
+/// Find the top-level `"messages":` key. An unescaped quote cannot occur
+/// inside a JSON string, and a string *value* is never followed by `:`, so
+/// the first `"messages"` followed by a colon is a key; in a flat header it
+/// is the top-level one.
+pub fn find_messages_key(doc: &[u8]) -> Option<(usize, usize)> {
+    const KEY: &[u8] = b"\"messages\"";
+    let mut from = 0;
+    while let Some(pos) = find(&doc[from..], KEY) {
+        let key = from + pos;
+        let mut after = key + KEY.len();
+        while doc.get(after).is_some_and(u8::is_ascii_whitespace) {
+            after += 1;
+        }
+        if doc.get(after) == Some(&b':') {
+            return Some((key, after + 1));
+        }
+        from = key + 1;
+    }
+    None
+}
+
+pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Split a *validated* session document. None when it is not in hermes's
+/// layout (messages not the last key, or first), which callers report as a
+/// damaged file.
+pub fn layout(doc: &[u8]) -> Option<Layout> {
+    let (key, value) = find_messages_key(doc)?;
+    let before = doc[..key].trim_ascii_end();
+    if !before.ends_with(b",") {
+        return None;
+    }
+    let mut open = value;
+    while doc.get(open).is_some_and(u8::is_ascii_whitespace) {
+        open += 1;
+    }
+    if doc.get(open) != Some(&b'[') {
+        return None;
+    }
+    let close = matching_close(doc, open)?;
+    let mut rest = close + 1;
+    while doc.get(rest).is_some_and(u8::is_ascii_whitespace) {
+        rest += 1;
+    }
+    if doc.get(rest) != Some(&b'}') {
+        return None;
+    }
+    Some(Layout {
+        messages: open + 1..close,
+    })
+}
+
+/// Index of the bracket closing the one at `open`, skipping strings.
+fn matching_close(doc: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = open;
+    while i < doc.len() {
+        let b = doc[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' => depth += 1,
+                b']' | b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_valid_documents() {
+        for doc in [
+            "{}",
+            "[]",
+            " {\"a\":[1,2.5,-0.1e+3,true,false,null,\"x\\u00e9\\n\"]} ",
+            "\"s\"",
+            "0",
+            "{\"a\":{\"b\":{}}}",
+        ] {
+            assert_eq!(validate(doc.as_bytes()), Ok(()), "{doc}");
+        }
+    }
+
+    #[test]
+    fn rejects_malformed_documents() {
+        for doc in [
+            "",
+            "{",
+            "{\"a\"}",
+            "{\"a\":}",
+            "{\"a\":]}",
+            "[1,]",
+            "[01]",
+            "1.",
+            "tru",
+            "\"\x01\"",
+            "{} {}",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "[",
+            "{,}",
+            "{\"a\":1,}",
+            "-",
+            "1e",
+        ] {
+            assert!(validate(doc.as_bytes()).is_err(), "{doc:?}");
+        }
+        assert!(validate(b"\"\xff\"").is_err());
+        let deep = "[".repeat(100_000);
+        assert!(validate(deep.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn splits_the_hermes_layout() {
+        let doc = br#"{"id":"messages","messages":[{"a":"]"},{"b":2}]}"#;
+        let l = layout(doc).unwrap();
+        assert_eq!(&doc[l.messages], br#"{"a":"]"},{"b":2}"#);
+        let pretty = b"{\n \"id\": \"x\",\n \"messages\" : [\n ]\n}\n";
+        assert!(layout(pretty).is_some());
+        assert!(layout(br#"{"messages":[],"id":"x"}"#).is_none());
+        assert!(layout(br#"{"id":"x","messages":[],"t":[1]}"#).is_none());
+    }
+}

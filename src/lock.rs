@@ -1,0 +1,101 @@
+//! The store's locks: POSIX byte-range locks on one file that is never
+//! renamed, so a lock always guards the name it was taken for.
+//!
+//! Byte 0 is the store-wide lock (creating, renaming, importing, deleting:
+//! whatever must keep titles unique). Each session locks one byte chosen by
+//! a hash of its ID; two IDs sharing a byte only wait for each other.
+//! Locks are released when the guard drops or the process dies, so a
+//! SIGKILLed writer never leaves a stale lock behind.
+
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::io::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, Result};
+use crate::sys;
+
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Offset of the first per-session byte, and how many there are.
+const SESSION_BYTES_START: u64 = 1;
+const SESSION_BYTES: u64 = 1 << 20;
+
+pub struct LockFile {
+    file: File,
+    path: PathBuf,
+}
+
+/// A held lock; released on drop.
+pub struct Guard<'a> {
+    lock: &'a LockFile,
+    start: u64,
+}
+
+impl Drop for Guard<'_> {
+    fn drop(&mut self) {
+        sys::unlock_range(self.lock.file.as_raw_fd(), self.start, 1);
+    }
+}
+
+impl LockFile {
+    /// Open (creating, mode 0600) the lock file. It is opened once per
+    /// process and kept: POSIX drops all of a process's locks on a file
+    /// when any descriptor for it is closed.
+    pub fn open(path: &Path) -> Result<LockFile> {
+        let file = crate::sys::with_private_umask(|| {
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+                .open(path)
+        })
+        .map_err(|e| Error::io(path, e))?;
+        Ok(LockFile {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn store(&self) -> Result<Guard<'_>> {
+        self.acquire(0, "store lock".to_string())
+    }
+
+    pub fn session(&self, id: &str) -> Result<Guard<'_>> {
+        let start = SESSION_BYTES_START + fnv1a(id.as_bytes()) % SESSION_BYTES;
+        self.acquire(start, format!("lock of session {id}"))
+    }
+
+    fn acquire(&self, start: u64, what: String) -> Result<Guard<'_>> {
+        let deadline = Instant::now() + TIMEOUT;
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match sys::try_lock_range(self.file.as_raw_fd(), start, 1) {
+                Ok(true) => return Ok(Guard { lock: self, start }),
+                Ok(false) => {}
+                Err(e) => return Err(Error::io(&self.path, e)),
+            }
+            if sys::signal_pending() {
+                return Err(Error::Interrupted);
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::LockTimeout {
+                    lock: self.path.clone(),
+                    what,
+                });
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(25));
+        }
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
+}

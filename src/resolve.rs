@@ -1,0 +1,194 @@
+//! Which session a command means: by name (ID, then exact title), and which
+//! one bare `hermes chat -c` continues in this terminal. The whole rule for
+//! `-c` lives in `resolve_continue`.
+
+use std::path::{Path, PathBuf};
+
+use crate::breadcrumb;
+use crate::error::{Error, Result};
+use crate::session::{self, Header};
+use crate::store::Store;
+use crate::terminal::Terminal;
+
+/// Why bare `-c` picked the session it did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Reason {
+    /// This terminal used it last.
+    Breadcrumb,
+    /// Newest session started inside the current workspace.
+    Workspace,
+    /// Newest session of all.
+    Latest,
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Breadcrumb => "breadcrumb",
+            Reason::Workspace => "workspace",
+            Reason::Latest => "latest",
+        }
+    }
+}
+
+/// The session bare `-c` continues here, and why; None if there are no
+/// sessions at all.
+pub fn resolve_continue(
+    store: &Store,
+    terminal: Option<&Terminal>,
+    now: f64,
+) -> Result<Option<(Header, Reason)>> {
+    if let Some(found) = from_breadcrumb(store, terminal, now)? {
+        return Ok(Some(found));
+    }
+    let mut picker = FallbackPicker::new();
+    store.scan(|entry| {
+        if let Ok(header) = entry.header {
+            picker.consider(&header);
+        }
+    })?;
+    Ok(picker.pick())
+}
+
+/// The first rule of `-c`: this terminal's breadcrumb, if its session still
+/// exists. A breadcrumb to a deleted session is as good as none.
+pub fn from_breadcrumb(
+    store: &Store,
+    terminal: Option<&Terminal>,
+    now: f64,
+) -> Result<Option<(Header, Reason)>> {
+    let Some(crumb) = terminal.and_then(|t| breadcrumb::read(store, t, now)) else {
+        return Ok(None);
+    };
+    Ok(store
+        .header(&crumb.session_id)?
+        .map(|h| (h, Reason::Breadcrumb)))
+}
+
+/// The other rules of `-c`, fed one header at a time so that a command
+/// already scanning the store (`sessions list`) needs no second pass: the
+/// newest session inside the current workspace, else the newest of all.
+pub struct FallbackPicker {
+    workspace: Option<PathBuf>,
+    newest_here: Option<Header>,
+    newest: Option<Header>,
+}
+
+impl FallbackPicker {
+    pub fn new() -> FallbackPicker {
+        FallbackPicker {
+            workspace: current_workspace(),
+            newest_here: None,
+            newest: None,
+        }
+    }
+
+    pub fn consider(&mut self, header: &Header) {
+        if self.newest.as_ref().is_none_or(|n| is_newer(header, n)) {
+            self.newest = Some(header.clone());
+        }
+        if in_workspace(self.workspace.as_deref(), header)
+            && self
+                .newest_here
+                .as_ref()
+                .is_none_or(|n| is_newer(header, n))
+        {
+            self.newest_here = Some(header.clone());
+        }
+    }
+
+    pub fn pick(self) -> Option<(Header, Reason)> {
+        match (self.newest_here, self.newest) {
+            (Some(h), _) => Some((h, Reason::Workspace)),
+            (None, Some(h)) => Some((h, Reason::Latest)),
+            (None, None) => None,
+        }
+    }
+}
+
+/// Whether a session was started inside `workspace`.
+pub fn in_workspace(workspace: Option<&Path>, header: &Header) -> bool {
+    workspace.is_some_and(|w| !header.cwd.is_empty() && Path::new(&header.cwd).starts_with(w))
+}
+
+/// Newest activity first; ties broken by ID so the order is stable.
+pub fn is_newer(a: &Header, b: &Header) -> bool {
+    (a.updated_at, &a.id) > (b.updated_at, &b.id)
+}
+
+/// The session called `name`: the one with that ID, else the one with that
+/// exact title (the newest, should an import have brought a duplicate).
+/// Not found carries a case-insensitive near miss for "Did you mean".
+pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
+    match lookup(store, name)? {
+        Lookup::Found(h) => Ok(h),
+        Lookup::Missing { did_you_mean } => Err(Error::NotFound {
+            name: name.to_string(),
+            did_you_mean,
+        }),
+    }
+}
+
+pub enum Lookup {
+    Found(Header),
+    Missing { did_you_mean: Option<String> },
+}
+
+pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
+    if name.trim().is_empty() {
+        return Ok(Lookup::Missing { did_you_mean: None });
+    }
+    if session::is_valid_id(name) {
+        if let Some(h) = store.header(name)? {
+            return Ok(Lookup::Found(h));
+        }
+    }
+    // A title is stored cleaned (see titles::user_title), so the cleaned
+    // form of what was typed matches too: `-c "a  b"` finds "a b".
+    let cleaned = session::sanitize_title(name);
+    let wanted = cleaned.as_deref().unwrap_or(name).to_lowercase();
+    let mut exact: Option<Header> = None;
+    let mut near: Option<Header> = None;
+    store.scan(|entry| {
+        let Ok(header) = entry.header else { return };
+        if header.title == name || cleaned.as_deref() == Some(header.title.as_str()) {
+            if exact.as_ref().is_none_or(|e| is_newer(&header, e)) {
+                exact = Some(header);
+            }
+        } else if near.is_none() && header.title.to_lowercase() == wanted {
+            near = Some(header);
+        }
+    })?;
+    Ok(match exact {
+        Some(h) => Lookup::Found(h),
+        None => Lookup::Missing {
+            did_you_mean: near.map(|h| h.title),
+        },
+    })
+}
+
+/// The session with exactly this ID (`-r`).
+pub fn find_by_id(store: &Store, id: &str) -> Result<Header> {
+    store.header(id)?.ok_or_else(|| Error::NotFound {
+        name: id.to_string(),
+        did_you_mean: None,
+    })
+}
+
+/// The current workspace: the enclosing git work tree's root, else the
+/// current directory.
+pub fn current_workspace() -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    let root = cwd
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .map(Path::to_path_buf);
+    Some(root.unwrap_or(cwd))
+}
+
+/// The current directory as text, for recording in sessions/breadcrumbs.
+pub fn cwd_string() -> String {
+    std::env::current_dir()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}

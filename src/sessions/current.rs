@@ -1,0 +1,48 @@
+//! `hermes sessions current`: which session bare `hermes chat -c` would
+//! continue in this terminal, and why.
+
+use nanoserde::SerJson;
+
+use crate::chat;
+use crate::error::{Error, Result};
+use crate::output::Out;
+use crate::resolve::{self, Reason};
+use crate::store::Store;
+use crate::terminal;
+
+#[derive(SerJson)]
+struct Current<'a> {
+    id: &'a str,
+    title: &'a str,
+    reason: &'a str,
+}
+
+pub fn run(store: &Store, json: bool) -> Result<()> {
+    let terminal = terminal::identify();
+    let Some((header, reason)) = resolve::resolve_continue(store, terminal.as_ref(), chat::now())?
+    else {
+        return Err(Error::NothingToContinue);
+    };
+    let mut out = Out::new();
+    if json {
+        let current = Current {
+            id: &header.id,
+            title: &header.title,
+            reason: reason.as_str(),
+        };
+        out.line(&current.serialize_json())?;
+    } else {
+        let why = match reason {
+            Reason::Breadcrumb => "this terminal used it last",
+            Reason::Workspace => "the newest session in this workspace",
+            Reason::Latest => "the newest session",
+        };
+        out.line(&format!(
+            "{}\t{}\t{} ({why})",
+            header.id,
+            header.title,
+            reason.as_str()
+        ))?;
+    }
+    out.flush()
+}

@@ -1,0 +1,40 @@
+//! `hermes sessions delete`: remove sessions, and the breadcrumbs that
+//! pointed at them.
+
+use crate::breadcrumb;
+use crate::error::Result;
+use crate::resolve;
+use crate::session::Header;
+use crate::store::Store;
+
+pub fn run(store: &Store, names: &[String], yes: bool) -> Result<()> {
+    // Resolve every name before deleting anything: a typo deletes nothing.
+    let mut doomed: Vec<Header> = Vec::new();
+    for name in names {
+        let header = resolve::find_by_name(store, name)?;
+        if !doomed.iter().any(|h| h.id == header.id) {
+            doomed.push(header);
+        }
+    }
+    if !yes {
+        let what = match doomed.as_slice() {
+            [one] => format!(
+                "Delete session '{}' ({}, {} messages)?",
+                one.title, one.id, one.message_count
+            ),
+            many => format!("Delete {} sessions?", many.len()),
+        };
+        if !super::confirm(&what, "hermes sessions delete")? {
+            crate::note!("nothing deleted");
+            return Ok(());
+        }
+    }
+    let _guard = store.lock_store()?;
+    let ids: Vec<String> = doomed.iter().map(|h| h.id.clone()).collect();
+    for header in &doomed {
+        store.remove(&header.id)?;
+        crate::note!("deleted {} '{}'", header.id, header.title);
+    }
+    breadcrumb::forget_sessions(store, &ids);
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! `hermes sessions`: one module per verb; this one dispatches and holds
+//! what the verbs share (asking for confirmation, progress on a terminal).
+
+pub mod current;
+pub mod delete;
+pub mod export;
+pub mod import;
+pub mod list;
+pub mod prune;
+pub mod rename;
+pub mod show;
+pub mod stats;
+
+use std::io::{self, Write};
+
+use crate::cli::SessionsCommand;
+use crate::error::{Error, Result};
+use crate::store::Store;
+use crate::sys;
+
+pub fn run(store: &Store, command: SessionsCommand) -> Result<()> {
+    match command {
+        SessionsCommand::List {
+            limit,
+            all,
+            here,
+            json,
+        } => list::run(store, limit, all, here, json),
+        SessionsCommand::Show { name, json } => show::run(store, &name, json),
+        SessionsCommand::Current { json } => current::run(store, json),
+        SessionsCommand::Export {
+            names,
+            format,
+            output,
+        } => export::run(store, &names, format, output.as_deref()),
+        SessionsCommand::Import { file } => import::run(store, &file),
+        SessionsCommand::Rename { name, title } => rename::run(store, &name, &title),
+        SessionsCommand::Delete { names, yes } => delete::run(store, &names, yes),
+        SessionsCommand::Prune { days, dry_run, yes } => prune::run(store, days, dry_run, yes),
+        SessionsCommand::Stats { json } => stats::run(store, json),
+    }
+}
+
+/// Ask a yes/no question on the terminal. Off a terminal there is nobody to
+/// ask: refuse, and say how to go ahead.
+pub fn confirm(question: &str, verb: &str) -> Result<bool> {
+    if !sys::isatty(0) {
+        return Err(Error::Refused(format!(
+            "not deleting without confirmation: stdin is not a terminal; add --yes to {verb}"
+        )));
+    }
+    let mut err = io::stderr();
+    let _ = write!(err, "{question} [y/N] ");
+    let _ = err.flush();
+    let mut answer = String::new();
+    crate::sys::catch_interrupts();
+    if io::stdin().read_line(&mut answer).is_err() || sys::take_signal().is_some() {
+        crate::note!("");
+        return Err(Error::Interrupted);
+    }
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes" | "Yes" | "YES"))
+}
+
+/// A counter on stderr for long operations, shown only on a terminal.
+pub struct Progress {
+    what: &'static str,
+    total: usize,
+    done: usize,
+    shown: bool,
+    enabled: bool,
+}
+
+impl Progress {
+    pub fn new(what: &'static str, total: usize) -> Progress {
+        Progress {
+            what,
+            total,
+            done: 0,
+            shown: false,
+            enabled: sys::isatty(2) && total >= 200,
+        }
+    }
+
+    pub fn tick(&mut self) {
+        self.done += 1;
+        if self.enabled && (self.done % 100 == 0 || self.done == self.total) {
+            let _ = write!(io::stderr(), "\r{} {}/{}", self.what, self.done, self.total);
+            self.shown = true;
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if self.shown {
+            let _ = write!(io::stderr(), "\r\x1b[K");
+        }
+    }
+}

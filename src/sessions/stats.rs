@@ -1,0 +1,64 @@
+//! `hermes sessions stats`: how much is in the store.
+
+use nanoserde::SerJson;
+
+use crate::breadcrumb;
+use crate::error::Result;
+use crate::output::Out;
+use crate::store::Store;
+use crate::timefmt;
+
+#[derive(SerJson, Default)]
+struct Stats {
+    sessions: u64,
+    messages: u64,
+    bytes: u64,
+    unreadable: u64,
+    oldest_activity: Option<f64>,
+    newest_activity: Option<f64>,
+    breadcrumbs: u64,
+}
+
+pub fn run(store: &Store, json: bool) -> Result<()> {
+    let mut stats = Stats::default();
+    store.scan(|entry| {
+        stats.bytes += std::fs::symlink_metadata(&entry.path)
+            .map(|m| m.len())
+            .unwrap_or(0);
+        match entry.header {
+            Ok(h) => {
+                stats.sessions += 1;
+                stats.messages += h.message_count;
+                stats.oldest_activity = Some(
+                    stats
+                        .oldest_activity
+                        .map_or(h.updated_at, |o| o.min(h.updated_at)),
+                );
+                stats.newest_activity = Some(
+                    stats
+                        .newest_activity
+                        .map_or(h.updated_at, |n| n.max(h.updated_at)),
+                );
+            }
+            Err(_) => stats.unreadable += 1,
+        }
+    })?;
+    stats.breadcrumbs = breadcrumb::all(store).len() as u64;
+    let mut out = Out::new();
+    if json {
+        out.line(&stats.serialize_json())?;
+        return out.flush();
+    }
+    let when = |t: Option<f64>| t.map_or("-".to_string(), timefmt::local_minutes);
+    out.write(&format!(
+        "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       {}\nnewest:       {}\nbreadcrumbs:  {}\n",
+        stats.sessions,
+        stats.messages,
+        stats.bytes,
+        stats.unreadable,
+        when(stats.oldest_activity),
+        when(stats.newest_activity),
+        stats.breadcrumbs
+    ))?;
+    out.flush()
+}

@@ -1,0 +1,350 @@
+//! The session store: where a profile's files live, and reading, creating,
+//! appending to, updating and removing session files under the right locks.
+
+use std::cell::OnceCell;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::fsio;
+use crate::lock::{Guard, LockFile};
+use crate::session::{self, FORMAT, Header, Message, Session};
+
+/// A session file larger than this is refused rather than read into memory.
+pub const MAX_SESSION_BYTES: u64 = 256 << 20;
+/// How much of a file `list` reads first; headers are usually far smaller.
+const HEADER_PROBE: usize = 4096;
+/// A header must end within this many bytes (titles and cwd are bounded).
+const HEADER_MAX: usize = 64 << 10;
+
+pub struct Store {
+    pub home: PathBuf,
+    sessions_dir: PathBuf,
+    crumbs_dir: PathBuf,
+    locks: OnceCell<LockFile>,
+}
+
+/// One entry of a scan: a session file and its header, or why it has none.
+pub struct Scanned {
+    pub path: PathBuf,
+    pub header: std::result::Result<Header, String>,
+}
+
+impl Store {
+    /// Describe the store at `home`; touches nothing on disk.
+    pub fn at(home: PathBuf) -> Store {
+        Store {
+            sessions_dir: home.join("sessions"),
+            crumbs_dir: home.join("terminal-sessions"),
+            home,
+            locks: OnceCell::new(),
+        }
+    }
+
+    pub fn sessions_dir(&self) -> &Path {
+        &self.sessions_dir
+    }
+
+    pub fn crumbs_dir(&self) -> &Path {
+        &self.crumbs_dir
+    }
+
+    pub fn config_path(&self) -> PathBuf {
+        self.home.join("config.toml")
+    }
+
+    pub fn lock_path(&self) -> PathBuf {
+        self.home.join(".lock")
+    }
+
+    /// The file of a session. Only well-formed IDs become names, so nothing
+    /// a user types can point outside the store.
+    pub fn session_path(&self, id: &str) -> Option<PathBuf> {
+        session::is_valid_id(id).then(|| self.sessions_dir.join(format!("{id}.json")))
+    }
+
+    /// Create the store's directories (0700) on first write.
+    pub fn prepare(&self) -> Result<()> {
+        let fresh = !self.home.exists();
+        fsio::ensure_private_dir(&self.sessions_dir)?;
+        if !fresh {
+            fsio::warn_if_unsafe_home(&self.home);
+        }
+        Ok(())
+    }
+
+    fn lock_file(&self) -> Result<&LockFile> {
+        if let Some(l) = self.locks.get() {
+            return Ok(l);
+        }
+        self.prepare()?;
+        let lock = LockFile::open(&self.lock_path())?;
+        Ok(self.locks.get_or_init(|| lock))
+    }
+
+    /// Store-wide lock: held while creating, renaming, importing or
+    /// deleting, so titles stay unique.
+    pub fn lock_store(&self) -> Result<Guard<'_>> {
+        self.lock_file()?.store()
+    }
+
+    /// Lock of one session: held while re-reading and rewriting it.
+    pub fn lock_session(&self, id: &str) -> Result<Guard<'_>> {
+        self.lock_file()?.session(id)
+    }
+
+    /// Paths of all session files (names of the ID shape only).
+    pub fn session_files(&self) -> Result<Vec<PathBuf>> {
+        let entries = match fs::read_dir(&self.sessions_dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(&self.sessions_dir, e)),
+        };
+        let mut files = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&self.sessions_dir, e))?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if let Some(id) = name.strip_suffix(".json") {
+                if session::is_valid_id(id) {
+                    files.push(entry.path());
+                }
+            }
+        }
+        Ok(files)
+    }
+
+    /// Read the header of every session, calling `visit` for each. Only the
+    /// first few KiB of each file are read.
+    pub fn scan(&self, mut visit: impl FnMut(Scanned)) -> Result<()> {
+        let mut buf = Vec::with_capacity(HEADER_PROBE);
+        for path in self.session_files()? {
+            let header = read_header_into(&path, &mut buf);
+            match header {
+                Err(HeaderError::Gone) => continue, // deleted while we looked
+                Err(HeaderError::Bad(why)) => visit(Scanned {
+                    path,
+                    header: Err(why),
+                }),
+                Ok(h) => visit(Scanned {
+                    path,
+                    header: Ok(h),
+                }),
+            }
+        }
+        Ok(())
+    }
+
+    /// The header of one session; Ok(None) if there is no such session.
+    pub fn header(&self, id: &str) -> Result<Option<Header>> {
+        let Some(path) = self.session_path(id) else {
+            return Ok(None);
+        };
+        let mut buf = Vec::new();
+        match read_header_into(&path, &mut buf) {
+            Ok(h) => Ok(Some(h)),
+            Err(HeaderError::Gone) => Ok(None),
+            Err(HeaderError::Bad(why)) => Err(Error::Corrupt { path, why }),
+        }
+    }
+
+    /// A whole session; Ok(None) if there is no such session.
+    pub fn load(&self, id: &str) -> Result<Option<Session>> {
+        let Some(path) = self.session_path(id) else {
+            return Ok(None);
+        };
+        match read_session_bytes(&path)? {
+            None => Ok(None),
+            Some(bytes) => session::decode(&bytes)
+                .map(Some)
+                .map_err(|why| Error::Corrupt { path, why }),
+        }
+    }
+
+    /// Write a brand-new session. The caller holds the store lock and has
+    /// made sure the title is free.
+    pub fn create(&self, header: &Header, messages: &[Message]) -> Result<()> {
+        self.prepare()?;
+        let path = self
+            .session_path(&header.id)
+            .expect("generated IDs are valid");
+        if fs::symlink_metadata(&path).is_ok() {
+            return Err(Error::Store(format!("{}: already exists", path.display())));
+        }
+        fsio::write_atomic(&path, &session::encode(header, messages))
+    }
+
+    /// Append messages to a session under its lock, re-reading it first so
+    /// that concurrent writers never lose each other's messages. `edit` may
+    /// adjust the header (say, the title) in the same write.
+    pub fn append(
+        &self,
+        id: &str,
+        messages: &[Message],
+        edit: impl FnOnce(&mut Header),
+    ) -> Result<Header> {
+        let _guard = self.lock_session(id)?;
+        let path = self.session_path(id).ok_or_else(|| gone(id))?;
+        let bytes = read_session_bytes(&path)?.ok_or_else(|| gone(id))?;
+        let corrupt = |why: String| Error::Corrupt {
+            path: path.clone(),
+            why,
+        };
+        crate::json::validate(&bytes).map_err(|e| corrupt(e.to_string()))?;
+        let layout =
+            crate::json::layout(&bytes).ok_or_else(|| corrupt("not in session layout".into()))?;
+        let mut header = session::decode_header(&bytes).map_err(corrupt)?;
+        refuse_newer(&path, &header)?;
+        let old = trim_ascii(&bytes[layout.messages]);
+        let mut raw = Vec::with_capacity(old.len() + 256);
+        if !old.is_empty() {
+            raw.push(b'\n');
+            raw.extend_from_slice(old);
+        }
+        for m in messages {
+            if !raw.is_empty() {
+                raw.push(b',');
+            }
+            raw.push(b'\n');
+            raw.extend_from_slice(session::encode_message(m).as_bytes());
+            header.note_message(m);
+        }
+        edit(&mut header);
+        let out = session::encode_raw(&header, &raw);
+        if out.len() as u64 > MAX_SESSION_BYTES {
+            return Err(Error::TooLarge(format!(
+                "session {id} would grow past {} MiB; start a new session",
+                MAX_SESSION_BYTES >> 20
+            )));
+        }
+        fsio::write_atomic(&path, &out)?;
+        Ok(header)
+    }
+
+    /// Rewrite a session's header only (rename), under its lock.
+    pub fn update_header(&self, id: &str, edit: impl FnOnce(&mut Header)) -> Result<Header> {
+        self.append(id, &[], edit)
+    }
+
+    /// Remove a session file. The caller holds the store lock.
+    pub fn remove(&self, id: &str) -> Result<()> {
+        let _guard = self.lock_session(id)?;
+        let path = self.session_path(id).ok_or_else(|| gone(id))?;
+        fsio::remove(&path)
+    }
+
+    /// A fresh ID: local time plus 6 random hex digits, unused so far.
+    pub fn new_id(&self, now: f64) -> String {
+        let (y, mo, d, h, mi, s) =
+            crate::sys::local_time(now as i64).unwrap_or((1970, 1, 1, 0, 0, 0));
+        loop {
+            let id = format!(
+                "{y:04}{mo:02}{d:02}_{h:02}{mi:02}{s:02}_{}",
+                fsio::random_hex(6)
+            );
+            match self.session_path(&id) {
+                Some(p) if !p.exists() => return id,
+                _ => continue,
+            }
+        }
+    }
+}
+
+fn gone(id: &str) -> Error {
+    Error::Store(format!("session {id} was deleted while in use"))
+}
+
+pub fn refuse_newer(path: &Path, header: &Header) -> Result<()> {
+    if header.format > FORMAT {
+        return Err(Error::NewerFormat {
+            path: path.to_path_buf(),
+            format: header.format,
+        });
+    }
+    Ok(())
+}
+
+fn trim_ascii(mut b: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = b {
+        if !first.is_ascii_whitespace() {
+            break;
+        }
+        b = rest;
+    }
+    while let [rest @ .., last] = b {
+        if !last.is_ascii_whitespace() {
+            break;
+        }
+        b = rest;
+    }
+    b
+}
+
+/// The bytes of a session file; None when it does not exist. Files that
+/// cannot be read as a regular file of sane size are errors (exit 4).
+fn read_session_bytes(path: &Path) -> Result<Option<Vec<u8>>> {
+    match fsio::read_limited(path, MAX_SESSION_BYTES) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => Err(Error::Corrupt {
+            path: path.to_path_buf(),
+            why: e.to_string(),
+        }),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => Err(Error::Corrupt {
+            path: path.to_path_buf(),
+            why: "is a symbolic link".into(),
+        }),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+enum HeaderError {
+    Gone,
+    Bad(String),
+}
+
+/// Read just enough of a session file to decode its header.
+fn read_header_into(path: &Path, buf: &mut Vec<u8>) -> std::result::Result<Header, HeaderError> {
+    let (mut file, size) = match fsio::open_regular(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(HeaderError::Gone),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(HeaderError::Bad("is a symbolic link".into()));
+        }
+        Err(e) => return Err(HeaderError::Bad(e.to_string())),
+    };
+    let bad = |e: io::Error| HeaderError::Bad(e.to_string());
+    fsio::read_prefix(&mut file, buf, HEADER_PROBE).map_err(bad)?;
+    if buf.len() == HEADER_PROBE && crate::json::find_messages_key(buf).is_none() {
+        let mut more = Vec::new();
+        fsio::read_prefix(&mut file, &mut more, HEADER_MAX - HEADER_PROBE).map_err(bad)?;
+        buf.extend_from_slice(&more);
+    }
+    let header = session::decode_header(buf).map_err(HeaderError::Bad)?;
+    // A file cut short (a full disk, a copy interrupted) still has its
+    // header; its end tells. One small read keeps `list` honest about it.
+    let read = buf.len() as u64;
+    let tail_ok = if read == size {
+        ends_like_a_session(buf)
+    } else {
+        let mut tail = [0u8; 16];
+        let from = size.saturating_sub(tail.len() as u64);
+        match std::os::unix::fs::FileExt::read_at(&file, &mut tail, from) {
+            Ok(n) => ends_like_a_session(&tail[..n]),
+            Err(e) => return Err(bad(e)),
+        }
+    };
+    if !tail_ok {
+        return Err(HeaderError::Bad("truncated: does not end with ']}'".into()));
+    }
+    Ok(header)
+}
+
+fn ends_like_a_session(bytes: &[u8]) -> bool {
+    let trimmed = trim_ascii(bytes);
+    let Some(rest) = trimmed.strip_suffix(b"}") else {
+        return false;
+    };
+    trim_ascii(rest).ends_with(b"]")
+}

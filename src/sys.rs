@@ -1,0 +1,186 @@
+//! Every `unsafe` call into libc that hermes makes, each behind a safe wrapper.
+//!
+//! Nothing outside this module says `unsafe`. The wrappers are thin: they
+//! turn C return conventions into `Option`/`io::Result` and nothing more.
+
+use std::ffi::CString;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::io::RawFd;
+use std::path::Path;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+pub fn isatty(fd: RawFd) -> bool {
+    // SAFETY: isatty only inspects the descriptor number; any value is allowed.
+    unsafe { libc::isatty(fd) == 1 }
+}
+
+/// (st_mode, st_rdev) of an open descriptor.
+pub fn fstat_device(fd: RawFd) -> Option<(u32, u64)> {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: fstat writes a whole `struct stat` into the buffer on success,
+    // and we read it only then.
+    let st = unsafe {
+        if libc::fstat(fd, st.as_mut_ptr()) != 0 {
+            return None;
+        }
+        st.assume_init()
+    };
+    Some((st.st_mode as u32, st.st_rdev as u64))
+}
+
+/// The session id of the terminal open on `fd` (its session leader's pid).
+pub fn tcgetsid(fd: RawFd) -> Option<i32> {
+    // SAFETY: tcgetsid takes a descriptor by value and returns -1 on any error.
+    let sid = unsafe { libc::tcgetsid(fd) };
+    (sid > 0).then_some(sid)
+}
+
+/// The session id of this process.
+pub fn getsid_self() -> Option<i32> {
+    // SAFETY: getsid(0) asks about the calling process; it cannot fault.
+    let sid = unsafe { libc::getsid(0) };
+    (sid > 0).then_some(sid)
+}
+
+pub fn geteuid() -> u32 {
+    // SAFETY: geteuid has no arguments and always succeeds.
+    unsafe { libc::geteuid() }
+}
+
+/// Run `create` with the umask set to 077, so that files and directories get
+/// exactly the mode they are created with (0600, 0700) whatever the user's
+/// umask; restored before returning so that agents inherit the user's own.
+pub fn with_private_umask<T>(create: impl FnOnce() -> T) -> T {
+    // SAFETY: umask only swaps a process attribute. hermes creates files from
+    // one thread only, so no other creation observes the temporary value.
+    let old = unsafe { libc::umask(0o077) };
+    let result = create();
+    // SAFETY: as above; restores the previous mask.
+    unsafe { libc::umask(old) };
+    result
+}
+
+/// Try once to take a POSIX write lock on bytes `[start, start+len)` of `fd`.
+/// Ok(false) means another process holds a conflicting lock.
+pub fn try_lock_range(fd: RawFd, start: u64, len: u64) -> io::Result<bool> {
+    // SAFETY: flock is a plain C struct; all-zero is a valid starting value.
+    let mut fl: libc::flock = unsafe { std::mem::zeroed() };
+    fl.l_type = libc::F_WRLCK as _;
+    fl.l_whence = libc::SEEK_SET as _;
+    fl.l_start = start as libc::off_t;
+    fl.l_len = len as libc::off_t;
+    // SAFETY: F_SETLK reads the flock struct we own for the duration of the call.
+    if unsafe { libc::fcntl(fd, libc::F_SETLK, &fl) } == 0 {
+        return Ok(true);
+    }
+    let err = io::Error::last_os_error();
+    match err.raw_os_error() {
+        Some(libc::EACCES) | Some(libc::EAGAIN) => Ok(false),
+        Some(libc::EINTR) => Ok(false),
+        _ => Err(err),
+    }
+}
+
+/// Release a lock taken by `try_lock_range`.
+pub fn unlock_range(fd: RawFd, start: u64, len: u64) {
+    // SAFETY: as in try_lock_range.
+    let mut fl: libc::flock = unsafe { std::mem::zeroed() };
+    fl.l_type = libc::F_UNLCK as _;
+    fl.l_whence = libc::SEEK_SET as _;
+    fl.l_start = start as libc::off_t;
+    fl.l_len = len as libc::off_t;
+    // SAFETY: as in try_lock_range; an error only means nothing was held.
+    unsafe { libc::fcntl(fd, libc::F_SETLK, &fl) };
+}
+
+/// Broken-down local time of a Unix timestamp:
+/// (year, month 1-12, day, hour, minute, second).
+pub fn local_time(secs: i64) -> Option<(i32, u32, u32, u32, u32, u32)> {
+    let t = secs as libc::time_t;
+    let mut tm = std::mem::MaybeUninit::<libc::tm>::uninit();
+    // SAFETY: localtime_r fills the tm we own and returns NULL on failure;
+    // we read it only on success.
+    let tm = unsafe {
+        if libc::localtime_r(&t, tm.as_mut_ptr()).is_null() {
+            return None;
+        }
+        tm.assume_init()
+    };
+    Some((
+        tm.tm_year + 1900,
+        (tm.tm_mon + 1) as u32,
+        tm.tm_mday as u32,
+        tm.tm_hour as u32,
+        tm.tm_min as u32,
+        tm.tm_sec as u32,
+    ))
+}
+
+/// Send `signal` to every process in process group `pgid`.
+pub fn kill_group(pgid: u32, signal: i32) {
+    // SAFETY: kill takes plain integers; a negative pid names a process group.
+    unsafe { libc::kill(-(pgid as libc::pid_t), signal) };
+}
+
+pub const SIGINT: i32 = libc::SIGINT;
+pub const SIGTERM: i32 = libc::SIGTERM;
+
+/// The last SIGINT/SIGTERM/SIGHUP received, or 0.
+static LAST_SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn remember_signal(signal: libc::c_int) {
+    LAST_SIGNAL.store(signal, Ordering::SeqCst);
+}
+
+/// From now on SIGINT, SIGTERM and SIGHUP only set a flag that `take_signal`
+/// reads, so a running agent can be stopped and the conversation kept. exec
+/// resets caught signals to their defaults, so children are unaffected.
+pub fn catch_interrupts() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: sigaction is given a zeroed struct with a valid handler that
+        // only performs an atomic store, which is async-signal-safe.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = remember_signal as *const () as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            action.sa_flags = 0; // no SA_RESTART: a blocked read returns EINTR
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+/// The signal caught since the last call, if any.
+pub fn take_signal() -> Option<i32> {
+    match LAST_SIGNAL.swap(0, Ordering::SeqCst) {
+        0 => None,
+        s => Some(s),
+    }
+}
+
+/// Whether a signal is pending, without consuming it.
+pub fn signal_pending() -> bool {
+    LAST_SIGNAL.load(Ordering::SeqCst) != 0
+}
+
+/// Create a directory with mode 0700, not following a final symlink.
+pub fn mkdir_private(path: &Path) -> io::Result<()> {
+    let c = CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains NUL"))?;
+    // SAFETY: c is a valid NUL-terminated string for the duration of the call.
+    let rc = with_private_umask(|| unsafe { libc::mkdir(c.as_ptr(), 0o700) });
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Columns of the terminal on `fd`, if it is one.
+pub fn terminal_columns(fd: RawFd) -> Option<usize> {
+    // SAFETY: winsize is plain data; TIOCGWINSZ fills it on success only.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ writes one winsize into the struct we own.
+    let rc = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) };
+    (rc == 0 && size.ws_col > 0).then_some(size.ws_col as usize)
+}

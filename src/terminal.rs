@@ -1,0 +1,145 @@
+//! Which terminal hermes runs in: its breadcrumb key, and the identity of
+//! the terminal's current incarnation (its session leader).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::sys;
+
+/// Variables naming a pane when no tty is on stdin/stdout/stderr, in the
+/// order they are consulted.
+pub const PANE_VARIABLES: [&str; 6] = [
+    "ZELLIJ_PANE_ID",
+    "TMUX_PANE",
+    "KITTY_WINDOW_ID",
+    "WEZTERM_PANE",
+    "TERM_SESSION_ID",
+    "WT_SESSION",
+];
+
+const MAX_KEY_LEN: usize = 120;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Terminal {
+    /// File-name-safe key: `tty-dev-pts-3`, `tmux_pane--5`.
+    pub key: String,
+    /// Session leader pid and its start time: `4242@1234567`. A different
+    /// value under the same key means the terminal was closed and its name
+    /// reused.
+    pub leader: String,
+}
+
+/// This process's terminal, or None when it has none (cron, pipes, CI).
+pub fn identify() -> Option<Terminal> {
+    for fd in 0..=2 {
+        if let Some(path) = tty_path(fd) {
+            let leader = sys::tcgetsid(fd).or_else(sys::getsid_self);
+            return Some(Terminal {
+                key: sanitize_key(&format!("tty{}", path.display())),
+                leader: describe_leader(leader),
+            });
+        }
+    }
+    for var in PANE_VARIABLES {
+        if let Ok(value) = std::env::var(var) {
+            if !value.is_empty() {
+                let key = sanitize_key(&format!("{}-{}", var.to_ascii_lowercase(), value));
+                return Some(Terminal {
+                    key,
+                    leader: describe_leader(sys::getsid_self()),
+                });
+            }
+        }
+    }
+    None
+}
+
+/// `[A-Za-z0-9._-]` only, at most 120 characters; `/` and `%` become `-`.
+pub fn sanitize_key(raw: &str) -> String {
+    let mut key: String = raw
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(MAX_KEY_LEN)
+        .collect();
+    // A key is a file name: never "." or "..".
+    if key.chars().all(|c| c == '.') {
+        key = key.replace('.', "-");
+    }
+    key
+}
+
+fn describe_leader(sid: Option<i32>) -> String {
+    match sid {
+        None => String::new(),
+        Some(sid) => match process_start_time(sid) {
+            Some(start) => format!("{sid}@{start}"),
+            None => sid.to_string(),
+        },
+    }
+}
+
+/// Start time of a process in clock ticks since boot (field 22 of
+/// /proc/PID/stat); None where /proc is absent.
+fn process_start_time(pid: i32) -> Option<u64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// The path of the terminal open on `fd`: a hand-rolled ttyname(3) that
+/// checks the device number, so it cannot be fooled by a stale name.
+pub fn tty_path(fd: i32) -> Option<PathBuf> {
+    if !sys::isatty(fd) {
+        return None;
+    }
+    let (mode, rdev) = sys::fstat_device(fd)?;
+    if mode & libc::S_IFMT as u32 != libc::S_IFCHR as u32 {
+        return None;
+    }
+    let is_it = |p: &Path| {
+        use std::os::unix::fs::{FileTypeExt, MetadataExt};
+        fs::metadata(p).is_ok_and(|m| m.file_type().is_char_device() && m.rdev() == rdev)
+    };
+    if let Ok(link) = fs::read_link(format!("/proc/self/fd/{fd}")) {
+        if link.starts_with("/dev/") && is_it(&link) {
+            return Some(link);
+        }
+    }
+    for dir in ["/dev/pts", "/dev"] {
+        let Ok(entries) = fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            // /dev/tty and /dev/console are aliases, not the terminal itself.
+            if path == Path::new("/dev/tty") || path == Path::new("/dev/console") {
+                continue;
+            }
+            if entry.file_type().is_ok_and(|t| !t.is_symlink()) && is_it(&path) {
+                return Some(path);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_file_name_safe() {
+        assert_eq!(sanitize_key("tty/dev/pts/3"), "tty-dev-pts-3");
+        assert_eq!(sanitize_key("tmux_pane-%5"), "tmux_pane--5");
+        assert_eq!(sanitize_key(".."), "--");
+        assert_eq!(sanitize_key(&"x".repeat(500)).len(), 120);
+        assert_eq!(sanitize_key("a/../b"), "a-..-b");
+    }
+}

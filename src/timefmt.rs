@@ -1,0 +1,17 @@
+//! Times as people read them: local `YYYY-MM-DD HH:MM`.
+
+use crate::sys;
+
+pub fn local_minutes(ts: f64) -> String {
+    match sys::local_time(ts as i64) {
+        Some((y, mo, d, h, mi, _)) => format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}"),
+        None => "-".to_string(),
+    }
+}
+
+pub fn local_seconds(ts: f64) -> String {
+    match sys::local_time(ts as i64) {
+        Some((y, mo, d, h, mi, s)) => format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}"),
+        None => "-".to_string(),
+    }
+}

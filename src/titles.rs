@@ -1,0 +1,71 @@
+//! Title rules: cleaning what people type, keeping titles unique, and
+//! renaming under the store lock.
+
+use crate::error::{Error, Result};
+use crate::session::{self, Header, MAX_TITLE_CHARS, TITLE_USER};
+use crate::store::Store;
+
+/// A title a person gave: cleaned, non-empty, at most 100 characters.
+pub fn user_title(raw: &str) -> Result<String> {
+    let title = session::sanitize_title(raw)
+        .ok_or_else(|| Error::usage("a title cannot be empty (or only invisible characters)"))?;
+    let chars = title.chars().count();
+    if chars > MAX_TITLE_CHARS {
+        return Err(Error::TooLarge(format!(
+            "title is {chars} characters long; the limit is {MAX_TITLE_CHARS}"
+        )));
+    }
+    Ok(title)
+}
+
+/// The session (other than `except`) that already has `title`.
+pub fn holder(store: &Store, title: &str, except: Option<&str>) -> Result<Option<Header>> {
+    let mut found = None;
+    store.scan(|entry| {
+        if let Ok(h) = entry.header {
+            if found.is_none() && h.title == title && Some(h.id.as_str()) != except {
+                found = Some(h);
+            }
+        }
+    })?;
+    Ok(found)
+}
+
+/// `base`, or `base (2)`, `base (3)`... whichever no session holds yet.
+/// The caller holds the store lock.
+pub fn unique_auto_title(store: &Store, base: &str) -> Result<String> {
+    let mut taken = Vec::new();
+    store.scan(|entry| {
+        if let Ok(h) = entry.header {
+            if h.title == base
+                || h.title.starts_with(base) && h.title[base.len()..].starts_with(" (")
+            {
+                taken.push(h.title);
+            }
+        }
+    })?;
+    if !taken.iter().any(|t| t == base) {
+        return Ok(base.to_string());
+    }
+    Ok((2..)
+        .map(|n| format!("{base} ({n})"))
+        .find(|t| !taken.contains(t))
+        .expect("unbounded"))
+}
+
+/// Give session `id` the title `raw` (cleaned), refusing a title that
+/// another session holds.
+pub fn rename(store: &Store, id: &str, raw: &str) -> Result<Header> {
+    let title = user_title(raw)?;
+    let _guard = store.lock_store()?;
+    if let Some(other) = holder(store, &title, Some(id))? {
+        return Err(Error::Refused(format!(
+            "the title '{title}' is already used by session {}; choose another",
+            other.id
+        )));
+    }
+    store.update_header(id, |h| {
+        h.title = title.clone();
+        h.title_source = TITLE_USER.to_string();
+    })
+}
