@@ -11,6 +11,7 @@ mod config;
 mod error;
 mod fsio;
 mod help;
+mod index;
 mod json;
 mod lock;
 mod output;

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::fsio;
+use crate::index;
 use crate::lock::{Guard, LockFile};
 use crate::session::{self, FORMAT, Header, Message, Session};
 
@@ -94,46 +95,109 @@ impl Store {
         self.lock_file()?.session(id)
     }
 
-    /// Paths of all session files (names of the ID shape only).
-    pub fn session_files(&self) -> Result<Vec<PathBuf>> {
+    /// IDs of all session files (names of the ID shape only), sorted.
+    pub fn session_ids(&self) -> Result<Vec<[u8; 22]>> {
         let entries = match fs::read_dir(&self.sessions_dir) {
             Ok(e) => e,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(Error::io(&self.sessions_dir, e)),
         };
-        let mut files = Vec::new();
+        let mut ids = Vec::new();
         for entry in entries {
             let entry = entry.map_err(|e| Error::io(&self.sessions_dir, e))?;
             let name = entry.file_name();
-            let Some(name) = name.to_str() else { continue };
-            if let Some(id) = name.strip_suffix(".json") {
-                if session::is_valid_id(id) {
-                    files.push(entry.path());
-                }
+            let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".json")) else { continue };
+            if session::is_valid_id(id) {
+                let mut key = [0u8; 22];
+                key.copy_from_slice(id.as_bytes());
+                ids.push(key);
             }
         }
-        Ok(files)
+        ids.sort_unstable();
+        Ok(ids)
     }
 
-    /// Read the header of every session, calling `visit` for each. Only the
-    /// first few KiB of each file are read.
+    /// Read the header of every session, in ID order, calling `visit` for
+    /// each. Only the first few KiB of a file are read, and in a large store
+    /// not even that while the header index vouches for the file.
     pub fn scan(&self, mut visit: impl FnMut(Scanned)) -> Result<()> {
-        let mut buf = Vec::with_capacity(HEADER_PROBE);
-        for path in self.session_files()? {
-            let header = read_header_into(&path, &mut buf);
-            match header {
-                Err(HeaderError::Gone) => continue, // deleted while we looked
-                Err(HeaderError::Bad(why)) => visit(Scanned {
-                    path,
-                    header: Err(why),
-                }),
-                Ok(h) => visit(Scanned {
-                    path,
-                    header: Ok(h),
-                }),
+        let ids = self.session_ids()?;
+        if ids.len() < index::MIN_SESSIONS {
+            return self.walk(&ids, None, None, &mut visit).map(drop);
+        }
+        let index_path = self.home.join("index");
+        let mut reader = index::Reader::open(&index_path);
+        if !reader.is_usable() {
+            // No index yet: build one in this same pass.
+            let mut writer = index::Writer::create(&index_path);
+            self.walk(&ids, None, writer.as_mut(), &mut visit)?;
+            writer.map(index::Writer::finish);
+            return Ok(());
+        }
+        let stale = self.walk(&ids, Some(&mut reader), None, &mut visit)?;
+        if stale > 64 + ids.len() / 64 {
+            // Enough has changed that re-reading it every time costs more
+            // than refreshing the index once.
+            let mut reader = index::Reader::open(&index_path);
+            if let Some(mut writer) = index::Writer::create(&index_path) {
+                self.walk(&ids, Some(&mut reader), Some(&mut writer), &mut |_| {})?;
+                writer.finish();
             }
         }
         Ok(())
+    }
+
+    /// The merge of sorted IDs with the sorted index: a cached header when
+    /// the file's stamp matches, else the file's own. Returns how many
+    /// files had to be read although an index was given.
+    fn walk(
+        &self,
+        ids: &[[u8; 22]],
+        mut cache: Option<&mut index::Reader>,
+        mut writer: Option<&mut index::Writer>,
+        visit: &mut dyn FnMut(Scanned),
+    ) -> Result<usize> {
+        let mut buf = Vec::with_capacity(HEADER_PROBE);
+        let mut cached = cache.as_mut().and_then(|c| c.next_entry());
+        let mut stale = 0;
+        for key in ids {
+            let id = std::str::from_utf8(key).expect("IDs are ASCII");
+            let path = self.sessions_dir.join(format!("{id}.json"));
+            if let Some(reader) = cache.as_mut() {
+                while cached.as_ref().is_some_and(|e| e.id.as_str() < id) {
+                    cached = reader.next_entry();
+                }
+                let meta = match fs::symlink_metadata(&path) {
+                    Ok(m) => m,
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                    Err(e) => {
+                        visit(Scanned { path, header: Err(e.to_string()) });
+                        continue;
+                    }
+                };
+                let stamp = index::Stamp::of(&meta);
+                if cached.as_ref().is_some_and(|e| e.id == id && e.stamp == stamp) {
+                    let entry = std::mem::replace(&mut cached, reader.next_entry()).expect("checked");
+                    if let Some(w) = writer.as_mut() {
+                        w.add(id, entry.stamp, &entry.header);
+                    }
+                    visit(Scanned { path, header: Ok(entry.header) });
+                    continue;
+                }
+                stale += 1;
+            }
+            match read_header_into(&path, &mut buf) {
+                Err(HeaderError::Gone) => continue, // deleted while we looked
+                Err(HeaderError::Bad(why)) => visit(Scanned { path, header: Err(why) }),
+                Ok((header, stamp)) => {
+                    if let Some(w) = writer.as_mut() {
+                        w.add(id, stamp, &header);
+                    }
+                    visit(Scanned { path, header: Ok(header) })
+                }
+            }
+        }
+        Ok(stale)
     }
 
     /// The header of one session; Ok(None) if there is no such session.
@@ -143,7 +207,7 @@ impl Store {
         };
         let mut buf = Vec::new();
         match read_header_into(&path, &mut buf) {
-            Ok(h) => Ok(Some(h)),
+            Ok((h, _)) => Ok(Some(h)),
             Err(HeaderError::Gone) => Ok(None),
             Err(HeaderError::Bad(why)) => Err(Error::Corrupt { path, why }),
         }
@@ -305,8 +369,8 @@ enum HeaderError {
 }
 
 /// Read just enough of a session file to decode its header.
-fn read_header_into(path: &Path, buf: &mut Vec<u8>) -> std::result::Result<Header, HeaderError> {
-    let (mut file, size) = match fsio::open_regular(path) {
+fn read_header_into(path: &Path, buf: &mut Vec<u8>) -> std::result::Result<(Header, index::Stamp), HeaderError> {
+    let (mut file, meta) = match fsio::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(HeaderError::Gone),
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
@@ -324,6 +388,7 @@ fn read_header_into(path: &Path, buf: &mut Vec<u8>) -> std::result::Result<Heade
     let header = session::decode_header(buf).map_err(HeaderError::Bad)?;
     // A file cut short (a full disk, a copy interrupted) still has its
     // header; its end tells. One small read keeps `list` honest about it.
+    let size = meta.len();
     let read = buf.len() as u64;
     let tail_ok = if read == size {
         ends_like_a_session(buf)
@@ -338,7 +403,7 @@ fn read_header_into(path: &Path, buf: &mut Vec<u8>) -> std::result::Result<Heade
     if !tail_ok {
         return Err(HeaderError::Bad("truncated: does not end with ']}'".into()));
     }
-    Ok(header)
+    Ok((header, index::Stamp::of(&meta)))
 }
 
 fn ends_like_a_session(bytes: &[u8]) -> bool {

@@ -184,3 +184,24 @@ pub fn terminal_columns(fd: RawFd) -> Option<usize> {
     let rc = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) };
     (rc == 0 && size.ws_col > 0).then_some(size.ws_col as usize)
 }
+
+/// Flush all dirty data of the file system holding `dir` (syncfs on Linux;
+/// elsewhere, sync of everything).
+pub fn sync_filesystem_of(dir: &Path) -> io::Result<()> {
+    let file = std::fs::File::open(dir)?;
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: syncfs takes a descriptor we keep open for the call.
+        if unsafe { libc::syncfs(file.as_raw_fd()) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        drop(file);
+        // SAFETY: sync has no arguments and cannot fail.
+        unsafe { libc::sync() };
+    }
+    Ok(())
+}

@@ -148,5 +148,14 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
             path.display()
         )));
     }
+    // Otherwise the error would name the temporary file, which the user
+    // never asked for.
+    if let Some(dir) = path.parent().filter(|d| !d.is_dir()) {
+        return Err(Error::Store(format!(
+            "cannot write {}: no directory {}",
+            path.display(),
+            dir.display()
+        )));
+    }
     fsio::write_atomic(&path, bytes)
 }

@@ -1,105 +1,159 @@
-//! `hermes sessions import`: sessions from `export --format jsonl`. All
-//! lines are checked before anything is written; existing IDs are skipped.
+//! `hermes sessions import`: sessions from `export --format jsonl`. Every
+//! line is checked before anything is written; existing IDs are skipped,
+//! never overwritten.
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
-use std::io::Read;
+use std::fs::File;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::io::{BufRead, BufReader, Read, Seek};
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::fsio::Batch;
 use crate::session::{self, FORMAT, Session};
-use crate::store::Store;
+use crate::store::{MAX_SESSION_BYTES, Store};
 
 use super::Progress;
 
-/// An import file may hold many sessions, but not more than this.
-const MAX_IMPORT_BYTES: u64 = 4 << 30;
+/// Files staged before each durable commit; bounds memory and lost work.
+const COMMIT_EVERY: usize = 2000;
 
 pub fn run(store: &Store, file: &OsStr) -> Result<()> {
-    let bytes = read_input(file)?;
-    let sessions = parse_lines(file, &bytes)?;
+    let name = Path::new(file).display().to_string();
+    let mut input = open_input(file)?;
+    // Pass 1: check every line, write nothing.
+    let total = for_each_session(&mut input, &name, |_| Ok(()))?;
+    input.rewind().map_err(|e| Error::Store(format!("{name}: {e}")))?;
+
+    store.prepare()?;
     let _guard = store.lock_store()?;
-    let mut ids = HashSet::new();
-    let mut titles = HashSet::new();
+    // IDs as fixed-size keys and titles as hashes: 100,000 sessions fit in
+    // a few MiB. A (vanishingly rare) title-hash collision only costs an
+    // unneeded " (2)" suffix.
+    let mut ids: HashSet<[u8; 22]> = HashSet::new();
+    let mut titles: HashSet<u64> = HashSet::new();
     store.scan(|entry| {
         if let Ok(h) = entry.header {
-            ids.insert(h.id);
-            titles.insert(h.title);
+            ids.insert(id_key(&h.id));
+            titles.insert(title_key(&h.title));
         }
     })?;
-    let (mut imported, mut skipped, mut retitled) = (0, 0, 0);
-    let mut progress = Progress::new("importing", sessions.len());
-    for mut s in sessions {
+    let (mut imported, mut skipped, mut retitled) = (0usize, 0usize, 0usize);
+    let mut progress = Progress::new("importing", total);
+    let mut batch = Batch::new(store.sessions_dir());
+    // Pass 2: write, in batches.
+    for_each_session(&mut input, &name, |mut s| {
         progress.tick();
-        if !ids.insert(s.header.id.clone()) {
+        if !ids.insert(id_key(&s.header.id)) {
             skipped += 1;
-            continue;
+            return Ok(());
         }
-        if !s.header.title.is_empty() && titles.contains(&s.header.title) {
-            // Titles stay unique: an imported duplicate gets a suffix.
+        // An import file is outside input like any typed title: the title
+        // rules apply, so no escape sequence or bidi override reaches a
+        // terminal through `list`. Too long is cut here, not refused.
+        s.header.title = session::sanitize_title(&s.header.title)
+            .map(|t| session::truncate_words(&t, session::MAX_TITLE_CHARS))
+            .unwrap_or_default();
+        if !s.header.title.is_empty() && titles.contains(&title_key(&s.header.title)) {
             let base = s.header.title.clone();
             s.header.title = (2..)
                 .map(|n| format!("{base} ({n})"))
-                .find(|t| !titles.contains(t))
+                .find(|t| !titles.contains(&title_key(t)))
                 .expect("unbounded");
             retitled += 1;
         }
-        titles.insert(s.header.title.clone());
+        titles.insert(title_key(&s.header.title));
         s.header.message_count = s.messages.len() as u64;
-        store.create(&s.header, &s.messages)?;
+        let path = store.session_path(&s.header.id).expect("checked in pass 1");
+        batch.add(&path, &session::encode(&s.header, &s.messages))?;
         imported += 1;
-    }
+        if batch.len() >= COMMIT_EVERY {
+            batch.commit()?;
+        }
+        Ok(())
+    })?;
+    batch.commit()?;
     drop(progress);
     crate::note!(
         "imported {imported} session{}, skipped {skipped} that already existed{}",
         if imported == 1 { "" } else { "s" },
-        if retitled > 0 {
-            format!(", renamed {retitled} whose title was taken")
-        } else {
-            String::new()
-        }
+        if retitled > 0 { format!(", renamed {retitled} whose title was taken") } else { String::new() }
     );
     Ok(())
 }
 
-fn read_input(file: &OsStr) -> Result<Vec<u8>> {
-    if file == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .take(MAX_IMPORT_BYTES)
-            .read_to_end(&mut bytes)
-            .map_err(|e| Error::Store(format!("reading stdin: {e}")))?;
-        return Ok(bytes);
-    }
-    let path = Path::new(file);
-    std::fs::File::open(path)
-        .and_then(|f| {
-            let mut bytes = Vec::new();
-            f.take(MAX_IMPORT_BYTES).read_to_end(&mut bytes)?;
-            Ok(bytes)
-        })
-        .map_err(|e| Error::io(path, e))
+fn id_key(id: &str) -> [u8; 22] {
+    let mut key = [0u8; 22];
+    let n = id.len().min(22);
+    key[..n].copy_from_slice(&id.as_bytes()[..n]);
+    key
 }
 
-/// Every non-empty line must be a valid session of a format this hermes
-/// writes; the first bad one stops the import before anything is written.
-fn parse_lines(file: &OsStr, bytes: &[u8]) -> Result<Vec<Session>> {
-    let name = Path::new(file).display().to_string();
-    let mut sessions = Vec::new();
-    for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line_no = n + 1;
-        let bad =
-            |why: String| Error::Store(format!("{name}:{line_no}: {why}; nothing was imported"));
+fn title_key(title: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    title.hash(&mut h);
+    h.finish()
+}
+
+/// A file is read twice (check, then write); stdin is first copied to an
+/// unnamed temporary file so it can be too.
+fn open_input(file: &OsStr) -> Result<File> {
+    if file == "-" {
+        let mut spool = tempfile_in_tmp()?;
+        std::io::copy(&mut std::io::stdin().lock(), &mut spool)
+            .map_err(|e| Error::Store(format!("reading stdin: {e}")))?;
+        return Ok(spool);
+    }
+    let path = Path::new(file);
+    File::open(path).map_err(|e| Error::io(path, e))
+}
+
+fn tempfile_in_tmp() -> Result<File> {
+    let dir = std::env::temp_dir();
+    loop {
+        let path = dir.join(format!("hermes-import.{}", crate::fsio::random_hex(12)));
+        match crate::fsio::create_new_private(&path) {
+            Ok(_) => {
+                let file = std::fs::OpenOptions::new().read(true).write(true).open(&path);
+                let _ = std::fs::remove_file(&path);
+                return file.map_err(|e| Error::io(&path, e));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(Error::io(&path, e)),
+        }
+    }
+}
+
+/// Decode each non-empty line as a session and hand it to `each`; the first
+/// bad line is an error naming its number, before `each` sees anything in
+/// pass 1. Returns how many sessions there were.
+fn for_each_session(input: &mut File, name: &str, mut each: impl FnMut(Session) -> Result<()>) -> Result<usize> {
+    let mut reader = BufReader::new(Read::by_ref(input));
+    let mut line = Vec::new();
+    let mut line_no = 0usize;
+    let mut count = 0usize;
+    loop {
+        line.clear();
+        let n = Read::by_ref(&mut reader)
+            .take(MAX_SESSION_BYTES + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::Store(format!("{name}: {e}")))?;
+        if n == 0 {
+            return Ok(count);
+        }
+        line_no += 1;
+        let bad = |why: String| Error::Store(format!("{name}:{line_no}: {why}; nothing was imported"));
+        if line.len() as u64 > MAX_SESSION_BYTES {
+            return Err(bad(format!("line longer than {} MiB", MAX_SESSION_BYTES >> 20)));
+        }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         if line_no == 1 && line.trim_ascii_start().starts_with(b"[") {
-            return Err(bad(
-                "this looks like 'export --format json'; import reads --format jsonl".into(),
-            ));
+            return Err(bad("this looks like 'export --format json'; import reads --format jsonl".into()));
         }
-        let session = session::decode(line).map_err(|why| bad(format!("not a session ({why})")))?;
+        let session = session::decode(line.trim_ascii()).map_err(|why| bad(format!("not a session ({why})")))?;
         if !session::is_valid_id(&session.header.id) {
             return Err(bad(format!("invalid session id '{}'", session.header.id)));
         }
@@ -109,7 +163,7 @@ fn parse_lines(file: &OsStr, bytes: &[u8]) -> Result<Vec<Session>> {
                 session.header.format
             )));
         }
-        sessions.push(session);
+        count += 1;
+        each(session)?;
     }
-    Ok(sessions)
 }

@@ -6,7 +6,7 @@ use nanoserde::SerJson;
 use crate::error::Result;
 use crate::output::{self, Out};
 use crate::resolve::{self, FallbackPicker, Reason};
-use crate::session::{Header, truncate_words};
+use crate::session::Header;
 use crate::store::Store;
 use crate::terminal::{self, Terminal};
 use crate::{chat, sys, timefmt};
@@ -124,6 +124,8 @@ pub fn collect(
             .partial_cmp(&(a.updated_at, &a.id))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
+    // keep_newest only trims once it has gathered enough; finish the job.
+    shown.truncate(limit);
     let current = breadcrumb
         .or_else(|| picker.pick())
         .map(|(h, _): (Header, Reason)| h.id);
@@ -185,17 +187,66 @@ fn print_table(out: &mut Out, listing: &Listing) -> Result<()> {
         let title = if h.title.is_empty() {
             "(untitled)".to_string()
         } else {
-            truncate_words(&h.title, title_width)
+            fit_columns(&h.title, title_width)
         };
         out.line(&format!(
             "{mark} {title}{pad}  {:<16}  {:>5}  {}",
             timefmt::local_minutes(h.updated_at),
             h.message_count,
             h.id,
-            pad = " ".repeat(title_width.saturating_sub(title.chars().count())),
+            pad = " ".repeat(title_width.saturating_sub(columns_of(&title))),
         ))?;
     }
     Ok(())
+}
+
+/// `s` cut to at most `max` terminal columns, at a space where one is near,
+/// with `…`. Counting characters is not enough: a CJK title takes two
+/// columns a character and would push the table past the terminal's edge.
+fn fit_columns(s: &str, max: usize) -> String {
+    if columns_of(s) <= max {
+        return s.to_string();
+    }
+    let mut cut = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        used += char_columns(c);
+        if used > max - 1 {
+            break;
+        }
+        cut.push(c);
+    }
+    if let Some(at) = cut.rfind(' ').filter(|&at| at > cut.len() / 2) {
+        cut.truncate(at);
+    }
+    format!("{}…", cut.trim_end())
+}
+
+fn columns_of(s: &str) -> usize {
+    s.chars().map(char_columns).sum()
+}
+
+/// Columns a character takes in a terminal: 2 for East Asian wide and
+/// full-width characters and emoji, else 1 (titles hold no controls).
+fn char_columns(c: char) -> usize {
+    match c as u32 {
+        0x1100..=0x115F
+        | 0x2E80..=0x303E
+        | 0x3041..=0x33FF
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xA000..=0xA4CF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6
+        | 0x1F300..=0x1F64F
+        | 0x1F900..=0x1F9FF
+        | 0x20000..=0x2FFFD
+        | 0x30000..=0x3FFFD => 2,
+        _ => 1,
+    }
 }
 
 /// The `/sessions` chat command: the few newest, as a table.
@@ -204,4 +255,19 @@ pub fn print_recent(store: &Store, terminal: Option<&Terminal>, limit: usize) ->
     let mut out = Out::new();
     print_table(&mut out, &listing)?;
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fits_titles_by_terminal_columns() {
+        assert_eq!(fit_columns("short", 10), "short");
+        assert_eq!(fit_columns("hello wonderful world", 18), "hello wonderful…");
+        let wide = "调试".repeat(20);
+        let fitted = fit_columns(&wide, 28);
+        assert_eq!(columns_of(&fitted), 27);
+        assert!(fitted.ends_with('…'));
+    }
 }

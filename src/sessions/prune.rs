@@ -39,7 +39,7 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
     for h in &sessions {
         live_ids.remove(&h.id); // their breadcrumbs go with them
     }
-    let temps: Vec<PathBuf> = [store.sessions_dir(), store.crumbs_dir(), &store.home]
+    let mut temps: Vec<PathBuf> = [store.sessions_dir(), store.crumbs_dir(), &store.home]
         .iter()
         .flat_map(|dir| stray_temporaries(dir))
         .collect();
@@ -50,6 +50,9 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
             crumbs.push(path);
         }
     }
+    // Directory order is arbitrary; a listing people read (and diff) is sorted.
+    temps.sort();
+    crumbs.sort();
     let mut out = Out::new();
     if dry_run {
         for h in &sessions {

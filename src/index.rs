@@ -1,0 +1,257 @@
+//! A disposable cache of session headers (`$HERMES_HOME/index`) that lets a
+//! scan of the store stat each file instead of opening and parsing it.
+//!
+//! The session files stay the truth. Every cached header is used only while
+//! its file's size, modification time and inode are exactly what they were
+//! when the header was read from it; anything else is read from the file.
+//! Entries younger than `RACY_SECS` are never cached (a file rewritten
+//! twice within one clock tick could otherwise look unchanged). A missing,
+//! damaged or foreign index is simply not used, and deleting it is always
+//! safe: the next large scan writes a new one.
+
+use std::fs::{self, File};
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use crate::fsio;
+use crate::session::Header;
+
+const MAGIC: &str = "hermes-index 1";
+/// Files modified this recently are not cached.
+const RACY_SECS: i64 = 2;
+/// Below this many sessions the index is not worth its upkeep.
+pub const MIN_SESSIONS: usize = 500;
+
+/// What identifies one version of a session file.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Stamp {
+    pub size: u64,
+    pub mtime_sec: i64,
+    pub mtime_nsec: i64,
+    pub ino: u64,
+}
+
+impl Stamp {
+    pub fn of(meta: &fs::Metadata) -> Stamp {
+        Stamp { size: meta.len(), mtime_sec: meta.mtime(), mtime_nsec: meta.mtime_nsec(), ino: meta.ino() }
+    }
+
+    fn is_settled(&self, now_sec: i64) -> bool {
+        self.mtime_sec < now_sec - RACY_SECS
+    }
+}
+
+/// One cached entry: the ID, the stamp of the file it came from, its header.
+pub struct Entry {
+    pub id: String,
+    pub stamp: Stamp,
+    pub header: Header,
+}
+
+/// Streams the entries of an index file in ID order.
+pub struct Reader {
+    lines: Option<std::io::Lines<BufReader<File>>>,
+}
+
+impl Reader {
+    /// Open the index; an absent or foreign file yields no entries.
+    pub fn open(path: &Path) -> Reader {
+        let lines = fsio::open_regular(path).ok().and_then(|(file, _)| {
+            let mut lines = BufReader::with_capacity(64 << 10, file).lines();
+            match lines.next() {
+                Some(Ok(first)) if first == MAGIC => Some(lines),
+                _ => None,
+            }
+        });
+        Reader { lines }
+    }
+
+    /// Whether an index file of this format was found.
+    pub fn is_usable(&self) -> bool {
+        self.lines.is_some()
+    }
+
+    /// The next well-formed entry; damaged lines are skipped.
+    pub fn next_entry(&mut self) -> Option<Entry> {
+        loop {
+            let line = match self.lines.as_mut()?.next() {
+                Some(Ok(line)) => line,
+                _ => {
+                    self.lines = None;
+                    return None;
+                }
+            };
+            if let Some(entry) = parse_line(&line) {
+                return Some(entry);
+            }
+        }
+    }
+}
+
+/// Writes a new index next to the old one; `finish` swaps it in.
+pub struct Writer {
+    out: std::io::BufWriter<File>,
+    temp: std::path::PathBuf,
+    target: std::path::PathBuf,
+    now_sec: i64,
+    failed: bool,
+}
+
+impl Writer {
+    pub fn create(target: &Path) -> Option<Writer> {
+        let dir = target.parent()?;
+        let temp = dir.join(format!(".index.{}{}", fsio::random_hex(12), fsio::TEMP_SUFFIX));
+        let file = fsio::create_new_private(&temp).ok()?;
+        let mut out = std::io::BufWriter::with_capacity(64 << 10, file);
+        let ok = writeln!(out, "{MAGIC}").is_ok();
+        let now_sec = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0);
+        Some(Writer { out, temp, target: target.to_path_buf(), now_sec, failed: !ok })
+    }
+
+    pub fn add(&mut self, id: &str, stamp: Stamp, header: &Header) {
+        if self.failed || !stamp.is_settled(self.now_sec) || header.id != id {
+            return;
+        }
+        let h = header;
+        let line = format!(
+            "{id}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            stamp.size,
+            stamp.mtime_sec,
+            stamp.mtime_nsec,
+            stamp.ino,
+            h.format,
+            h.created_at,
+            h.updated_at,
+            h.message_count,
+            escape(&h.title_source),
+            escape(&h.title),
+            escape(&h.cwd),
+            escape(&h.preview),
+        );
+        self.failed = writeln!(self.out, "{line}\t{:016x}", checksum(&line)).is_err();
+    }
+
+    /// Install the new index (no fsync: it is a cache, and every line
+    /// carries a checksum, so a torn one is ignored). On any earlier
+    /// failure, discard it.
+    pub fn finish(mut self) {
+        let ok = !self.failed && self.out.flush().is_ok();
+        if !ok || fs::rename(&self.temp, &self.target).is_err() {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// FNV-1a of a line: a torn or damaged index line is never believed.
+fn checksum(line: &str) -> u64 {
+    line.bytes().fold(0xcbf29ce484222325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3))
+}
+
+fn parse_line(line: &str) -> Option<Entry> {
+    let (line, sum) = line.rsplit_once('\t')?;
+    if u64::from_str_radix(sum, 16).ok()? != checksum(line) {
+        return None;
+    }
+    let mut f = line.split('\t');
+    let id = f.next()?;
+    if !crate::session::is_valid_id(id) {
+        return None;
+    }
+    let stamp = Stamp {
+        size: f.next()?.parse().ok()?,
+        mtime_sec: f.next()?.parse().ok()?,
+        mtime_nsec: f.next()?.parse().ok()?,
+        ino: f.next()?.parse().ok()?,
+    };
+    let header = Header {
+        format: f.next()?.parse().ok()?,
+        id: id.to_string(),
+        created_at: f.next()?.parse().ok()?,
+        updated_at: f.next()?.parse().ok()?,
+        message_count: f.next()?.parse().ok()?,
+        title_source: unescape(f.next()?)?,
+        title: unescape(f.next()?)?,
+        cwd: unescape(f.next()?)?,
+        preview: unescape(f.next()?)?,
+    };
+    if f.next().is_some() {
+        return None;
+    }
+    Some(Entry { id: id.to_string(), stamp, header })
+}
+
+fn escape(s: &str) -> String {
+    if !s.contains(['\\', '\t', '\n', '\r']) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn unescape(s: &str) -> Option<String> {
+    if !s.contains('\\') {
+        return Some(s.to_string());
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            out.push(match chars.next()? {
+                '\\' => '\\',
+                't' => '\t',
+                'n' => '\n',
+                'r' => '\r',
+                _ => return None,
+            });
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_round_trip() {
+        let header = Header {
+            format: 1,
+            id: "20261202_143015_a1b2c3".into(),
+            title: "a\tb\\c\nd".into(),
+            title_source: "user".into(),
+            created_at: 1.25,
+            updated_at: 1796222001.5,
+            cwd: "/x y".into(),
+            message_count: 3,
+            preview: "".into(),
+        };
+        let stamp = Stamp { size: 10, mtime_sec: 5, mtime_nsec: 7, ino: 9 };
+        let line = format!(
+            "{}\t10\t5\t7\t9\t1\t1.25\t1796222001.5\t3\tuser\t{}\t/x y\t",
+            header.id,
+            escape(&header.title)
+        );
+        let line = format!("{line}\t{:016x}", checksum(&line));
+        let entry = parse_line(&line).unwrap();
+        assert!(parse_line(&line[..line.len() - 1]).is_none());
+        assert_eq!(entry.header, header);
+        assert_eq!(entry.stamp, stamp);
+        assert!(parse_line("garbage").is_none());
+        assert!(parse_line(&format!("{line}\textra")).is_none());
+    }
+}
