@@ -15,8 +15,17 @@ ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 CARGO ?= cargo
 INSTALL ?= install
+MANDOC ?= mandoc
 
 BIN = target/release/hermes
+AGENTS = $(notdir $(wildcard contrib/agents/*))
+
+# make static: the host's own target triple, so that no other standard
+# library needs installing; its own target directory, so that the ordinary
+# build in target/release is left alone.
+STATIC_TARGET ?= $(shell rustc -vV | sed -n 's/^host: //p')
+STATIC_RUSTFLAGS ?= -C target-feature=+crt-static
+STATIC_BUILD_DIR = target/static-build
 
 .PHONY: all build check test unit lint-man install uninstall static clean
 
@@ -30,6 +39,42 @@ $(BIN): build
 check: build
 	$(CARGO) test --release --locked --quiet
 	sh tests/run
+
+lint-man:
+	$(MANDOC) -Tlint man/hermes.1
+
+# The man page names the default locations; it is installed with the
+# actual ones. Completion scripts come from the binary being installed.
+install: build
+	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
+		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" \
+		"$(DESTDIR)$(FISHCOMPDIR)" "$(DESTDIR)$(DATADIR)/hermes/agents"
+	$(INSTALL) -m 755 "$(BIN)" "$(DESTDIR)$(BINDIR)/hermes"
+	sed -e 's|/usr/local/share/hermes/|$(DATADIR)/hermes/|g' \
+		-e 's|/usr/local/bin/hermes|$(BINDIR)/hermes|g' \
+		man/hermes.1 >"$(DESTDIR)$(MANDIR)/man1/hermes.1"
+	"$(BIN)" completion bash >"$(DESTDIR)$(BASHCOMPDIR)/hermes"
+	"$(BIN)" completion zsh >"$(DESTDIR)$(ZSHCOMPDIR)/_hermes"
+	"$(BIN)" completion fish >"$(DESTDIR)$(FISHCOMPDIR)/hermes.fish"
+	chmod 644 "$(DESTDIR)$(MANDIR)/man1/hermes.1" \
+		"$(DESTDIR)$(BASHCOMPDIR)/hermes" "$(DESTDIR)$(ZSHCOMPDIR)/_hermes" \
+		"$(DESTDIR)$(FISHCOMPDIR)/hermes.fish"
+	$(INSTALL) -m 755 $(addprefix contrib/agents/,$(AGENTS)) "$(DESTDIR)$(DATADIR)/hermes/agents"
+
+# Removes what install put there, and the directories that are hermes's own.
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/hermes" "$(DESTDIR)$(MANDIR)/man1/hermes.1" \
+		"$(DESTDIR)$(BASHCOMPDIR)/hermes" "$(DESTDIR)$(ZSHCOMPDIR)/_hermes" \
+		"$(DESTDIR)$(FISHCOMPDIR)/hermes.fish"
+	rm -f $(addprefix "$(DESTDIR)$(DATADIR)/hermes/agents/",$(AGENTS))
+	rmdir "$(DESTDIR)$(DATADIR)/hermes/agents" "$(DESTDIR)$(DATADIR)/hermes" 2>/dev/null || true
+
+static:
+	RUSTFLAGS='$(STATIC_RUSTFLAGS)' $(CARGO) build --release --locked \
+		--target "$(STATIC_TARGET)" --target-dir $(STATIC_BUILD_DIR)
+	mkdir -p target/static
+	cp "$(STATIC_BUILD_DIR)/$(STATIC_TARGET)/release/hermes" target/static/hermes
+	@file target/static/hermes 2>/dev/null || true
 
 clean:
 	$(CARGO) clean

@@ -47,10 +47,7 @@ pub fn input_for(format: AgentInput, model: Option<&str>, messages: &[Message]) 
                 model: model.unwrap_or(""),
                 messages: messages
                     .iter()
-                    .map(|m| WireMessage {
-                        role: &m.role,
-                        content: &m.content,
-                    })
+                    .map(|m| WireMessage { role: &m.role, content: &m.content })
                     .collect(),
             };
             let mut body = request.serialize_json().into_bytes();
@@ -80,12 +77,7 @@ impl Agent {
     /// Run the agent on the conversation, writing the reply to `out` as it
     /// arrives. SIGINT/SIGTERM stop the agent (its whole process group) and
     /// return what had arrived, marked interrupted.
-    pub fn reply(
-        &self,
-        header: &Header,
-        messages: &[Message],
-        out: &mut dyn Write,
-    ) -> Result<Reply> {
+    pub fn reply(&self, header: &Header, messages: &[Message], out: &mut dyn Write) -> Result<Reply> {
         let input = input_for(self.input, self.model.as_deref(), messages);
         let mut command = Command::new("/bin/sh");
         command
@@ -102,9 +94,8 @@ impl Agent {
         if let Some(model) = &self.model {
             command.env("HERMES_MODEL", model);
         }
-        let mut child = command
-            .spawn()
-            .map_err(|e| Error::Agent(format!("cannot run agent '{}': {e}", self.command)))?;
+        let mut child =
+            command.spawn().map_err(|e| Error::Agent(format!("cannot run agent '{}': {e}", self.command)))?;
         let pgid = child.id();
         let mut stdin = child.stdin.take().expect("piped");
         // Feed input from a thread so a large conversation cannot deadlock
@@ -135,10 +126,7 @@ impl Agent {
                     }
                 }
                 Err(e) => {
-                    return Err(Error::Agent(format!(
-                        "reading from agent '{}': {e}",
-                        self.command
-                    )));
+                    return Err(Error::Agent(format!("reading from agent '{}': {e}", self.command)));
                 }
             }
         }
@@ -147,10 +135,7 @@ impl Agent {
                 Ok(s) => break s,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
-                    return Err(Error::Agent(format!(
-                        "waiting for agent '{}': {e}",
-                        self.command
-                    )));
+                    return Err(Error::Agent(format!("waiting for agent '{}': {e}", self.command)));
                 }
             }
         };
@@ -166,16 +151,10 @@ impl Agent {
             }
         }
         if interrupted {
-            return Ok(Reply {
-                text: finished.text,
-                interrupted: true,
-            });
+            return Ok(Reply { text: finished.text, interrupted: true });
         }
         if let Some(message) = finished.error {
-            return Err(Error::Agent(format!(
-                "agent '{}' returned an error: {message}",
-                self.command
-            )));
+            return Err(Error::Agent(format!("agent '{}' returned an error: {message}", self.command)));
         }
         if !status.success() {
             let how = match (status.code(), status.signal()) {
@@ -187,17 +166,11 @@ impl Agent {
         }
         if let Some(e) = write_failed {
             if e.kind() == io::ErrorKind::BrokenPipe {
-                return Ok(Reply {
-                    text: finished.text,
-                    interrupted: false,
-                });
+                return Ok(Reply { text: finished.text, interrupted: false });
             }
             return Err(Error::Agent(format!("writing the reply: {e}")));
         }
-        Ok(Reply {
-            text: finished.text,
-            interrupted: false,
-        })
+        Ok(Reply { text: finished.text, interrupted: false })
     }
 }
 
@@ -271,10 +244,7 @@ impl Decoder {
                 self.form = Form::Json;
             } else if rest.len() < 5 && b"data:".starts_with(rest) {
                 return Vec::new(); // too early to tell
-            } else if rest.starts_with(b"data:")
-                || rest.starts_with(b"event:")
-                || rest.starts_with(b":")
-            {
+            } else if rest.starts_with(b"data:") || rest.starts_with(b"event:") || rest.starts_with(b":") {
                 self.form = Form::Sse;
             } else {
                 self.form = Form::Text;
@@ -373,11 +343,7 @@ impl Decoder {
         if self.form == Form::Sse && !self.text.is_empty() && !self.text.ends_with(b"\n") {
             shown.push(b'\n');
         }
-        Finished {
-            text,
-            shown,
-            error: self.error,
-        }
+        Finished { text, shown, error: self.error }
     }
 }
 
@@ -405,7 +371,9 @@ mod tests {
 
     #[test]
     fn completion_object() {
-        let (text, _) = decode_all(&[br#"{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":"hi there"}}]}"#]);
+        let (text, _) = decode_all(&[
+            br#"{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":"hi there"}}]}"#,
+        ]);
         assert_eq!(text, "hi there");
     }
 

@@ -98,9 +98,7 @@ pub fn all(store: &Store) -> Vec<(PathBuf, Option<Breadcrumb>)> {
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .map(|p| {
-            let crumb = fsio::read_limited(&p, MAX_BREADCRUMB_BYTES)
-                .ok()
-                .and_then(|b| decode(&b));
+            let crumb = fsio::read_limited(&p, MAX_BREADCRUMB_BYTES).ok().and_then(|b| decode(&b));
             (p, crumb)
         })
         .collect()

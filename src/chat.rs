@@ -18,10 +18,7 @@ use crate::terminal::{self, Terminal};
 use crate::titles;
 
 pub fn now() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
 }
 
 /// Everything a chat needs besides the session.
@@ -56,10 +53,7 @@ pub fn run(store: &Store, args: ChatArgs) -> Result<()> {
                 None
             }
             Lookup::Missing { did_you_mean } => {
-                return Err(Error::NotFound {
-                    name: name.clone(),
-                    did_you_mean,
-                });
+                return Err(Error::NotFound { name: name.clone(), did_you_mean });
             }
         },
     };
@@ -88,10 +82,7 @@ fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
     let config = config::load(store)?;
     let command = match choice {
         AgentChoice::Command(c) => Some(c.clone()),
-        _ => std::env::var("HERMES_AGENT")
-            .ok()
-            .filter(|c| !c.trim().is_empty())
-            .or(config.agent),
+        _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent),
     };
     Ok(command.map(|command| Agent {
         command,
@@ -111,8 +102,7 @@ fn read_message(query: Option<&Query>) -> Result<String> {
                 .take(MAX_MESSAGE_BYTES as u64 + 1)
                 .read_to_end(&mut buf)
                 .map_err(|e| Error::Usage(format!("cannot read the message from stdin: {e}")))?;
-            String::from_utf8(buf)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+            String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
         }
     };
     if text.len() > MAX_MESSAGE_BYTES {
@@ -130,11 +120,7 @@ fn read_message(query: Option<&Query>) -> Result<String> {
 
 impl Chat<'_> {
     fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
-        let message = Message {
-            role: "user".into(),
-            content: text,
-            ts: now(),
-        };
+        let message = Message { role: "user".into(), content: text, ts: now() };
         let header = self.save_user_message(target.as_ref(), title.as_deref(), message)?;
         self.point_breadcrumb(&header);
         let result = self.reply(&header, &mut io::stdout().lock());
@@ -205,31 +191,18 @@ impl Chat<'_> {
             }
             return Ok(ReplyOutcome::NoAgent);
         };
-        let session = self
-            .store
-            .load(&header.id)?
-            .ok_or(Error::Store(format!("session {} vanished", header.id)))?;
+        let session =
+            self.store.load(&header.id)?.ok_or(Error::Store(format!("session {} vanished", header.id)))?;
         let reply = agent.reply(&session.header, &session.messages, out)?;
         if !reply.text.is_empty() {
-            let message = Message {
-                role: "assistant".into(),
-                content: reply.text,
-                ts: now(),
-            };
+            let message = Message { role: "assistant".into(), content: reply.text, ts: now() };
             self.store.append(&header.id, &[message], |_| {})?;
         }
-        Ok(if reply.interrupted {
-            ReplyOutcome::Interrupted
-        } else {
-            ReplyOutcome::Replied
-        })
+        Ok(if reply.interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
     }
 
     fn interactive(&self, target: Option<Header>, title: Option<String>) -> Result<()> {
-        let mut state = Interactive {
-            current: target,
-            pending_title: title,
-        };
+        let mut state = Interactive { current: target, pending_title: title };
         let stdout = io::stdout();
         match &state.current {
             Some(h) => {
@@ -283,16 +256,9 @@ impl Chat<'_> {
                     Err(e) => return Err(e),
                 }
             }
-            let message = Message {
-                role: "user".into(),
-                content: line.to_string(),
-                ts: now(),
-            };
-            let header = self.save_user_message(
-                state.current.as_ref(),
-                state.pending_title.as_deref(),
-                message,
-            )?;
+            let message = Message { role: "user".into(), content: line.to_string(), ts: now() };
+            let header =
+                self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message)?;
             if state.current.is_none() {
                 self.point_breadcrumb(&header);
             }
@@ -311,17 +277,10 @@ impl Chat<'_> {
     }
 
     fn show_resume(&self, header: &Header) -> Result<()> {
-        let session = self.store.load(&header.id)?.unwrap_or(Session {
-            header: header.clone(),
-            messages: vec![],
-        });
+        let session =
+            self.store.load(&header.id)?.unwrap_or(Session { header: header.clone(), messages: vec![] });
         let h = &session.header;
-        crate::say!(
-            "Resuming '{}' ({}), {} messages.",
-            h.title,
-            h.id,
-            h.message_count
-        );
+        crate::say!("Resuming '{}' ({}), {} messages.", h.title, h.id, h.message_count);
         let skip = session.messages.len().saturating_sub(4);
         for m in &session.messages[skip..] {
             crate::say!("{}", sessions::show::render_message(m, 400));
@@ -343,14 +302,7 @@ impl Chat<'_> {
                 None => crate::say!("(new session: saved with its first message)"),
             },
             "title" => match (&state.current, rest) {
-                (Some(h), "") => crate::say!(
-                    "{}",
-                    if h.title.is_empty() {
-                        "(untitled)"
-                    } else {
-                        &h.title
-                    }
-                ),
+                (Some(h), "") => crate::say!("{}", if h.title.is_empty() { "(untitled)" } else { &h.title }),
                 (None, "") => {
                     crate::say!("{}", state.pending_title.as_deref().unwrap_or("(untitled)"))
                 }
@@ -369,11 +321,7 @@ impl Chat<'_> {
             },
             "new" => {
                 state.current = None;
-                state.pending_title = if rest.is_empty() {
-                    None
-                } else {
-                    Some(titles::user_title(rest)?)
-                };
+                state.pending_title = if rest.is_empty() { None } else { Some(titles::user_title(rest)?) };
                 crate::say!("New session. It is saved with its first message.");
             }
             "save" => {
@@ -381,15 +329,9 @@ impl Chat<'_> {
                     crate::say!("Nothing to save yet.");
                     return Ok(true);
                 };
-                let session = self
-                    .store
-                    .load(&h.id)?
-                    .ok_or(Error::Store(format!("session {} vanished", h.id)))?;
-                let file = if rest.is_empty() {
-                    format!("hermes-{}.md", h.id)
-                } else {
-                    rest.to_string()
-                };
+                let session =
+                    self.store.load(&h.id)?.ok_or(Error::Store(format!("session {} vanished", h.id)))?;
+                let file = if rest.is_empty() { format!("hermes-{}.md", h.id) } else { rest.to_string() };
                 sessions::export::write_file(
                     std::path::Path::new(&file),
                     sessions::export::markdown(&[session]).as_bytes(),

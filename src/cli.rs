@@ -64,43 +64,15 @@ pub enum AgentChoice {
 
 #[derive(Debug)]
 pub enum SessionsCommand {
-    List {
-        limit: usize,
-        all: bool,
-        here: bool,
-        json: bool,
-    },
-    Show {
-        name: String,
-        json: bool,
-    },
-    Current {
-        json: bool,
-    },
-    Export {
-        names: Vec<String>,
-        format: ExportFormat,
-        output: Option<OsString>,
-    },
-    Import {
-        file: OsString,
-    },
-    Rename {
-        name: String,
-        title: String,
-    },
-    Delete {
-        names: Vec<String>,
-        yes: bool,
-    },
-    Prune {
-        days: f64,
-        dry_run: bool,
-        yes: bool,
-    },
-    Stats {
-        json: bool,
-    },
+    List { limit: usize, all: bool, here: bool, json: bool },
+    Show { name: String, json: bool },
+    Current { json: bool },
+    Export { names: Vec<String>, format: ExportFormat, output: Option<OsString> },
+    Import { file: OsString },
+    Rename { name: String, title: String },
+    Delete { names: Vec<String>, yes: bool },
+    Prune { days: f64, dry_run: bool, yes: bool },
+    Stats { json: bool },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -141,10 +113,7 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
                 verbose = true;
             }
             "-h" | "--help" => {
-                return Ok(Cli {
-                    profile,
-                    command: Command::Print(help::MAIN.to_string()),
-                });
+                return Ok(Cli { profile, command: Command::Print(help::MAIN.to_string()) });
             }
             _ if arg.starts_with("--profile=") => {
                 parser.next()?;
@@ -157,10 +126,7 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
         if let Some(arg) = parser.next()? {
             return Err(arg.unexpected().into());
         }
-        return Ok(Cli {
-            profile,
-            command: Command::Version { verbose },
-        });
+        return Ok(Cli { profile, command: Command::Version { verbose } });
     }
     let command = match peek_word(&mut parser).as_deref() {
         Some("chat") => {
@@ -204,16 +170,13 @@ fn peek_word(parser: &mut lexopt::Parser) -> Option<String> {
 }
 
 fn string(os: OsString) -> String {
-    os.into_string()
-        .unwrap_or_else(|os| os.to_string_lossy().into_owned())
+    os.into_string().unwrap_or_else(|os| os.to_string_lossy().into_owned())
 }
 
 fn valid_profile(name: String) -> Result<String> {
     let ok = !name.is_empty()
         && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
         && !name.starts_with('.');
     if ok {
         Ok(name)
@@ -240,20 +203,14 @@ fn parse_chat(parser: &mut lexopt::Parser) -> Result<Command> {
                 // and is the next word unless that is an option.
                 continue_name = match parser.optional_value() {
                     Some(v) => Some(string(v)),
-                    None => peek_word(parser)
-                        .map(|_| parser.value().map(string))
-                        .transpose()?,
+                    None => peek_word(parser).map(|_| parser.value().map(string)).transpose()?,
                 };
             }
             Short('r') | Long("resume") => resume = Some(string(parser.value()?)),
             Long("create-if-missing") => args.create_if_missing = true,
             Short('q') | Long("query") => {
                 let value = parser.value()?;
-                args.query = Some(if value == "-" {
-                    Query::Stdin
-                } else {
-                    Query::Text(string(value))
-                });
+                args.query = Some(if value == "-" { Query::Stdin } else { Query::Text(string(value)) });
             }
             Short('Q') | Long("quiet") => args.quiet = true,
             Long("title") => args.title = Some(string(parser.value()?)),
@@ -337,9 +294,11 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
             Long("here") if flag_ok("--here") => here = true,
             Long("limit") | Short('n') if flag_ok("--limit") => {
                 let v = string(parser.value()?);
-                limit = v.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
-                    Error::usage(format!("--limit wants a positive number, not '{v}'"))
-                })?;
+                limit = v
+                    .parse()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| Error::usage(format!("--limit wants a positive number, not '{v}'")))?;
             }
             Long("format") | Short('f') if flag_ok("--format") => {
                 let v = string(parser.value()?);
@@ -359,14 +318,10 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
             Long("dry-run") if flag_ok("--dry-run") => dry_run = true,
             Long("older-than") if flag_ok("--older-than") => {
                 let v = string(parser.value()?);
-                days = Some(
-                    v.parse::<f64>()
-                        .ok()
-                        .filter(|d| d.is_finite() && *d >= 0.0)
-                        .ok_or_else(|| {
-                            Error::usage(format!("--older-than wants a number of days, not '{v}'"))
-                        })?,
-                );
+                days =
+                    Some(v.parse::<f64>().ok().filter(|d| d.is_finite() && *d >= 0.0).ok_or_else(|| {
+                        Error::usage(format!("--older-than wants a number of days, not '{v}'"))
+                    })?);
             }
             Value(v) => {
                 positional.push(v.to_string_lossy().into_owned());
@@ -379,9 +334,7 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
         if positional.len() == n {
             Ok(())
         } else if positional.len() < n {
-            Err(Error::usage(format!(
-                "sessions {verb}: missing {what}; see 'hermes sessions {verb} --help'"
-            )))
+            Err(Error::usage(format!("sessions {verb}: missing {what}; see 'hermes sessions {verb} --help'")))
         } else {
             Err(Error::usage(format!(
                 "sessions {verb}: unexpected argument '{}'; quote names with spaces",
@@ -392,19 +345,11 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
     let command = match verb.as_str() {
         "list" => {
             want(0, "")?;
-            SessionsCommand::List {
-                limit,
-                all,
-                here,
-                json,
-            }
+            SessionsCommand::List { limit, all, here, json }
         }
         "show" => {
             want(1, "NAME or ID")?;
-            SessionsCommand::Show {
-                name: positional.remove(0),
-                json,
-            }
+            SessionsCommand::Show { name: positional.remove(0), json }
         }
         "current" => {
             want(0, "")?;
@@ -417,26 +362,18 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
         },
         "import" => {
             want(1, "FILE")?;
-            SessionsCommand::Import {
-                file: positional_os.remove(0),
-            }
+            SessionsCommand::Import { file: positional_os.remove(0) }
         }
         "rename" => {
             want(2, "NAME or ID and the new TITLE")?;
             let title = positional.pop().unwrap_or_default();
-            SessionsCommand::Rename {
-                name: positional.remove(0),
-                title,
-            }
+            SessionsCommand::Rename { name: positional.remove(0), title }
         }
         "delete" => {
             if positional.is_empty() {
                 want(1, "NAME or ID")?;
             }
-            SessionsCommand::Delete {
-                names: positional,
-                yes,
-            }
+            SessionsCommand::Delete { names: positional, yes }
         }
         "prune" => {
             want(0, "")?;
@@ -463,9 +400,7 @@ fn parse_completion(parser: &mut lexopt::Parser) -> Result<Command> {
             }
             match shell.as_str() {
                 "bash" | "zsh" | "fish" => Ok(Command::Completion(shell)),
-                _ => Err(Error::usage(format!(
-                    "completion: unknown shell '{shell}' (bash, zsh, fish)"
-                ))),
+                _ => Err(Error::usage(format!("completion: unknown shell '{shell}' (bash, zsh, fish)"))),
             }
         }
         Some(Short('h') | Long("help")) | None => Ok(Command::Print(help::COMPLETION.to_string())),
@@ -481,12 +416,7 @@ fn parse_help(parser: &mut lexopt::Parser) -> Result<Command> {
             _ => return Err(arg.unexpected().into()),
         }
     }
-    let text = match words
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
+    let text = match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] => help::MAIN,
         ["chat"] => help::CHAT,
         ["sessions"] => help::SESSIONS,
@@ -495,10 +425,7 @@ fn parse_help(parser: &mut lexopt::Parser) -> Result<Command> {
             help::for_sessions_verb(verb).unwrap_or(help::SESSIONS)
         }
         _ => {
-            return Err(Error::usage(format!(
-                "help: no such command '{}'",
-                words.join(" ")
-            )));
+            return Err(Error::usage(format!("help: no such command '{}'", words.join(" "))));
         }
     };
     Ok(Command::Print(text.to_string()))

@@ -84,7 +84,7 @@ _hermes_add_words() {
 
 _hermes() {
 	local text=$2 cmd= verb= prev= w i nargs=0 takes_value=
-	local global='-p --profile -h --help -V --version'
+	local global='-p --profile -V --version'
 	local chat='-c --continue -r --resume --create-if-missing -q --query -Q --quiet --title --agent --no-agent -h --help'
 	local verbs='list show current export import rename delete prune stats'
 	_hermes_profile=
@@ -173,24 +173,25 @@ const ZSH: &str = r#"#compdef hermes
 # Session titles (or IDs, with "id") from 'hermes sessions list --all',
 # whose piped output is MARK<TAB>TITLE<TAB>DATE<TAB>COUNT<TAB>ID.
 _hermes_sessions() {
-  local what=$1 line
+  local what=$1 line expl
   local -a fields values descriptions profile
-  [[ -n ${opt_args[-p]:-${opt_args[--profile]}} ]] && profile=(-p ${opt_args[-p]:-${opt_args[--profile]}})
-  for line in ${(f)"$(_call_program sessions ${words[1]:-hermes} ${(q)profile} sessions list --all 2>/dev/null)"}; do
+  local name=${_hermes_profile:-${opt_args[-p]:-$opt_args[--profile]}}
+  [[ -n $name ]] && profile=(-p $name)
+  for line in ${(f)"$(_call_program sessions command hermes ${(q)profile} sessions list --all 2>/dev/null)"}; do
     fields=("${(@ps:\t:)line}")
     if [[ $what == id ]]; then
       values+=("$fields[5]")
       descriptions+=("$fields[5]  -- $fields[2]")
     else
       values+=("$fields[2]")
-      descriptions+=("$fields[2]  -- $fields[3], $fields[4] messages")
+      descriptions+=("$fields[2]  -- $fields[3]")
     fi
   done
-  local expl
   _wanted sessions expl "session ${what/id/ID}" compadd -l -d descriptions -a values
 }
 
 _hermes_profiles() {
+  local expl
   local -a profiles
   profiles=(${HERMES_HOME:-$HOME/.hermes}/profiles/*(N/:t))
   _wanted profiles expl profile compadd -a profiles
@@ -217,6 +218,8 @@ _hermes() {
     $_hermes_chat_options \
     '1: :->command' \
     '*:: :->args' && ret=0
+  # -p PROFILE, for listing that profile's sessions further on.
+  local _hermes_profile=${opt_args[-p]:-$opt_args[--profile]}
   case $state in
   command)
     local -a commands
@@ -324,13 +327,13 @@ function __hermes_args
     set -l words (commandline -opc)
     set -e words[1]
     while set -q words[1]
-        switch $words[1]
-            case -p --profile
-                set -e words[1..2]
-            case '--profile=*' '-p?*'
-                set -e words[1]
-            case '*'
-                break
+        if contains -- $words[1] -p --profile
+            set -e words[1]
+            set -q words[1]; and set -e words[1]
+        else if string match -qr -- '^(--profile=|-p.)' $words[1]
+            set -e words[1]
+        else
+            break
         end
     end
     string join \n -- $words
@@ -339,43 +342,50 @@ end
 # The -p PROFILE given on the command line, as arguments for hermes.
 function __hermes_profile_args
     set -l words (commandline -opc)
-    for i in (seq 2 (count $words))
-        switch $words[$i]
-            case -p --profile
-                set -l next (math $i + 1)
-                set -q words[$next]; and printf '%s\n' -p $words[$next]
-                return
-            case '--profile=*'
-                printf '%s\n' $words[$i]
-                return
+    set -e words[1]
+    while set -q words[1]
+        if contains -- $words[1] -p --profile
+            set -q words[2]; and printf '%s\n' -p $words[2]
+            return
+        else if string match -qr -- '^(--profile=|-p.)' $words[1]
+            printf '%s\n' $words[1]
+            return
+        else if not string match -q -- '-*' $words[1]
+            return
         end
+        set -e words[1]
     end
 end
 
 # The command: chat, sessions, completion or help; chat when options come first.
 function __hermes_command
     set -l args (__hermes_args)
-    switch "$args[1]"
-        case chat sessions completion help
-            echo $args[1]
-        case '-*'
-            echo chat
+    if contains -- "$args[1]" chat sessions completion help
+        echo $args[1]
+    else if string match -q -- '-*' "$args[1]"
+        echo chat
     end
 end
 
-function __hermes_no_command
-    test -z (__hermes_command | string collect)
+# __hermes_command_is COMMAND [N]: the command is COMMAND (and N words are given).
+function __hermes_command_is
+    set -l command (__hermes_command)
+    test "$command" = $argv[1]; or return 1
+    set -q argv[2]; or return 0
+    test (count (__hermes_args)) -eq $argv[2]
 end
 
-function __hermes_chat
-    contains -- (__hermes_command) chat
+function __hermes_no_command
+    set -l command (__hermes_command)
+    test -z "$command"
 end
 
 # __hermes_sessions_verb [VERB...]: a sessions verb is given (one of VERB...).
 function __hermes_sessions_verb
     set -l args (__hermes_args)
     test "$args[1]" = sessions; and set -q args[2]; or return 1
-    test (count $argv) -eq 0; or contains -- $args[2] $argv
+    set -q argv[1]; or return 0
+    contains -- $args[2] $argv
 end
 
 function __hermes_needs_verb
@@ -389,14 +399,15 @@ function __hermes_previous
     contains -- $words[-1] $argv
 end
 
-# Session titles, or IDs with "id", each with a description.
+# Session titles, or IDs with "id", each with a description, from
+# 'hermes sessions list --all': MARK<TAB>TITLE<TAB>DATE<TAB>COUNT<TAB>ID.
 function __hermes_sessions
     command hermes (__hermes_profile_args) sessions list --all 2>/dev/null | while read -l line
         set -l fields (string split \t -- $line)
         if test "$argv[1]" = id
             printf '%s\t%s\n' $fields[5] $fields[2]
         else
-            printf '%s\t%s, %s messages\n' $fields[2] $fields[3] $fields[4]
+            printf '%s\t%s\n' $fields[2] $fields[3]
         end
     end
 end
@@ -421,9 +432,9 @@ complete -c hermes -n __hermes_no_command -a completion -d 'print a shell comple
 complete -c hermes -n __hermes_no_command -a help -d 'show help for a command'
 
 # hermes chat (also 'hermes -c ...').
-set -l chat '__hermes_no_command; or __hermes_chat'
+set -l chat '__hermes_no_command; or __hermes_command_is chat'
 complete -c hermes -n $chat -s c -l continue -d "continue this terminal's session, or the one named"
-complete -c hermes -n '__hermes_chat; and __hermes_previous -c --continue' -x -a '(__hermes_sessions title)'
+complete -c hermes -n '__hermes_command_is chat; and __hermes_previous -c --continue' -x -a '(__hermes_sessions title)'
 complete -c hermes -n $chat -s r -l resume -x -a '(__hermes_sessions id)' -d 'the session with exactly this ID'
 complete -c hermes -n $chat -l create-if-missing -d 'with -c NAME: create the session titled NAME if none matches'
 complete -c hermes -n $chat -s q -l query -x -d 'send TEXT, print the reply, exit (- reads stdin)'
@@ -443,7 +454,7 @@ complete -c hermes -n __hermes_needs_verb -a delete -d 'delete sessions'
 complete -c hermes -n __hermes_needs_verb -a prune -d 'delete sessions inactive for DAYS'
 complete -c hermes -n __hermes_needs_verb -a stats -d 'counts, sizes, oldest and newest'
 complete -c hermes -n '__hermes_sessions_verb show export delete; and not __hermes_previous -o --output -f --format' -a '(__hermes_sessions title)'
-complete -c hermes -n '__hermes_sessions_verb rename; and test (count (__hermes_args)) -eq 2' -a '(__hermes_sessions title)'
+complete -c hermes -n '__hermes_sessions_verb rename; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_sessions_verb import' -F
 complete -c hermes -n '__hermes_sessions_verb list' -s n -l limit -x -d 'show at most N sessions'
 complete -c hermes -n '__hermes_sessions_verb list' -l all -d 'show every session'
@@ -455,8 +466,8 @@ complete -c hermes -n '__hermes_sessions_verb delete prune' -s y -l yes -d 'do n
 complete -c hermes -n '__hermes_sessions_verb prune' -l older-than -x -d 'delete sessions inactive for DAYS days'
 complete -c hermes -n '__hermes_sessions_verb prune' -l dry-run -d 'list what would be removed; remove nothing'
 
-# hermes completion SHELL, hermes help COMMAND.
-complete -c hermes -n 'test (__hermes_command) = completion; and test (count (__hermes_args)) -eq 1' -a 'bash zsh fish'
-complete -c hermes -n 'test (__hermes_command) = help; and test (count (__hermes_args)) -eq 1' -a 'chat sessions completion'
-complete -c hermes -n 'test (__hermes_command) = help; and test (count (__hermes_args)) -eq 2; and __hermes_previous sessions' -a 'list show current export import rename delete prune stats'
+# hermes completion SHELL, hermes help [sessions] COMMAND.
+complete -c hermes -n '__hermes_command_is completion 1' -a 'bash zsh fish'
+complete -c hermes -n '__hermes_command_is help 1' -a 'chat sessions completion'
+complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a 'list show current export import rename delete prune stats'
 "#;

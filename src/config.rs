@@ -56,9 +56,7 @@ pub fn load(store: &Store) -> Result<Config> {
             "agent" => config.agent = Some(value).filter(|v| !v.trim().is_empty()),
             "agent_input" => {
                 config.agent_input = Some(AgentInput::parse(&value).ok_or_else(|| {
-                    bad(format!(
-                        "agent_input must be \"json\", \"transcript\" or \"text\", not \"{value}\""
-                    ))
+                    bad(format!("agent_input must be \"json\", \"transcript\" or \"text\", not \"{value}\""))
                 })?)
             }
             "model" => config.model = Some(value).filter(|v| !v.is_empty()),

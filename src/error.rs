@@ -14,10 +14,7 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 #[derive(Debug)]
 pub enum Error {
     /// `-c NAME` (or any verb given a name) matched no session.
-    NotFound {
-        name: String,
-        did_you_mean: Option<String>,
-    },
+    NotFound { name: String, did_you_mean: Option<String> },
     /// Bare `-c`, or `sessions current`, with nothing to continue.
     NothingToContinue,
     /// Bad command line; the text says what and what to do instead.
@@ -49,10 +46,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn io(path: &Path, source: io::Error) -> Error {
-        Error::Io {
-            path: path.to_path_buf(),
-            source,
-        }
+        Error::Io { path: path.to_path_buf(), source }
     }
 
     pub fn usage(text: impl Into<String>) -> Error {
@@ -86,19 +80,12 @@ impl fmt::Display for Error {
                 if let Some(title) = did_you_mean {
                     writeln!(f, "Did you mean '{title}'?")?;
                 }
-                writeln!(
-                    f,
-                    "Use 'hermes sessions list' to see available sessions, or pass"
-                )?;
-                write!(
-                    f,
-                    "--create-if-missing to start a new session with that title."
-                )
+                writeln!(f, "Use 'hermes sessions list' to see available sessions, or pass")?;
+                write!(f, "--create-if-missing to start a new session with that title.")
             }
-            Error::NothingToContinue => write!(
-                f,
-                "hermes: no session to continue; start one with 'hermes chat'"
-            ),
+            Error::NothingToContinue => {
+                write!(f, "hermes: no session to continue; start one with 'hermes chat'")
+            }
             Error::Usage(text) => {
                 write!(f, "hermes: {text}")?;
                 if !text.contains("--help") {
@@ -110,11 +97,9 @@ impl fmt::Display for Error {
             Error::Io { path, source } => {
                 write!(f, "hermes: {}: {}", path.display(), describe_io(source))
             }
-            Error::Corrupt { path, why } => write!(
-                f,
-                "hermes: {}: not a valid session file ({why}); left untouched",
-                path.display()
-            ),
+            Error::Corrupt { path, why } => {
+                write!(f, "hermes: {}: not a valid session file ({why}); left untouched", path.display())
+            }
             Error::NewerFormat { path, format } => write!(
                 f,
                 "hermes: {}: written in format {format} by a newer hermes; this one understands format 1 and will not modify it",

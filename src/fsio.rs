@@ -23,10 +23,7 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
             if fs::metadata(dir).is_ok_and(|m| m.is_dir()) {
                 return Ok(());
             }
-            return Err(Error::Store(format!(
-                "{}: exists and is not a directory",
-                dir.display()
-            )));
+            return Err(Error::Store(format!("{}: exists and is not a directory", dir.display())));
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(Error::io(dir, e)),
@@ -79,28 +76,65 @@ pub fn create_new_private(path: &Path) -> io::Result<File> {
 /// Replace `target` with `contents` so that a reader sees the old file or
 /// the new one, never a mix, and a crash leaves at most a stray temporary.
 pub fn write_atomic(target: &Path, contents: &[u8]) -> Result<()> {
-    let dir = target.parent().unwrap_or(Path::new("."));
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    let (temp, mut file) = loop {
-        let temp = dir.join(format!(".{name}.{}{TEMP_SUFFIX}", random_hex(12)));
-        match create_new_private(&temp) {
-            Ok(file) => break (temp, file),
-            // Taken (or a planted symlink): pick another name.
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(Error::io(&temp, e)),
+    let mut file = AtomicFile::create(target)?;
+    file.write_all(contents).map_err(|e| Error::io(target, e))?;
+    file.commit()
+}
+
+/// A file written in pieces that appears at its name, whole, on `commit`:
+/// a temporary with a random name in the same directory (created with
+/// O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600), fsync'd, renamed over the
+/// target, then the directory fsync'd. Dropped uncommitted, it vanishes.
+pub struct AtomicFile {
+    out: io::BufWriter<File>,
+    temp: PathBuf,
+    target: PathBuf,
+}
+
+impl AtomicFile {
+    pub fn create(target: &Path) -> Result<AtomicFile> {
+        let dir = target.parent().unwrap_or(Path::new("."));
+        let name = target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        loop {
+            let temp = dir.join(format!(".{name}.{}{TEMP_SUFFIX}", random_hex(12)));
+            match create_new_private(&temp) {
+                Ok(file) => {
+                    let out = io::BufWriter::with_capacity(64 << 10, file);
+                    return Ok(AtomicFile { out, temp, target: target.to_path_buf() });
+                }
+                // Taken (or a planted symlink): pick another name.
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(Error::io(&temp, e)),
+            }
         }
-    };
-    let written = file.write_all(contents).and_then(|()| file.sync_data());
-    drop(file);
-    if let Err(e) = written.and_then(|()| fs::rename(&temp, target)) {
-        let _ = fs::remove_file(&temp);
-        return Err(Error::io(target, e));
     }
-    sync_dir(dir);
-    Ok(())
+
+    pub fn commit(mut self) -> Result<()> {
+        let target = self.target.clone();
+        let synced = self.out.flush().and_then(|()| self.out.get_ref().sync_data());
+        synced.and_then(|()| fs::rename(&self.temp, &target)).map_err(|e| Error::io(&target, e))?;
+        self.temp = PathBuf::new(); // renamed: nothing for Drop to remove
+        sync_dir(target.parent().unwrap_or(Path::new(".")));
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if !self.temp.as_os_str().is_empty() {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
 }
 
 /// Make a rename or unlink in `dir` durable. Best effort: some file systems
@@ -121,10 +155,7 @@ pub fn open_regular(path: &Path) -> io::Result<(File, fs::Metadata)> {
         .open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "not a regular file",
-        ));
+        return Err(io::Error::new(io::ErrorKind::InvalidData, "not a regular file"));
     }
     Ok((file, meta))
 }
@@ -134,20 +165,14 @@ pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let (mut file, meta) = open_regular(path)?;
     let size = meta.len();
     if size > limit {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("larger than {} MiB", limit >> 20),
-        ));
+        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("larger than {} MiB", limit >> 20)));
     }
-    let mut buf = Vec::with_capacity(size as usize + 1);
-    Read::by_ref(&mut file)
-        .take(limit + 1)
-        .read_to_end(&mut buf)?;
+    // File::read_to_end sizes its reads from the file's length: one or two
+    // system calls instead of a doubling series.
+    let mut buf = Vec::new();
+    file.read_to_end(&mut buf)?;
     if buf.len() as u64 > limit {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "grew while being read",
-        ));
+        return Err(io::Error::new(io::ErrorKind::InvalidData, "grew while being read"));
     }
     Ok(buf)
 }
@@ -155,7 +180,17 @@ pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// Up to `limit` bytes from the current position of an open file.
 pub fn read_prefix(file: &mut File, buf: &mut Vec<u8>, limit: usize) -> io::Result<()> {
     buf.clear();
-    Read::by_ref(file).take(limit as u64).read_to_end(buf)?;
+    buf.resize(limit, 0);
+    let mut filled = 0;
+    while filled < limit {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(filled);
     Ok(())
 }
 
@@ -178,10 +213,7 @@ pub fn warn_if_unsafe_home(home: &Path) {
     let Ok(meta) = fs::metadata(home) else { return };
     let mut problems: Vec<String> = Vec::new();
     if meta.mode() & 0o022 != 0 {
-        problems.push(format!(
-            "is writable by others (mode {:o})",
-            meta.mode() & 0o777
-        ));
+        problems.push(format!("is writable by others (mode {:o})", meta.mode() & 0o777));
     }
     if meta.uid() != sys::geteuid() {
         problems.push(format!("is owned by uid {}, not you", meta.uid()));

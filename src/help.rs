@@ -198,7 +198,6 @@ pub fn for_sessions_verb(verb: &str) -> Option<&'static str> {
 /// the parser and the help can never disagree.
 pub fn verb_takes(verb: &str, flag: &str) -> bool {
     for_sessions_verb(verb).is_some_and(|text| {
-        text.split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == ',')
-            .any(|word| word == flag)
+        text.split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == ',').any(|word| word == flag)
     })
 }

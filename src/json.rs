@@ -26,24 +26,30 @@ impl std::fmt::Display for Invalid {
 /// Check that `bytes` is exactly one JSON value (surrounded by optional
 /// whitespace), in UTF-8.
 pub fn validate(bytes: &[u8]) -> Result<(), Invalid> {
+    validate_probing(bytes, usize::MAX).map(drop)
+}
+
+/// `validate`, also returning where the container that opens at byte
+/// `probe` closes (the offset of its closing bracket), if one opens there.
+pub fn validate_probing(bytes: &[u8], probe: usize) -> Result<Option<usize>, Invalid> {
     if let Err(e) = std::str::from_utf8(bytes) {
-        return Err(Invalid {
-            offset: e.valid_up_to(),
-            what: "invalid UTF-8",
-        });
+        return Err(Invalid { offset: e.valid_up_to(), what: "invalid UTF-8" });
     }
-    let mut p = Checker { bytes, at: 0 };
+    let mut p = Checker { bytes, at: 0, probe, probe_depth: None, probe_end: None };
     p.value()?;
     p.skip_ws();
     if p.at != bytes.len() {
         return Err(p.fail("trailing data"));
     }
-    Ok(())
+    Ok(p.probe_end)
 }
 
 struct Checker<'a> {
     bytes: &'a [u8],
     at: usize,
+    probe: usize,
+    probe_depth: Option<usize>,
+    probe_end: Option<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -54,10 +60,7 @@ enum Open {
 
 impl Checker<'_> {
     fn fail(&self, what: &'static str) -> Invalid {
-        Invalid {
-            offset: self.at,
-            what,
-        }
+        Invalid { offset: self.at, what }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -89,22 +92,25 @@ impl Checker<'_> {
             self.skip_ws();
             match self.peek() {
                 Some(b'{') | Some(b'[') => {
-                    let kind = if self.peek() == Some(b'{') {
-                        Open::Object
-                    } else {
-                        Open::Array
-                    };
+                    let kind = if self.peek() == Some(b'{') { Open::Object } else { Open::Array };
                     if depth == MAX_DEPTH {
                         return Err(self.fail("nested too deeply"));
                     }
+                    let probed = self.at == self.probe;
                     self.at += 1;
                     self.skip_ws();
                     let close = if kind == Open::Object { b'}' } else { b']' };
                     if self.peek() == Some(close) {
+                        if probed {
+                            self.probe_end = Some(self.at);
+                        }
                         self.at += 1;
                     } else {
                         stack[depth] = kind;
                         depth += 1;
+                        if probed {
+                            self.probe_depth = Some(depth);
+                        }
                         if kind == Open::Object {
                             self.key()?;
                         }
@@ -135,6 +141,10 @@ impl Checker<'_> {
                         break;
                     }
                     Some(c) if c == close => {
+                        if self.probe_depth == Some(depth) {
+                            self.probe_end = Some(self.at);
+                            self.probe_depth = None;
+                        }
                         self.at += 1;
                         depth -= 1;
                     }
@@ -202,6 +212,9 @@ impl Checker<'_> {
     fn string(&mut self) -> Result<(), Invalid> {
         self.at += 1; // opening quote
         loop {
+            // Fast path over ordinary bytes: conversations are mostly text.
+            let plain = self.bytes[self.at..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+            self.at += plain.unwrap_or(self.bytes.len() - self.at);
             let Some(b) = self.peek() else {
                 return Err(self.fail("unterminated string"));
             };
@@ -259,64 +272,30 @@ pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-/// Split a *validated* session document. None when it is not in hermes's
-/// layout (messages not the last key, or first), which callers report as a
-/// damaged file.
-pub fn layout(doc: &[u8]) -> Option<Layout> {
-    let (key, value) = find_messages_key(doc)?;
-    let before = doc[..key].trim_ascii_end();
-    if !before.ends_with(b",") {
-        return None;
-    }
+/// Validate a session document and split it. Err for malformed JSON; Ok(None)
+/// when it is JSON but not in hermes's layout (messages not the last key).
+/// One pass over the bytes does both.
+pub fn layout(doc: &[u8]) -> Result<Option<Layout>, Invalid> {
+    let Some((key, value)) = find_messages_key(doc) else {
+        return validate(doc).map(|()| None);
+    };
     let mut open = value;
     while doc.get(open).is_some_and(u8::is_ascii_whitespace) {
         open += 1;
     }
-    if doc.get(open) != Some(&b'[') {
-        return None;
-    }
-    let close = matching_close(doc, open)?;
+    let close = validate_probing(doc, open)?;
+    let before = doc[..key].trim_ascii_end();
+    let (Some(close), true, Some(b'[')) = (close, before.ends_with(b","), doc.get(open)) else {
+        return Ok(None);
+    };
     let mut rest = close + 1;
     while doc.get(rest).is_some_and(u8::is_ascii_whitespace) {
         rest += 1;
     }
     if doc.get(rest) != Some(&b'}') {
-        return None;
+        return Ok(None);
     }
-    Some(Layout {
-        messages: open + 1..close,
-    })
-}
-
-/// Index of the bracket closing the one at `open`, skipping strings.
-fn matching_close(doc: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut i = open;
-    while i < doc.len() {
-        let b = doc[i];
-        if in_string {
-            match b {
-                b'\\' => i += 1,
-                b'"' => in_string = false,
-                _ => {}
-            }
-        } else {
-            match b {
-                b'"' => in_string = true,
-                b'[' | b'{' => depth += 1,
-                b']' | b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(i);
-                    }
-                }
-                _ => {}
-            }
-        }
-        i += 1;
-    }
-    None
+    Ok(Some(Layout { messages: open + 1..close }))
 }
 
 #[cfg(test)]
@@ -369,11 +348,13 @@ mod tests {
     #[test]
     fn splits_the_hermes_layout() {
         let doc = br#"{"id":"messages","messages":[{"a":"]"},{"b":2}]}"#;
-        let l = layout(doc).unwrap();
+        let l = layout(doc).unwrap().unwrap();
         assert_eq!(&doc[l.messages], br#"{"a":"]"},{"b":2}"#);
         let pretty = b"{\n \"id\": \"x\",\n \"messages\" : [\n ]\n}\n";
-        assert!(layout(pretty).is_some());
-        assert!(layout(br#"{"messages":[],"id":"x"}"#).is_none());
-        assert!(layout(br#"{"id":"x","messages":[],"t":[1]}"#).is_none());
+        assert!(layout(pretty).unwrap().is_some());
+        assert!(layout(br#"{"messages":[],"id":"x"}"#).unwrap().is_none());
+        assert!(layout(br#"{"id":"x","messages":[],"t":[1]}"#).unwrap().is_none());
+        assert!(layout(br#"{"id":"x","messages":[[1],{"a":[]}]}"#).unwrap().is_some());
+        assert!(layout(br#"{"id":"x","messages":[}"#).is_err());
     }
 }

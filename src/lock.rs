@@ -55,10 +55,7 @@ impl LockFile {
                 .open(path)
         })
         .map_err(|e| Error::io(path, e))?;
-        Ok(LockFile {
-            file,
-            path: path.to_path_buf(),
-        })
+        Ok(LockFile { file, path: path.to_path_buf() })
     }
 
     pub fn store(&self) -> Result<Guard<'_>> {
@@ -83,10 +80,7 @@ impl LockFile {
                 return Err(Error::Interrupted);
             }
             if Instant::now() >= deadline {
-                return Err(Error::LockTimeout {
-                    lock: self.path.clone(),
-                    what,
-                });
+                return Err(Error::LockTimeout { lock: self.path.clone(), what });
             }
             std::thread::sleep(pause);
             pause = (pause * 2).min(Duration::from_millis(25));
@@ -95,7 +89,5 @@ impl LockFile {
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x100000001b3)
-    })
+    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100000001b3))
 }

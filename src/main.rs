@@ -71,16 +71,8 @@ fn version_text(verbose: bool) -> String {
             session::FORMAT,
             std::env::consts::ARCH,
             std::env::consts::OS,
-            if cfg!(debug_assertions) {
-                "debug"
-            } else {
-                "release"
-            },
-            if cfg!(target_feature = "crt-static") {
-                "yes"
-            } else {
-                "no"
-            },
+            if cfg!(debug_assertions) { "debug" } else { "release" },
+            if cfg!(target_feature = "crt-static") { "yes" } else { "no" },
         ));
     }
     text
@@ -101,9 +93,7 @@ fn open_store(profile: Option<String>) -> Result<Store> {
         },
     };
     let base = if base.is_relative() {
-        std::env::current_dir()
-            .map_err(|e| Error::io(&base, e))?
-            .join(base)
+        std::env::current_dir().map_err(|e| Error::io(&base, e))?.join(base)
     } else {
         base
     };

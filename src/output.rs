@@ -12,15 +12,11 @@ pub struct Out {
 
 impl Out {
     pub fn new() -> Out {
-        Out {
-            inner: io::BufWriter::new(io::stdout().lock()),
-        }
+        Out { inner: io::BufWriter::new(io::stdout().lock()) }
     }
 
     pub fn write(&mut self, text: &str) -> Result<()> {
-        self.inner
-            .write_all(text.as_bytes())
-            .map_err(map_stdout_error)
+        self.inner.write_all(text.as_bytes()).map_err(map_stdout_error)
     }
 
     pub fn line(&mut self, text: &str) -> Result<()> {

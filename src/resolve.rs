@@ -60,9 +60,7 @@ pub fn from_breadcrumb(
     let Some(crumb) = terminal.and_then(|t| breadcrumb::read(store, t, now)) else {
         return Ok(None);
     };
-    Ok(store
-        .header(&crumb.session_id)?
-        .map(|h| (h, Reason::Breadcrumb)))
+    Ok(store.header(&crumb.session_id)?.map(|h| (h, Reason::Breadcrumb)))
 }
 
 /// The other rules of `-c`, fed one header at a time so that a command
@@ -76,11 +74,7 @@ pub struct FallbackPicker {
 
 impl FallbackPicker {
     pub fn new() -> FallbackPicker {
-        FallbackPicker {
-            workspace: current_workspace(),
-            newest_here: None,
-            newest: None,
-        }
+        FallbackPicker { workspace: current_workspace(), newest_here: None, newest: None }
     }
 
     pub fn consider(&mut self, header: &Header) {
@@ -88,10 +82,7 @@ impl FallbackPicker {
             self.newest = Some(header.clone());
         }
         if in_workspace(self.workspace.as_deref(), header)
-            && self
-                .newest_here
-                .as_ref()
-                .is_none_or(|n| is_newer(header, n))
+            && self.newest_here.as_ref().is_none_or(|n| is_newer(header, n))
         {
             self.newest_here = Some(header.clone());
         }
@@ -122,10 +113,7 @@ pub fn is_newer(a: &Header, b: &Header) -> bool {
 pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
     match lookup(store, name)? {
         Lookup::Found(h) => Ok(h),
-        Lookup::Missing { did_you_mean } => Err(Error::NotFound {
-            name: name.to_string(),
-            did_you_mean,
-        }),
+        Lookup::Missing { did_you_mean } => Err(Error::NotFound { name: name.to_string(), did_you_mean }),
     }
 }
 
@@ -161,34 +149,24 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     })?;
     Ok(match exact {
         Some(h) => Lookup::Found(h),
-        None => Lookup::Missing {
-            did_you_mean: near.map(|h| h.title),
-        },
+        None => Lookup::Missing { did_you_mean: near.map(|h| h.title) },
     })
 }
 
 /// The session with exactly this ID (`-r`).
 pub fn find_by_id(store: &Store, id: &str) -> Result<Header> {
-    store.header(id)?.ok_or_else(|| Error::NotFound {
-        name: id.to_string(),
-        did_you_mean: None,
-    })
+    store.header(id)?.ok_or_else(|| Error::NotFound { name: id.to_string(), did_you_mean: None })
 }
 
 /// The current workspace: the enclosing git work tree's root, else the
 /// current directory.
 pub fn current_workspace() -> Option<PathBuf> {
     let cwd = std::env::current_dir().ok()?;
-    let root = cwd
-        .ancestors()
-        .find(|dir| dir.join(".git").exists())
-        .map(Path::to_path_buf);
+    let root = cwd.ancestors().find(|dir| dir.join(".git").exists()).map(Path::to_path_buf);
     Some(root.unwrap_or(cwd))
 }
 
 /// The current directory as text, for recording in sessions/breadcrumbs.
 pub fn cwd_string() -> String {
-    std::env::current_dir()
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    std::env::current_dir().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default()
 }

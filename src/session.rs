@@ -93,11 +93,7 @@ pub type DecodeError = String;
 /// whole file or only its first bytes.
 pub fn decode_header(prefix: &[u8]) -> Result<Header, DecodeError> {
     let Some((key, _)) = json::find_messages_key(prefix) else {
-        return Err(if prefix.is_empty() {
-            "empty file".into()
-        } else {
-            "no \"messages\" field".into()
-        });
+        return Err(if prefix.is_empty() { "empty file".into() } else { "no \"messages\" field".into() });
     };
     let mut end = key;
     while end > 0 && prefix[end - 1].is_ascii_whitespace() {
@@ -110,13 +106,21 @@ pub fn decode_header(prefix: &[u8]) -> Result<Header, DecodeError> {
     head.push(b'}');
     json::validate(&head).map_err(|e| e.to_string())?;
     let text = std::str::from_utf8(&head).map_err(|e| e.to_string())?;
-    Header::deserialize_json(text).map_err(|e| format!("bad header: {e}"))
+    let header = Header::deserialize_json(text).map_err(|e| format!("bad header: {e}"))?;
+    // 1e999 parses as infinity, which would be written back as `inf`: a
+    // file hermes could no longer read. Such a file is damaged, not data.
+    if !(header.created_at.is_finite() && header.updated_at.is_finite()) {
+        return Err(TIME_OUT_OF_RANGE.into());
+    }
+    Ok(header)
 }
+
+const TIME_OUT_OF_RANGE: &str = "a time is out of range";
 
 /// Parse a whole session file.
 pub fn decode(doc: &[u8]) -> Result<Session, DecodeError> {
-    json::validate(doc).map_err(|e| e.to_string())?;
-    let layout = json::layout(doc).ok_or("not a session object with \"messages\" last")?;
+    let layout =
+        json::layout(doc).map_err(|e| e.to_string())?.ok_or("not a session object with \"messages\" last")?;
     let header = decode_header(doc)?;
     let messages = decode_messages(&doc[layout.messages])?;
     Ok(Session { header, messages })
@@ -129,7 +133,11 @@ pub fn decode_messages(inner: &[u8]) -> Result<Vec<Message>, DecodeError> {
     array.extend_from_slice(inner);
     array.push(b']');
     let text = std::str::from_utf8(&array).map_err(|e| e.to_string())?;
-    Vec::<Message>::deserialize_json(text).map_err(|e| format!("bad messages: {e}"))
+    let messages = Vec::<Message>::deserialize_json(text).map_err(|e| format!("bad messages: {e}"))?;
+    if messages.iter().any(|m| !m.ts.is_finite()) {
+        return Err(TIME_OUT_OF_RANGE.into());
+    }
+    Ok(messages)
 }
 
 /// The file form: header fields first, one message per line, `messages` last.
@@ -187,9 +195,7 @@ pub fn is_valid_id(s: &str) -> bool {
         && b[8] == b'_'
         && b[9..15].iter().all(u8::is_ascii_digit)
         && b[15] == b'_'
-        && b[16..]
-            .iter()
-            .all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))
+        && b[16..].iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// Characters a title never keeps: controls, and the invisible or
@@ -267,16 +273,8 @@ mod tests {
     fn sample() -> Session {
         let mut header = Header::new("20261202_143015_a1b2c3".into(), "/home/ana".into(), 1.5);
         let messages = vec![
-            Message {
-                role: "user".into(),
-                content: "why \"quotes\"\n and \u{7}bell".into(),
-                ts: 2.0,
-            },
-            Message {
-                role: "assistant".into(),
-                content: "ok".into(),
-                ts: 3.25,
-            },
+            Message { role: "user".into(), content: "why \"quotes\"\n and \u{7}bell".into(), ts: 2.0 },
+            Message { role: "assistant".into(), content: "ok".into(), ts: 3.25 },
         ];
         for m in &messages {
             header.note_message(m);
@@ -289,10 +287,7 @@ mod tests {
         let s = sample();
         let bytes = encode(&s.header, &s.messages);
         assert_eq!(decode(&bytes).unwrap(), s);
-        assert_eq!(
-            decode_header(&bytes[..bytes.len() / 2 + 60]).unwrap(),
-            s.header
-        );
+        assert_eq!(decode_header(&bytes[..bytes.len() / 2 + 60]).unwrap(), s.header);
         assert_eq!(s.header.message_count, 2);
         assert_eq!(s.header.title, "why \"quotes\"");
         assert_eq!(s.header.title_source, TITLE_AUTO);
@@ -307,6 +302,8 @@ mod tests {
             "{\"messages\":[]}",
             "{\"format\":1,\"messages\":[1]}",
             "{\"id\":1,\"messages\":[]}",
+            "{\"format\":1,\"id\":\"x\",\"created_at\":1e999,\"messages\":[]}",
+            "{\"format\":1,\"id\":\"x\",\"messages\":[{\"role\":\"user\",\"content\":\"\",\"ts\":-1e999}]}",
         ] {
             assert!(decode(doc.as_bytes()).is_err(), "{doc}");
         }
@@ -315,29 +312,18 @@ mod tests {
     #[test]
     fn checks_id_shape() {
         assert!(is_valid_id("20261202_143015_a1b2c3"));
-        for bad in [
-            "",
-            "..",
-            "../x",
-            "20261202_143015_A1B2C3",
-            "20261202_143015_a1b2c",
-            "20261202-143015_a1b2c3",
-        ] {
+        for bad in
+            ["", "..", "../x", "20261202_143015_A1B2C3", "20261202_143015_a1b2c", "20261202-143015_a1b2c3"]
+        {
             assert!(!is_valid_id(bad), "{bad}");
         }
     }
 
     #[test]
     fn sanitizes_titles() {
-        assert_eq!(
-            sanitize_title("  a\u{202E}b \u{200B}\t\n c\u{1b}[31m "),
-            Some("ab c[31m".into())
-        );
+        assert_eq!(sanitize_title("  a\u{202E}b \u{200B}\t\n c\u{1b}[31m "), Some("ab c[31m".into()));
         assert_eq!(sanitize_title("\u{200B}\u{7} "), None);
         assert_eq!(truncate_words("hello wonderful world", 12), "hello wonde…");
-        assert_eq!(
-            truncate_words("hello wonderful world", 18),
-            "hello wonderful…"
-        );
+        assert_eq!(truncate_words("hello wonderful world", 18), "hello wonderful…");
     }
 }

@@ -220,9 +220,7 @@ impl Store {
         };
         match read_session_bytes(&path)? {
             None => Ok(None),
-            Some(bytes) => session::decode(&bytes)
-                .map(Some)
-                .map_err(|why| Error::Corrupt { path, why }),
+            Some(bytes) => session::decode(&bytes).map(Some).map_err(|why| Error::Corrupt { path, why }),
         }
     }
 
@@ -230,9 +228,7 @@ impl Store {
     /// made sure the title is free.
     pub fn create(&self, header: &Header, messages: &[Message]) -> Result<()> {
         self.prepare()?;
-        let path = self
-            .session_path(&header.id)
-            .expect("generated IDs are valid");
+        let path = self.session_path(&header.id).expect("generated IDs are valid");
         if fs::symlink_metadata(&path).is_ok() {
             return Err(Error::Store(format!("{}: already exists", path.display())));
         }
@@ -242,22 +238,14 @@ impl Store {
     /// Append messages to a session under its lock, re-reading it first so
     /// that concurrent writers never lose each other's messages. `edit` may
     /// adjust the header (say, the title) in the same write.
-    pub fn append(
-        &self,
-        id: &str,
-        messages: &[Message],
-        edit: impl FnOnce(&mut Header),
-    ) -> Result<Header> {
+    pub fn append(&self, id: &str, messages: &[Message], edit: impl FnOnce(&mut Header)) -> Result<Header> {
         let _guard = self.lock_session(id)?;
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
         let bytes = read_session_bytes(&path)?.ok_or_else(|| gone(id))?;
-        let corrupt = |why: String| Error::Corrupt {
-            path: path.clone(),
-            why,
-        };
-        crate::json::validate(&bytes).map_err(|e| corrupt(e.to_string()))?;
-        let layout =
-            crate::json::layout(&bytes).ok_or_else(|| corrupt("not in session layout".into()))?;
+        let corrupt = |why: String| Error::Corrupt { path: path.clone(), why };
+        let layout = crate::json::layout(&bytes)
+            .map_err(|e| corrupt(e.to_string()))?
+            .ok_or_else(|| corrupt("not in session layout".into()))?;
         let mut header = session::decode_header(&bytes).map_err(corrupt)?;
         refuse_newer(&path, &header)?;
         let old = trim_ascii(&bytes[layout.messages]);
@@ -300,13 +288,9 @@ impl Store {
 
     /// A fresh ID: local time plus 6 random hex digits, unused so far.
     pub fn new_id(&self, now: f64) -> String {
-        let (y, mo, d, h, mi, s) =
-            crate::sys::local_time(now as i64).unwrap_or((1970, 1, 1, 0, 0, 0));
+        let (y, mo, d, h, mi, s) = crate::sys::local_time(now as i64).unwrap_or((1970, 1, 1, 0, 0, 0));
         loop {
-            let id = format!(
-                "{y:04}{mo:02}{d:02}_{h:02}{mi:02}{s:02}_{}",
-                fsio::random_hex(6)
-            );
+            let id = format!("{y:04}{mo:02}{d:02}_{h:02}{mi:02}{s:02}_{}", fsio::random_hex(6));
             match self.session_path(&id) {
                 Some(p) if !p.exists() => return id,
                 _ => continue,
@@ -321,10 +305,7 @@ fn gone(id: &str) -> Error {
 
 pub fn refuse_newer(path: &Path, header: &Header) -> Result<()> {
     if header.format > FORMAT {
-        return Err(Error::NewerFormat {
-            path: path.to_path_buf(),
-            format: header.format,
-        });
+        return Err(Error::NewerFormat { path: path.to_path_buf(), format: header.format });
     }
     Ok(())
 }
@@ -351,14 +332,12 @@ fn read_session_bytes(path: &Path) -> Result<Option<Vec<u8>>> {
     match fsio::read_limited(path, MAX_SESSION_BYTES) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => Err(Error::Corrupt {
-            path: path.to_path_buf(),
-            why: e.to_string(),
-        }),
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => Err(Error::Corrupt {
-            path: path.to_path_buf(),
-            why: "is a symbolic link".into(),
-        }),
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+            Err(Error::Corrupt { path: path.to_path_buf(), why: e.to_string() })
+        }
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            Err(Error::Corrupt { path: path.to_path_buf(), why: "is a symbolic link".into() })
+        }
         Err(e) => Err(Error::io(path, e)),
     }
 }
@@ -369,7 +348,10 @@ enum HeaderError {
 }
 
 /// Read just enough of a session file to decode its header.
-fn read_header_into(path: &Path, buf: &mut Vec<u8>) -> std::result::Result<(Header, index::Stamp), HeaderError> {
+fn read_header_into(
+    path: &Path,
+    buf: &mut Vec<u8>,
+) -> std::result::Result<(Header, index::Stamp), HeaderError> {
     let (mut file, meta) = match fsio::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(HeaderError::Gone),
@@ -379,6 +361,14 @@ fn read_header_into(path: &Path, buf: &mut Vec<u8>) -> std::result::Result<(Head
         Err(e) => return Err(HeaderError::Bad(e.to_string())),
     };
     let bad = |e: io::Error| HeaderError::Bad(e.to_string());
+    // Too big to load is as unusable as damaged: `list` says so up front
+    // instead of listing a session that every other command refuses.
+    if meta.len() > MAX_SESSION_BYTES {
+        return Err(HeaderError::Bad(format!(
+            "larger than {} MiB",
+            MAX_SESSION_BYTES >> 20
+        )));
+    }
     fsio::read_prefix(&mut file, buf, HEADER_PROBE).map_err(bad)?;
     if buf.len() == HEADER_PROBE && crate::json::find_messages_key(buf).is_none() {
         let mut more = Vec::new();

@@ -169,11 +169,7 @@ pub fn mkdir_private(path: &Path) -> io::Result<()> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains NUL"))?;
     // SAFETY: c is a valid NUL-terminated string for the duration of the call.
     let rc = with_private_umask(|| unsafe { libc::mkdir(c.as_ptr(), 0o700) });
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
+    if rc == 0 { Ok(()) } else { Err(io::Error::last_os_error()) }
 }
 
 /// Columns of the terminal on `fd`, if it is one.

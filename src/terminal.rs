@@ -8,14 +8,8 @@ use crate::sys;
 
 /// Variables naming a pane when no tty is on stdin/stdout/stderr, in the
 /// order they are consulted.
-pub const PANE_VARIABLES: [&str; 6] = [
-    "ZELLIJ_PANE_ID",
-    "TMUX_PANE",
-    "KITTY_WINDOW_ID",
-    "WEZTERM_PANE",
-    "TERM_SESSION_ID",
-    "WT_SESSION",
-];
+pub const PANE_VARIABLES: [&str; 6] =
+    ["ZELLIJ_PANE_ID", "TMUX_PANE", "KITTY_WINDOW_ID", "WEZTERM_PANE", "TERM_SESSION_ID", "WT_SESSION"];
 
 const MAX_KEY_LEN: usize = 120;
 
@@ -44,10 +38,7 @@ pub fn identify() -> Option<Terminal> {
         if let Ok(value) = std::env::var(var) {
             if !value.is_empty() {
                 let key = sanitize_key(&format!("{}-{}", var.to_ascii_lowercase(), value));
-                return Some(Terminal {
-                    key,
-                    leader: describe_leader(sys::getsid_self()),
-                });
+                return Some(Terminal { key, leader: describe_leader(sys::getsid_self()) });
             }
         }
     }
@@ -58,13 +49,7 @@ pub fn identify() -> Option<Terminal> {
 pub fn sanitize_key(raw: &str) -> String {
     let mut key: String = raw
         .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '-'
-            }
-        })
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '-' })
         .take(MAX_KEY_LEN)
         .collect();
     // A key is a file name: never "." or "..".

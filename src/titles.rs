@@ -37,9 +37,7 @@ pub fn unique_auto_title(store: &Store, base: &str) -> Result<String> {
     let mut taken = Vec::new();
     store.scan(|entry| {
         if let Ok(h) = entry.header {
-            if h.title == base
-                || h.title.starts_with(base) && h.title[base.len()..].starts_with(" (")
-            {
+            if h.title == base || h.title.starts_with(base) && h.title[base.len()..].starts_with(" (") {
                 taken.push(h.title);
             }
         }
@@ -47,10 +45,7 @@ pub fn unique_auto_title(store: &Store, base: &str) -> Result<String> {
     if !taken.iter().any(|t| t == base) {
         return Ok(base.to_string());
     }
-    Ok((2..)
-        .map(|n| format!("{base} ({n})"))
-        .find(|t| !taken.contains(t))
-        .expect("unbounded"))
+    Ok((2..).map(|n| format!("{base} ({n})")).find(|t| !taken.contains(t)).expect("unbounded"))
 }
 
 /// Give session `id` the title `raw` (cleaned), refusing a title that

@@ -19,17 +19,12 @@ struct Current<'a> {
 
 pub fn run(store: &Store, json: bool) -> Result<()> {
     let terminal = terminal::identify();
-    let Some((header, reason)) = resolve::resolve_continue(store, terminal.as_ref(), chat::now())?
-    else {
+    let Some((header, reason)) = resolve::resolve_continue(store, terminal.as_ref(), chat::now())? else {
         return Err(Error::NothingToContinue);
     };
     let mut out = Out::new();
     if json {
-        let current = Current {
-            id: &header.id,
-            title: &header.title,
-            reason: reason.as_str(),
-        };
+        let current = Current { id: &header.id, title: &header.title, reason: reason.as_str() };
         out.line(&current.serialize_json())?;
     } else {
         let why = match reason {
@@ -37,12 +32,7 @@ pub fn run(store: &Store, json: bool) -> Result<()> {
             Reason::Workspace => "the newest session in this workspace",
             Reason::Latest => "the newest session",
         };
-        out.line(&format!(
-            "{}\t{}\t{} ({why})",
-            header.id,
-            header.title,
-            reason.as_str()
-        ))?;
+        out.line(&format!("{}\t{}\t{} ({why})", header.id, header.title, reason.as_str()))?;
     }
     out.flush()
 }

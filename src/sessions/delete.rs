@@ -19,8 +19,11 @@ pub fn run(store: &Store, names: &[String], yes: bool) -> Result<()> {
     if !yes {
         let what = match doomed.as_slice() {
             [one] => format!(
-                "Delete session '{}' ({}, {} messages)?",
-                one.title, one.id, one.message_count
+                "Delete session '{}' ({}, {} message{})?",
+                one.title,
+                one.id,
+                one.message_count,
+                if one.message_count == 1 { "" } else { "s" }
             ),
             many => format!("Delete {} sessions?", many.len()),
         };

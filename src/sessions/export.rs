@@ -15,64 +15,82 @@ use crate::timefmt;
 
 use super::Progress;
 
-pub fn run(
-    store: &Store,
-    names: &[String],
-    format: ExportFormat,
-    output_file: Option<&OsStr>,
-) -> Result<()> {
-    let ids = if names.is_empty() {
-        all_ids(store)?
-    } else {
-        named_ids(store, names)?
+pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: Option<&OsStr>) -> Result<()> {
+    let ids = if names.is_empty() { all_ids(store)? } else { named_ids(store, names)? };
+    // One session in memory at a time, written out as it is read, so an
+    // export of the whole store needs no more memory than its largest session.
+    let mut sink = match output_file {
+        Some(path) if path != "-" => {
+            Sink::File(fsio::AtomicFile::create(&checked_output_path(Path::new(path))?)?)
+        }
+        _ => Sink::Stdout(Out::new()),
     };
     let mut progress = Progress::new("exporting", ids.len());
-    let mut text = String::new();
     let mut first = true;
     if format == ExportFormat::Json {
-        text.push('[');
+        sink.write("[")?;
     }
     for id in &ids {
         progress.tick();
-        let Some(session) = store.load(id)? else {
-            continue;
-        }; // deleted meanwhile
-        match format {
+        let session = match store.load(id) {
+            Ok(Some(session)) => session,
+            Ok(None) => continue, // deleted meanwhile
+            // Exporting everything is a backup: one damaged file must not
+            // stop the rest, as a damaged header does not (see all_ids).
+            Err(Error::Corrupt { path, why }) if names.is_empty() => {
+                output::warn(&format!(
+                    "{}: not a valid session file ({why}); not exported",
+                    path.display()
+                ));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let text = match format {
             ExportFormat::Json => {
-                text.push_str(if first { "\n" } else { ",\n" });
-                text.push_str(&session::encode_line(&session.header, &session.messages));
+                format!(
+                    "{}{}",
+                    if first { "\n" } else { ",\n" },
+                    session::encode_line(&session.header, &session.messages)
+                )
             }
-            ExportFormat::Jsonl => {
-                text.push_str(&session::encode_line(&session.header, &session.messages));
-                text.push('\n');
-            }
+            ExportFormat::Jsonl => format!("{}\n", session::encode_line(&session.header, &session.messages)),
             ExportFormat::Markdown => {
-                if !first {
-                    text.push_str("\n---\n\n");
-                }
-                text.push_str(&markdown_one(&session));
+                format!("{}{}", if first { "" } else { "\n---\n\n" }, markdown_one(&session))
             }
-        }
+        };
+        sink.write(&text)?;
         first = false;
-        // Write as we go to stdout so memory stays flat for large exports.
-        if output_file.is_none() && text.len() > 1 << 20 {
-            emit(&std::mem::take(&mut text))?;
-        }
     }
     if format == ExportFormat::Json {
-        text.push_str(if first { "]\n" } else { "\n]\n" });
+        sink.write(if first { "]\n" } else { "\n]\n" })?;
     }
     drop(progress);
-    match output_file {
-        Some(path) if path != "-" => write_file(Path::new(path), text.as_bytes()),
-        _ => emit(&text),
-    }
+    sink.finish()
 }
 
-fn emit(text: &str) -> Result<()> {
-    let mut out = Out::new();
-    out.write(text)?;
-    out.flush()
+enum Sink {
+    Stdout(Out),
+    File(fsio::AtomicFile),
+}
+
+impl Sink {
+    fn write(&mut self, text: &str) -> Result<()> {
+        match self {
+            Sink::Stdout(out) => out.write(text),
+            Sink::File(file) => {
+                use std::io::Write as _;
+                file.write_all(text.as_bytes()).map_err(|e| Error::Store(format!("writing the export: {e}")))
+            }
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            Sink::Stdout(mut out) => out.flush(),
+            Sink::File(file) => file.commit(),
+        }
+    }
 }
 
 /// Every session ID, oldest first (IDs begin with their creation time), so
@@ -81,10 +99,9 @@ fn all_ids(store: &Store) -> Result<Vec<String>> {
     let mut ids = Vec::new();
     store.scan(|entry| match entry.header {
         Ok(h) => ids.push(h.id),
-        Err(why) => output::warn(&format!(
-            "{}: not a valid session file ({why}); not exported",
-            entry.path.display()
-        )),
+        Err(why) => {
+            output::warn(&format!("{}: not a valid session file ({why}); not exported", entry.path.display()))
+        }
     })?;
     ids.sort();
     Ok(ids)
@@ -103,51 +120,36 @@ fn named_ids(store: &Store, names: &[String]) -> Result<Vec<String>> {
 
 /// Sessions as one Markdown document.
 pub fn markdown(sessions: &[Session]) -> String {
-    sessions
-        .iter()
-        .map(markdown_one)
-        .collect::<Vec<_>>()
-        .join("\n---\n\n")
+    sessions.iter().map(markdown_one).collect::<Vec<_>>().join("\n---\n\n")
 }
 
 fn markdown_one(session: &Session) -> String {
     let h = &session.header;
     let mut text = format!(
         "# {}\n\n- id: `{}`\n- created: {}\n- last active: {}\n- messages: {}\n",
-        if h.title.is_empty() {
-            "(untitled)"
-        } else {
-            &h.title
-        },
+        if h.title.is_empty() { "(untitled)" } else { &h.title },
         h.id,
         timefmt::local_seconds(h.created_at),
         timefmt::local_seconds(h.updated_at),
         h.message_count
     );
     for m in &session.messages {
-        text.push_str(&format!(
-            "\n## {} ({})\n\n{}\n",
-            m.role,
-            timefmt::local_seconds(m.ts),
-            m.content
-        ));
+        text.push_str(&format!("\n## {} ({})\n\n{}\n", m.role, timefmt::local_seconds(m.ts), m.content));
     }
     text
 }
 
-/// Write an export file atomically with mode 0600.
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+/// A path an export can be written to: a name in the current directory is
+/// `./name`, and a directory is refused rather than replaced.
+fn checked_output_path(path: &Path) -> Result<std::path::PathBuf> {
+    if path.is_dir() {
+        return Err(Error::usage(format!("{} is a directory; give a file name", path.display())));
+    }
     let path = if path.parent().is_some_and(|p| p.as_os_str().is_empty()) {
         Path::new(".").join(path)
     } else {
         path.to_path_buf()
     };
-    if path.is_dir() {
-        return Err(Error::usage(format!(
-            "{} is a directory; give a file name",
-            path.display()
-        )));
-    }
     // Otherwise the error would name the temporary file, which the user
     // never asked for.
     if let Some(dir) = path.parent().filter(|d| !d.is_dir()) {
@@ -157,5 +159,10 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
             dir.display()
         )));
     }
-    fsio::write_atomic(&path, bytes)
+    Ok(path)
+}
+
+/// Write an export file (`/save` in chat) atomically with mode 0600.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    fsio::write_atomic(&checked_output_path(path)?, bytes)
 }

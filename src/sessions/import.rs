@@ -128,7 +128,11 @@ fn tempfile_in_tmp() -> Result<File> {
 /// Decode each non-empty line as a session and hand it to `each`; the first
 /// bad line is an error naming its number, before `each` sees anything in
 /// pass 1. Returns how many sessions there were.
-fn for_each_session(input: &mut File, name: &str, mut each: impl FnMut(Session) -> Result<()>) -> Result<usize> {
+fn for_each_session(
+    input: &mut File,
+    name: &str,
+    mut each: impl FnMut(Session) -> Result<()>,
+) -> Result<usize> {
     let mut reader = BufReader::new(Read::by_ref(input));
     let mut line = Vec::new();
     let mut line_no = 0usize;
@@ -153,7 +157,8 @@ fn for_each_session(input: &mut File, name: &str, mut each: impl FnMut(Session) 
         if line_no == 1 && line.trim_ascii_start().starts_with(b"[") {
             return Err(bad("this looks like 'export --format json'; import reads --format jsonl".into()));
         }
-        let session = session::decode(line.trim_ascii()).map_err(|why| bad(format!("not a session ({why})")))?;
+        let session =
+            session::decode(line.trim_ascii()).map_err(|why| bad(format!("not a session ({why})")))?;
         if !session::is_valid_id(&session.header.id) {
             return Err(bad(format!("invalid session id '{}'", session.header.id)));
         }

@@ -26,19 +26,11 @@ struct Entry<'a> {
 
 pub fn run(store: &Store, limit: usize, all: bool, here: bool, json: bool) -> Result<()> {
     let terminal = terminal::identify();
-    let listing = collect(
-        store,
-        terminal.as_ref(),
-        if all { usize::MAX } else { limit },
-        here,
-    )?;
+    let listing = collect(store, terminal.as_ref(), if all { usize::MAX } else { limit }, here)?;
     let mut out = Out::new();
     if json {
-        let entries: Vec<Entry> = listing
-            .shown
-            .iter()
-            .map(|h| entry(h, listing.current.as_deref()))
-            .collect();
+        let entries: Vec<Entry> =
+            listing.shown.iter().map(|h| entry(h, listing.current.as_deref())).collect();
         out.line(&entries.serialize_json())?;
         return out.flush();
     }
@@ -87,12 +79,7 @@ pub struct Listing {
 /// One pass over the store: the newest `limit` sessions (a bounded
 /// selection, so memory does not grow with the store), their total, and
 /// which one `-c` would pick.
-pub fn collect(
-    store: &Store,
-    terminal: Option<&Terminal>,
-    limit: usize,
-    here: bool,
-) -> Result<Listing> {
+pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, here: bool) -> Result<Listing> {
     let now = chat::now();
     let breadcrumb = resolve::from_breadcrumb(store, terminal, now)?;
     let mut picker = FallbackPicker::new();
@@ -103,10 +90,7 @@ pub fn collect(
         let header = match entry.header {
             Ok(h) => h,
             Err(why) => {
-                output::warn(&format!(
-                    "{}: not a valid session file ({why}); skipped",
-                    entry.path.display()
-                ));
+                output::warn(&format!("{}: not a valid session file ({why}); skipped", entry.path.display()));
                 return;
             }
         };
@@ -120,20 +104,12 @@ pub fn collect(
         keep_newest(&mut shown, header, limit);
     })?;
     shown.sort_by(|a, b| {
-        (b.updated_at, &b.id)
-            .partial_cmp(&(a.updated_at, &a.id))
-            .unwrap_or(std::cmp::Ordering::Equal)
+        (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
     });
     // keep_newest only trims once it has gathered enough; finish the job.
     shown.truncate(limit);
-    let current = breadcrumb
-        .or_else(|| picker.pick())
-        .map(|(h, _): (Header, Reason)| h.id);
-    Ok(Listing {
-        shown,
-        total,
-        current,
-    })
+    let current = breadcrumb.or_else(|| picker.pick()).map(|(h, _): (Header, Reason)| h.id);
+    Ok(Listing { shown, total, current })
 }
 
 /// Keep the `limit` newest headers; the vector never grows past 2*limit.
@@ -144,9 +120,7 @@ fn keep_newest(kept: &mut Vec<Header>, header: Header, limit: usize) {
     kept.push(header);
     if kept.len() >= limit.saturating_mul(2).max(64) {
         kept.sort_by(|a, b| {
-            (b.updated_at, &b.id)
-                .partial_cmp(&(a.updated_at, &a.id))
-                .unwrap_or(std::cmp::Ordering::Equal)
+            (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
         });
         kept.truncate(limit);
     }
@@ -156,11 +130,7 @@ fn print_table(out: &mut Out, listing: &Listing) -> Result<()> {
     if !sys::isatty(1) {
         // For pipes: tab-separated, unpadded, full titles; mark column first.
         for h in &listing.shown {
-            let mark = if listing.current.as_deref() == Some(h.id.as_str()) {
-                "*"
-            } else {
-                ""
-            };
+            let mark = if listing.current.as_deref() == Some(h.id.as_str()) { "*" } else { "" };
             out.line(&format!(
                 "{mark}\t{}\t{}\t{}\t{}",
                 h.title,
@@ -174,21 +144,11 @@ fn print_table(out: &mut Out, listing: &Listing) -> Result<()> {
     // id 22, date 16, count 5, gaps: "* " + 3 x "  " = 8 columns of 80.
     let columns = sys::terminal_columns(1).unwrap_or(80).max(60);
     let title_width = columns - (2 + 2 + 16 + 2 + 5 + 2 + 22) - 1;
-    out.line(&format!(
-        "  {:<title_width$}  {:<16}  {:>5}  {}",
-        "TITLE", "LAST ACTIVE", "MSGS", "ID"
-    ))?;
+    out.line(&format!("  {:<title_width$}  {:<16}  {:>5}  {}", "TITLE", "LAST ACTIVE", "MSGS", "ID"))?;
     for h in &listing.shown {
-        let mark = if listing.current.as_deref() == Some(h.id.as_str()) {
-            "*"
-        } else {
-            " "
-        };
-        let title = if h.title.is_empty() {
-            "(untitled)".to_string()
-        } else {
-            fit_columns(&h.title, title_width)
-        };
+        let mark = if listing.current.as_deref() == Some(h.id.as_str()) { "*" } else { " " };
+        let title =
+            if h.title.is_empty() { "(untitled)".to_string() } else { fit_columns(&h.title, title_width) };
         out.line(&format!(
             "{mark} {title}{pad}  {:<16}  {:>5}  {}",
             timefmt::local_minutes(h.updated_at),

@@ -20,19 +20,12 @@ use crate::sys;
 
 pub fn run(store: &Store, command: SessionsCommand) -> Result<()> {
     match command {
-        SessionsCommand::List {
-            limit,
-            all,
-            here,
-            json,
-        } => list::run(store, limit, all, here, json),
+        SessionsCommand::List { limit, all, here, json } => list::run(store, limit, all, here, json),
         SessionsCommand::Show { name, json } => show::run(store, &name, json),
         SessionsCommand::Current { json } => current::run(store, json),
-        SessionsCommand::Export {
-            names,
-            format,
-            output,
-        } => export::run(store, &names, format, output.as_deref()),
+        SessionsCommand::Export { names, format, output } => {
+            export::run(store, &names, format, output.as_deref())
+        }
         SessionsCommand::Import { file } => import::run(store, &file),
         SessionsCommand::Rename { name, title } => rename::run(store, &name, &title),
         SessionsCommand::Delete { names, yes } => delete::run(store, &names, yes),
@@ -72,13 +65,7 @@ pub struct Progress {
 
 impl Progress {
     pub fn new(what: &'static str, total: usize) -> Progress {
-        Progress {
-            what,
-            total,
-            done: 0,
-            shown: false,
-            enabled: sys::isatty(2) && total >= 200,
-        }
+        Progress { what, total, done: 0, shown: false, enabled: sys::isatty(2) && total >= 200 }
     }
 
     pub fn tick(&mut self) {

@@ -68,10 +68,10 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
         }
         out.flush()?;
         crate::note!(
-            "dry run: {} sessions, {} temporary files, {} breadcrumbs would be removed",
-            sessions.len(),
-            temps.len(),
-            crumbs.len()
+            "dry run: {}, {}, {} would be removed",
+            counted(sessions.len(), "session"),
+            counted(temps.len(), "temporary file"),
+            counted(crumbs.len(), "breadcrumb")
         );
         return Ok(());
     }
@@ -81,10 +81,10 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
     }
     if !yes {
         let question = format!(
-            "Remove {} sessions inactive for {days} days, {} temporary files and {} breadcrumbs?",
-            sessions.len(),
-            temps.len(),
-            crumbs.len()
+            "Remove {} inactive for {days} days, {} and {}?",
+            counted(sessions.len(), "session"),
+            counted(temps.len(), "temporary file"),
+            counted(crumbs.len(), "breadcrumb")
         );
         if !super::confirm(&question, "hermes sessions prune")? {
             crate::note!("nothing removed");
@@ -93,12 +93,14 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
     }
     let _guard = store.lock_store()?;
     let mut progress = Progress::new("pruning", sessions.len());
+    let mut removed = 0;
     for h in &sessions {
         progress.tick();
         // Re-check under the lock: a session written to since the scan stays.
         if let Ok(Some(now)) = store.header(&h.id) {
             if now.updated_at < cutoff {
                 store.remove(&h.id)?;
+                removed += 1;
             }
         }
     }
@@ -107,12 +109,17 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
         fsio::remove(p)?;
     }
     crate::note!(
-        "removed {} sessions, {} temporary files, {} breadcrumbs",
-        sessions.len(),
-        temps.len(),
-        crumbs.len()
+        "removed {}, {}, {}",
+        counted(removed, "session"),
+        counted(temps.len(), "temporary file"),
+        counted(crumbs.len(), "breadcrumb")
     );
     Ok(())
+}
+
+/// "1 session", "2 sessions".
+fn counted(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// Temporary files of interrupted writes, older than an hour.
@@ -130,10 +137,7 @@ fn stray_temporaries(dir: &Path) -> Vec<PathBuf> {
             let name = name.to_string_lossy();
             name.starts_with('.') && name.ends_with(TEMP_SUFFIX)
         })
-        .filter(|e| {
-            e.metadata()
-                .is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t < cutoff))
-        })
+        .filter(|e| e.metadata().is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t < cutoff)))
         .map(|e| e.path())
         .collect()
 }

@@ -11,10 +11,7 @@ pub fn run(store: &Store, name: &str, json: bool) -> Result<()> {
     let session = load_named(store, name)?;
     let mut out = Out::new();
     if json {
-        out.write(&String::from_utf8_lossy(&session::encode(
-            &session.header,
-            &session.messages,
-        )))?;
+        out.write(&String::from_utf8_lossy(&session::encode(&session.header, &session.messages)))?;
         return out.flush();
     }
     out.write(&render(&session))?;
@@ -24,21 +21,14 @@ pub fn run(store: &Store, name: &str, json: bool) -> Result<()> {
 /// The whole session called `name` (ID, else exact title).
 pub fn load_named(store: &Store, name: &str) -> Result<Session> {
     let header = resolve::find_by_name(store, name)?;
-    store.load(&header.id)?.ok_or_else(|| Error::NotFound {
-        name: name.to_string(),
-        did_you_mean: None,
-    })
+    store.load(&header.id)?.ok_or_else(|| Error::NotFound { name: name.to_string(), did_you_mean: None })
 }
 
 pub fn render(session: &Session) -> String {
     let h = &session.header;
     let mut text = format!(
         "{}\nid: {}  messages: {}  last active: {}\n",
-        if h.title.is_empty() {
-            "(untitled)"
-        } else {
-            &h.title
-        },
+        if h.title.is_empty() { "(untitled)" } else { &h.title },
         h.id,
         h.message_count,
         timefmt::local_minutes(h.updated_at),
@@ -53,10 +43,7 @@ pub fn render(session: &Session) -> String {
 
 /// `[role] time` then the content; content longer than `max_chars` is cut.
 pub fn render_message(m: &Message, max_chars: usize) -> String {
-    let content = if max_chars == usize::MAX {
-        m.content.clone()
-    } else {
-        truncate_words(&m.content, max_chars)
-    };
+    let content =
+        if max_chars == usize::MAX { m.content.clone() } else { truncate_words(&m.content, max_chars) };
     format!("[{}] {}\n{}", m.role, timefmt::local_minutes(m.ts), content)
 }

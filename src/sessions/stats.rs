@@ -22,23 +22,15 @@ struct Stats {
 pub fn run(store: &Store, json: bool) -> Result<()> {
     let mut stats = Stats::default();
     store.scan(|entry| {
-        stats.bytes += std::fs::symlink_metadata(&entry.path)
-            .map(|m| m.len())
-            .unwrap_or(0);
+        stats.bytes += std::fs::symlink_metadata(&entry.path).map(|m| m.len()).unwrap_or(0);
         match entry.header {
             Ok(h) => {
                 stats.sessions += 1;
                 stats.messages += h.message_count;
-                stats.oldest_activity = Some(
-                    stats
-                        .oldest_activity
-                        .map_or(h.updated_at, |o| o.min(h.updated_at)),
-                );
-                stats.newest_activity = Some(
-                    stats
-                        .newest_activity
-                        .map_or(h.updated_at, |n| n.max(h.updated_at)),
-                );
+                stats.oldest_activity =
+                    Some(stats.oldest_activity.map_or(h.updated_at, |o| o.min(h.updated_at)));
+                stats.newest_activity =
+                    Some(stats.newest_activity.map_or(h.updated_at, |n| n.max(h.updated_at)));
             }
             Err(_) => stats.unreadable += 1,
         }

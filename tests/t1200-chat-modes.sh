@@ -1,0 +1,202 @@
+#!/bin/sh
+test_description='hermes chat one-shot modes: -q TEXT, -q -, piped stdin; stdout, stderr and what is saved'
+. "$(dirname "$0")/lib.sh"
+
+# tests/agents/fake-agent answers as a model would.
+PATH="$TEST_DIR/agents:$PATH"
+
+# field ID KEY: header field KEY (a string or a number) of session ID.
+field() {
+	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" | sed 's/"messages":.*//' |
+	sed -n -e 's/.*"'"$2"'":"\([^"]*\)".*/\1/p' -e t -e 's/.*"'"$2"'":\([0-9.]*\).*/\1/p'
+}
+
+# messages ID: one "role: content" line per message of session ID
+# (content as stored, JSON-escaped).
+messages() {
+	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" |
+	awk '{
+		n = split($0, m, /\{"role":"/)
+		for (i = 2; i <= n; i++) {
+			role = m[i]; sub(/".*/, "", role)
+			text = m[i]; sub(/^[^"]*","content":"/, "", text); sub(/","ts":.*/, "", text)
+			print role ": " text
+		}
+	}'
+}
+
+# only_id: the ID of the only session in the store.
+only_id() {
+	test "$(session_count)" = 1 &&
+	ls "$HERMES_HOME/sessions" | sed -n 's/\.json$//p'
+}
+
+test_expect_success '-q TEXT: the reply on stdout, session_id: ID on stderr' '
+	hermes chat -q "ping" --agent "fake-agent text pong" >out 2>err &&
+	id=$(only_id) &&
+	echo pong >expect && test_cmp expect out &&
+	echo "session_id: $id" >expect && test_cmp expect err &&
+	printf "user: ping\nassistant: pong\n" >expect &&
+	messages "$id" >actual && test_cmp expect actual &&
+	test "$(field "$id" message_count)" = 2
+'
+
+test_expect_success '--query TEXT is -q TEXT' '
+	hermes chat --query "ping" --agent "fake-agent text pong" >out 2>err &&
+	id=$(only_id) &&
+	echo pong >expect && test_cmp expect out &&
+	echo "session_id: $id" >expect && test_cmp expect err
+'
+
+test_expect_success '-Q: the reply on stdout, nothing on stderr' '
+	hermes chat -q "ping" -Q --agent "fake-agent text pong" >out 2>err &&
+	echo pong >expect && test_cmp expect out &&
+	test_must_be_empty err &&
+	hermes chat -c ping --quiet -q again --agent "fake-agent text pong" >out 2>err &&
+	test_cmp expect out &&
+	test_must_be_empty err &&
+	test "$(field "$(only_id)" message_count)" = 4
+'
+
+test_expect_success '-q - : the message is all of stdin' '
+	printf "line one\nline two\n\nline four\n" |
+	hermes chat -q - --agent "fake-agent text got it" >out 2>err &&
+	id=$(only_id) &&
+	echo "got it" >expect && test_cmp expect out &&
+	echo "session_id: $id" >expect && test_cmp expect err &&
+	printf "%s\n" "user: line one\\nline two\\n\\nline four" "assistant: got it" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'stdin not a terminal and no -q: all of stdin is the message' '
+	printf "first line\nsecond line\n" |
+	hermes chat --agent "fake-agent text ok" >out 2>err &&
+	id=$(only_id) &&
+	echo ok >expect && test_cmp expect out &&
+	echo "session_id: $id" >expect && test_cmp expect err &&
+	printf "%s\n" "user: first line\\nsecond line" "assistant: ok" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'piped stdin continues a session with -c NAME and -c' '
+	hermes chat -c notes --create-if-missing -q "note 1" --no-agent -Q &&
+	id=$(only_id) &&
+	echo "note 2" | hermes chat -c notes --no-agent -Q &&
+	echo "note 3" | hermes chat -c -q - --no-agent 2>err &&
+	echo "session_id: $id" >expect && test_cmp expect err &&
+	printf "user: note 1\nuser: note 2\nuser: note 3\n" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success '-q TEXT wins over data waiting on stdin' '
+	echo "from stdin" | hermes chat -q "from -q" --no-agent -Q &&
+	id=$(only_id) &&
+	echo "user: from -q" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'the agent reads the message given on stdin' '
+	mkdir -p "$HERMES_HOME" &&
+	echo "agent_input = \"text\"" >"$HERMES_HOME/config.toml" &&
+	printf "a piped question\n" | hermes chat --agent "fake-agent save input" -Q >out &&
+	echo saved >expect && test_cmp expect out &&
+	echo "a piped question" >expect && test_cmp expect input
+'
+
+test_expect_success 'no agent: the message is saved, stdout empty, a one-line hint, exit 0' '
+	hermes chat -q "just a note" >out 2>err &&
+	id=$(only_id) &&
+	test_must_be_empty out &&
+	test_line_count = 2 err &&
+	grep -v "^session_id: " err >hint &&
+	test_line_count = 1 hint &&
+	grep "^hermes: " hint &&
+	grep -E "HERMES_AGENT|config\.toml|--agent" hint &&
+	grep -x "session_id: $id" err &&
+	echo "user: just a note" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'no agent, message on stdin: the same hint, exit 0' '
+	echo "piped note" | hermes chat >out 2>err &&
+	id=$(only_id) &&
+	test_must_be_empty out &&
+	grep -v "^session_id: " err >hint &&
+	test_line_count = 1 hint &&
+	grep "^hermes: " hint &&
+	echo "user: piped note" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'no agent with -Q: nothing on stdout or stderr, the message saved' '
+	hermes chat -q "quiet note" -Q >out 2>err &&
+	test_must_be_empty out &&
+	test_must_be_empty err &&
+	echo "user: quiet note" >expect &&
+	messages "$(only_id)" >actual && test_cmp expect actual
+'
+
+test_expect_success '--no-agent: no hint, only the session_id line' '
+	hermes chat -q "a note" --no-agent >out 2>err &&
+	id=$(only_id) &&
+	test_must_be_empty out &&
+	echo "session_id: $id" >expect && test_cmp expect err
+'
+
+test_expect_success '--no-agent wins over HERMES_AGENT and config.toml' '
+	mkdir -p "$HERMES_HOME" &&
+	echo "agent = \"touch config-agent-ran\"" >"$HERMES_HOME/config.toml" &&
+	HERMES_AGENT="touch env-agent-ran" && export HERMES_AGENT &&
+	hermes chat -q "a note" --no-agent >out 2>err &&
+	id=$(only_id) &&
+	test_must_be_empty out &&
+	echo "session_id: $id" >expect && test_cmp expect err &&
+	! test -e env-agent-ran && ! test -e config-agent-ran &&
+	echo "user: a note" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'the user message is on disk before the agent runs' '
+	hermes chat -q "saved first" -Q \
+		--agent "cat >/dev/null; cat \"\$HERMES_HOME/sessions/\$HERMES_SESSION_ID.json\" >during.json; echo done" >out &&
+	id=$(only_id) &&
+	echo done >expect && test_cmp expect out &&
+	grep "\"message_count\":1" during.json &&
+	grep "\"content\":\"saved first\"" during.json &&
+	! grep "\"role\":\"assistant\"" during.json &&
+	printf "user: saved first\nassistant: done\n" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'a multi-line reply is printed and saved whole' '
+	hermes chat -q "list" -Q --agent "cat >/dev/null; printf \"one\\ntwo\\n\\nthree\\n\"" >out &&
+	printf "one\ntwo\n\nthree\n" >expect && test_cmp expect out &&
+	printf "%s\n" "user: list" "assistant: one\\ntwo\\n\\nthree" >expect &&
+	messages "$(only_id)" >actual && test_cmp expect actual
+'
+
+test_expect_success 'one-shot in a new session: the preview is the first message' '
+	hermes chat -q "why does BRPOPLPUSH time out" -Q --agent "fake-agent text because" >out &&
+	id=$(only_id) &&
+	test "$(field "$id" preview)" = "why does BRPOPLPUSH time out" &&
+	test "$(field "$id" title)" = "why does BRPOPLPUSH time out"
+'
+
+test_expect_success 'a closed stdout is not an error: exit 0, the reply saved' '
+	{ hermes chat -q ping -Q --agent "fake-agent text pong" 2>err; echo $? >status; } | true &&
+	echo 0 >expect && test_cmp expect status &&
+	test_must_be_empty err &&
+	printf "user: ping\nassistant: pong\n" >expect &&
+	messages "$(only_id)" >actual && test_cmp expect actual
+'
+
+test_expect_success SCRIPT '-q TEXT on a terminal is still one-shot' '
+	run_in_pty "hermes chat -q ping --agent \"fake-agent text pong\"" >out </dev/null &&
+	id=$(only_id) &&
+	grep pong out &&
+	grep "session_id: $id" out &&
+	printf "user: ping\nassistant: pong\n" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_done

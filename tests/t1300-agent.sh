@@ -1,0 +1,342 @@
+#!/bin/sh
+test_description='hermes chat and its agent: which command, what it reads, what it sees, what it may answer, how it fails'
+. "$(dirname "$0")/lib.sh"
+
+# tests/agents/fake-agent answers as a model would.
+PATH="$TEST_DIR/agents:$PATH"
+
+# field ID KEY: header field KEY (a string or a number) of session ID.
+field() {
+	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" | sed 's/"messages":.*//' |
+	sed -n -e 's/.*"'"$2"'":"\([^"]*\)".*/\1/p' -e t -e 's/.*"'"$2"'":\([0-9.]*\).*/\1/p'
+}
+
+# messages ID: one "role: content" line per message of session ID
+# (content as stored, JSON-escaped).
+messages() {
+	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" |
+	awk '{
+		n = split($0, m, /\{"role":"/)
+		for (i = 2; i <= n; i++) {
+			role = m[i]; sub(/".*/, "", role)
+			text = m[i]; sub(/^[^"]*","content":"/, "", text); sub(/","ts":.*/, "", text)
+			print role ": " text
+		}
+	}'
+}
+
+# only_id: the ID of the only session in the store.
+only_id() {
+	test "$(session_count)" = 1 &&
+	ls "$HERMES_HOME/sessions" | sed -n 's/\.json$//p'
+}
+
+# config LINE...: write $HERMES_HOME/config.toml.
+config() {
+	mkdir -p "$HERMES_HOME" &&
+	printf '%s\n' "$@" >"$HERMES_HOME/config.toml"
+}
+
+# A conversation of three messages so far: user, assistant, user.
+converse() {
+	hermes chat -c talk --create-if-missing -q first --agent "fake-agent text reply-one" -Q >/dev/null &&
+	hermes chat -c talk -q second "$@"
+}
+
+test_expect_success 'agent from config.toml' '
+	config "agent = \"fake-agent text from-config\"" &&
+	hermes chat -q hi -Q >out &&
+	echo from-config >expect && test_cmp expect out
+'
+
+test_expect_success 'HERMES_AGENT wins over config.toml' '
+	config "agent = \"fake-agent text from-config\"" &&
+	HERMES_AGENT="fake-agent text from-env" hermes chat -q hi -Q >out &&
+	echo from-env >expect && test_cmp expect out
+'
+
+test_expect_success '--agent wins over HERMES_AGENT and config.toml' '
+	config "agent = \"fake-agent text from-config\"" &&
+	HERMES_AGENT="fake-agent text from-env" hermes chat -q hi -Q --agent "fake-agent text from-flag" >out &&
+	echo from-flag >expect && test_cmp expect out
+'
+
+test_expect_success 'HERMES_AGENT alone, and --agent over it, without a config file' '
+	HERMES_AGENT="fake-agent text from-env" &&
+	export HERMES_AGENT &&
+	hermes chat -q hi -Q >out &&
+	echo from-env >expect && test_cmp expect out &&
+	hermes chat -q hi2 -Q --agent "fake-agent text from-flag" >out &&
+	echo from-flag >expect && test_cmp expect out
+'
+
+test_expect_success 'the agent of a profile is in that profile config.toml' '
+	config "agent = \"fake-agent text main-profile\"" &&
+	mkdir -p "$HERMES_HOME/profiles/work" &&
+	echo "agent = \"fake-agent text work-profile\"" >"$HERMES_HOME/profiles/work/config.toml" &&
+	hermes -p work chat -q hi -Q >out &&
+	echo work-profile >expect && test_cmp expect out &&
+	hermes chat -q hi -Q >out &&
+	echo main-profile >expect && test_cmp expect out
+'
+
+test_expect_success 'the agent runs under /bin/sh -c' '
+	hermes chat -q hi -Q --agent "cat >/dev/null; x=sh-ran; echo \"\$x\" | tr a-z A-Z" >out &&
+	echo SH-RAN >expect && test_cmp expect out
+'
+
+test_expect_success 'agent stdin, json (default): an OpenAI chat-completions request body' '
+	config "model = \"gpt-test\"" &&
+	converse --agent "fake-agent save input.json" -Q >out &&
+	echo saved >expect && test_cmp expect out &&
+	tr -d " \n" <input.json >flat &&
+	grep "^{" flat &&
+	grep "\"model\":\"gpt-test\"" flat &&
+	grep "\"messages\":\[{\"role\":\"user\",\"content\":\"first\"},{\"role\":\"assistant\",\"content\":\"reply-one\"},{\"role\":\"user\",\"content\":\"second\"}\]" flat
+'
+
+test_expect_success PYTHON3 'agent stdin, json: parses as exactly that request' '
+	config "model = \"gpt-test\"" &&
+	converse --agent "fake-agent save input.json" -Q >out &&
+	python3 -c "
+import json, sys
+body = json.load(open(\"input.json\"))
+assert body[\"model\"] == \"gpt-test\", body
+assert body[\"messages\"] == [
+    {\"role\": \"user\", \"content\": \"first\"},
+    {\"role\": \"assistant\", \"content\": \"reply-one\"},
+    {\"role\": \"user\", \"content\": \"second\"},
+], body
+"
+'
+
+test_expect_success PYTHON3 'agent stdin, json: quotes, backslashes, newlines and non-ASCII survive' '
+	printf "say \"hi\"\\\\path\nnext line \303\251\342\202\254\n" >msg &&
+	hermes chat -q - -Q --agent "fake-agent save input.json" <msg >out &&
+	python3 -c "
+import json
+body = json.load(open(\"input.json\"))
+want = open(\"msg\", encoding=\"utf-8\").read().rstrip(\"\\n\")
+assert body[\"messages\"] == [{\"role\": \"user\", \"content\": want}], (body, want)
+"
+'
+
+test_expect_success 'agent_input = "json" in config.toml is the default form' '
+	config "agent_input = \"json\"" &&
+	converse --agent "fake-agent save input.json" -Q >out &&
+	tr -d " \n" <input.json >flat &&
+	grep "\"messages\":\[{\"role\":\"user\",\"content\":\"first\"}," flat
+'
+
+test_expect_success 'agent stdin, transcript: the conversation as plain text' '
+	config "agent_input = \"transcript\"" &&
+	converse --agent "fake-agent save input.txt" -Q >out &&
+	echo saved >expect && test_cmp expect out &&
+	! grep "^{" input.txt &&
+	! grep "\"messages\"" input.txt &&
+	first=$(grep -n "first" input.txt | head -n 1 | cut -d: -f1) &&
+	reply=$(grep -n "reply-one" input.txt | head -n 1 | cut -d: -f1) &&
+	second=$(grep -n "second" input.txt | head -n 1 | cut -d: -f1) &&
+	test "$first" -lt "$reply" && test "$reply" -lt "$second" &&
+	grep "user" input.txt &&
+	grep "assistant" input.txt
+'
+
+test_expect_success 'agent stdin, text: the latest user message only' '
+	config "agent_input = \"text\"" &&
+	converse --agent "fake-agent save input.txt" -Q >out &&
+	echo saved >expect && test_cmp expect out &&
+	echo second >expect && test_cmp expect input.txt
+'
+
+test_expect_success 'a bad agent_input in config.toml is a clear error, nothing sent' '
+	config "agent = \"touch agent-ran\"" "agent_input = \"yaml\"" &&
+	test_must_fail hermes chat -q hi >out 2>err &&
+	test_must_be_empty out &&
+	! test -e agent-ran &&
+	grep "^hermes: " err &&
+	grep "agent_input" err
+'
+
+test_expect_success 'the agent sees HERMES_SESSION_ID, HERMES_SESSION_TITLE and HERMES_MODEL' '
+	config "model = \"gpt-test\"" &&
+	hermes chat -c "redis debug" --create-if-missing -q hi -Q --agent "fake-agent env env.txt" >out &&
+	id=$(only_id) &&
+	echo env >expect && test_cmp expect out &&
+	cat >expect <<-EOF &&
+	id=$id
+	title=redis debug
+	model=gpt-test
+	EOF
+	test_cmp expect env.txt
+'
+
+test_expect_success 'without model in config.toml, HERMES_MODEL is not set' '
+	unset HERMES_MODEL &&
+	hermes chat -q "hello there" -Q --agent "fake-agent env env.txt" >out &&
+	id=$(only_id) &&
+	cat >expect <<-EOF &&
+	id=$id
+	title=hello there
+	model=unset
+	EOF
+	test_cmp expect env.txt
+'
+
+test_expect_success 'agent output, plain text: streamed to stdout and saved' '
+	hermes chat -q hi --agent "fake-agent text hello there" >out 2>err &&
+	id=$(only_id) &&
+	echo "hello there" >expect && test_cmp expect out &&
+	echo "session_id: $id" >expect && test_cmp expect err &&
+	printf "user: hi\nassistant: hello there\n" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'agent output, plain text starting with a brace is still plain text' '
+	hermes chat -q hi -Q --agent "cat >/dev/null; echo \"{not json} really\"" >out &&
+	echo "{not json} really" >expect && test_cmp expect out &&
+	printf "user: hi\nassistant: {not json} really\n" >expect &&
+	messages "$(only_id)" >actual && test_cmp expect actual
+'
+
+test_expect_success 'agent output, an OpenAI chat-completion object: its content is the reply' '
+	hermes chat -q hi --agent "fake-agent json from-json" >out 2>err &&
+	id=$(only_id) &&
+	echo "from-json" >expect && test_cmp expect out &&
+	echo "session_id: $id" >expect && test_cmp expect err &&
+	printf "user: hi\nassistant: from-json\n" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'agent output, an OpenAI SSE stream: the deltas joined are the reply' '
+	hermes chat -q hi --agent "fake-agent sse Hel lo, wor ld" >out 2>err &&
+	id=$(only_id) &&
+	echo "Hello,world" >expect && test_cmp expect out &&
+	echo "session_id: $id" >expect && test_cmp expect err &&
+	printf "user: hi\nassistant: Hello,world\n" >expect &&
+	messages "$id" >actual && test_cmp expect actual &&
+	! grep "data:" out &&
+	! grep "DONE" "$HERMES_HOME/sessions/$id.json"
+'
+
+test_expect_success 'agent output, an indented completion object with JSON escapes' '
+	hermes chat -q hi -Q --agent "fake-agent json-pretty" >out &&
+	printf "caf\303\251 \"q\"\nline2\n" >expect && test_cmp expect out &&
+	{
+		echo "user: hi" &&
+		printf "assistant: caf\303\251 " &&
+		printf "%s\n" "\\\"q\\\"\\nline2"
+	} >expect &&
+	messages "$(only_id)" >actual && test_cmp expect actual
+'
+
+test_expect_success 'agent output, an SSE stream with CRLF line ends' '
+	hermes chat -q hi -Q --agent "fake-agent sse-crlf A B C" >out &&
+	echo ABC >expect && test_cmp expect out &&
+	printf "user: hi\nassistant: ABC\n" >expect &&
+	messages "$(only_id)" >actual && test_cmp expect actual
+'
+
+test_expect_success 'agent output forms work with -c on an existing conversation' '
+	converse --agent "fake-agent sse sec ond" -Q >out &&
+	id=$(only_id) &&
+	echo "second" >expect && test_cmp expect out &&
+	printf "user: first\nassistant: reply-one\nuser: second\nassistant: second\n" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'a failing agent (exit 7): exit 3, names the command and status, keeps the message' '
+	TMUX_PANE=%1 && export TMUX_PANE &&
+	test_expect_code 3 hermes chat -q "keep me" --agent "fake-agent fail 7" >out 2>err &&
+	id=$(only_id) &&
+	grep "^hermes: .*fake-agent fail 7" err &&
+	grep "status 7" err &&
+	grep -x "session_id: $id" err &&
+	echo "user: keep me" >expect &&
+	messages "$id" >actual && test_cmp expect actual &&
+	test "$(field "$id" message_count)" = 1 &&
+	grep "\"session_id\":\"$id\"" "$HERMES_HOME/terminal-sessions/tmux_pane--1.json"
+'
+
+test_expect_success 'a failing agent on a continued session: exit 3, the new message kept, no reply saved' '
+	test_expect_code 3 converse --agent "fake-agent fail 7" -Q >out 2>err &&
+	id=$(only_id) &&
+	grep "fake-agent fail 7" err &&
+	printf "user: first\nassistant: reply-one\nuser: second\n" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'an agent killed by a signal: exit 3, names the command and the signal' '
+	test_expect_code 3 hermes chat -q "keep me" --agent "exec fake-agent kill KILL" >out 2>err &&
+	id=$(only_id) &&
+	grep "^hermes: .*exec fake-agent kill KILL" err &&
+	grep "signal 9" err &&
+	echo "user: keep me" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'an agent whose shell dies of a signal: exit 3, the message kept' '
+	test_expect_code 3 hermes chat -q "keep me" -Q --agent "cat >/dev/null; echo part; kill -TERM \$\$" >out 2>err &&
+	id=$(only_id) &&
+	grep "^hermes: " err &&
+	grep "signal 15" err &&
+	echo "user: keep me" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'an agent killed by SIGINT on its own: exit 3, not an interruption of hermes' '
+	test_expect_code 3 hermes chat -q "keep me" -Q --agent "exec fake-agent kill INT" >out 2>err &&
+	grep "^hermes: .*exec fake-agent kill INT" err &&
+	grep "signal 2" err &&
+	echo "user: keep me" >expect &&
+	messages "$(only_id)" >actual && test_cmp expect actual
+'
+
+test_expect_success 'hermes interrupted while the agent runs: exit 130, the agent stopped, the message kept' '
+	hermes chat -q "keep me" -Q --agent "exec fake-agent slow agent.pid" >out 2>err &
+	hermes_pid=$! &&
+	tries=0 &&
+	while ! test -s agent.pid && test $tries -lt 20; do
+		sleep 1
+		tries=$((tries + 1))
+	done &&
+	agent_pid=$(cat agent.pid) &&
+	kill -TERM $hermes_pid &&
+	test_expect_code 130 wait $hermes_pid &&
+	! kill -0 "$agent_pid" 2>/dev/null &&
+	grep "^hermes: " err &&
+	messages "$(only_id)" >actual &&
+	head -n 1 actual >first &&
+	echo "user: keep me" >expect && test_cmp expect first
+'
+
+test_expect_success 'an agent command that does not exist: exit 3, the message kept' '
+	test_expect_code 3 hermes chat -q "keep me" -Q --agent "no-such-agent-for-hermes-tests" >out 2>err &&
+	id=$(only_id) &&
+	grep "^hermes: .*no-such-agent-for-hermes-tests" err &&
+	echo "user: keep me" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'an OpenAI error object from the agent: exit 3, its message shown, no reply saved' '
+	test_expect_code 3 hermes chat -q "keep me" -Q --agent "fake-agent api-error model not found" >out 2>err &&
+	id=$(only_id) &&
+	grep "^hermes: .*model not found" err &&
+	echo "user: keep me" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
+test_expect_success 'an agent that answers nothing: exit 0, no empty reply saved' '
+	hermes chat -q "hello" -Q --agent "cat >/dev/null" >out 2>err &&
+	test_must_be_empty out &&
+	test_must_be_empty err &&
+	echo "user: hello" >expect &&
+	messages "$(only_id)" >actual && test_cmp expect actual
+'
+
+test_expect_success 'an agent that ignores its stdin still works' '
+	hermes chat -q "hello" -Q --agent "echo ignored-input" >out &&
+	echo ignored-input >expect && test_cmp expect out
+'
+
+test_done

@@ -1,0 +1,286 @@
+#!/bin/sh
+test_description='breadcrumb files: keys from pane variables, staleness, fallbacks, best effort'
+. "$(dirname "$0")/lib.sh"
+
+# Tests here have no tty; a pane variable makes the terminal. Its leader is
+# this test run's session (getsid), the same for every hermes started here.
+
+# messages_of ID: "role: content" of each message in the session file.
+messages_of() {
+	tr '{' '\n' <"$HERMES_HOME/sessions/$1.json" |
+	sed -n 's/^"role":"\([a-z]*\)","content":"\([^"]*\)".*/\1: \2/p'
+}
+
+# check_current FILE ID REASON: FILE holds the output of `hermes sessions
+# current`, which must name session ID for REASON.
+check_current() {
+	printf '%s %s\n' "$2" "$3" >expect.current &&
+	awk -F '\t' '{ sub(/ \(.*/, "", $3); print $1, $3 }' "$1" >actual.current &&
+	test_cmp expect.current actual.current
+}
+
+# in_pane PANE CMD...: run CMD as if in tmux pane PANE (%N), without a tty.
+in_pane() {
+	pane=$1
+	shift
+	env TMUX_PANE="$pane" "$@"
+}
+
+crumbs() {
+	echo "$HERMES_HOME/terminal-sessions"
+}
+
+# field NAME FILE: a string field of a breadcrumb file.
+field() {
+	sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" "$2"
+}
+
+# crumbs_with_titles: each breadcrumb file and the title of its session.
+crumbs_with_titles() {
+	for f in $(ls "$(crumbs)"); do
+		id=$(field session_id "$(crumbs)/$f") &&
+		echo "$f $(field title "$HERMES_HOME/sessions/$id.json")" || return 1
+	done
+}
+
+# write_crumb FILE SESSION_ID TS LEADER
+write_crumb() {
+	printf '{"session_id":"%s","cwd":"%s","ts":%s,"leader":"%s"}\n' "$2" "$TRASH" "$3" "$4" >"$1"
+}
+
+test_expect_success 'each pane variable gives a key, in the documented order' '
+	all="ZELLIJ_PANE_ID=1 TMUX_PANE=%2 KITTY_WINDOW_ID=3 WEZTERM_PANE=4 TERM_SESSION_ID=w0t0p0:AB-5 WT_SESSION=6" &&
+	env $all hermes chat -q m1 --no-agent -Q &&
+	env $all ZELLIJ_PANE_ID= hermes chat -q m2 --no-agent -Q &&
+	env $all ZELLIJ_PANE_ID= TMUX_PANE= hermes chat -q m3 --no-agent -Q &&
+	env $all ZELLIJ_PANE_ID= TMUX_PANE= KITTY_WINDOW_ID= hermes chat -q m4 --no-agent -Q &&
+	env WT_SESSION=6 TERM_SESSION_ID=w0t0p0:AB-5 hermes chat -q m5 --no-agent -Q &&
+	env WT_SESSION=6 hermes chat -q m6 --no-agent -Q &&
+	cat >expect <<-\EOF &&
+	kitty_window_id-3.json m3
+	term_session_id-w0t0p0-AB-5.json m5
+	tmux_pane--2.json m2
+	wezterm_pane-4.json m4
+	wt_session-6.json m6
+	zellij_pane_id-1.json m1
+	EOF
+	crumbs_with_titles >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'pane variables are consulted in order: first set one wins' '
+	env KITTY_WINDOW_ID=3 TMUX_PANE=%2 hermes chat -q one --no-agent -Q &&
+	env WT_SESSION=6 WEZTERM_PANE=4 hermes chat -q two --no-agent -Q &&
+	env TERM_SESSION_ID=5 WT_SESSION=6 hermes chat -q three --no-agent -Q &&
+	env ZELLIJ_PANE_ID=1 WT_SESSION=6 hermes chat -q four --no-agent -Q &&
+	env ZELLIJ_PANE_ID= KITTY_WINDOW_ID=7 hermes chat -q five --no-agent -Q &&
+	cat >expect <<-\EOF &&
+	kitty_window_id-7.json five
+	term_session_id-5.json three
+	tmux_pane--2.json one
+	wezterm_pane-4.json two
+	zellij_pane_id-1.json four
+	EOF
+	crumbs_with_titles >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'keys are sanitized to a file name of at most 120 characters' '
+	in_pane "../../x y/%z" hermes chat -q odd --no-agent -Q &&
+	long=$(printf "%0300d" 7) &&
+	in_pane "$long" hermes chat -q long --no-agent -Q &&
+	ls "$(crumbs)" >actual &&
+	printf "%s\n" "tmux_pane-..-..-x-y--z.json" "$(printf "tmux_pane-%0110d" 0).json" >expect &&
+	test_cmp expect actual &&
+	! test -e "$HERMES_HOME/x y" &&
+	! test -e "$TRASH/x y"
+'
+
+test_expect_success 'the breadcrumb file holds session_id, cwd, ts and leader, mode 0600' '
+	before=$(date +%s) &&
+	in_pane %1 hermes chat -q hello --no-agent -Q &&
+	after=$(date +%s) &&
+	crumb=$(crumbs)/tmux_pane--1.json &&
+	test "$(field session_id "$crumb")" = "$(session_id_by_title hello)" &&
+	test "$(field cwd "$crumb")" = "$TRASH" &&
+	ts=$(sed -n "s/.*\"ts\":\([0-9]*\).*/\1/p" "$crumb") &&
+	test "$ts" -ge "$before" &&
+	test "$ts" -le "$after" &&
+	field leader "$crumb" | grep -E "^[0-9]+(@[0-9]+)?$" &&
+	test "$(file_mode "$crumb")" = 600 &&
+	test "$(file_mode "$(crumbs)")" = 700
+'
+
+test_expect_success 'the breadcrumb beats the workspace and is marked in sessions list' '
+	mkdir a b &&
+	(cd a && in_pane %1 hermes chat -q "from a" --no-agent -Q) &&
+	(cd b && hermes chat -q "from b" --no-agent -Q) &&
+	A=$(session_id_by_title "from a") &&
+	(cd b && in_pane %1 hermes sessions current >../current.out) &&
+	check_current current.out "$A" breadcrumb &&
+	(cd b && hermes sessions current >../current.out) &&
+	check_current current.out "$(session_id_by_title "from b")" workspace &&
+	(cd b && in_pane %1 hermes sessions list) >list.out &&
+	grep "^\*" list.out >marked &&
+	test_line_count = 1 marked &&
+	grep "$A\$" marked &&
+	(cd b && in_pane %1 hermes chat -c -q "again from b" --no-agent -Q) &&
+	cat >expect <<-\EOF &&
+	user: from a
+	user: again from b
+	EOF
+	messages_of "$A" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a chat on a named, resumed or created session moves the breadcrumb' '
+	in_pane %1 hermes chat -q first --no-agent -Q &&
+	hermes chat -q second --no-agent -Q &&
+	hermes chat -q third --no-agent -Q &&
+	in_pane %1 hermes chat -c second -q "to second" --no-agent -Q &&
+	in_pane %1 hermes sessions current >current.out &&
+	check_current current.out "$(session_id_by_title second)" breadcrumb &&
+	in_pane %1 hermes chat -r "$(session_id_by_title first)" -q "to first" --no-agent -Q &&
+	in_pane %1 hermes sessions current >current.out &&
+	check_current current.out "$(session_id_by_title first)" breadcrumb &&
+	in_pane %1 hermes chat -c fourth --create-if-missing -q "to fourth" --no-agent -Q &&
+	in_pane %1 hermes sessions current >current.out &&
+	check_current current.out "$(session_id_by_title fourth)" breadcrumb &&
+	in_pane %1 hermes chat -q fifth --no-agent -Q &&
+	in_pane %1 hermes sessions current >current.out &&
+	check_current current.out "$(session_id_by_title fifth)" breadcrumb
+'
+
+test_expect_success 'a breadcrumb to a deleted session falls back to workspace, then latest' '
+	mkdir a b &&
+	(cd a && in_pane %1 hermes chat -q mine --no-agent -Q) &&
+	(cd a && hermes chat -q "same workspace" --no-agent -Q) &&
+	(cd b && hermes chat -q "other workspace" --no-agent -Q) &&
+	A=$(session_id_by_title mine) &&
+	W=$(session_id_by_title "same workspace") &&
+	L=$(session_id_by_title "other workspace") &&
+	(cd a && in_pane %1 hermes sessions current >../current.out) &&
+	check_current current.out "$A" breadcrumb &&
+	rm "$HERMES_HOME/sessions/$A.json" &&
+	(cd a && in_pane %1 hermes sessions current >../current.out) &&
+	check_current current.out "$W" workspace &&
+	hermes sessions delete "$W" --yes >/dev/null &&
+	(cd a && in_pane %1 hermes sessions current >../current.out) &&
+	check_current current.out "$L" latest &&
+	(cd a && in_pane %1 hermes chat -c -q "fell back" --no-agent -Q) &&
+	cat >expect <<-\EOF &&
+	user: other workspace
+	user: fell back
+	EOF
+	messages_of "$L" >actual &&
+	test_cmp expect actual &&
+	test "$(field session_id "$(crumbs)/tmux_pane--1.json")" = "$L" &&
+	test "$(session_count)" = 1
+'
+
+test_expect_success 'a breadcrumb older than 30 days is ignored, a younger one is not' '
+	in_pane %1 hermes chat -q mine --no-agent -Q &&
+	hermes chat -q newer --no-agent -Q &&
+	A=$(session_id_by_title mine) &&
+	crumb=$(crumbs)/tmux_pane--1.json &&
+	leader=$(field leader "$crumb") &&
+	test -n "$leader" &&
+	now=$(date +%s) &&
+	write_crumb "$crumb" "$A" $((now - 29 * 86400)) "$leader" &&
+	in_pane %1 hermes sessions current >current.out &&
+	check_current current.out "$A" breadcrumb &&
+	write_crumb "$crumb" "$A" $((now - 31 * 86400)) "$leader" &&
+	in_pane %1 hermes sessions current >current.out &&
+	check_current current.out "$(session_id_by_title newer)" workspace &&
+	in_pane %1 hermes chat -c -q "not mine" --no-agent -Q &&
+	echo "user: mine" >expect &&
+	messages_of "$A" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'writing a breadcrumb removes breadcrumb files older than 30 days' '
+	mkdir -p "$(crumbs)" &&
+	now=$(date +%s) &&
+	write_crumb "$(crumbs)/tty-dev-pts-77.json" 20260101_000000_abcdef $((now - 40 * 86400)) 1@1 &&
+	touch -d "@$((now - 40 * 86400))" "$(crumbs)/tty-dev-pts-77.json" &&
+	write_crumb "$(crumbs)/tty-dev-pts-78.json" 20260101_000000_abcdef $((now - 10 * 86400)) 1@1 &&
+	touch -d "@$((now - 10 * 86400))" "$(crumbs)/tty-dev-pts-78.json" &&
+	hermes chat -q "no terminal" --no-agent -Q &&
+	test -f "$(crumbs)/tty-dev-pts-77.json" &&
+	in_pane %2 hermes chat -q pane --no-agent -Q &&
+	ls "$(crumbs)" >actual &&
+	cat >expect <<-\EOF &&
+	tmux_pane--2.json
+	tty-dev-pts-78.json
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'malformed breadcrumbs are ignored, then replaced' '
+	in_pane %1 hermes chat -q mine --no-agent -Q &&
+	hermes chat -q newer --no-agent -Q &&
+	A=$(session_id_by_title mine) &&
+	N=$(session_id_by_title newer) &&
+	crumb=$(crumbs)/tmux_pane--1.json &&
+	leader=$(field leader "$crumb") &&
+	for bad in "" "{" "not json" "{\"session_id\":42}" "[\"$A\"]" \
+		"{\"session_id\":\"../sessions/$A\",\"ts\":$(date +%s),\"leader\":\"$leader\"}" \
+		"{\"session_id\":\"$A/../$A\",\"ts\":$(date +%s),\"leader\":\"$leader\"}"
+	do
+		printf "%s" "$bad" >"$crumb" &&
+		in_pane %1 hermes sessions current >current.out 2>current.err &&
+		check_current current.out "$N" workspace &&
+		test_must_be_empty current.err || exit 1
+	done &&
+	in_pane %1 hermes chat -q third --no-agent -Q &&
+	test "$(field session_id "$crumb")" = "$(session_id_by_title third)"
+'
+
+test_expect_success 'terminal-sessions being a file does not make a chat fail' '
+	hermes chat -q first --no-agent -Q &&
+	echo "not a directory" >"$(crumbs)" &&
+	in_pane %1 hermes chat -q second --no-agent 2>err &&
+	S=$(session_id_by_title second) &&
+	echo "session_id: $S" >expect &&
+	test_cmp expect err &&
+	in_pane %1 hermes chat -c -q "second again" --no-agent -Q &&
+	in_pane %1 hermes sessions current >current.out &&
+	check_current current.out "$S" workspace &&
+	in_pane %1 hermes sessions list >list.out &&
+	test_line_count = 2 list.out &&
+	cat >expect <<-\EOF &&
+	user: second
+	user: second again
+	EOF
+	messages_of "$S" >actual &&
+	test_cmp expect actual &&
+	echo "not a directory" >expect &&
+	test_cmp expect "$(crumbs)"
+'
+
+test_expect_success 'a directory where the breadcrumb file goes does not make a chat fail' '
+	mkdir -p "$(crumbs)/tmux_pane--1.json" &&
+	in_pane %1 hermes chat -q first --no-agent -Q 2>err &&
+	test_must_be_empty err &&
+	in_pane %1 hermes chat -c -q "first again" --no-agent -Q &&
+	cat >expect <<-\EOF &&
+	user: first
+	user: first again
+	EOF
+	messages_of "$(session_id_by_title first)" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success NOT_ROOT 'an unreadable terminal-sessions directory does not make a chat fail' '
+	in_pane %1 hermes chat -q first --no-agent -Q &&
+	chmod 000 "$(crumbs)" &&
+	in_pane %1 hermes chat -c -q "first again" --no-agent -Q 2>err &&
+	in_pane %1 hermes chat -q second --no-agent -Q 2>>err &&
+	in_pane %1 hermes sessions current >current.out 2>>err &&
+	chmod 700 "$(crumbs)" &&
+	test_must_be_empty err &&
+	check_current current.out "$(session_id_by_title second)" workspace &&
+	test "$(session_count)" = 2
+'
+
+test_done

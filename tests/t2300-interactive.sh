@@ -1,0 +1,354 @@
+#!/bin/sh
+test_description='interactive hermes chat in a tmux pane: typing, slash commands, Ctrl-D, Ctrl-C, resume'
+. "$(dirname "$0")/lib.sh"
+
+# tmux runs pane commands with $SHELL; keep that POSIX whatever the user has.
+SHELL=/bin/sh
+export SHELL
+
+# Each test runs its own tmux server on a private socket in its trash
+# directory; the server (and any agent a test left running, by pid) is
+# stopped when the test's subshell exits, pass or fail.
+tm() {
+	tmux -S "$TRASH/tmux.sock" -f /dev/null "$@"
+}
+
+# start_tmux: one pane running an interactive shell in $TRASH; sets $PANE.
+# Not in $(...): the trap must belong to the test's shell.
+start_tmux() {
+	trap 'tm kill-server >/dev/null 2>&1; test -f sleep.pid && kill "$(cat sleep.pid)" 2>/dev/null' EXIT
+	PANE=$(tm new-session -d -s test -x 150 -y 50 -c "$TRASH" -P -F '#{pane_id}' "env PS1='$ ' sh")
+}
+
+# type_line TEXT: type TEXT into the pane and press Enter.
+type_line() {
+	tm send-keys -t "$PANE" -l "$1" &&
+	tm send-keys -t "$PANE" Enter
+}
+
+# start_hermes ARGS: run `hermes ARGS` in the pane's shell; its exit status
+# lands in hermes.rc when it ends.
+start_hermes() {
+	type_line "hermes $*; echo \$? >hermes.tmp && mv hermes.tmp hermes.rc"
+}
+
+# wait_until CMD...: poll until CMD succeeds (at most 30 s).
+wait_until() {
+	tries=0
+	until "$@"; do
+		tries=$((tries + 1))
+		if test $tries -gt 300; then
+			echo "timed out waiting for: $*" >&2
+			screen | grep -v "^$" | tail -n 30 >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# screen: everything the pane has shown, wrapped lines joined.
+screen() {
+	tm capture-pane -p -J -S - -t "$PANE"
+}
+
+# on_screen GREP-ARGS: the pane has shown a matching line.
+on_screen() {
+	screen | grep "$@" >/dev/null
+}
+
+# screen_count PATTERN N: the pane shows at least N lines matching PATTERN.
+screen_count() {
+	test "$(screen | grep -c -- "$1")" -ge "$2"
+}
+
+# hermes_exited STATUS: wait for hermes to end, and check its exit status.
+hermes_exited() {
+	wait_until test -f hermes.rc &&
+	echo "$1" >expect.rc &&
+	test_cmp expect.rc hermes.rc
+}
+
+# messages_of ID: "role: content" of each message in the session file.
+messages_of() {
+	tr '{' '\n' <"$HERMES_HOME/sessions/$1.json" |
+	sed -n 's/^"role":"\([a-z]*\)","content":"\([^"]*\)".*/\1: \2/p'
+}
+
+# has_messages ID FILE: session ID holds exactly the messages in FILE.
+has_messages() {
+	test -f "$HERMES_HOME/sessions/$1.json" &&
+	messages_of "$1" >actual.messages &&
+	cmp -s "$2" actual.messages
+}
+
+# field NAME FILE: a string field of a JSON file.
+field() {
+	sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" "$2"
+}
+
+test_expect_success TMUX 'a line typed in interactive mode is saved to a new session' '
+	start_tmux &&
+	start_hermes chat --no-agent &&
+	wait_until on_screen "^New session\. Type a message, /help for commands, Ctrl-D to quit\.$" &&
+	type_line "hello from tmux" &&
+	wait_until test "$(session_count)" = 1 &&
+	S=$(session_id_by_title "hello from tmux") &&
+	echo "user: hello from tmux" >expect &&
+	wait_until has_messages "$S" expect &&
+	type_line /quit &&
+	hermes_exited 0 &&
+	test_cmp expect actual.messages
+'
+
+test_expect_success TMUX 'slash commands /id, /title, /help, /sessions, /save and /quit' '
+	start_tmux &&
+	start_hermes chat --no-agent &&
+	wait_until on_screen "^New session\." &&
+	type_line /id &&
+	wait_until on_screen -x "(new session: saved with its first message)" &&
+	type_line "first words" &&
+	wait_until test "$(session_count)" = 1 &&
+	S=$(session_id_by_title "first words") &&
+	type_line /id &&
+	wait_until on_screen -x "$S" &&
+	type_line /title &&
+	wait_until on_screen -x "first words" &&
+	type_line "/title Renamed here" &&
+	wait_until on_screen -x "Title set to '"'"'Renamed here'"'"'." &&
+	test "$(field title "$HERMES_HOME/sessions/$S.json")" = "Renamed here" &&
+	test "$(field title_source "$HERMES_HOME/sessions/$S.json")" = user &&
+	type_line /help &&
+	wait_until on_screen "^/quit  " &&
+	for cmd in /help /title /new /save /sessions /id; do
+		on_screen "^$cmd " || exit 1
+	done &&
+	hermes chat -q "made elsewhere" --no-agent -Q &&
+	type_line /sessions &&
+	wait_until on_screen "made elsewhere" &&
+	screen | grep "^\* Renamed here  .*  1  $S\$" &&
+	screen | grep "^  made elsewhere  " &&
+	type_line "/save saved.md" &&
+	wait_until on_screen -x "Saved to saved.md." &&
+	grep "first words" saved.md &&
+	grep "Renamed here" saved.md &&
+	type_line /nonsense &&
+	wait_until on_screen "Unknown command '"'"'/nonsense'"'"'" &&
+	type_line /quit &&
+	hermes_exited 0 &&
+	echo "user: first words" >expect &&
+	messages_of "$S" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success TMUX '/new starts another session, which the pane then continues' '
+	start_tmux &&
+	start_hermes chat --no-agent &&
+	wait_until on_screen "^New session\." &&
+	type_line "first thread" &&
+	wait_until test "$(session_count)" = 1 &&
+	type_line /new &&
+	wait_until on_screen "^New session\. It is saved with its first message\.$" &&
+	type_line "second thread" &&
+	wait_until test "$(session_count)" = 2 &&
+	type_line "/new Third title" &&
+	wait_until screen_count "^New session\. It is saved" 2 &&
+	type_line "third thread" &&
+	wait_until test "$(session_count)" = 3 &&
+	type_line /quit &&
+	hermes_exited 0 &&
+	echo "user: first thread" >expect &&
+	messages_of "$(session_id_by_title "first thread")" >actual &&
+	test_cmp expect actual &&
+	echo "user: second thread" >expect &&
+	messages_of "$(session_id_by_title "second thread")" >actual &&
+	test_cmp expect actual &&
+	T=$(session_id_by_title "Third title") &&
+	echo "user: third thread" >expect &&
+	messages_of "$T" >actual &&
+	test_cmp expect actual &&
+	type_line "hermes sessions current >current.tmp; mv current.tmp current.out" &&
+	wait_until test -f current.out &&
+	grep "^$T	Third title	breadcrumb " current.out
+'
+
+test_expect_success TMUX 'Ctrl-D quits with status 0 and an untouched new session is not saved' '
+	start_tmux &&
+	start_hermes chat --no-agent &&
+	wait_until on_screen "^New session\." &&
+	tm send-keys -t "$PANE" C-d &&
+	hermes_exited 0 &&
+	test "$(session_count)" = 0
+'
+
+test_expect_success TMUX 'Ctrl-D after a message quits and keeps it' '
+	start_tmux &&
+	start_hermes chat --no-agent &&
+	wait_until on_screen "^New session\." &&
+	type_line "keep me" &&
+	wait_until test "$(session_count)" = 1 &&
+	tm send-keys -t "$PANE" C-d &&
+	hermes_exited 0 &&
+	echo "user: keep me" >expect &&
+	messages_of "$(session_id_by_title "keep me")" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success TMUX 'Ctrl-C at the prompt drops the line, not the program' '
+	start_tmux &&
+	start_hermes chat --no-agent &&
+	wait_until on_screen "^New session\." &&
+	tm send-keys -t "$PANE" -l "half typed" &&
+	wait_until on_screen "half typed" &&
+	tm send-keys -t "$PANE" C-c &&
+	wait_until screen_count "^>" 2 &&
+	type_line "real message" &&
+	wait_until test "$(session_count)" = 1 &&
+	type_line /quit &&
+	hermes_exited 0 &&
+	echo "user: real message" >expect &&
+	messages_of "$(session_id_by_title "real message")" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success TMUX 'bare -c resumes this pane'"'"'s session and shows title, ID, count and the last messages' '
+	start_tmux &&
+	type_line "hermes chat -q \"msg 1\" --title \"long talk\" --no-agent -Q && for n in 2 3 4 5 6; do hermes chat -c -q \"msg \$n\" --no-agent -Q; done; echo \$? >setup.tmp; mv setup.tmp setup.rc" &&
+	wait_until test -f setup.rc &&
+	test "$(cat setup.rc)" = 0 &&
+	S=$(session_id_by_title "long talk") &&
+	hermes chat -q "newer, elsewhere" --no-agent -Q &&
+	start_hermes chat -c --no-agent &&
+	wait_until on_screen -x "Resuming '"'"'long talk'"'"' ($S), 6 messages." &&
+	wait_until on_screen -x "msg 6" &&
+	on_screen -x "msg 5" &&
+	! on_screen -x "msg 1" &&
+	type_line "msg 7" &&
+	cat >expect <<-\EOF &&
+	user: msg 1
+	user: msg 2
+	user: msg 3
+	user: msg 4
+	user: msg 5
+	user: msg 6
+	user: msg 7
+	EOF
+	wait_until has_messages "$S" expect &&
+	type_line /id &&
+	wait_until on_screen -x "$S" &&
+	type_line /quit &&
+	hermes_exited 0
+'
+
+test_expect_success TMUX '--create-if-missing in a terminal creates the named session before any message' '
+	start_tmux &&
+	start_hermes chat -c "named thread" --create-if-missing --no-agent &&
+	wait_until test "$(session_count)" = 1 &&
+	S=$(session_id_by_title "named thread") &&
+	wait_until on_screen -x "New session '"'"'named thread'"'"' ($S)." &&
+	test "$(field title_source "$HERMES_HOME/sessions/$S.json")" = user &&
+	type_line "into the thread" &&
+	echo "user: into the thread" >expect &&
+	wait_until has_messages "$S" expect &&
+	tm send-keys -t "$PANE" C-d &&
+	hermes_exited 0 &&
+	type_line "hermes sessions current >current.tmp; mv current.tmp current.out" &&
+	wait_until test -f current.out &&
+	grep "^$S	named thread	breadcrumb " current.out
+'
+
+test_expect_success TMUX 'the agent'"'"'s reply is shown and saved' '
+	start_tmux &&
+	start_hermes chat --agent "'"'"'cat >/dev/null; echo \"hi, human\"'"'"'" &&
+	wait_until on_screen "^New session\." &&
+	type_line "hello agent" &&
+	wait_until on_screen -x "hi, human" &&
+	S=$(session_id_by_title "hello agent") &&
+	cat >expect <<-\EOF &&
+	user: hello agent
+	assistant: hi, human
+	EOF
+	wait_until has_messages "$S" expect &&
+	type_line /quit &&
+	hermes_exited 0
+'
+
+test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the conversation' '
+	cat >agent.sh <<-\EOF &&
+	cat >/dev/null
+	if test -e be-slow; then
+		rm be-slow
+		echo "partial reply"
+		sleep 60 &
+		echo $! >sleep.pid
+		wait
+		echo "never shown"
+	else
+		echo "quick reply"
+	fi
+	EOF
+	: >be-slow &&
+	start_tmux &&
+	start_hermes chat --agent "'"'"'sh agent.sh'"'"'" &&
+	wait_until on_screen "^New session\." &&
+	type_line "please wait" &&
+	wait_until on_screen -x "partial reply" &&
+	wait_until test -s sleep.pid &&
+	tm send-keys -t "$PANE" C-c &&
+	wait_until on_screen -F "[reply interrupted; the conversation is kept]" &&
+	wait_until eval "! kill -0 $(cat sleep.pid) 2>/dev/null" &&
+	S=$(session_id_by_title "please wait") &&
+	messages_of "$S" >actual &&
+	echo "user: please wait" >expect &&
+	head -n 1 actual >actual.first &&
+	test_cmp expect actual.first &&
+	! grep "never shown" actual &&
+	type_line "are you there" &&
+	wait_until on_screen -x "quick reply" &&
+	cat >expect <<-\EOF &&
+	user: are you there
+	assistant: quick reply
+	EOF
+	wait_until eval "messages_of $S | tail -n 2 | cmp -s expect -" &&
+	messages_of "$S" | head -n 1 >actual.first &&
+	echo "user: please wait" >expect &&
+	test_cmp expect actual.first &&
+	! on_screen "never shown" &&
+	type_line /quit &&
+	hermes_exited 0
+'
+
+test_expect_success TMUX 'Ctrl-C before a slow agent said anything keeps the user message' '
+	start_tmux &&
+	start_hermes chat --agent "'"'"'cat >/dev/null; echo \$\$ >agent.pid; exec sleep 60'"'"'" &&
+	wait_until on_screen "^New session\." &&
+	type_line "are you slow" &&
+	wait_until test -s agent.pid &&
+	tm send-keys -t "$PANE" C-c &&
+	wait_until on_screen -F "[reply interrupted; the conversation is kept]" &&
+	! kill -0 "$(cat agent.pid)" 2>/dev/null &&
+	echo "user: are you slow" >expect &&
+	messages_of "$(session_id_by_title "are you slow")" >actual &&
+	test_cmp expect actual &&
+	type_line /id &&
+	wait_until on_screen -x "$(session_id_by_title "are you slow")" &&
+	type_line /quit &&
+	hermes_exited 0
+'
+
+test_expect_success TMUX 'a failing agent is reported and the chat goes on' '
+	start_tmux &&
+	start_hermes chat --agent "'"'"'cat >/dev/null; exit 5'"'"'" &&
+	wait_until on_screen "^New session\." &&
+	type_line "will fail" &&
+	wait_until on_screen "status 5" &&
+	type_line /id &&
+	S=$(session_id_by_title "will fail") &&
+	wait_until on_screen -x "$S" &&
+	echo "user: will fail" >expect &&
+	messages_of "$S" >actual &&
+	test_cmp expect actual &&
+	type_line /quit &&
+	hermes_exited 0
+'
+
+test_done

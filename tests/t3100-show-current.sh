@@ -1,0 +1,205 @@
+#!/bin/sh
+test_description='hermes sessions show (the conversation) and current (what -c would pick, and why)'
+. "$(dirname "$0")/lib.sh"
+
+# mk_session ID TITLE TITLE_SOURCE UPDATED_AT CWD [ROLE CONTENT]...
+# A session file written directly, with fixed times: created an hour
+# before UPDATED_AT, messages a minute apart from then. CONTENT is put into
+# the JSON as is (write \n for a newline).
+mk_session () {
+	ms_id=$1 ms_title=$2 ms_src=$3 ms_updated=$4 ms_cwd=$5
+	shift 5
+	ms_created=$((ms_updated - 3600)) ms_count=$(($# / 2)) ms_preview=
+	test $# -ge 2 && ms_preview=$2
+	mkdir -p "$HERMES_HOME/sessions" &&
+	{
+		printf '{"format":1,"id":"%s","title":"%s","title_source":"%s","created_at":%s,"updated_at":%s,"cwd":"%s","message_count":%s,"preview":"%s","messages":[' \
+			"$ms_id" "$ms_title" "$ms_src" "$ms_created" "$ms_updated" "$ms_cwd" "$ms_count" "$ms_preview"
+		ms_ts=$ms_created ms_sep=
+		while test $# -ge 2; do
+			printf '%s\n{"role":"%s","content":"%s","ts":%s}' "$ms_sep" "$1" "$2" "$ms_ts"
+			ms_sep=, ms_ts=$((ms_ts + 60))
+			shift 2
+		done
+		printf '\n]}\n'
+	} >"$HERMES_HOME/sessions/$ms_id.json"
+}
+
+not_found () {
+	cat <<-EOF
+	No session found matching '$1'.
+	Use 'hermes sessions list' to see available sessions, or pass
+	--create-if-missing to start a new session with that title.
+	EOF
+}
+
+# 1767261600 is 2026-01-01 10:00 UTC.
+test_expect_success 'show: the conversation, each message under its role and time' '
+	mk_session 20260101_090000_aaaaaa "redis debug" user 1767261600 /srv \
+		system "be brief" user "why does it\ntime out" assistant "the timeout is 0" &&
+	hermes sessions show "redis debug" >out 2>err &&
+	cat >expect <<-\EOF &&
+	redis debug
+	id: 20260101_090000_aaaaaa  messages: 3  last active: 2026-01-01 10:00
+
+	[system] 2026-01-01 09:00
+	be brief
+
+	[user] 2026-01-01 09:01
+	why does it
+	time out
+
+	[assistant] 2026-01-01 09:02
+	the timeout is 0
+	EOF
+	test_cmp expect out &&
+	test_must_be_empty err
+'
+
+test_expect_success 'show: by ID gives the same as by title' '
+	mk_session 20260101_090000_aaaaaa "redis debug" user 1767261600 /srv user hi &&
+	hermes sessions show "redis debug" >by-title &&
+	hermes sessions show 20260101_090000_aaaaaa >by-id &&
+	test_cmp by-title by-id
+'
+
+test_expect_success 'show: an untitled, empty session' '
+	mk_session 20260101_090000_aaaaaa "" "" 1767261600 /srv &&
+	hermes sessions show 20260101_090000_aaaaaa >out &&
+	cat >expect <<-\EOF &&
+	(untitled)
+	id: 20260101_090000_aaaaaa  messages: 0  last active: 2026-01-01 10:00
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'show: a session made by chat, messages in the order sent' '
+	hermes chat --title notes -q first --no-agent -Q &&
+	hermes chat -c notes -q second --no-agent -Q &&
+	hermes sessions show notes >out &&
+	grep "^\[user\] " out >roles &&
+	test_line_count = 2 roles &&
+	grep -v "^\[" out | sed -n "3,\$p" | grep . >bodies &&
+	printf "first\nsecond\n" >expect &&
+	test_cmp expect bodies
+'
+
+test_expect_success 'show --json: the session file itself' '
+	hermes chat --title notes -q "say \"hi\"" --no-agent -Q &&
+	id=$(session_id_by_title notes) &&
+	hermes sessions show notes --json >out &&
+	test_cmp "$HERMES_HOME/sessions/$id.json" out
+'
+
+test_expect_success 'show: no such session is the not-found text and exit 1' '
+	mk_session 20260101_090000_aaaaaa "redis debug" user 1767261600 /srv &&
+	test_expect_code 1 hermes sessions show "redis" >out 2>err &&
+	test_must_be_empty out &&
+	not_found redis >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'show: a corrupt session file is exit 4, naming it, left untouched' '
+	mkdir -p "$HERMES_HOME/sessions" &&
+	f="$HERMES_HOME/sessions/20260101_090000_aaaaaa.json" &&
+	printf "{\"format\":1,\"id\":\"20260101_090000_aaaaaa\"," >"$f" &&
+	cp "$f" before &&
+	test_expect_code 4 hermes sessions show 20260101_090000_aaaaaa >out 2>err &&
+	test_must_be_empty out &&
+	grep "^hermes: $f: not a valid session file" err &&
+	test_cmp before "$f"
+'
+
+test_expect_success 'show: needs exactly one name' '
+	test_expect_code 2 hermes sessions show 2>err &&
+	grep "^hermes: sessions show: missing NAME or ID" err &&
+	test_expect_code 2 hermes sessions show redis debug 2>err &&
+	grep "^hermes: sessions show: unexpected argument '"'debug'"'; quote names with spaces" err
+'
+
+test_expect_success 'current: with no sessions at all, exit 1 and say how to start' '
+	test_expect_code 1 hermes sessions current >out 2>err &&
+	test_must_be_empty out &&
+	echo "hermes: no session to continue; start one with '"'hermes chat'"'" >expect &&
+	test_cmp expect err &&
+	test_expect_code 1 hermes sessions current --json >out 2>err &&
+	test_must_be_empty out &&
+	test_cmp expect err
+'
+
+test_expect_success 'current: latest, when nothing is in this workspace' '
+	mkdir ws &&
+	mk_session 20260101_090000_aaaaaa older user 1767261600 /elsewhere &&
+	mk_session 20260101_090000_bbbbbb newer user 1767348000 /elsewhere &&
+	(cd ws && hermes sessions current) >out 2>err &&
+	printf "20260101_090000_bbbbbb\tnewer\tlatest (the newest session)\n" >expect &&
+	test_cmp expect out &&
+	test_must_be_empty err &&
+	(cd ws && hermes sessions current --json) >out &&
+	cat >expect <<-\EOF &&
+	{"id":"20260101_090000_bbbbbb","title":"newer","reason":"latest"}
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'current: workspace, the newest session under the git root' '
+	mkdir -p ws/.git ws/sub &&
+	mk_session 20260101_090000_aaaaaa "in ws" user 1767261600 "$TRASH/ws/sub" &&
+	mk_session 20260101_090000_bbbbbb "newer elsewhere" user 1767348000 /elsewhere &&
+	(cd ws && hermes sessions current) >out &&
+	printf "20260101_090000_aaaaaa\tin ws\tworkspace (the newest session in this workspace)\n" >expect &&
+	test_cmp expect out &&
+	(cd ws/sub && hermes sessions current --json) >out &&
+	cat >expect <<-\EOF &&
+	{"id":"20260101_090000_aaaaaa","title":"in ws","reason":"workspace"}
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'current: breadcrumb, the session this terminal used last' '
+	mk_session 20260101_090000_aaaaaa "pane three" user 1767261600 /elsewhere &&
+	mk_session 20260101_090000_bbbbbb "newer" user 1767348000 "$TRASH" &&
+	TMUX_PANE=%3 hermes chat -c "pane three" -q more --no-agent -Q &&
+	mk_session 20260101_090000_cccccc "newest" user 1893456000 "$TRASH" &&
+	TMUX_PANE=%3 hermes sessions current >out &&
+	printf "20260101_090000_aaaaaa\tpane three\tbreadcrumb (this terminal used it last)\n" >expect &&
+	test_cmp expect out &&
+	TMUX_PANE=%3 hermes sessions current --json >out &&
+	cat >expect <<-\EOF &&
+	{"id":"20260101_090000_aaaaaa","title":"pane three","reason":"breadcrumb"}
+	EOF
+	test_cmp expect out &&
+	TMUX_PANE=%4 hermes sessions current >out &&
+	printf "20260101_090000_cccccc\tnewest\tworkspace (the newest session in this workspace)\n" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'current: a breadcrumb to a deleted session is as good as none' '
+	mk_session 20260101_090000_aaaaaa gone user 1767261600 /elsewhere &&
+	mk_session 20260101_090000_bbbbbb stays user 1767348000 /elsewhere &&
+	TMUX_PANE=%3 hermes chat -c gone -q x --no-agent -Q &&
+	rm "$HERMES_HOME/sessions/20260101_090000_aaaaaa.json" &&
+	TMUX_PANE=%3 hermes sessions current --json >out &&
+	cat >expect <<-\EOF &&
+	{"id":"20260101_090000_bbbbbb","title":"stays","reason":"latest"}
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'current names the session bare -c then continues' '
+	mkdir -p ws/.git &&
+	mk_session 20260101_090000_aaaaaa "in ws" user 1767261600 "$TRASH/ws" &&
+	mk_session 20260101_090000_bbbbbb "elsewhere" user 1767348000 /elsewhere &&
+	(cd ws && hermes sessions current --json) >out &&
+	grep "\"id\":\"20260101_090000_aaaaaa\"" out &&
+	(cd ws && hermes chat -c -q "went here" --no-agent) 2>err &&
+	echo "session_id: 20260101_090000_aaaaaa" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'current: takes no name' '
+	test_expect_code 2 hermes sessions current foo 2>err &&
+	grep "^hermes: sessions current: unexpected argument '"'foo'"'" err
+'
+
+test_done

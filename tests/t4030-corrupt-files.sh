@@ -1,0 +1,159 @@
+#!/bin/sh
+test_description='corrupt, huge and newer-format session files: skipped with a warning, refused with exit 4, never touched'
+. "$(dirname "$0")/lib.sh"
+
+figure() {
+	echo "# $*" >>"$TRASH_ROOT/figures"
+}
+
+# Bad files all have well-formed ID names, so nothing filters them out by
+# name: the content alone must be judged.
+BAD_EMPTY=20260101_000000_000001
+BAD_TRUNCATED=20260101_000000_000002
+BAD_UTF8_HEADER=20260101_000000_000003
+BAD_UTF8_BODY=20260101_000000_000004
+BAD_SCHEMA=20260101_000000_000005
+BAD_ARRAY=20260101_000000_000006
+BAD_HUGE_ZEROS=20260101_000000_000007
+BAD_HUGE_SESSION=20260101_000000_000008
+BAD_INFINITE=20260101_000000_00000a
+FUTURE=20260101_000000_000009
+
+# Every file except the 300 MiB ones; those are compared separately.
+SMALL_BAD="$BAD_EMPTY $BAD_TRUNCATED $BAD_UTF8_HEADER $BAD_UTF8_BODY $BAD_SCHEMA $BAD_ARRAY $BAD_INFINITE"
+ALL_BAD="$SMALL_BAD $BAD_HUGE_ZEROS $BAD_HUGE_SESSION"
+
+test_expect_success 'set up two healthy sessions and a zoo of bad files' '
+	HERMES_HOME=$TRASH_ROOT/home &&
+	hermes chat -q healthy --no-agent -Q &&
+	hermes chat -q "also healthy" --agent "echo reply" -Q >/dev/null &&
+	s=$HERMES_HOME/sessions &&
+	good=$(ls "$s" | head -1) &&
+	: >"$s/$BAD_EMPTY.json" &&
+	head -c 150 "$s/$good" >"$s/$BAD_TRUNCATED.json" &&
+	printf "{\"format\":1,\"id\":\"$BAD_UTF8_HEADER\",\"title\":\"bad\\377\",\"messages\":[\\n]}\\n" >"$s/$BAD_UTF8_HEADER.json" &&
+	printf "{\"format\":1,\"id\":\"$BAD_UTF8_BODY\",\"title\":\"body\",\"messages\":[\\n{\"role\":\"user\",\"content\":\"x\\377\",\"ts\":1}\\n]}\\n" >"$s/$BAD_UTF8_BODY.json" &&
+	printf "{\"format\":1,\"id\":42,\"messages\":[\\n]}\\n" >"$s/$BAD_SCHEMA.json" &&
+	printf "[{\"format\":1,\"id\":\"$BAD_ARRAY\",\"messages\":[]}]\\n" >"$s/$BAD_ARRAY.json" &&
+	printf "{\"format\":1,\"id\":\"$BAD_INFINITE\",\"title\":\"inf\",\"created_at\":1e999,\"messages\":[\\n]}\\n" >"$s/$BAD_INFINITE.json" &&
+	# 300 MiB, sparse: all zeros, and a header with a proper end.
+	truncate -s 300M "$s/$BAD_HUGE_ZEROS.json" &&
+	printf "{\"format\":1,\"id\":\"$BAD_HUGE_SESSION\",\"title\":\"huge\",\"messages\":[\\n" >"$s/$BAD_HUGE_SESSION.json" &&
+	truncate -s 300M "$s/$BAD_HUGE_SESSION.json" &&
+	printf "\\n]}\\n" >>"$s/$BAD_HUGE_SESSION.json" &&
+	# A newer format, with fields this hermes does not know.
+	printf "{\"format\":2,\"id\":\"$FUTURE\",\"title\":\"future\",\"labels\":[\"a\"],\"created_at\":1,\"updated_at\":2,\"message_count\":1,\"messages\":[\\n{\"role\":\"user\",\"content\":\"from the future\",\"ts\":1,\"tokens\":3}\\n]}\\n" >"$s/$FUTURE.json" &&
+	mkdir "$TRASH_ROOT/orig" &&
+	for id in $SMALL_BAD $FUTURE; do
+		cp "$s/$id.json" "$TRASH_ROOT/orig/" || return 1
+	done &&
+	for id in $BAD_HUGE_ZEROS $BAD_HUGE_SESSION; do
+		cp --sparse=always "$s/$id.json" "$TRASH_ROOT/orig/" || return 1
+	done
+'
+
+# unchanged: every bad file and the future one byte-for-byte as planted.
+unchanged() {
+	for id in $ALL_BAD $FUTURE; do
+		cmp "$TRASH_ROOT/orig/$id.json" "$HERMES_HOME/sessions/$id.json" || return 1
+	done
+}
+
+test_expect_success 'list shows the healthy and the future session, warns naming each bad file, exits 0' '
+	HERMES_HOME=$TRASH_ROOT/home &&
+	hermes sessions list --all >out 2>err &&
+	cut -f2 out | sort >titles &&
+	# list reads headers only: damage confined to the messages (bad UTF-8
+	# in a message) shows up when the session is used, not here.
+	printf "%s\n" "also healthy" body future healthy >expect &&
+	test_cmp expect titles &&
+	warned=0 &&
+	for id in $ALL_BAD; do
+		case $id in $BAD_UTF8_BODY) continue ;; esac
+		grep "^hermes: warning: $HERMES_HOME/sessions/$id.json: not a valid session file (.*); skipped\$" err ||
+			{ echo "no warning for $id"; return 1; }
+		warned=$((warned + 1))
+	done &&
+	test_line_count = $warned err &&
+	figure "t4030: list: 3 sessions (+1 with damage past its header) listed, $warned bad files each named in a warning, exit 0" &&
+	unchanged
+'
+
+test_expect_success 'list --json stays valid JSON, warnings on stderr only' '
+	HERMES_HOME=$TRASH_ROOT/home &&
+	hermes sessions list --all --json >out 2>err &&
+	grep -o "\"id\":" out | wc -l | tr -d " " >n &&
+	echo 4 >expect &&
+	test_cmp expect n &&
+	test -s err &&
+	! grep warning out
+'
+
+test_expect_success 'every command that needs a bad session exits 4 and leaves it untouched' '
+	HERMES_HOME=$TRASH_ROOT/home &&
+	runs=0 &&
+	for id in $ALL_BAD; do
+		test_expect_code 4 hermes sessions show "$id" 2>err &&
+		grep "^hermes: $HERMES_HOME/sessions/$id.json: not a valid session file (.*); left untouched\$" err &&
+		test_expect_code 4 hermes sessions show "$id" --json &&
+		test_expect_code 4 hermes chat -r "$id" -q x --no-agent -Q &&
+		test_expect_code 4 hermes chat -c "$id" -q x --agent "echo reply" -Q &&
+		test_expect_code 4 hermes sessions rename "$id" "new title" &&
+		test_expect_code 4 hermes sessions export "$id" -o "$TRASH/export.json" &&
+		runs=$((runs + 6)) || { echo "failed for $id"; return 1; }
+	done &&
+	# By title, where the header alone is readable.
+	test_expect_code 4 hermes chat -c body -q x --no-agent -Q &&
+	test_expect_code 4 hermes sessions rename body "new title" &&
+	figure "t4030: $runs commands on 9 bad files: all exit 4 with the path named, every file byte-for-byte unchanged" &&
+	! test -e "$TRASH/export.json" &&
+	unchanged &&
+	test "$(session_count)" = 12
+'
+
+test_expect_success 'export of everything, stats and prune skip bad files and keep them' '
+	HERMES_HOME=$TRASH_ROOT/home &&
+	hermes sessions export --format jsonl >all.jsonl 2>err &&
+	test_line_count = 3 all.jsonl &&
+	grep "$BAD_EMPTY.json.*not exported" err &&
+	grep "$BAD_UTF8_BODY.json.*not exported" err &&
+	hermes sessions export --format json -o all.json 2>err &&
+	grep -c "^{\"format\"" all.json >n &&
+	echo 3 >expect &&
+	test_cmp expect n &&
+	hermes sessions stats >/dev/null 2>&1 &&
+	hermes sessions prune --older-than 36500 --yes 2>err &&
+	grep "$BAD_SCHEMA.json" err &&
+	unchanged &&
+	test "$(session_count)" = 12
+'
+
+test_expect_success 'a newer-format session is shown but never rewritten' '
+	HERMES_HOME=$TRASH_ROOT/home &&
+	hermes sessions show future >out &&
+	grep "from the future" out &&
+	test_expect_code 4 hermes chat -r "$FUTURE" -q more --no-agent -Q 2>err &&
+	cat >expect <<-EOF &&
+	hermes: $HERMES_HOME/sessions/$FUTURE.json: written in format 2 by a newer hermes; this one understands format 1 and will not modify it
+	EOF
+	test_cmp expect err &&
+	test_expect_code 4 hermes chat -c future -q more --agent "echo reply" -Q &&
+	test_expect_code 4 hermes sessions rename future renamed &&
+	unchanged
+'
+
+test_expect_success 'the healthy sessions still work after all that' '
+	HERMES_HOME=$TRASH_ROOT/home &&
+	hermes chat -c healthy -q again --no-agent -Q &&
+	hermes sessions show healthy --json | grep "\"content\":\"again\"" &&
+	unchanged
+'
+
+test_expect_success 'clean up the 300 MiB files' '
+	rm -f "$TRASH_ROOT/home/sessions/$BAD_HUGE_ZEROS.json" "$TRASH_ROOT/home/sessions/$BAD_HUGE_SESSION.json" \
+		"$TRASH_ROOT/orig/$BAD_HUGE_ZEROS.json" "$TRASH_ROOT/orig/$BAD_HUGE_SESSION.json" &&
+	! test -e "$TRASH_ROOT/home/sessions/$BAD_HUGE_ZEROS.json"
+'
+
+cat "$TRASH_ROOT/figures" 2>/dev/null
+test_done

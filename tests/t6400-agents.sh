@@ -1,0 +1,186 @@
+#!/bin/sh
+test_description='the agents in contrib/agents, end to end'
+. "$(dirname "$0")/lib.sh"
+
+AGENTS=$ROOT/contrib/agents
+
+# Prerequisites lib.sh does not list: the fake server needs python3, the
+# openai-compatible agent needs curl.
+test_have_prereq() {
+	for prereq in $(echo "$1" | tr , " "); do
+		case $prereq in
+		SERVER) test -n "${OPENAI_BASE_URL:-}" ;;
+		DASH) command -v dash >/dev/null 2>&1 ;;
+		*) false ;;
+		esac || return 1
+	done
+}
+
+# One fake OpenAI-compatible server for the whole script (it stops by
+# itself after 60 s, should this script die without stopping it).
+SERVER_DIR=$TRASH_ROOT/server
+mkdir -p "$SERVER_DIR"
+server_pid=
+unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL HERMES_MODEL
+if command -v python3 >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
+	python3 "$TEST_DIR/t6400-fake-openai.py" "$SERVER_DIR" 60 &
+	server_pid=$!
+	tries=0
+	while ! test -s "$SERVER_DIR/port" && test $tries -lt 100; do
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	OPENAI_BASE_URL=http://127.0.0.1:$(cat "$SERVER_DIR/port" 2>/dev/null)/v1
+	export OPENAI_BASE_URL
+fi
+trap 'test -n "$server_pid" && kill "$server_pid" 2>/dev/null; rm -rf "$TRASH_ROOT"' EXIT
+
+# The request the server received last: request line, headers, body.
+last_request() {
+	ls "$SERVER_DIR" | sed -n 's/^request\.//p' | sort -n | tail -n 1 |
+		sed "s|^|$SERVER_DIR/request.|"
+}
+
+# The messages of the session named on the "session_id: ID" line in $1.
+session_of() {
+	hermes sessions show --json "$(sed -n 's/^session_id: //p' "$1")"
+}
+
+test_expect_success SERVER 'openai-compatible: the streamed reply is printed and saved' '
+	OPENAI_MODEL=test-model hermes chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
+	echo "Hello from the fake server" >expect &&
+	test_cmp expect out &&
+	grep "^session_id: " err &&
+	session_of err >session &&
+	grep "\"role\":\"user\",\"content\":\"hi\"" session &&
+	grep "\"role\":\"assistant\",\"content\":\"Hello from the fake server\"" session
+'
+
+test_expect_success SERVER 'openai-compatible: asks for a stream and fills in the empty model' '
+	OPENAI_MODEL=test-model hermes chat --agent "$AGENTS/openai-compatible" -q "say \"hi\"" -Q >out &&
+	req=$(last_request) &&
+	grep "^POST /v1/chat/completions$" "$req" &&
+	grep "^Accept: text/event-stream" "$req" &&
+	grep "^{\"stream\":true,\"model\":\"test-model\",\"messages\":\[{\"role\":\"user\",\"content\":\"say \\\\\"hi\\\\\"\"}\]}$" "$req" &&
+	! grep -i "^authorization:" "$req"
+'
+
+test_expect_success SERVER 'openai-compatible: HERMES_MODEL fills the model when OPENAI_MODEL is unset' '
+	HERMES_MODEL="org/model:7b" hermes chat --agent "$AGENTS/openai-compatible" -q hi -Q >out &&
+	grep "^{\"stream\":true,\"model\":\"org/model:7b\"," "$(last_request)"
+'
+
+test_expect_success SERVER 'openai-compatible: config.toml agent and model; the model there wins' '
+	mkdir -p "$HERMES_HOME" &&
+	cat >"$HERMES_HOME/config.toml" <<-EOF &&
+	agent = "$AGENTS/openai-compatible"
+	model = "cfg-model"
+	EOF
+	OPENAI_MODEL=env-model hermes chat -q hi -Q >out &&
+	echo "Hello from the fake server" >expect &&
+	test_cmp expect out &&
+	grep "^{\"stream\":true,\"model\":\"cfg-model\"," "$(last_request)"
+'
+
+test_expect_success SERVER 'openai-compatible: OPENAI_API_KEY is sent as a bearer token' '
+	OPENAI_API_KEY=sk-test OPENAI_MODEL=m hermes chat --agent "$AGENTS/openai-compatible" -q hi -Q >out &&
+	grep "^Authorization: Bearer sk-test" "$(last_request)"
+'
+
+test_expect_success SERVER 'openai-compatible: HTTP 401 is exit 3 with a clear message; the message is kept' '
+	test_expect_code 3 env OPENAI_API_KEY=bad OPENAI_MODEL=m \
+		hermes chat --agent "$AGENTS/openai-compatible" -q "keep me" >out 2>err &&
+	test_must_be_empty out &&
+	grep "openai-compatible: .* answered HTTP 401 (check OPENAI_API_KEY)" err &&
+	grep "Incorrect API key provided" err &&
+	session_of err >session &&
+	grep "\"content\":\"keep me\"" session &&
+	! grep "\"role\":\"assistant\"" session
+'
+
+test_expect_success SERVER 'openai-compatible: an unknown model is exit 3 naming HTTP 404' '
+	test_expect_code 3 env OPENAI_MODEL=missing \
+		hermes chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
+	grep "answered HTTP 404 (check OPENAI_BASE_URL and the model name)" err &&
+	grep "model .missing. not found" err
+'
+
+test_expect_success SERVER 'openai-compatible: no server is exit 3 saying so' '
+	test_expect_code 3 env OPENAI_BASE_URL=http://127.0.0.1:9/v1 \
+		hermes chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
+	grep "cannot connect to http://127.0.0.1:9/v1/chat/completions" err
+'
+
+test_expect_success SERVER,DASH 'openai-compatible runs under dash' '
+	OPENAI_MODEL=m hermes chat --agent "dash $AGENTS/openai-compatible" -q hi >out &&
+	grep "^Hello from the fake server$" out
+'
+
+# Stand-ins for the ollama and llm programs: they show their arguments and
+# what they read.
+fake_program() {
+	mkdir -p bin &&
+	cat >"bin/$1" <<-\EOF &&
+	#!/bin/sh
+	echo "args: $*"
+	sed "s/^/stdin: /"
+	EOF
+	chmod +x "bin/$1"
+}
+
+transcript_config() {
+	mkdir -p "$HERMES_HOME" &&
+	printf "agent_input = \"transcript\"\n%s\n" "${1:-}" >"$HERMES_HOME/config.toml"
+}
+
+test_expect_success 'ollama: runs the model on the transcript' '
+	fake_program ollama &&
+	transcript_config "model = \"mistral\"" &&
+	PATH=$PWD/bin:$PATH hermes chat --agent "$AGENTS/ollama" -q "hi there" -Q >out &&
+	cat >expect <<-\EOF &&
+	args: run mistral
+	stdin: user: hi there
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'ollama: llama3.2 when no model is set' '
+	fake_program ollama &&
+	transcript_config &&
+	PATH=$PWD/bin:$PATH hermes chat --agent "$AGENTS/ollama" -q hi -Q >out &&
+	grep "^args: run llama3.2$" out
+'
+
+test_expect_success 'ollama: JSON input is refused with what to set' '
+	fake_program ollama &&
+	test_expect_code 3 env PATH="$PWD/bin:$PATH" hermes chat --agent "$AGENTS/ollama" -q hi -Q >out 2>err &&
+	grep "set agent_input = \"transcript\" in config.toml" err
+'
+
+test_expect_success 'llm: the transcript goes to llm prompt, with -m when a model is set' '
+	fake_program llm &&
+	transcript_config "model = \"gpt-x\"" &&
+	PATH=$PWD/bin:$PATH hermes chat --agent "$AGENTS/llm" -q first -Q >out &&
+	cat >expect <<-\EOF &&
+	args: prompt -m gpt-x
+	stdin: user: first
+	EOF
+	test_cmp expect out &&
+	transcript_config &&
+	PATH=$PWD/bin:$PATH hermes chat -c --agent "$AGENTS/llm" -q second -Q >out &&
+	grep "^args: prompt$" out &&
+	grep "^stdin: user: second$" out &&
+	grep "^stdin: assistant: args: prompt -m gpt-x$" out
+'
+
+test_expect_success 'the agents are POSIX sh and executable' '
+	for agent in openai-compatible ollama llm; do
+		test -x "$AGENTS/$agent" &&
+		head -n 1 "$AGENTS/$agent" >line &&
+		echo "#!/bin/sh" >expect &&
+		test_cmp expect line &&
+		sh -n "$AGENTS/$agent" || return 1
+	done
+'
+
+test_done

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""A tiny OpenAI-compatible chat server for tests/t6400-agents.sh.
+
+    t6400-fake-openai.py DIR [SECONDS]
+
+Listens on 127.0.0.1 on a free port, which it writes to DIR/port once it
+is listening. POST /v1/chat/completions records the request (headers and
+body) in DIR/request.N, then answers:
+
+  - model "missing"            404 with an OpenAI error object
+  - "Authorization: Bearer bad" 401 with an OpenAI error object
+  - "stream": true             a server-sent-event stream of three chunks
+  - otherwise                  one chat-completion JSON object, whose text
+                               says it was not streamed
+
+It serves at most 20 requests and stops by itself after SECONDS (default
+30), so a test that forgets it leaves nothing running for long.
+"""
+
+import json
+import os
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+REPLY = ["Hello", " from the", " fake server"]
+LIFETIME = 30
+MAX_REQUESTS = 20
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        self.server.served += 1
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length)
+        path = os.path.join(self.server.dir, "request.%d" % self.server.served)
+        with open(path, "wb") as f:
+            f.write(("%s %s\n" % (self.command, self.path)).encode())
+            f.write(bytes(self.headers))
+            f.write(body)
+            f.write(b"\n")
+        if self.path != "/v1/chat/completions":
+            return self.error(404, "no route %s" % self.path)
+        if self.headers.get("Authorization") == "Bearer bad":
+            return self.error(401, "Incorrect API key provided")
+        try:
+            request = json.loads(body)
+        except ValueError:
+            return self.error(400, "the body is not JSON")
+        if request.get("model") == "missing":
+            return self.error(404, "model 'missing' not found")
+        if request.get("stream"):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            for piece in REPLY:
+                chunk = {"choices": [{"index": 0, "delta": {"content": piece}}]}
+                self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+                self.wfile.flush()
+                time.sleep(0.05)
+            self.wfile.write(b"data: [DONE]\n\n")
+        else:
+            text = "".join(REPLY) + " (not streamed)"
+            answer = {"choices": [{"index": 0, "message": {"role": "assistant", "content": text}}]}
+            self.reply(200, answer)
+
+    def error(self, code, message):
+        self.reply(code, {"error": {"message": message, "type": "invalid_request_error"}})
+
+    def reply(self, code, obj):
+        data = json.dumps(obj).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def main():
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    server.dir = sys.argv[1]
+    server.served = 0
+    server.timeout = 0.2
+    port_file = os.path.join(server.dir, "port")
+    with open(port_file + ".tmp", "w") as f:
+        f.write("%d\n" % server.server_address[1])
+    os.rename(port_file + ".tmp", port_file)
+    lifetime = float(sys.argv[2]) if len(sys.argv) > 2 else LIFETIME
+    deadline = time.time() + lifetime
+    while time.time() < deadline and server.served < MAX_REQUESTS:
+        server.handle_request()
+    server.server_close()
+
+
+if __name__ == "__main__":
+    main()
