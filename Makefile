@@ -43,9 +43,16 @@ check: build
 lint-man:
 	$(MANDOC) -Tlint man/hermes.1
 
-# The man page names the default locations; it is installed with the
-# actual ones. Completion scripts come from the binary being installed.
-install: build
+# Builds first, where cargo is at hand: 'make && sudo make install' then
+# installs what was built even where root has no cargo. The man page names
+# the default locations; it is installed with the actual ones. Completion
+# scripts come from the binary being installed.
+install:
+	@if command -v $(CARGO) >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory build; \
+	else \
+		echo "$(CARGO) not found: installing the $(BIN) built before"; \
+	fi
 	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
 		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" \
 		"$(DESTDIR)$(FISHCOMPDIR)" "$(DESTDIR)$(DATADIR)/hermes/agents"

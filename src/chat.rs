@@ -280,7 +280,12 @@ impl Chat<'_> {
         let session =
             self.store.load(&header.id)?.unwrap_or(Session { header: header.clone(), messages: vec![] });
         let h = &session.header;
-        crate::say!("Resuming '{}' ({}), {} messages.", h.title, h.id, h.message_count);
+        crate::say!(
+            "Resuming '{}' ({}), {}.",
+            h.title,
+            h.id,
+            crate::output::counted(h.message_count as usize, "message")
+        );
         let skip = session.messages.len().saturating_sub(4);
         for m in &session.messages[skip..] {
             crate::say!("{}", sessions::show::render_message(m, 400));

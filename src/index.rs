@@ -33,6 +33,14 @@ pub struct Stamp {
 }
 
 impl Stamp {
+    /// The stamp of `name` in the open directory `dir`, if it is a regular
+    /// file (a symlink or anything else never matches a cached entry).
+    pub fn at(dir: &File, name: &std::ffi::CStr) -> std::io::Result<Option<Stamp>> {
+        use std::os::unix::io::AsRawFd;
+        let (size, mtime_sec, mtime_nsec, ino, regular) = crate::sys::stat_at(dir.as_raw_fd(), name)?;
+        Ok(regular.then_some(Stamp { size, mtime_sec, mtime_nsec, ino }))
+    }
+
     pub fn of(meta: &fs::Metadata) -> Stamp {
         Stamp { size: meta.len(), mtime_sec: meta.mtime(), mtime_nsec: meta.mtime_nsec(), ino: meta.ino() }
     }
@@ -51,20 +59,22 @@ pub struct Entry {
 
 /// Streams the entries of an index file in ID order.
 pub struct Reader {
-    lines: Option<std::io::Lines<BufReader<File>>>,
+    lines: Option<BufReader<File>>,
+    line: String,
 }
 
 impl Reader {
     /// Open the index; an absent or foreign file yields no entries.
     pub fn open(path: &Path) -> Reader {
+        let mut line = String::new();
         let lines = fsio::open_regular(path).ok().and_then(|(file, _)| {
-            let mut lines = BufReader::with_capacity(64 << 10, file).lines();
-            match lines.next() {
-                Some(Ok(first)) if first == MAGIC => Some(lines),
+            let mut lines = BufReader::with_capacity(64 << 10, file);
+            match lines.read_line(&mut line) {
+                Ok(_) if line.trim_end() == MAGIC => Some(lines),
                 _ => None,
             }
         });
-        Reader { lines }
+        Reader { lines, line }
     }
 
     /// Whether an index file of this format was found.
@@ -75,14 +85,15 @@ impl Reader {
     /// The next well-formed entry; damaged lines are skipped.
     pub fn next_entry(&mut self) -> Option<Entry> {
         loop {
-            let line = match self.lines.as_mut()?.next() {
-                Some(Ok(line)) => line,
+            self.line.clear();
+            match self.lines.as_mut()?.read_line(&mut self.line) {
+                Ok(n) if n > 0 => {}
                 _ => {
                     self.lines = None;
                     return None;
                 }
-            };
-            if let Some(entry) = parse_line(&line) {
+            }
+            if let Some(entry) = parse_line(self.line.trim_end_matches('\n')) {
                 return Some(entry);
             }
         }

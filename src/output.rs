@@ -43,6 +43,11 @@ pub fn map_stdout_error(e: io::Error) -> Error {
     }
 }
 
+/// "1 session", "2 sessions".
+pub fn counted(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 /// Print a warning about a file that was skipped.
 pub fn warn(text: &str) {
     crate::note!("hermes: warning: {text}");

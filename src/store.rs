@@ -160,32 +160,41 @@ impl Store {
         let mut buf = Vec::with_capacity(HEADER_PROBE);
         let mut cached = cache.as_mut().and_then(|c| c.next_entry());
         let mut stale = 0;
+        // Stat by name relative to the open directory: the hot loop of a
+        // large scan, one lookup per file instead of a walk from the root.
+        let dir = match (&cache, fs::File::open(&self.sessions_dir)) {
+            (Some(_), Ok(dir)) => Some(dir),
+            _ => None,
+        };
+        let mut name = *b"YYYYMMDD_HHMMSS_xxxxxx.json\0";
         for key in ids {
             let id = std::str::from_utf8(key).expect("IDs are ASCII");
-            let path = self.sessions_dir.join(format!("{id}.json"));
-            if let Some(reader) = cache.as_mut() {
+            let path = || self.sessions_dir.join(format!("{id}.json"));
+            if let (Some(reader), Some(dir)) = (cache.as_mut(), &dir) {
                 while cached.as_ref().is_some_and(|e| e.id.as_str() < id) {
                     cached = reader.next_entry();
                 }
-                let meta = match fs::symlink_metadata(&path) {
-                    Ok(m) => m,
+                name[..22].copy_from_slice(key);
+                let c_name = std::ffi::CStr::from_bytes_with_nul(&name).expect("one NUL, at the end");
+                let stamp = match index::Stamp::at(dir, c_name) {
+                    Ok(stamp) => stamp,
                     Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                     Err(e) => {
-                        visit(Scanned { path, header: Err(e.to_string()) });
+                        visit(Scanned { path: path(), header: Err(e.to_string()) });
                         continue;
                     }
                 };
-                let stamp = index::Stamp::of(&meta);
-                if cached.as_ref().is_some_and(|e| e.id == id && e.stamp == stamp) {
+                if cached.as_ref().is_some_and(|e| e.id == id && Some(e.stamp) == stamp) {
                     let entry = std::mem::replace(&mut cached, reader.next_entry()).expect("checked");
                     if let Some(w) = writer.as_mut() {
                         w.add(id, entry.stamp, &entry.header);
                     }
-                    visit(Scanned { path, header: Ok(entry.header) });
+                    visit(Scanned { path: path(), header: Ok(entry.header) });
                     continue;
                 }
                 stale += 1;
             }
+            let path = path();
             match read_header_into(&path, &mut buf) {
                 Err(HeaderError::Gone) => continue, // deleted while we looked
                 Err(HeaderError::Bad(why)) => visit(Scanned { path, header: Err(why) }),
@@ -220,7 +229,10 @@ impl Store {
         };
         match read_session_bytes(&path)? {
             None => Ok(None),
-            Some(bytes) => session::decode(&bytes).map(Some).map_err(|why| Error::Corrupt { path, why }),
+            Some(bytes) => session::decode(&bytes)
+                .and_then(|s| check_file_name(&path, &s.header).map(|()| s))
+                .map(Some)
+                .map_err(|why| Error::Corrupt { path, why }),
         }
     }
 
@@ -247,6 +259,7 @@ impl Store {
             .map_err(|e| corrupt(e.to_string()))?
             .ok_or_else(|| corrupt("not in session layout".into()))?;
         let mut header = session::decode_header(&bytes).map_err(corrupt)?;
+        check_file_name(&path, &header).map_err(corrupt)?;
         refuse_newer(&path, &header)?;
         let old = trim_ascii(&bytes[layout.messages]);
         let mut raw = Vec::with_capacity(old.len() + 256);
@@ -296,6 +309,17 @@ impl Store {
                 _ => continue,
             }
         }
+    }
+}
+
+/// The file name is the ID every command acts on. A header naming another
+/// session (a copied file, or damage) would send an append or a delete
+/// meant for this file to that session's, so it makes the file invalid.
+fn check_file_name(path: &Path, header: &Header) -> std::result::Result<(), String> {
+    if path.file_stem().and_then(|s| s.to_str()) == Some(header.id.as_str()) {
+        Ok(())
+    } else {
+        Err(format!("it says it is session '{}', not the one its name says", header.id))
     }
 }
 
@@ -364,10 +388,7 @@ fn read_header_into(
     // Too big to load is as unusable as damaged: `list` says so up front
     // instead of listing a session that every other command refuses.
     if meta.len() > MAX_SESSION_BYTES {
-        return Err(HeaderError::Bad(format!(
-            "larger than {} MiB",
-            MAX_SESSION_BYTES >> 20
-        )));
+        return Err(HeaderError::Bad(format!("larger than {} MiB", MAX_SESSION_BYTES >> 20)));
     }
     fsio::read_prefix(&mut file, buf, HEADER_PROBE).map_err(bad)?;
     if buf.len() == HEADER_PROBE && crate::json::find_messages_key(buf).is_none() {
@@ -376,6 +397,7 @@ fn read_header_into(
         buf.extend_from_slice(&more);
     }
     let header = session::decode_header(buf).map_err(HeaderError::Bad)?;
+    check_file_name(path, &header).map_err(HeaderError::Bad)?;
     // A file cut short (a full disk, a copy interrupted) still has its
     // header; its end tells. One small read keeps `list` honest about it.
     let size = meta.len();

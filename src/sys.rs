@@ -201,3 +201,20 @@ pub fn sync_filesystem_of(dir: &Path) -> io::Result<()> {
     }
     Ok(())
 }
+
+/// lstat of `name` inside the open directory `dir`: one path lookup instead
+/// of a walk from the root. Returns (size, mtime s, mtime ns, inode,
+/// is a regular file).
+pub fn stat_at(dir: RawFd, name: &std::ffi::CStr) -> io::Result<(u64, i64, i64, u64, bool)> {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: name is NUL-terminated; fstatat fills the whole struct on
+    // success, and we read it only then.
+    let st = unsafe {
+        if libc::fstatat(dir, name.as_ptr(), st.as_mut_ptr(), libc::AT_SYMLINK_NOFOLLOW) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        st.assume_init()
+    };
+    let regular = st.st_mode & libc::S_IFMT == libc::S_IFREG;
+    Ok((st.st_size as u64, st.st_mtime as i64, st.st_mtime_nsec as i64, st.st_ino as u64, regular))
+}

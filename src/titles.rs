@@ -31,6 +31,15 @@ pub fn holder(store: &Store, title: &str, except: Option<&str>) -> Result<Option
     Ok(found)
 }
 
+/// `base (n)`, cutting `base` so the whole stays within the title limit.
+pub fn numbered(base: &str, n: u64) -> String {
+    let suffix = format!(" ({n})");
+    let room = MAX_TITLE_CHARS - suffix.chars().count();
+    let base =
+        if base.chars().count() > room { session::truncate_words(base, room) } else { base.to_string() };
+    format!("{base}{suffix}")
+}
+
 /// `base`, or `base (2)`, `base (3)`... whichever no session holds yet.
 /// The caller holds the store lock.
 pub fn unique_auto_title(store: &Store, base: &str) -> Result<String> {
@@ -45,7 +54,7 @@ pub fn unique_auto_title(store: &Store, base: &str) -> Result<String> {
     if !taken.iter().any(|t| t == base) {
         return Ok(base.to_string());
     }
-    Ok((2..).map(|n| format!("{base} ({n})")).find(|t| !taken.contains(t)).expect("unbounded"))
+    Ok((2..).map(|n| numbered(base, n)).find(|t| !taken.contains(t)).expect("unbounded"))
 }
 
 /// Give session `id` the title `raw` (cleaned), refusing a title that

@@ -209,6 +209,16 @@ test_expect_success '-c TITLE continues the session with exactly that title' '
 	test "$(crumb 1)" = "$b"
 '
 
+test_expect_success '-c NAME finds what -c NAME --create-if-missing created, whatever its spacing' '
+	hermes chat -c "  spaced   out " --create-if-missing -q one --no-agent -Q &&
+	id=$(session_id_by_title "spaced out") && test -n "$id" &&
+	hermes chat -c "  spaced   out " -q two --no-agent -Q &&
+	hermes chat -c "spaced out" -q three --no-agent -Q &&
+	hermes chat -c "  spaced   out " --create-if-missing -q four --no-agent -Q &&
+	test "$(session_count)" = 1 &&
+	test "$(field "$id" message_count)" = 4
+'
+
 test_expect_success '-c NAME: an ID match comes before a title match' '
 	a=$(mk alpha) &&
 	b=$(mk "$a") &&
@@ -284,13 +294,21 @@ test_expect_success '-r TITLE is not found: -r takes IDs only' '
 	test "$(session_count)" = 1
 '
 
-test_expect_success '-r with part of an ID is not found' '
+test_expect_success '-r with part of an ID, or anything but the exact ID, is not found' '
 	a=$(mk alpha) &&
 	prefix=${a%??????} &&
 	test_expect_code 1 hermes chat -r "$prefix" -q lost --no-agent >out 2>err &&
 	test_must_be_empty out &&
 	test -s err &&
 	test_expect_code 1 hermes chat -r "$a.json" -q lost --no-agent >out 2>err &&
+	test_must_be_empty out &&
+	upper=$(echo "$a" | tr a-f A-F) &&
+	if test "$upper" != "$a"
+	then
+		test_expect_code 1 hermes chat -r "$upper" -q lost --no-agent >out 2>err &&
+		test_must_be_empty out
+	fi &&
+	test_expect_code 1 hermes chat -r " $a" -q lost --no-agent >out 2>err &&
 	test_must_be_empty out &&
 	test "$(field "$a" message_count)" = 1
 '

@@ -87,6 +87,23 @@ test_expect_success '-c NAME --create-if-missing does not take a title that diff
 	test "$(field "$a" message_count)" = 1
 '
 
+test_expect_success SCRIPT '-c NAME matching nothing on a terminal: exit 1 before any prompt' '
+	mk other >/dev/null &&
+	test_expect_code 1 run_in_pty "hermes chat -c \"redis debug\" >out 2>err" </dev/null >transcript &&
+	test_must_be_empty out &&
+	not_found "redis debug" >expect &&
+	test_cmp expect err &&
+	test "$(session_count)" = 1
+'
+
+test_expect_success SCRIPT 'bare -c with no sessions on a terminal: exit 1 before any prompt' '
+	test_expect_code 1 run_in_pty "hermes chat -c >out 2>err" </dev/null >transcript &&
+	test_must_be_empty out &&
+	test_line_count = 1 err &&
+	grep "^hermes: " err &&
+	test "$(session_count)" = 0
+'
+
 test_expect_success 'bare -c with no sessions at all: exit 1, one line starting hermes:' '
 	test_expect_code 1 hermes chat -c -q "hello" --no-agent >out 2>err &&
 	test_must_be_empty out &&
@@ -221,6 +238,9 @@ test_expect_success 'empty stdin: exit 2, nothing saved' '
 	test_must_be_empty out &&
 	printf "\n\n" | test_expect_code 2 hermes chat --no-agent >out 2>err &&
 	test_must_be_empty out &&
+	test_expect_code 2 hermes chat --no-agent <&- >out 2>err &&
+	test_must_be_empty out &&
+	grep "^hermes: " err &&
 	test "$(session_count)" = 0
 '
 
@@ -254,7 +274,8 @@ test_expect_success 'a message over 16 MiB on stdin: exit 2, a clear error, noth
 	test_expect_code 2 hermes chat -c big --create-if-missing --no-agent <big >out 2>err &&
 	test_must_be_empty out &&
 	test_line_count -le 2 err &&
-	grep "^hermes: .*16 MiB" err &&
+	grep "^hermes: " err &&
+	grep -E "MiB|large|big|size" err &&
 	test "$(session_count)" = 0
 '
 

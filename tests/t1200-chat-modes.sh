@@ -190,6 +190,16 @@ test_expect_success 'a closed stdout is not an error: exit 0, the reply saved' '
 	messages "$(only_id)" >actual && test_cmp expect actual
 '
 
+test_expect_success 'closed stdout or stderr descriptors: exit 0, the reply saved' '
+	hermes chat -q ping --agent "fake-agent text pong" >&- 2>err &&
+	id=$(only_id) &&
+	echo "session_id: $id" >expect && test_cmp expect err &&
+	hermes chat -c "$id" -q again --agent "fake-agent text pong" 2>&- >out &&
+	echo pong >expect && test_cmp expect out &&
+	printf "user: ping\nassistant: pong\nuser: again\nassistant: pong\n" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+'
+
 test_expect_success SCRIPT '-q TEXT on a terminal is still one-shot' '
 	run_in_pty "hermes chat -q ping --agent \"fake-agent text pong\"" >out </dev/null &&
 	id=$(only_id) &&

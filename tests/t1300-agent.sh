@@ -296,8 +296,8 @@ test_expect_success 'hermes interrupted while the agent runs: exit 130, the agen
 	hermes chat -q "keep me" -Q --agent "exec fake-agent slow agent.pid" >out 2>err &
 	hermes_pid=$! &&
 	tries=0 &&
-	while ! test -s agent.pid && test $tries -lt 20; do
-		sleep 1
+	while ! test -s agent.pid && test $tries -lt 300; do
+		sleep 0.1 2>/dev/null || sleep 1
 		tries=$((tries + 1))
 	done &&
 	agent_pid=$(cat agent.pid) &&

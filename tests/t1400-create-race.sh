@@ -115,4 +115,34 @@ test_expect_success '10 parallel chats with an agent: one session, 10 questions 
 	grep "\"session_id\":\"$id\"" "$HERMES_HOME/terminal-sessions/tmux_pane--4.json"
 '
 
+# wait_for FILE: wait (at most 30 s) until FILE exists.
+wait_for() {
+	wait_tries=0
+	while ! test -e "$1" && test $wait_tries -lt 300; do
+		sleep 0.1 2>/dev/null || sleep 1
+		wait_tries=$((wait_tries + 1))
+	done
+	test -e "$1"
+}
+
+test_expect_success 'no lock is held while the agent runs: another chat gets through meanwhile' '
+	hermes chat -c nightly --create-if-missing -q "slow question" -Q \
+		--agent "fake-agent gate ready gate slow answer" >slow.out 2>slow.err &
+	slow=$! &&
+	wait_for ready &&
+	hermes chat -c nightly -q "meanwhile" --no-agent -Q &&
+	hermes chat -c nightly --create-if-missing -q "and again" --no-agent -Q &&
+	: >gate &&
+	wait $slow &&
+	echo "slow answer" >expect && test_cmp expect slow.out &&
+	test_must_be_empty slow.err &&
+	test "$(session_count)" = 1 &&
+	id=$(session_id_by_title nightly) &&
+	test "$(field "$id" message_count)" = 4 &&
+	test "$(count_messages "$id" user "slow question")" = 1 &&
+	test "$(count_messages "$id" user "meanwhile")" = 1 &&
+	test "$(count_messages "$id" user "and again")" = 1 &&
+	test "$(count_messages "$id" assistant "slow answer")" = 1
+'
+
 test_done

@@ -14,10 +14,14 @@ tm() {
 }
 
 # start_tmux: one pane running an interactive shell in $TRASH; sets $PANE.
+# Needs wait_until and on_screen, below.
 # Not in $(...): the trap must belong to the test's shell.
 start_tmux() {
 	trap 'tm kill-server >/dev/null 2>&1; test -f sleep.pid && kill "$(cat sleep.pid)" 2>/dev/null' EXIT
-	PANE=$(tm new-session -d -s test -x 150 -y 50 -c "$TRASH" -P -F '#{pane_id}' "env PS1='$ ' sh")
+	PANE=$(tm new-session -d -s test -x 150 -y 50 -c "$TRASH" -P -F '#{pane_id}' "env PS1='$ ' sh") &&
+	# Type nothing before the shell is ready: its prompt would land in the
+	# middle of what hermes prints.
+	wait_until on_screen '^\$'
 }
 
 # type_line TEXT: type TEXT into the pane and press Enter.
@@ -26,10 +30,34 @@ type_line() {
 	tm send-keys -t "$PANE" Enter
 }
 
-# start_hermes ARGS: run `hermes ARGS` in the pane's shell; its exit status
-# lands in hermes.rc when it ends.
+# prompts: how many hermes prompts ("> ") the pane has shown.
+prompts() {
+	screen | grep -c "^>"
+}
+
+# send_line TEXT: type TEXT into hermes and wait until it has dealt with it
+# and prompts again, so that what it prints is not mixed with what is typed
+# next.
+send_line() {
+	before=$(prompts) &&
+	type_line "$1" &&
+	wait_until screen_count "^>" $((before + 1))
+}
+
+# hermes_ready: wait for hermes's first prompt.
+hermes_ready() {
+	wait_until screen_count "^>" 1
+}
+
+# start_hermes 'ARGS': run `hermes ARGS` in the pane's shell (ARGS as shell
+# words); its exit status lands in hermes.rc when it ends.
 start_hermes() {
-	type_line "hermes $*; echo \$? >hermes.tmp && mv hermes.tmp hermes.rc"
+	type_line "hermes $1; echo \$? >hermes.tmp && mv hermes.tmp hermes.rc"
+}
+
+# sessions_are N: the store holds N sessions.
+sessions_are() {
+	test "$(session_count)" = "$1"
 }
 
 # wait_until CMD...: poll until CMD succeeds (at most 30 s).
@@ -88,10 +116,11 @@ field() {
 
 test_expect_success TMUX 'a line typed in interactive mode is saved to a new session' '
 	start_tmux &&
-	start_hermes chat --no-agent &&
-	wait_until on_screen "^New session\. Type a message, /help for commands, Ctrl-D to quit\.$" &&
-	type_line "hello from tmux" &&
-	wait_until test "$(session_count)" = 1 &&
+	start_hermes "chat --no-agent" &&
+	hermes_ready &&
+	on_screen "^New session\. Type a message, /help for commands, Ctrl-D to quit\.$" &&
+	send_line "hello from tmux" &&
+	wait_until sessions_are 1 &&
 	S=$(session_id_by_title "hello from tmux") &&
 	echo "user: hello from tmux" >expect &&
 	wait_until has_messages "$S" expect &&
@@ -102,36 +131,37 @@ test_expect_success TMUX 'a line typed in interactive mode is saved to a new ses
 
 test_expect_success TMUX 'slash commands /id, /title, /help, /sessions, /save and /quit' '
 	start_tmux &&
-	start_hermes chat --no-agent &&
-	wait_until on_screen "^New session\." &&
-	type_line /id &&
+	start_hermes "chat --no-agent" &&
+	hermes_ready &&
+	on_screen "^New session\." &&
+	send_line /id &&
 	wait_until on_screen -x "(new session: saved with its first message)" &&
-	type_line "first words" &&
-	wait_until test "$(session_count)" = 1 &&
+	send_line "first words" &&
+	wait_until sessions_are 1 &&
 	S=$(session_id_by_title "first words") &&
-	type_line /id &&
+	send_line /id &&
 	wait_until on_screen -x "$S" &&
-	type_line /title &&
+	send_line /title &&
 	wait_until on_screen -x "first words" &&
-	type_line "/title Renamed here" &&
+	send_line "/title Renamed here" &&
 	wait_until on_screen -x "Title set to '"'"'Renamed here'"'"'." &&
 	test "$(field title "$HERMES_HOME/sessions/$S.json")" = "Renamed here" &&
 	test "$(field title_source "$HERMES_HOME/sessions/$S.json")" = user &&
-	type_line /help &&
+	send_line /help &&
 	wait_until on_screen "^/quit  " &&
 	for cmd in /help /title /new /save /sessions /id; do
 		on_screen "^$cmd " || exit 1
 	done &&
 	hermes chat -q "made elsewhere" --no-agent -Q &&
-	type_line /sessions &&
+	send_line /sessions &&
 	wait_until on_screen "made elsewhere" &&
 	screen | grep "^\* Renamed here  .*  1  $S\$" &&
 	screen | grep "^  made elsewhere  " &&
-	type_line "/save saved.md" &&
+	send_line "/save saved.md" &&
 	wait_until on_screen -x "Saved to saved.md." &&
 	grep "first words" saved.md &&
 	grep "Renamed here" saved.md &&
-	type_line /nonsense &&
+	send_line /nonsense &&
 	wait_until on_screen "Unknown command '"'"'/nonsense'"'"'" &&
 	type_line /quit &&
 	hermes_exited 0 &&
@@ -142,18 +172,19 @@ test_expect_success TMUX 'slash commands /id, /title, /help, /sessions, /save an
 
 test_expect_success TMUX '/new starts another session, which the pane then continues' '
 	start_tmux &&
-	start_hermes chat --no-agent &&
-	wait_until on_screen "^New session\." &&
-	type_line "first thread" &&
-	wait_until test "$(session_count)" = 1 &&
-	type_line /new &&
+	start_hermes "chat --no-agent" &&
+	hermes_ready &&
+	on_screen "^New session\." &&
+	send_line "first thread" &&
+	wait_until sessions_are 1 &&
+	send_line /new &&
 	wait_until on_screen "^New session\. It is saved with its first message\.$" &&
-	type_line "second thread" &&
-	wait_until test "$(session_count)" = 2 &&
-	type_line "/new Third title" &&
+	send_line "second thread" &&
+	wait_until sessions_are 2 &&
+	send_line "/new Third title" &&
 	wait_until screen_count "^New session\. It is saved" 2 &&
-	type_line "third thread" &&
-	wait_until test "$(session_count)" = 3 &&
+	send_line "third thread" &&
+	wait_until sessions_are 3 &&
 	type_line /quit &&
 	hermes_exited 0 &&
 	echo "user: first thread" >expect &&
@@ -173,8 +204,9 @@ test_expect_success TMUX '/new starts another session, which the pane then conti
 
 test_expect_success TMUX 'Ctrl-D quits with status 0 and an untouched new session is not saved' '
 	start_tmux &&
-	start_hermes chat --no-agent &&
-	wait_until on_screen "^New session\." &&
+	start_hermes "chat --no-agent" &&
+	hermes_ready &&
+	on_screen "^New session\." &&
 	tm send-keys -t "$PANE" C-d &&
 	hermes_exited 0 &&
 	test "$(session_count)" = 0
@@ -182,10 +214,11 @@ test_expect_success TMUX 'Ctrl-D quits with status 0 and an untouched new sessio
 
 test_expect_success TMUX 'Ctrl-D after a message quits and keeps it' '
 	start_tmux &&
-	start_hermes chat --no-agent &&
-	wait_until on_screen "^New session\." &&
-	type_line "keep me" &&
-	wait_until test "$(session_count)" = 1 &&
+	start_hermes "chat --no-agent" &&
+	hermes_ready &&
+	on_screen "^New session\." &&
+	send_line "keep me" &&
+	wait_until sessions_are 1 &&
 	tm send-keys -t "$PANE" C-d &&
 	hermes_exited 0 &&
 	echo "user: keep me" >expect &&
@@ -195,14 +228,15 @@ test_expect_success TMUX 'Ctrl-D after a message quits and keeps it' '
 
 test_expect_success TMUX 'Ctrl-C at the prompt drops the line, not the program' '
 	start_tmux &&
-	start_hermes chat --no-agent &&
-	wait_until on_screen "^New session\." &&
+	start_hermes "chat --no-agent" &&
+	hermes_ready &&
+	on_screen "^New session\." &&
 	tm send-keys -t "$PANE" -l "half typed" &&
 	wait_until on_screen "half typed" &&
 	tm send-keys -t "$PANE" C-c &&
 	wait_until screen_count "^>" 2 &&
-	type_line "real message" &&
-	wait_until test "$(session_count)" = 1 &&
+	send_line "real message" &&
+	wait_until sessions_are 1 &&
 	type_line /quit &&
 	hermes_exited 0 &&
 	echo "user: real message" >expect &&
@@ -217,12 +251,13 @@ test_expect_success TMUX 'bare -c resumes this pane'"'"'s session and shows titl
 	test "$(cat setup.rc)" = 0 &&
 	S=$(session_id_by_title "long talk") &&
 	hermes chat -q "newer, elsewhere" --no-agent -Q &&
-	start_hermes chat -c --no-agent &&
+	start_hermes "chat -c --no-agent" &&
 	wait_until on_screen -x "Resuming '"'"'long talk'"'"' ($S), 6 messages." &&
 	wait_until on_screen -x "msg 6" &&
 	on_screen -x "msg 5" &&
 	! on_screen -x "msg 1" &&
-	type_line "msg 7" &&
+	hermes_ready &&
+	send_line "msg 7" &&
 	cat >expect <<-\EOF &&
 	user: msg 1
 	user: msg 2
@@ -233,7 +268,7 @@ test_expect_success TMUX 'bare -c resumes this pane'"'"'s session and shows titl
 	user: msg 7
 	EOF
 	wait_until has_messages "$S" expect &&
-	type_line /id &&
+	send_line /id &&
 	wait_until on_screen -x "$S" &&
 	type_line /quit &&
 	hermes_exited 0
@@ -241,12 +276,13 @@ test_expect_success TMUX 'bare -c resumes this pane'"'"'s session and shows titl
 
 test_expect_success TMUX '--create-if-missing in a terminal creates the named session before any message' '
 	start_tmux &&
-	start_hermes chat -c "named thread" --create-if-missing --no-agent &&
-	wait_until test "$(session_count)" = 1 &&
+	start_hermes "chat -c '"'"'named thread'"'"' --create-if-missing --no-agent" &&
+	wait_until sessions_are 1 &&
 	S=$(session_id_by_title "named thread") &&
 	wait_until on_screen -x "New session '"'"'named thread'"'"' ($S)." &&
 	test "$(field title_source "$HERMES_HOME/sessions/$S.json")" = user &&
-	type_line "into the thread" &&
+	hermes_ready &&
+	send_line "into the thread" &&
 	echo "user: into the thread" >expect &&
 	wait_until has_messages "$S" expect &&
 	tm send-keys -t "$PANE" C-d &&
@@ -258,9 +294,10 @@ test_expect_success TMUX '--create-if-missing in a terminal creates the named se
 
 test_expect_success TMUX 'the agent'"'"'s reply is shown and saved' '
 	start_tmux &&
-	start_hermes chat --agent "'"'"'cat >/dev/null; echo \"hi, human\"'"'"'" &&
-	wait_until on_screen "^New session\." &&
-	type_line "hello agent" &&
+	start_hermes "chat --agent '"'"'cat >/dev/null; echo \"hi, human\"'"'"'" &&
+	hermes_ready &&
+	on_screen "^New session\." &&
+	send_line "hello agent" &&
 	wait_until on_screen -x "hi, human" &&
 	S=$(session_id_by_title "hello agent") &&
 	cat >expect <<-\EOF &&
@@ -288,8 +325,9 @@ test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the 
 	EOF
 	: >be-slow &&
 	start_tmux &&
-	start_hermes chat --agent "'"'"'sh agent.sh'"'"'" &&
-	wait_until on_screen "^New session\." &&
+	start_hermes "chat --agent '"'"'sh agent.sh'"'"'" &&
+	hermes_ready &&
+	on_screen "^New session\." &&
 	type_line "please wait" &&
 	wait_until on_screen -x "partial reply" &&
 	wait_until test -s sleep.pid &&
@@ -302,7 +340,7 @@ test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the 
 	head -n 1 actual >actual.first &&
 	test_cmp expect actual.first &&
 	! grep "never shown" actual &&
-	type_line "are you there" &&
+	send_line "are you there" &&
 	wait_until on_screen -x "quick reply" &&
 	cat >expect <<-\EOF &&
 	user: are you there
@@ -319,8 +357,9 @@ test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the 
 
 test_expect_success TMUX 'Ctrl-C before a slow agent said anything keeps the user message' '
 	start_tmux &&
-	start_hermes chat --agent "'"'"'cat >/dev/null; echo \$\$ >agent.pid; exec sleep 60'"'"'" &&
-	wait_until on_screen "^New session\." &&
+	start_hermes "chat --agent '"'"'cat >/dev/null; echo \$\$ >agent.pid; exec sleep 60'"'"'" &&
+	hermes_ready &&
+	on_screen "^New session\." &&
 	type_line "are you slow" &&
 	wait_until test -s agent.pid &&
 	tm send-keys -t "$PANE" C-c &&
@@ -329,7 +368,7 @@ test_expect_success TMUX 'Ctrl-C before a slow agent said anything keeps the use
 	echo "user: are you slow" >expect &&
 	messages_of "$(session_id_by_title "are you slow")" >actual &&
 	test_cmp expect actual &&
-	type_line /id &&
+	send_line /id &&
 	wait_until on_screen -x "$(session_id_by_title "are you slow")" &&
 	type_line /quit &&
 	hermes_exited 0
@@ -337,11 +376,12 @@ test_expect_success TMUX 'Ctrl-C before a slow agent said anything keeps the use
 
 test_expect_success TMUX 'a failing agent is reported and the chat goes on' '
 	start_tmux &&
-	start_hermes chat --agent "'"'"'cat >/dev/null; exit 5'"'"'" &&
-	wait_until on_screen "^New session\." &&
-	type_line "will fail" &&
+	start_hermes "chat --agent '"'"'cat >/dev/null; exit 5'"'"'" &&
+	hermes_ready &&
+	on_screen "^New session\." &&
+	send_line "will fail" &&
 	wait_until on_screen "status 5" &&
-	type_line /id &&
+	send_line /id &&
 	S=$(session_id_by_title "will fail") &&
 	wait_until on_screen -x "$S" &&
 	echo "user: will fail" >expect &&

@@ -32,7 +32,7 @@ test_expect_success 'an empty store' '
 	test_must_be_empty err &&
 	hermes sessions stats --json >out &&
 	cat >expect <<-\EOF &&
-	{"sessions":0,"messages":0,"bytes":0,"unreadable":0,"breadcrumbs":0}
+	{"sessions":0,"messages":0,"bytes":0,"unreadable":0,"oldest_activity":null,"newest_activity":null,"breadcrumbs":0}
 	EOF
 	test_cmp expect out &&
 	! test -e "$HERMES_HOME"

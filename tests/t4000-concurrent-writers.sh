@@ -46,7 +46,8 @@ test_expect_success '8 writers x 50 appends, with renames and lists running: all
 	done &&
 	{ (
 		n=0
-		until test -e writers-done; do
+		# Bounded, in case the writers never finish.
+		until test -e writers-done || test $n -ge 2000; do
 			n=$((n + 1))
 			hermes sessions rename "$id" "title $n" 2>>rename.err ||
 				echo "rename $n exit $?" >>failures
@@ -57,7 +58,7 @@ test_expect_success '8 writers x 50 appends, with renames and lists running: all
 	renamer=$! &&
 	{ (
 		n=0
-		until test -e writers-done; do
+		until test -e writers-done || test $n -ge 2000; do
 			n=$((n + 1))
 			hermes sessions list >list.out 2>list.err ||
 				echo "list $n exit $?" >>failures
@@ -94,7 +95,7 @@ test_expect_success 'a slow agent in one process does not stall another writing 
 	id=$(session_id_by_title start) &&
 	# The agent waits until the test releases it, so "does not stall" needs
 	# no clock: the second writer must finish while the agent still runs.
-	agent="touch \"$TRASH/agent-started\"; while ! test -e \"$TRASH/release\"; do sleep 0.05; done; echo done-reply" &&
+	agent="touch \"$TRASH/agent-started\"; n=0; while ! test -e \"$TRASH/release\" && test \$n -lt 600; do sleep 0.05; n=\$((n + 1)); done; echo done-reply" &&
 	{ hermes chat -c "$id" -q slow-question --agent "$agent" -Q >slow.out 2>slow.err & } &&
 	slow=$! &&
 	n=0 &&

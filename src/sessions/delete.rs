@@ -19,11 +19,10 @@ pub fn run(store: &Store, names: &[String], yes: bool) -> Result<()> {
     if !yes {
         let what = match doomed.as_slice() {
             [one] => format!(
-                "Delete session '{}' ({}, {} message{})?",
+                "Delete session '{}' ({}, {})?",
                 one.title,
                 one.id,
-                one.message_count,
-                if one.message_count == 1 { "" } else { "s" }
+                crate::output::counted(one.message_count as usize, "message")
             ),
             many => format!("Delete {} sessions?", many.len()),
         };

@@ -16,7 +16,7 @@ use crate::timefmt;
 use super::Progress;
 
 pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: Option<&OsStr>) -> Result<()> {
-    let ids = if names.is_empty() { all_ids(store)? } else { named_ids(store, names)? };
+    let (ids, damaged) = if names.is_empty() { all_ids(store)? } else { (named_ids(store, names)?, 0) };
     // One session in memory at a time, written out as it is read, so an
     // export of the whole store needs no more memory than its largest session.
     let mut sink = match output_file {
@@ -38,10 +38,7 @@ pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: O
             // Exporting everything is a backup: one damaged file must not
             // stop the rest, as a damaged header does not (see all_ids).
             Err(Error::Corrupt { path, why }) if names.is_empty() => {
-                output::warn(&format!(
-                    "{}: not a valid session file ({why}); not exported",
-                    path.display()
-                ));
+                output::warn(&format!("{}: not a valid session file ({why}); not exported", path.display()));
                 continue;
             }
             Err(e) => return Err(e),
@@ -66,7 +63,16 @@ pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: O
         sink.write(if first { "]\n" } else { "\n]\n" })?;
     }
     drop(progress);
-    sink.finish()
+    sink.finish()?;
+    if damaged > 0 {
+        // The export is written, but a backup script must not take it for
+        // a complete one.
+        return Err(Error::Store(format!(
+            "{} could not be exported (see the warnings above); the export holds the rest",
+            output::counted(damaged, "damaged session")
+        )));
+    }
+    Ok(())
 }
 
 enum Sink {
@@ -95,16 +101,18 @@ impl Sink {
 
 /// Every session ID, oldest first (IDs begin with their creation time), so
 /// exports are stable and an export/import/export round trip is identical.
-fn all_ids(store: &Store) -> Result<Vec<String>> {
+fn all_ids(store: &Store) -> Result<(Vec<String>, usize)> {
     let mut ids = Vec::new();
+    let mut damaged = 0;
     store.scan(|entry| match entry.header {
         Ok(h) => ids.push(h.id),
         Err(why) => {
+            damaged += 1;
             output::warn(&format!("{}: not a valid session file ({why}); not exported", entry.path.display()))
         }
     })?;
     ids.sort();
-    Ok(ids)
+    Ok((ids, damaged))
 }
 
 fn named_ids(store: &Store, names: &[String]) -> Result<Vec<String>> {
@@ -153,11 +161,7 @@ fn checked_output_path(path: &Path) -> Result<std::path::PathBuf> {
     // Otherwise the error would name the temporary file, which the user
     // never asked for.
     if let Some(dir) = path.parent().filter(|d| !d.is_dir()) {
-        return Err(Error::Store(format!(
-            "cannot write {}: no directory {}",
-            path.display(),
-            dir.display()
-        )));
+        return Err(Error::Store(format!("cannot write {}: no directory {}", path.display(), dir.display())));
     }
     Ok(path)
 }

@@ -58,7 +58,7 @@ pub fn run(store: &Store, file: &OsStr) -> Result<()> {
         if !s.header.title.is_empty() && titles.contains(&title_key(&s.header.title)) {
             let base = s.header.title.clone();
             s.header.title = (2..)
-                .map(|n| format!("{base} ({n})"))
+                .map(|n| crate::titles::numbered(&base, n))
                 .find(|t| !titles.contains(&title_key(t)))
                 .expect("unbounded");
             retitled += 1;

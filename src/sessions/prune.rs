@@ -9,7 +9,7 @@ use crate::breadcrumb;
 use crate::chat;
 use crate::error::Result;
 use crate::fsio::{self, TEMP_SUFFIX};
-use crate::output::{self, Out};
+use crate::output::{self, Out, counted};
 use crate::session::Header;
 use crate::store::Store;
 use crate::timefmt;
@@ -115,11 +115,6 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
         counted(crumbs.len(), "breadcrumb")
     );
     Ok(())
-}
-
-/// "1 session", "2 sessions".
-fn counted(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// Temporary files of interrupted writes, older than an hour.

@@ -9,6 +9,7 @@ use crate::store::Store;
 use crate::timefmt;
 
 #[derive(SerJson, Default)]
+#[nserde(serialize_none_as_null)]
 struct Stats {
     sessions: u64,
     messages: u64,

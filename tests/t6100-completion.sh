@@ -1,0 +1,253 @@
+#!/bin/sh
+test_description='hermes completion: bash, zsh and fish scripts'
+. "$(dirname "$0")/lib.sh"
+
+# Prerequisites lib.sh does not list: the shells themselves.
+test_have_prereq() {
+	case $1 in
+	BASH) command -v bash >/dev/null 2>&1 ;;
+	ZSH) command -v zsh >/dev/null 2>&1 ;;
+	FISH) command -v fish >/dev/null 2>&1 ;;
+	*) false ;;
+	esac
+}
+
+VERBS='list show current export import rename delete prune stats'
+
+# bash_complete LINE [TEXT]: what the bash script offers with the cursor at
+# the end of LINE, one a line, sorted. TEXT is the text readline replaces
+# (the word after the last space, quote, ':' or '='); by default the last
+# word of LINE. The script is loaded the way its help says: eval.
+bash_complete() {
+	bash -c '
+		eval "$(hermes completion bash)" || exit 1
+		complete -p hermes | grep -q -- "-F _hermes" || exit 1
+		COMP_LINE=$1
+		COMP_POINT=${#1}
+		read -ra COMP_WORDS <<<"$1"
+		[[ $1 == *" " ]] && COMP_WORDS+=("")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMPREPLY=()
+		_hermes hermes "$2" "${COMP_WORDS[COMP_CWORD - 1]}"
+		((${#COMPREPLY[@]} == 0)) || printf "%s\n" "${COMPREPLY[@]}"
+	' bash-complete "$1" "${2-${1##* }}" | sort
+}
+
+# expect_words WORD...: the file "expect", the words one a line, sorted.
+expect_words() {
+	printf "%s\n" "$@" | sort >expect
+}
+
+# The long options a --help text defines (in its usage lines and option
+# list, not those it mentions in passing), and --help, one a line, sorted.
+long_options() {
+	{ "$@" && echo "  --help"; } |
+		awk "/^Usage:/, /^\$/ { print; next } /^ +-/ { print }" |
+		grep -o -- "--[a-z][a-z-]*" | sort -u
+}
+
+make_sessions() {
+	for title in "redis debug" "redis notes" "api" "bug: colon here"; do
+		hermes chat -c "$title" --create-if-missing -q x -Q --no-agent || return 1
+	done
+}
+
+test_expect_success 'hermes completion SHELL prints a script; other shells are refused' '
+	hermes completion bash >bash.out &&
+	grep -q "^complete -F _hermes hermes$" bash.out &&
+	hermes completion zsh >zsh.out &&
+	grep -q "^#compdef hermes$" zsh.out &&
+	hermes completion fish >fish.out &&
+	grep -q "^complete -c hermes " fish.out &&
+	test_expect_code 2 hermes completion tcsh >out 2>err &&
+	test_must_be_empty out &&
+	grep "^hermes: completion: unknown shell .tcsh. (bash, zsh, fish)$" err
+'
+
+test_expect_success 'completion writes no files' '
+	hermes completion bash >/dev/null &&
+	! test -e "$HERMES_HOME"
+'
+
+test_expect_success BASH 'bash: commands' '
+	bash_complete "hermes " >actual &&
+	expect_words chat sessions completion help &&
+	test_cmp expect actual &&
+	bash_complete "hermes se" >actual &&
+	expect_words sessions &&
+	test_cmp expect actual
+'
+
+test_expect_success BASH 'bash: sessions commands' '
+	bash_complete "hermes sessions " >actual &&
+	expect_words $VERBS &&
+	test_cmp expect actual &&
+	bash_complete "hermes -p work sessions de" >actual &&
+	expect_words delete &&
+	test_cmp expect actual
+'
+
+test_expect_success BASH 'bash: the long options of chat and each sessions command are those of --help' '
+	bash_complete "hermes chat --" >actual &&
+	long_options hermes chat --help >expect &&
+	test_cmp expect actual &&
+	for verb in $VERBS; do
+		bash_complete "hermes sessions $verb --" >actual &&
+		long_options hermes sessions "$verb" --help >expect &&
+		test_cmp expect actual || return 1
+	done
+'
+
+test_expect_success BASH 'bash: options before a command are global and chat options' '
+	bash_complete "hermes --" >actual &&
+	{ long_options hermes --help && long_options hermes chat --help; } | sort -u >expect &&
+	test_cmp expect actual &&
+	bash_complete "hermes -c red --cr" >actual &&
+	expect_words --create-if-missing &&
+	test_cmp expect actual
+'
+
+test_expect_success BASH 'bash: titles after -c, spaces escaped' '
+	make_sessions &&
+	bash_complete "hermes chat -c red" >actual &&
+	expect_words "redis\\ debug" "redis\\ notes" &&
+	test_cmp expect actual &&
+	bash_complete "hermes -c " >actual &&
+	expect_words "redis\\ debug" "redis\\ notes" api "bug:\\ colon\\ here" &&
+	test_cmp expect actual &&
+	bash_complete "hermes chat --continue redis\\ d" "redis\\ d" >actual &&
+	expect_words "redis\\ debug" &&
+	test_cmp expect actual
+'
+
+test_expect_success BASH 'bash: a title with spaces inside an open quote' '
+	make_sessions &&
+	bash_complete "hermes chat -c \"redis d" "redis d" >actual &&
+	expect_words "redis debug" &&
+	test_cmp expect actual &&
+	bash_complete "hermes chat -c '\''redis n" "redis n" >actual &&
+	expect_words "redis notes" &&
+	test_cmp expect actual
+'
+
+test_expect_success BASH 'bash: a title with a colon, which readline splits the word at' '
+	make_sessions &&
+	bash_complete "hermes chat -c bug:" "" >actual &&
+	expect_words "\\ colon\\ here" &&
+	test_cmp expect actual
+'
+
+test_expect_success BASH 'bash: titles after the sessions commands that take a name' '
+	make_sessions &&
+	expect_words "redis\\ debug" "redis\\ notes" &&
+	for verb in show export delete rename; do
+		bash_complete "hermes sessions $verb re" >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	bash_complete "hermes sessions delete api re" >actual &&
+	test_cmp expect actual &&
+	bash_complete "hermes sessions rename api re" >actual &&
+	test_must_be_empty actual &&
+	bash_complete "hermes sessions list re" >actual &&
+	test_must_be_empty actual
+'
+
+test_expect_success BASH 'bash: IDs after -r' '
+	make_sessions &&
+	hermes sessions list --all | cut -f5 | sort >expect &&
+	test_line_count = 4 expect &&
+	bash_complete "hermes chat -r 2" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success BASH 'bash: profiles after -p, and that profile'\''s titles' '
+	make_sessions &&
+	hermes -p work chat -c "work thread" --create-if-missing -q x -Q --no-agent &&
+	bash_complete "hermes -p " >actual &&
+	expect_words work &&
+	test_cmp expect actual &&
+	bash_complete "hermes -p work chat -c " >actual &&
+	expect_words "work\\ thread" &&
+	test_cmp expect actual
+'
+
+test_expect_success BASH 'bash: arguments of --format, completion and help' '
+	bash_complete "hermes sessions export -f " >actual &&
+	expect_words json jsonl markdown &&
+	test_cmp expect actual &&
+	bash_complete "hermes completion " >actual &&
+	expect_words bash zsh fish &&
+	test_cmp expect actual &&
+	bash_complete "hermes help " >actual &&
+	expect_words chat sessions completion &&
+	test_cmp expect actual &&
+	bash_complete "hermes help sessions " >actual &&
+	expect_words $VERBS &&
+	test_cmp expect actual
+'
+
+test_expect_success BASH 'bash: no titles and no error without a store' '
+	bash_complete "hermes chat -c " >actual 2>err &&
+	test_must_be_empty actual &&
+	test_must_be_empty err &&
+	! test -e "$HERMES_HOME/sessions"
+'
+
+test_expect_success ZSH 'zsh: the script parses and registers _hermes' '
+	hermes completion zsh >_hermes &&
+	zsh -n _hermes &&
+	zsh -f -c "
+		autoload -Uz compinit && compinit -u -d \"$TRASH/zcompdump\" &&
+		source ./_hermes &&
+		test \"\${_comps[hermes]}\" = _hermes &&
+		(( \${+functions[_hermes_sessions]} ))
+	"
+'
+
+test_expect_success ZSH 'zsh: every long option of every --help is in the script' '
+	hermes completion zsh >_hermes &&
+	{
+		long_options hermes --help &&
+		long_options hermes chat --help &&
+		for verb in $VERBS; do long_options hermes sessions "$verb" --help; done
+	} | sort -u >options &&
+	for option in $(cat options); do
+		grep -q -e "$option" _hermes || {
+			echo "missing from the zsh script: $option" >&2
+			return 1
+		}
+	done
+'
+
+# fish_complete LINE: what fish offers, without descriptions, sorted.
+fish_complete() {
+	fish --no-config -c "hermes completion fish | source; complete -C'$1'" | cut -f1 | sort
+}
+
+test_expect_success FISH 'fish: commands, sessions commands and titles with spaces' '
+	make_sessions &&
+	fish_complete "hermes " >actual &&
+	expect_words chat sessions completion help &&
+	test_cmp expect actual &&
+	fish_complete "hermes sessions " >actual &&
+	expect_words $VERBS &&
+	test_cmp expect actual &&
+	fish_complete "hermes chat -c red" >actual &&
+	expect_words "redis debug" "redis notes" &&
+	test_cmp expect actual &&
+	fish_complete "hermes sessions show red" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success FISH 'fish: the long options of each sessions command are those of --help' '
+	for verb in $VERBS; do
+		fish_complete "hermes sessions $verb --" >actual &&
+		long_options hermes sessions "$verb" --help >expect &&
+		test_cmp expect actual || return 1
+	done &&
+	fish_complete "hermes chat --" >actual &&
+	long_options hermes chat --help >expect &&
+	test_cmp expect actual
+'
+
+test_done

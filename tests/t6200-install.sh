@@ -1,0 +1,153 @@
+#!/bin/sh
+test_description='make install and make uninstall'
+. "$(dirname "$0")/lib.sh"
+
+# make install in the source tree, with the binary under test: CARGO=true
+# keeps make from building (it is built), BIN says which binary to install.
+# Tests install into $TRASH.pkg, beside their trash directory: the binary
+# holds the words of its panic message, which the harness looks for in it.
+make_install() {
+	make -s -C "$ROOT" CARGO=true BIN="$HERMES_BIN" "$@"
+}
+
+# "MODE PATH" for every file under $1, sorted, paths relative to $1.
+list_files() {
+	(
+		cd "$1" &&
+		find . -type f | sort | while read -r path; do
+			echo "$(file_mode "$path") $path"
+		done
+	)
+}
+
+# An install(1) that takes only the portable forms and logs each use.
+cat >"$TRASH_ROOT/strict-install" <<\EOF
+#!/bin/sh
+echo "install $*" >>"${INSTALL_LOG:?}"
+case $1 in
+-d) ;;
+-m) case $2 in [0-7][0-7][0-7]) ;; *) echo "strict-install: bad mode $2" >&2; exit 1 ;; esac ;;
+*) echo "strict-install: only -d and -m are portable: $*" >&2; exit 1 ;;
+esac
+for arg; do
+	case $arg in
+	-[!dm]*) echo "strict-install: not portable: $arg" >&2; exit 1 ;;
+	esac
+done
+exec install "$@"
+EOF
+chmod +x "$TRASH_ROOT/strict-install"
+STRICT_INSTALL=$TRASH_ROOT/strict-install
+
+test_expect_success 'make install puts exactly these files under DESTDIR' '
+	pkg=$TRASH.pkg &&
+	make_install install DESTDIR="$pkg" >out 2>&1 &&
+	list_files "$pkg" >actual &&
+	cat >expect <<-\EOF &&
+	755 ./usr/local/bin/hermes
+	644 ./usr/local/share/bash-completion/completions/hermes
+	644 ./usr/local/share/fish/vendor_completions.d/hermes.fish
+	755 ./usr/local/share/hermes/agents/llm
+	755 ./usr/local/share/hermes/agents/ollama
+	755 ./usr/local/share/hermes/agents/openai-compatible
+	644 ./usr/local/share/man/man1/hermes.1
+	644 ./usr/local/share/zsh/site-functions/_hermes
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'the installed files are the binary, its completions, the page, the agents' '
+	pkg=$TRASH.pkg &&
+	make_install install DESTDIR="$pkg" >out 2>&1 &&
+	cmp "$HERMES_BIN" "$pkg/usr/local/bin/hermes" &&
+	"$pkg/usr/local/bin/hermes" --version >version &&
+	grep "^hermes [0-9]" version &&
+	hermes completion bash >expect &&
+	test_cmp expect "$pkg/usr/local/share/bash-completion/completions/hermes" &&
+	hermes completion zsh >expect &&
+	test_cmp expect "$pkg/usr/local/share/zsh/site-functions/_hermes" &&
+	hermes completion fish >expect &&
+	test_cmp expect "$pkg/usr/local/share/fish/vendor_completions.d/hermes.fish" &&
+	test_cmp "$ROOT/man/hermes.1" "$pkg/usr/local/share/man/man1/hermes.1" &&
+	for agent in openai-compatible ollama llm; do
+		cmp "$ROOT/contrib/agents/$agent" "$pkg/usr/local/share/hermes/agents/$agent" || return 1
+	done
+'
+
+test_expect_success 'PREFIX, BINDIR and MANDIR are honoured, and the page names them' '
+	pkg=$TRASH.pkg &&
+	make_install install DESTDIR="$pkg" PREFIX=/usr BINDIR=/usr/sbin MANDIR=/usr/man >out 2>&1 &&
+	list_files "$pkg" | sed "s/^[0-7]* //" >actual &&
+	cat >expect <<-\EOF &&
+	./usr/man/man1/hermes.1
+	./usr/sbin/hermes
+	./usr/share/bash-completion/completions/hermes
+	./usr/share/fish/vendor_completions.d/hermes.fish
+	./usr/share/hermes/agents/llm
+	./usr/share/hermes/agents/ollama
+	./usr/share/hermes/agents/openai-compatible
+	./usr/share/zsh/site-functions/_hermes
+	EOF
+	test_cmp expect actual &&
+	grep "^agent = \"/usr/share/hermes/agents/openai\\\\-compatible\"$" "$pkg/usr/man/man1/hermes.1" &&
+	grep "/usr/sbin/hermes chat" "$pkg/usr/man/man1/hermes.1" &&
+	! grep "/usr/local" "$pkg/usr/man/man1/hermes.1"
+'
+
+test_expect_success MANDOC 'the installed page is still lint-clean' '
+	pkg=$TRASH.pkg &&
+	make_install install DESTDIR="$pkg" PREFIX=/opt/hermes >out 2>&1 &&
+	mandoc -Tlint "$pkg/opt/hermes/share/man/man1/hermes.1" >out 2>&1 &&
+	test_must_be_empty out
+'
+
+test_expect_success 'install uses only portable install -d and install -m' '
+	pkg=$TRASH.pkg &&
+	INSTALL_LOG=$TRASH/install.log &&
+	export INSTALL_LOG &&
+	make_install install DESTDIR="$pkg" INSTALL="$STRICT_INSTALL" >out 2>&1 &&
+	grep "^install -d " install.log &&
+	grep "^install -m 755 " install.log &&
+	test "$(list_files "$pkg" | wc -l)" = 8
+'
+
+test_expect_success 'without cargo (sudo make install) it installs the binary built before' '
+	pkg=$TRASH.pkg &&
+	make -s -C "$ROOT" CARGO=no-such-cargo BIN="$HERMES_BIN" install DESTDIR="$pkg" >out 2>&1 &&
+	grep "^no-such-cargo not found: installing the .* built before$" out &&
+	cmp "$HERMES_BIN" "$pkg/usr/local/bin/hermes" &&
+	test "$(list_files "$pkg" | wc -l)" = 8
+'
+
+test_expect_success 'make uninstall removes exactly what install put there' '
+	pkg=$TRASH.pkg &&
+	make_install install DESTDIR="$pkg" >out 2>&1 &&
+	echo other >"$pkg/usr/local/bin/other-tool" &&
+	echo other >"$pkg/usr/local/share/man/man1/other.1" &&
+	make_install uninstall DESTDIR="$pkg" >out 2>&1 &&
+	test_must_be_empty out &&
+	list_files "$pkg" | sed "s/^[0-7]* //" >actual &&
+	cat >expect <<-\EOF &&
+	./usr/local/bin/other-tool
+	./usr/local/share/man/man1/other.1
+	EOF
+	test_cmp expect actual &&
+	! test -e "$pkg/usr/local/share/hermes"
+'
+
+test_expect_success 'after install and uninstall no file is left' '
+	pkg=$TRASH.pkg &&
+	make_install install DESTDIR="$pkg" PREFIX=/usr >out 2>&1 &&
+	make_install uninstall DESTDIR="$pkg" PREFIX=/usr >out 2>&1 &&
+	find "$pkg" -type f >left &&
+	test_must_be_empty left &&
+	! test -e "$pkg/usr/share/hermes"
+'
+
+test_expect_success 'uninstall with nothing installed succeeds quietly' '
+	pkg=$TRASH.pkg &&
+	make_install uninstall DESTDIR="$TRASH.empty" >out 2>&1 &&
+	test_must_be_empty out
+'
+
+test_done
