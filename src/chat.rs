@@ -248,7 +248,8 @@ impl Chat<'_> {
                         e @ (Error::Usage(_)
                         | Error::Refused(_)
                         | Error::TooLarge(_)
-                        | Error::NotFound { .. }),
+                        | Error::NotFound { .. }
+                        | Error::NoSuchId(_)),
                     ) => {
                         crate::note!("{e}");
                         continue;

@@ -84,10 +84,11 @@ _hermes_add_words() {
 
 _hermes() {
 	local text=$2 cmd= verb= prev= w i nargs=0 takes_value=
+	local -a _hermes_words
+	local _hermes_cur _hermes_raw _hermes_quote _hermes_profile=
 	local global='-p --profile -V --version'
 	local chat='-c --continue -r --resume --create-if-missing -q --query -Q --quiet --title --agent --no-agent -h --help'
 	local verbs='list show current export import rename delete prune stats'
-	_hermes_profile=
 	COMPREPLY=()
 	_hermes_split_line
 	# Where are we: which command, which sessions verb, how many arguments.
@@ -171,13 +172,14 @@ const ZSH: &str = r#"#compdef hermes
 # or load it: source <(hermes completion zsh)
 
 # Session titles (or IDs, with "id") from 'hermes sessions list --all',
-# whose piped output is MARK<TAB>TITLE<TAB>DATE<TAB>COUNT<TAB>ID.
+# whose piped output is MARK<TAB>TITLE<TAB>DATE<TAB>COUNT<TAB>ID. What to
+# list is the last argument: _arguments puts compadd options before it.
 _hermes_sessions() {
-  local what=$1 line expl
+  local what=${argv[-1]} line expl
   local -a fields values descriptions profile
   local name=${_hermes_profile:-${opt_args[-p]:-$opt_args[--profile]}}
   [[ -n $name ]] && profile=(-p $name)
-  for line in ${(f)"$(_call_program sessions command hermes ${(q)profile} sessions list --all 2>/dev/null)"}; do
+  for line in ${(f)"$(_call_program sessions command hermes ${(q)profile[@]} sessions list --all 2>/dev/null)"}; do
     fields=("${(@ps:\t:)line}")
     if [[ $what == id ]]; then
       values+=("$fields[5]")

@@ -15,6 +15,8 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 pub enum Error {
     /// `-c NAME` (or any verb given a name) matched no session.
     NotFound { name: String, did_you_mean: Option<String> },
+    /// `-r ID` named no session.
+    NoSuchId(String),
     /// Bare `-c`, or `sessions current`, with nothing to continue.
     NothingToContinue,
     /// Bad command line; the text says what and what to do instead.
@@ -55,7 +57,7 @@ impl Error {
 
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::NotFound { .. } | Error::NothingToContinue => EXIT_NOT_FOUND,
+            Error::NotFound { .. } | Error::NoSuchId(_) | Error::NothingToContinue => EXIT_NOT_FOUND,
             Error::Usage(_) | Error::Refused(_) => EXIT_USAGE,
             Error::Agent(_) => EXIT_AGENT,
             Error::Io { .. }
@@ -76,13 +78,18 @@ impl fmt::Display for Error {
         match self {
             // The one message that is not prefixed: SPEC gives it verbatim.
             Error::NotFound { name, did_you_mean } => {
-                writeln!(f, "No session found matching '{name}'.")?;
+                writeln!(f, "No session found matching '{}'.", visible(name))?;
                 if let Some(title) = did_you_mean {
                     writeln!(f, "Did you mean '{title}'?")?;
                 }
                 writeln!(f, "Use 'hermes sessions list' to see available sessions, or pass")?;
                 write!(f, "--create-if-missing to start a new session with that title.")
             }
+            Error::NoSuchId(id) => write!(
+                f,
+                "hermes: no session has the ID '{}'; see 'hermes sessions list' for IDs",
+                visible(id)
+            ),
             Error::NothingToContinue => {
                 write!(f, "hermes: no session to continue; start one with 'hermes chat'")
             }
@@ -116,6 +123,14 @@ impl fmt::Display for Error {
             Error::BrokenPipe => Ok(()),
         }
     }
+}
+
+/// A name as typed, safe to print: control characters (terminal escape
+/// sequences among them) are shown as escapes, not obeyed.
+fn visible(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+        .collect()
 }
 
 /// `std::io::Error`'s Display adds " (os error 13)"; users need only the words.

@@ -155,7 +155,7 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
 
 /// The session with exactly this ID (`-r`).
 pub fn find_by_id(store: &Store, id: &str) -> Result<Header> {
-    store.header(id)?.ok_or_else(|| Error::NotFound { name: id.to_string(), did_you_mean: None })
+    store.header(id)?.ok_or_else(|| Error::NoSuchId(id.to_string()))
 }
 
 /// The current workspace: the enclosing git work tree's root, else the

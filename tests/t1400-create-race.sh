@@ -73,7 +73,7 @@ test_expect_success '20 parallel -c nightly --create-if-missing: one session, al
 	holds_each "$id" 20 nightly &&
 	cat out.* err.* >all-output &&
 	test_must_be_empty all-output &&
-	ls "$HERMES_HOME/sessions" >files &&
+	ls -A "$HERMES_HOME/sessions" >files &&
 	! grep -v "^$id\.json\$" files
 '
 

@@ -111,16 +111,24 @@ test_expect_success 'every command that needs a bad session exits 4 and leaves i
 	test "$(session_count)" = 12
 '
 
-test_expect_success 'export of everything, stats and prune skip bad files and keep them' '
+test_expect_success 'export of everything holds the rest, names each bad file, and says it is incomplete' '
 	HERMES_HOME=$TRASH_ROOT/home &&
-	hermes sessions export --format jsonl >all.jsonl 2>err &&
+	test_expect_code 4 hermes sessions export --format jsonl >all.jsonl 2>err &&
 	test_line_count = 3 all.jsonl &&
-	grep "$BAD_EMPTY.json.*not exported" err &&
-	grep "$BAD_UTF8_BODY.json.*not exported" err &&
-	hermes sessions export --format json -o all.json 2>err &&
+	for id in $ALL_BAD; do
+		grep "^hermes: warning: $HERMES_HOME/sessions/$id.json: not a valid session file (.*); not exported\$" err ||
+			{ echo "not named: $id"; return 1; }
+	done &&
+	grep "^hermes: 9 damaged sessions could not be exported" err &&
+	test_expect_code 4 hermes sessions export --format json -o all.json 2>err &&
 	grep -c "^{\"format\"" all.json >n &&
 	echo 3 >expect &&
 	test_cmp expect n &&
+	unchanged
+'
+
+test_expect_success 'stats and prune skip bad files and keep them' '
+	HERMES_HOME=$TRASH_ROOT/home &&
 	hermes sessions stats >/dev/null 2>&1 &&
 	hermes sessions prune --older-than 36500 --yes 2>err &&
 	grep "$BAD_SCHEMA.json" err &&
@@ -147,6 +155,25 @@ test_expect_success 'the healthy sessions still work after all that' '
 	hermes chat -c healthy -q again --no-agent -Q &&
 	hermes sessions show healthy --json | grep "\"content\":\"again\"" &&
 	unchanged
+'
+
+test_expect_success 'a copy under another ID is invalid: commands on it never touch the original' '
+	hermes chat -q original --no-agent -Q &&
+	orig=$(ls "$HERMES_HOME/sessions" | sed -n "s/\.json\$//p") &&
+	copy=20200101_000000_c0ffee &&
+	cp "$HERMES_HOME/sessions/$orig.json" "$HERMES_HOME/sessions/$copy.json" &&
+	cp "$HERMES_HOME/sessions/$orig.json" orig.before &&
+	cp "$HERMES_HOME/sessions/$copy.json" copy.before &&
+	test_expect_code 4 hermes chat -r "$copy" -q "meant for the copy" --no-agent -Q 2>err &&
+	grep "$copy.json: not a valid session file (it says it is session .$orig." err &&
+	test_expect_code 4 hermes sessions rename "$copy" "new title" &&
+	test_expect_code 4 hermes sessions delete "$copy" --yes &&
+	test_expect_code 4 hermes sessions show "$copy" &&
+	hermes sessions list >out 2>err &&
+	test_line_count = 1 out &&
+	grep "$copy.json: not a valid session file" err &&
+	test_cmp orig.before "$HERMES_HOME/sessions/$orig.json" &&
+	test_cmp copy.before "$HERMES_HOME/sessions/$copy.json"
 '
 
 test_expect_success 'clean up the 300 MiB files' '

@@ -113,7 +113,7 @@ test_expect_success 'hostile names get "no session" or usage, never a crash, nev
 		hostile "$name" || { echo "failed for name: $(printf %s "$name" | cut -c1-60)"; return 1; }
 	done &&
 	sort codes | uniq -c >code-counts &&
-	figure "t4040: $runs hostile-name commands (16 names x 7 verbs): $(awk "{ printf \"%s%d x exit %s\", sep, \$1, \$2; sep = \", \" }" code-counts), 0 crashes, 0 paths outside the store; traced: $TRACE" &&
+	figure "t4040: $runs hostile-name commands (16 names x 7 verbs): $(awk "{ printf \"%s%d x exit %s\", sep, \$1, \$2; sep = \", \" }" code-counts), 0 crashes, 0 paths outside the store; $(test "$TRACE" = env && echo "not traced (no strace)" || echo "every file system call traced")" &&
 	snapshot >after &&
 	test_cmp "$TRASH_ROOT/before" after
 '

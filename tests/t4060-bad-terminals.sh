@@ -106,7 +106,8 @@ expect_success_if "$NO_PROC" NO_PROC 'without /proc: chat, breadcrumbs, -c, list
 	grep "breadcrumb" current &&
 	# The breadcrumb was written, without the leader start time /proc gives.
 	grep "\"leader\":\"[0-9]*\"" "$HERMES_HOME/terminal-sessions/tmux_pane--4.json" &&
-	hermes sessions show first --json | grep "\"content\":\"second\""
+	hermes sessions show first --json | grep "\"content\":\"second\"" &&
+	figure "t4060: without /proc (tmpfs over /proc in a private mount namespace): chat, breadcrumb (leader $(sed -n "s/.*\"leader\":\"\([^\"]*\)\".*/\1/p" "$HERMES_HOME/terminal-sessions/tmux_pane--4.json"), no start time), -c, list, current: all exit 0, stderr empty"
 '
 
 expect_success_if "$NO_PROC && script -qc true /dev/null" NO_PROC_PTY 'without /proc, in a real terminal: the tty is still found' '
@@ -119,7 +120,8 @@ expect_success_if "$NO_PROC && script -qc true /dev/null" NO_PROC_PTY 'without /
 	ls "$HERMES_HOME/terminal-sessions" >crumbs &&
 	grep "^tty-dev-" crumbs &&
 	grep "breadcrumb" transcript &&
-	hermes sessions show in-a-tty --json | grep "\"content\":\"again\""
+	hermes sessions show in-a-tty --json | grep "\"content\":\"again\"" &&
+	figure "t4060: without /proc in a pty: terminal found as $(cat crumbs), -c continued it"
 '
 
 cat "$TRASH_ROOT/figures" 2>/dev/null

@@ -204,6 +204,31 @@ test_expect_success ZSH 'zsh: the script parses and registers _hermes' '
 	"
 '
 
+# zsh_sessions ARGS...: what the zsh script'"'"'s _hermes_sessions ARGS offers,
+# with the completion system'"'"'s own functions stubbed out.
+zsh_sessions() {
+	hermes completion zsh >_hermes &&
+	zsh -f -c '
+		compdef() { : }
+		typeset -A opt_args
+		_call_program() { shift; eval "$@" }
+		_wanted() { local name=$argv[-1]; print -rl -- ${(P)name} }
+		source ./_hermes
+		_hermes_sessions "$@"
+	' zsh-sessions "$@" | sort
+}
+
+test_expect_success ZSH 'zsh: titles with spaces, and IDs, from sessions list' '
+	make_sessions &&
+	zsh_sessions -J -default- title >actual &&
+	expect_words "redis debug" "redis notes" api "bug: colon here" &&
+	test_cmp expect actual &&
+	zsh_sessions -J -default- id >actual &&
+	hermes sessions list --all | cut -f5 | sort >expect &&
+	test_line_count = 4 expect &&
+	test_cmp expect actual
+'
+
 test_expect_success ZSH 'zsh: every long option of every --help is in the script' '
 	hermes completion zsh >_hermes &&
 	{
@@ -236,6 +261,10 @@ test_expect_success FISH 'fish: commands, sessions commands and titles with spac
 	expect_words "redis debug" "redis notes" &&
 	test_cmp expect actual &&
 	fish_complete "hermes sessions show red" >actual &&
+	test_cmp expect actual &&
+	hermes -p work chat -c "work thread" --create-if-missing -q x -Q --no-agent &&
+	fish_complete "hermes -p work chat -c " >actual &&
+	expect_words "work thread" &&
 	test_cmp expect actual
 '
 

@@ -16,7 +16,7 @@ use crate::timefmt;
 use super::Progress;
 
 pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: Option<&OsStr>) -> Result<()> {
-    let (ids, damaged) = if names.is_empty() { all_ids(store)? } else { (named_ids(store, names)?, 0) };
+    let (ids, mut damaged) = if names.is_empty() { all_ids(store)? } else { (named_ids(store, names)?, 0) };
     // One session in memory at a time, written out as it is read, so an
     // export of the whole store needs no more memory than its largest session.
     let mut sink = match output_file {
@@ -39,6 +39,7 @@ pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: O
             // stop the rest, as a damaged header does not (see all_ids).
             Err(Error::Corrupt { path, why }) if names.is_empty() => {
                 output::warn(&format!("{}: not a valid session file ({why}); not exported", path.display()));
+                damaged += 1;
                 continue;
             }
             Err(e) => return Err(e),
