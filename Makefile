@@ -2,7 +2,9 @@
 #   make              build the release binary (target/release/hermes)
 #   make check        unit tests, then the shell test suite (tests/run)
 #   make install      install binary, man page, completions, contrib agents
+#   make uninstall    remove what make install installed
 #   make static       a statically linked binary (target/static/hermes)
+#   make lint-man     check the man page with mandoc -Tlint
 # Install locations follow the usual conventions and may be overridden:
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
 

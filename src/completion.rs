@@ -3,8 +3,8 @@
 //!
 //! The scripts read titles from `hermes sessions list --all`, whose output
 //! to a pipe is `MARK<TAB>TITLE<TAB>DATE<TAB>COUNT<TAB>ID` per session
-//! (titles never hold tabs or newlines). tests/t6100-completion.sh checks
-//! that every long option of every `--help` text appears in each script.
+//! (titles never hold tabs or newlines). The option lists are written out
+//! here; tests/t6100-completion.sh checks them against the `--help` texts.
 
 pub fn script(shell: &str) -> &'static str {
     match shell {
