@@ -294,6 +294,21 @@ impl Chat<'_> {
         Ok(())
     }
 
+    /// The title for a session `/new` or `/title` is about to start. One held
+    /// by another session is refused here, as `/title` refuses it for an
+    /// existing session: otherwise the first message would silently join
+    /// that session instead of starting a new one.
+    fn title_for_new_session(&self, raw: &str) -> Result<String> {
+        let title = titles::user_title(raw)?;
+        if let Some(other) = titles::holder(self.store, &title, None)? {
+            return Err(Error::Refused(format!(
+                "the title '{title}' is already used by session {}; choose another, or continue it with 'hermes chat -c \"{title}\"'",
+                other.id
+            )));
+        }
+        Ok(title)
+    }
+
     /// Carry out a slash command; false means quit.
     fn slash_command(&self, state: &mut Interactive, command: &str) -> Result<bool> {
         let (name, rest) = match command.split_once(char::is_whitespace) {
@@ -318,7 +333,7 @@ impl Chat<'_> {
                     state.current = Some(header);
                 }
                 (None, new) => {
-                    state.pending_title = Some(titles::user_title(new)?);
+                    state.pending_title = Some(self.title_for_new_session(new)?);
                     crate::say!(
                         "The new session will be titled '{}'.",
                         state.pending_title.as_deref().unwrap_or("")
@@ -326,8 +341,11 @@ impl Chat<'_> {
                 }
             },
             "new" => {
+                // Check the title before leaving the current session: a
+                // refused `/new TITLE` changes nothing.
+                state.pending_title =
+                    if rest.is_empty() { None } else { Some(self.title_for_new_session(rest)?) };
                 state.current = None;
-                state.pending_title = if rest.is_empty() { None } else { Some(titles::user_title(rest)?) };
                 crate::say!("New session. It is saved with its first message.");
             }
             "save" => {

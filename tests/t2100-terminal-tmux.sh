@@ -7,16 +7,19 @@ SHELL=/bin/sh
 export SHELL
 
 # Each test runs its own tmux server on a private socket in its trash
-# directory; the server is killed when the test's subshell exits, pass or fail.
+# directory ($SOCKET, see start_tmux); every server a test started is killed
+# when the test's subshell exits, pass or fail.
 tm() {
-	tmux -S "$TRASH/tmux.sock" -f /dev/null "$@"
+	tmux -S "$SOCKET" -f /dev/null "$@"
 }
 
-# start_tmux: start the server with one pane running an interactive shell
-# in $TRASH; sets $PANE to the pane's id (%N). Not in $(...): the trap
-# must belong to the test's shell.
+# start_tmux [NAME]: start a server (socket NAME, default "tmux") with one
+# pane running an interactive shell in $TRASH; sets $PANE to the pane's id
+# (%N). Not in $(...): the trap must belong to the test's shell.
 start_tmux() {
-	trap 'tm kill-server >/dev/null 2>&1' EXIT
+	SOCKET=$TRASH/${1:-tmux}.sock
+	trap 'for SOCKET in "$TRASH"/*.sock; do tm kill-server >/dev/null 2>&1; done' EXIT
+	trap 'exit 130' INT TERM HUP
 	PANE=$(tm new-session -d -s test -x 120 -y 40 -c "$TRASH" -P -F '#{pane_id}' "env PS1='$ ' sh")
 }
 
@@ -136,7 +139,8 @@ test_expect_success TMUX 'a pane of a restarted tmux server does not continue th
 	test -f "$HERMES_HOME/terminal-sessions/tmux_pane--${old_pane#%}.json" &&
 	tm kill-server &&
 	hermes chat -q newer --no-agent -Q &&
-	start_tmux &&
+	# A new socket: a server that is still shutting down cannot answer.
+	start_tmux restarted &&
 	new_pane=$PANE &&
 	# Pane ids restart with the server; should this one differ, give it the
 	# old breadcrumb: the name is the same, the terminal is not.

@@ -72,7 +72,7 @@ test_expect_success 'pane variables are consulted in order: first set one wins' 
 	env KITTY_WINDOW_ID=3 TMUX_PANE=%2 hermes chat -q one --no-agent -Q &&
 	env WT_SESSION=6 WEZTERM_PANE=4 hermes chat -q two --no-agent -Q &&
 	env TERM_SESSION_ID=5 WT_SESSION=6 hermes chat -q three --no-agent -Q &&
-	env ZELLIJ_PANE_ID=1 WT_SESSION=6 hermes chat -q four --no-agent -Q &&
+	env TMUX_PANE=%8 ZELLIJ_PANE_ID=1 WT_SESSION=6 hermes chat -q four --no-agent -Q &&
 	env ZELLIJ_PANE_ID= KITTY_WINDOW_ID=7 hermes chat -q five --no-agent -Q &&
 	cat >expect <<-\EOF &&
 	kitty_window_id-7.json five

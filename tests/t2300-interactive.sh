@@ -7,17 +7,27 @@ SHELL=/bin/sh
 export SHELL
 
 # Each test runs its own tmux server on a private socket in its trash
-# directory; the server (and any agent a test left running, by pid) is
-# stopped when the test's subshell exits, pass or fail.
+# directory; the server, and any slow agent a failing test left running
+# (by the pid it recorded), are stopped when the test's subshell exits.
 tm() {
 	tmux -S "$TRASH/tmux.sock" -f /dev/null "$@"
+}
+
+stop_leftovers() {
+	tm kill-server >/dev/null 2>&1
+	for f in sleep.pid agent.pid; do
+		if test -s $f && test "$(ps -o comm= -p "$(cat $f)")" = sleep; then
+			kill "$(cat $f)"
+		fi
+	done
 }
 
 # start_tmux: one pane running an interactive shell in $TRASH; sets $PANE.
 # Needs wait_until and on_screen, below.
 # Not in $(...): the trap must belong to the test's shell.
 start_tmux() {
-	trap 'tm kill-server >/dev/null 2>&1; test -f sleep.pid && kill "$(cat sleep.pid)" 2>/dev/null' EXIT
+	trap stop_leftovers EXIT
+	trap 'exit 130' INT TERM HUP
 	PANE=$(tm new-session -d -s test -x 150 -y 50 -c "$TRASH" -P -F '#{pane_id}' "env PS1='$ ' sh") &&
 	# Type nothing before the shell is ready: its prompt would land in the
 	# middle of what hermes prints.
@@ -202,6 +212,41 @@ test_expect_success TMUX '/new starts another session, which the pane then conti
 	grep "^$T	Third title	breadcrumb " current.out
 '
 
+test_expect_success TMUX '/new and /title refuse a title another session holds, and change nothing' '
+	hermes chat -q "taken title" --no-agent -Q &&
+	T=$(session_id_by_title "taken title") &&
+	start_tmux &&
+	start_hermes "chat --no-agent" &&
+	hermes_ready &&
+	send_line "first here" &&
+	S=$(session_id_by_title "first here") &&
+	send_line "/new taken title" &&
+	on_screen "already used by session $T" &&
+	send_line "still here" &&
+	send_line "/new $(printf "%0101d" 0)" &&
+	send_line "and still here" &&
+	send_line /new &&
+	send_line "/title taken title" &&
+	test "$(screen | grep -c "already used by session $T")" = 2 &&
+	send_line "a new one" &&
+	type_line /quit &&
+	hermes_exited 0 &&
+	cat >expect <<-\EOF &&
+	user: first here
+	user: still here
+	user: and still here
+	EOF
+	messages_of "$S" >actual &&
+	test_cmp expect actual &&
+	echo "user: taken title" >expect &&
+	messages_of "$T" >actual &&
+	test_cmp expect actual &&
+	echo "user: a new one" >expect &&
+	messages_of "$(session_id_by_title "a new one")" >actual &&
+	test_cmp expect actual &&
+	test "$(session_count)" = 3
+'
+
 test_expect_success TMUX 'Ctrl-D quits with status 0 and an untouched new session is not saved' '
 	start_tmux &&
 	start_hermes "chat --no-agent" &&
@@ -252,7 +297,7 @@ test_expect_success TMUX 'bare -c resumes this pane'"'"'s session and shows titl
 	S=$(session_id_by_title "long talk") &&
 	hermes chat -q "newer, elsewhere" --no-agent -Q &&
 	start_hermes "chat -c --no-agent" &&
-	wait_until on_screen -x "Resuming '"'"'long talk'"'"' ($S), 6 messages." &&
+	wait_until on_screen -x "Resuming '"'"'long talk'"'"' ($S), 6 messages\." &&
 	wait_until on_screen -x "msg 6" &&
 	on_screen -x "msg 5" &&
 	! on_screen -x "msg 1" &&
@@ -272,6 +317,21 @@ test_expect_success TMUX 'bare -c resumes this pane'"'"'s session and shows titl
 	wait_until on_screen -x "$S" &&
 	type_line /quit &&
 	hermes_exited 0
+'
+
+test_expect_success TMUX 'resuming by name points this pane'"'"'s breadcrumb at that session' '
+	start_tmux &&
+	hermes chat -q "old talk" --no-agent -Q &&
+	S=$(session_id_by_title "old talk") &&
+	hermes chat -q "newest talk" --no-agent -Q &&
+	start_hermes "chat -c '"'"'old talk'"'"' --no-agent" &&
+	wait_until on_screen -x "Resuming '"'"'old talk'"'"' ($S), 1 message\." &&
+	hermes_ready &&
+	type_line /quit &&
+	hermes_exited 0 &&
+	type_line "hermes sessions current >current.tmp; mv current.tmp current.out" &&
+	wait_until test -f current.out &&
+	grep "^$S	old talk	breadcrumb " current.out
 '
 
 test_expect_success TMUX '--create-if-missing in a terminal creates the named session before any message' '
@@ -389,6 +449,21 @@ test_expect_success TMUX 'a failing agent is reported and the chat goes on' '
 	test_cmp expect actual &&
 	type_line /quit &&
 	hermes_exited 0
+'
+
+test_expect_success TMUX 'closing the pane ends hermes and stops the agent; the message stays' '
+	start_tmux &&
+	type_line "sh -c '"'"'echo \$\$ >hermes.pid; exec hermes chat --agent \"cat >/dev/null; echo \\\$\\\$ >agent.pid; exec sleep 60\"'"'"'" &&
+	hermes_ready &&
+	type_line "lost connection" &&
+	wait_until test -s agent.pid &&
+	kill -0 "$(cat hermes.pid)" &&
+	tm kill-pane -t "$PANE" &&
+	wait_until eval "! kill -0 $(cat hermes.pid) 2>/dev/null" &&
+	wait_until eval "! kill -0 $(cat agent.pid) 2>/dev/null" &&
+	echo "user: lost connection" >expect &&
+	messages_of "$(session_id_by_title "lost connection")" >actual &&
+	test_cmp expect actual
 '
 
 test_done

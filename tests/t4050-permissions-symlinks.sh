@@ -66,6 +66,22 @@ test_expect_success 'under umask 000 every directory is 0700 and every file 0600
 	figure "t4050: umask 000: 8 directories 0700, $files files 0600 (sessions, breadcrumb, .lock, exports)"
 '
 
+test_expect_success 'the header index a large store gets is 0600 too' '
+	mkdir -p "$HERMES_HOME/sessions" &&
+	chmod 700 "$HERMES_HOME" "$HERMES_HOME/sessions" &&
+	i=1 &&
+	while test $i -le 520; do
+		id=$(printf "20250101_000000_%06x" $i) &&
+		session_json "$id" "t$i" >"$HERMES_HOME/sessions/$id.json" &&
+		i=$((i + 1)) || return 1
+	done &&
+	touch -d "1 hour ago" "$HERMES_HOME"/sessions/* &&
+	umask 000 &&
+	hermes sessions list >/dev/null 2>&1 &&
+	test -f "$HERMES_HOME/index" &&
+	test "$(file_mode "$HERMES_HOME/index")" = 600
+'
+
 expect_success_if "$HAVE_STRACE" STRACE 'files are created 0600 and directories 0700, never chmod-ed afterwards' '
 	umask 000 &&
 	TMUX_PANE=%1 strace -f -qq -s 4096 -o trace -e trace=%file,%desc,umask \
