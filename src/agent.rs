@@ -25,6 +25,9 @@ pub struct Agent {
 pub struct Reply {
     pub text: String,
     pub interrupted: bool,
+    /// stdout failed (other than a closed pipe) while the reply was shown:
+    /// the reply is still whole and worth saving; the caller reports this.
+    pub output_error: Option<io::Error>,
 }
 
 #[derive(SerJson)]
@@ -150,8 +153,11 @@ impl Agent {
                 write_failed = Some(e);
             }
         }
+        // A reader that went away is not an error; a full disk is, once
+        // the reply is safe.
+        let output_error = write_failed.filter(|e| e.kind() != io::ErrorKind::BrokenPipe);
         if interrupted {
-            return Ok(Reply { text: finished.text, interrupted: true });
+            return Ok(Reply { text: finished.text, interrupted: true, output_error });
         }
         if let Some(message) = finished.error {
             return Err(Error::Agent(format!("agent '{}' returned an error: {message}", self.command)));
@@ -164,13 +170,7 @@ impl Agent {
             };
             return Err(Error::Agent(format!("agent '{}' {how}", self.command)));
         }
-        if let Some(e) = write_failed {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                return Ok(Reply { text: finished.text, interrupted: false });
-            }
-            return Err(Error::Agent(format!("writing the reply: {e}")));
-        }
-        Ok(Reply { text: finished.text, interrupted: false })
+        Ok(Reply { text: finished.text, interrupted: false, output_error })
     }
 }
 

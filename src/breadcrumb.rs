@@ -43,7 +43,9 @@ pub fn decode(bytes: &[u8]) -> Option<Breadcrumb> {
 pub fn read(store: &Store, terminal: &Terminal, now: f64) -> Option<Breadcrumb> {
     let bytes = fsio::read_limited(&path_for(store, terminal), MAX_BREADCRUMB_BYTES).ok()?;
     let crumb = decode(&bytes)?;
-    let fresh = now - crumb.ts <= MAX_AGE_SECS;
+    // A timestamp from the future (a clock that was wrong) is not fresh
+    // forever: only within the usual window around now.
+    let fresh = (now - crumb.ts).abs() <= MAX_AGE_SECS;
     let same_terminal = crumb.leader == terminal.leader;
     (fresh && same_terminal && session::is_valid_id(&crumb.session_id)).then_some(crumb)
 }

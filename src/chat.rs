@@ -29,6 +29,9 @@ struct Chat<'a> {
     quiet: bool,
     /// Say how to configure an agent when there is none.
     hint_missing_agent: bool,
+    /// A new session's title that another session holds means "use that
+    /// one" (`--create-if-missing`), not "refuse".
+    join_titled: bool,
 }
 
 pub fn run(store: &Store, args: ChatArgs) -> Result<()> {
@@ -63,6 +66,7 @@ pub fn run(store: &Store, args: ChatArgs) -> Result<()> {
         agent: choose_agent(store, &args.agent)?,
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
+        join_titled: args.create_if_missing,
     };
     if interactive {
         sys::catch_interrupts();
@@ -155,6 +159,9 @@ impl Chat<'_> {
         let guard = store.lock_store()?;
         if let Some(title) = title {
             if let Some(existing) = titles::holder(store, title, None)? {
+                if !self.join_titled {
+                    return Err(title_taken(title, &existing.id));
+                }
                 drop(guard);
                 return store.append(&existing.id, messages, |_| {});
             }
@@ -197,6 +204,12 @@ impl Chat<'_> {
         if !reply.text.is_empty() {
             let message = Message { role: "assistant".into(), content: reply.text, ts: now() };
             self.store.append(&header.id, &[message], |_| {})?;
+        }
+        if let Some(e) = reply.output_error {
+            return Err(Error::Store(format!(
+                "could not show the reply ({e}); it is saved: hermes sessions show {}",
+                header.id
+            )));
         }
         Ok(if reply.interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
     }
@@ -301,10 +314,7 @@ impl Chat<'_> {
     fn title_for_new_session(&self, raw: &str) -> Result<String> {
         let title = titles::user_title(raw)?;
         if let Some(other) = titles::holder(self.store, &title, None)? {
-            return Err(Error::Refused(format!(
-                "the title '{title}' is already used by session {}; choose another, or continue it with 'hermes chat -c \"{title}\"'",
-                other.id
-            )));
+            return Err(title_taken(&title, &other.id));
         }
         Ok(title)
     }
@@ -367,6 +377,12 @@ impl Chat<'_> {
         }
         Ok(true)
     }
+}
+
+fn title_taken(title: &str, holder: &str) -> Error {
+    Error::Refused(format!(
+        "the title '{title}' is already used by session {holder}; choose another, or continue it with 'hermes chat -c \"{title}\"'"
+    ))
 }
 
 enum ReplyOutcome {

@@ -167,11 +167,13 @@ pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     if size > limit {
         return Err(io::Error::new(io::ErrorKind::InvalidData, format!("larger than {} MiB", limit >> 20)));
     }
-    // File::read_to_end sizes its reads from the file's length: one or two
-    // system calls instead of a doubling series.
+    // One read of the known size (plus a byte to notice growth): bounded,
+    // and one or two system calls instead of a doubling series. Files of
+    // the store are replaced by rename, never grown in place, so growth
+    // means someone else is writing it: refuse rather than read on.
     let mut buf = Vec::new();
-    file.read_to_end(&mut buf)?;
-    if buf.len() as u64 > limit {
+    read_prefix(&mut file, &mut buf, size as usize + 1)?;
+    if buf.len() as u64 > size {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "grew while being read"));
     }
     Ok(buf)

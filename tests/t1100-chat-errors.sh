@@ -314,4 +314,30 @@ test_expect_success '-c and -r together: exit 2' '
 	test "$(field "$a" message_count)" = 1
 '
 
+test_expect_success '--title that another session holds is refused (exit 2); nothing joins that session' '
+	id=$(mk "redis debug") &&
+	test_expect_code 2 hermes chat --title "redis debug" -q "intruder" --no-agent >out 2>err &&
+	test_must_be_empty out &&
+	grep "^hermes: the title .redis debug. is already used by session $id" err &&
+	test "$(session_count)" = 1 &&
+	! grep intruder "$HERMES_HOME/sessions/$id.json" &&
+	test "$(field "$id" message_count)" = 1
+'
+
+test_expect_success '-r with an unknown ID: exit 1, a one-line message without the --create-if-missing hint' '
+	mk "kept" >/dev/null &&
+	test_expect_code 1 hermes chat -r 20990101_000000_abcdef -q hi >out 2>err &&
+	test_must_be_empty out &&
+	echo "hermes: no session has the ID '"'"'20990101_000000_abcdef'"'"'; see '"'"'hermes sessions list'"'"' for IDs" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'a name with terminal escapes is echoed escaped, not obeyed' '
+	esc=$(printf "\033[2Jx") &&
+	test_expect_code 1 hermes chat -c "$esc" -q hi >out 2>err &&
+	head -1 err >first &&
+	echo "No session found matching '"'"'\u{1b}[2Jx'"'"'." >expect &&
+	test_cmp expect first
+'
+
 test_done

@@ -198,6 +198,21 @@ test_expect_success 'a breadcrumb older than 30 days is ignored, a younger one i
 	test_cmp expect actual
 '
 
+test_expect_success 'a breadcrumb stamped far in the future (a wrong clock) is not fresh forever' '
+	in_pane %1 hermes chat -q mine --no-agent -Q &&
+	hermes chat -q newer --no-agent -Q &&
+	A=$(session_id_by_title mine) &&
+	crumb=$(crumbs)/tmux_pane--1.json &&
+	leader=$(field leader "$crumb") &&
+	now=$(date +%s) &&
+	write_crumb "$crumb" "$A" $((now + 86400)) "$leader" &&
+	in_pane %1 hermes sessions current >current.out &&
+	check_current current.out "$A" breadcrumb &&
+	write_crumb "$crumb" "$A" $((now + 400 * 86400)) "$leader" &&
+	in_pane %1 hermes sessions current >current.out &&
+	check_current current.out "$(session_id_by_title newer)" workspace
+'
+
 test_expect_success 'writing a breadcrumb removes breadcrumb files older than 30 days' '
 	mkdir -p "$(crumbs)" &&
 	now=$(date +%s) &&
