@@ -61,6 +61,8 @@ pub struct Entry {
 pub struct Reader {
     lines: Option<BufReader<File>>,
     line: String,
+    /// `line` holds a line not yet consumed.
+    pending: bool,
 }
 
 impl Reader {
@@ -74,7 +76,7 @@ impl Reader {
                 _ => None,
             }
         });
-        Reader { lines, line }
+        Reader { lines, line, pending: false }
     }
 
     /// Whether an index file of this format was found.
@@ -82,19 +84,33 @@ impl Reader {
         self.lines.is_some()
     }
 
-    /// The next well-formed entry; damaged lines are skipped.
-    pub fn next_entry(&mut self) -> Option<Entry> {
+    /// The entry for `id`, reading forward; IDs must be asked for in
+    /// increasing order. Lines before it are skipped without being parsed,
+    /// so looking up a few IDs costs little more than reading the file.
+    /// None if the index has no (intact) entry for `id`.
+    pub fn entry_for(&mut self, id: &str) -> Option<Entry> {
         loop {
-            self.line.clear();
-            match self.lines.as_mut()?.read_line(&mut self.line) {
-                Ok(n) if n > 0 => {}
-                _ => {
-                    self.lines = None;
-                    return None;
+            if !self.pending {
+                self.line.clear();
+                match self.lines.as_mut()?.read_line(&mut self.line) {
+                    Ok(n) if n > 0 => self.pending = true,
+                    _ => {
+                        self.lines = None;
+                        return None;
+                    }
                 }
             }
-            if let Some(entry) = parse_line(self.line.trim_end_matches('\n')) {
-                return Some(entry);
+            let Some(line_id) = self.line.get(..id.len()) else {
+                self.pending = false; // damaged: skip it
+                continue;
+            };
+            match line_id.cmp(id) {
+                std::cmp::Ordering::Less => self.pending = false,
+                std::cmp::Ordering::Greater => return None, // kept for a later ID
+                std::cmp::Ordering::Equal => {
+                    self.pending = false;
+                    return parse_line(self.line.trim_end_matches('\n')).filter(|e| e.id == id);
+                }
             }
         }
     }
@@ -237,6 +253,40 @@ fn unescape(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn entry_for_reads_forward_and_skips_damage() {
+        let dir = std::env::temp_dir().join(format!("hermes-index-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("index");
+        let mut w = Writer::create(&path).unwrap();
+        w.now_sec = i64::MAX / 2; // everything is settled
+        let stamp = Stamp { size: 1, mtime_sec: 1, mtime_nsec: 0, ino: 1 };
+        for id in ["20260101_000000_000001", "20260101_000000_000003", "20260101_000000_000005"] {
+            let h = Header {
+                id: id.into(),
+                format: 1,
+                title: id.into(),
+                title_source: "user".into(),
+                created_at: 0.0,
+                updated_at: 0.0,
+                cwd: "/".into(),
+                message_count: 0,
+                preview: "".into(),
+            };
+            w.add(id, stamp, &h);
+        }
+        w.out.write_all(b"20260101_000000_000007\tdamaged\n").unwrap();
+        w.finish();
+        let mut r = Reader::open(&path);
+        assert!(r.entry_for("20260101_000000_000000").is_none());
+        assert_eq!(r.entry_for("20260101_000000_000001").unwrap().header.title, "20260101_000000_000001");
+        assert!(r.entry_for("20260101_000000_000002").is_none());
+        assert!(r.entry_for("20260101_000000_000005").is_some());
+        assert!(r.entry_for("20260101_000000_000007").is_none());
+        assert!(r.entry_for("20260101_000000_000009").is_none());
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn lines_round_trip() {

@@ -147,6 +147,14 @@ impl Store {
         Ok(())
     }
 
+    /// Like `scan`, for just these sessions (IDs sorted): what `list` uses
+    /// to fill one page of a long listing.
+    pub fn scan_ids(&self, ids: &[[u8; 22]], mut visit: impl FnMut(Scanned)) -> Result<()> {
+        let mut reader = index::Reader::open(&self.home.join("index"));
+        let cache = if reader.is_usable() { Some(&mut reader) } else { None };
+        self.walk(ids, cache, None, &mut visit).map(drop)
+    }
+
     /// The merge of sorted IDs with the sorted index: a cached header when
     /// the file's stamp matches, else the file's own. Returns how many
     /// files had to be read although an index was given.
@@ -158,7 +166,6 @@ impl Store {
         visit: &mut dyn FnMut(Scanned),
     ) -> Result<usize> {
         let mut buf = Vec::with_capacity(HEADER_PROBE);
-        let mut cached = cache.as_mut().and_then(|c| c.next_entry());
         let mut stale = 0;
         // Stat by name relative to the open directory: the hot loop of a
         // large scan, one lookup per file instead of a walk from the root.
@@ -171,9 +178,7 @@ impl Store {
             let id = std::str::from_utf8(key).expect("IDs are ASCII");
             let path = || self.sessions_dir.join(format!("{id}.json"));
             if let (Some(reader), Some(dir)) = (cache.as_mut(), &dir) {
-                while cached.as_ref().is_some_and(|e| e.id.as_str() < id) {
-                    cached = reader.next_entry();
-                }
+                let cached = reader.entry_for(id);
                 name[..22].copy_from_slice(key);
                 let c_name = std::ffi::CStr::from_bytes_with_nul(&name).expect("one NUL, at the end");
                 let stamp = match index::Stamp::at(dir, c_name) {
@@ -184,8 +189,7 @@ impl Store {
                         continue;
                     }
                 };
-                if cached.as_ref().is_some_and(|e| e.id == id && Some(e.stamp) == stamp) {
-                    let entry = std::mem::replace(&mut cached, reader.next_entry()).expect("checked");
+                if let Some(entry) = cached.filter(|e| Some(e.stamp) == stamp) {
                     if let Some(w) = writer.as_mut() {
                         w.add(id, entry.stamp, &entry.header);
                     }

@@ -24,36 +24,172 @@ struct Entry<'a> {
     current: bool,
 }
 
+/// Above this many rows, `list` gathers them page by page so that memory
+/// stays flat however large the store (`--all` on 100,000 sessions).
+const PAGE: usize = 10_000;
+
 pub fn run(store: &Store, limit: usize, all: bool, here: bool, json: bool) -> Result<()> {
     let terminal = terminal::identify();
-    let listing = collect(store, terminal.as_ref(), if all { usize::MAX } else { limit }, here)?;
-    let mut out = Out::new();
+    let limit = if all { usize::MAX } else { limit };
+    let mut printer = Printer { out: Out::new(), json, current: None, rows: 0 };
+    let (shown, total) = if limit <= PAGE {
+        let listing = collect(store, terminal.as_ref(), limit, here)?;
+        printer.current = listing.current.clone();
+        if listing.total > 0 || json {
+            printer.begin()?;
+            listing.shown.iter().try_for_each(|h| printer.row(h))?;
+        }
+        (listing.shown.len(), listing.total)
+    } else {
+        list_in_pages(store, terminal.as_ref(), limit, here, &mut printer)?
+    };
     if json {
-        let entries: Vec<Entry> =
-            listing.shown.iter().map(|h| entry(h, listing.current.as_deref())).collect();
-        out.line(&entries.serialize_json())?;
-        return out.flush();
+        printer.end()?;
+        return printer.out.flush();
     }
-    if listing.total == 0 {
+    printer.out.flush()?;
+    if total == 0 {
         crate::note!(
             "No sessions{}. Start one with 'hermes chat'.",
             if here { " in this workspace" } else { "" }
         );
-        return Ok(());
-    }
-    print_table(&mut out, &listing)?;
-    out.flush()?;
-    if listing.shown.len() < listing.total {
-        crate::note!(
-            "({} of {} sessions shown; use --limit N or --all to see more)",
-            listing.shown.len(),
-            listing.total
-        );
+    } else if shown < total {
+        crate::note!("({shown} of {total} sessions shown; use --limit N or --all to see more)");
     }
     Ok(())
 }
 
-fn entry<'a>(h: &'a Header, current: Option<&str>) -> Entry<'a> {
+/// A long listing: one pass ranks (time, ID) pairs only, then each page of
+/// PAGE rows is filled by another pass and printed. Returns (shown, total).
+fn list_in_pages(
+    store: &Store,
+    terminal: Option<&Terminal>,
+    limit: usize,
+    here: bool,
+    printer: &mut Printer,
+) -> Result<(usize, usize)> {
+    let breadcrumb = resolve::from_breadcrumb(store, terminal, chat::now())?;
+    let mut picker = FallbackPicker::new();
+    let workspace = resolve::current_workspace();
+    let mut ranked: Vec<(f64, [u8; 22])> = Vec::new();
+    store.scan(|entry| {
+        let header = match entry.header {
+            Ok(h) => h,
+            Err(why) => return warn_skipped(&entry.path, &why),
+        };
+        if breadcrumb.is_none() {
+            picker.consider(&header);
+        }
+        if !here || resolve::in_workspace(workspace.as_deref(), &header) {
+            ranked.push((header.updated_at, id_key(&header.id)));
+        }
+    })?;
+    let total = ranked.len();
+    ranked.sort_by(|a, b| (b.0, &b.1).partial_cmp(&(a.0, &a.1)).unwrap_or(std::cmp::Ordering::Equal));
+    ranked.truncate(limit);
+    printer.current = breadcrumb.or_else(|| picker.pick()).map(|(h, _)| h.id);
+    if total > 0 || printer.json {
+        printer.begin()?;
+    }
+    let mut shown = 0;
+    for page in ranked.chunks(PAGE) {
+        let slot_of: std::collections::HashMap<[u8; 22], usize> =
+            page.iter().enumerate().map(|(i, (_, id))| (*id, i)).collect();
+        let mut slots: Vec<Option<Header>> = vec![None; page.len()];
+        let mut ids: Vec<[u8; 22]> = page.iter().map(|(_, id)| *id).collect();
+        ids.sort_unstable();
+        store.scan_ids(&ids, |entry| {
+            if let Ok(h) = entry.header {
+                if let Some(&i) = slot_of.get(&id_key(&h.id)) {
+                    slots[i] = Some(h);
+                }
+            }
+        })?;
+        // A session deleted between the passes is simply not shown.
+        for h in slots.iter().flatten() {
+            printer.row(h)?;
+            shown += 1;
+        }
+    }
+    Ok((shown, total))
+}
+
+fn id_key(id: &str) -> [u8; 22] {
+    let mut key = [0u8; 22];
+    let n = id.len().min(22);
+    key[..n].copy_from_slice(&id.as_bytes()[..n]);
+    key
+}
+
+fn warn_skipped(path: &std::path::Path, why: &str) {
+    output::warn(&format!("{}: not a valid session file ({why}); skipped", path.display()));
+}
+
+/// Writes rows as they come: a JSON array, tab-separated lines for a pipe,
+/// or a table sized to the terminal.
+struct Printer {
+    out: Out,
+    json: bool,
+    /// The session bare `-c` would continue here, marked `*`.
+    current: Option<String>,
+    rows: usize,
+}
+
+impl Printer {
+    fn begin(&mut self) -> Result<()> {
+        if self.json {
+            self.out.write("[")
+        } else if sys::isatty(1) {
+            let w = title_width();
+            self.out.line(&format!("  {:<w$}  {:<16}  {:>5}  {}", "TITLE", "LAST ACTIVE", "MSGS", "ID"))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn row(&mut self, h: &Header) -> Result<()> {
+        let is_current = self.current.as_deref() == Some(h.id.as_str());
+        self.rows += 1;
+        if self.json {
+            let separator = if self.rows > 1 { "," } else { "" };
+            return self.out.write(&format!("{separator}{}", entry(h, is_current).serialize_json()));
+        }
+        if !sys::isatty(1) {
+            // For pipes: tab-separated, unpadded, full titles; mark first.
+            return self.out.line(&format!(
+                "{}\t{}\t{}\t{}\t{}",
+                if is_current { "*" } else { "" },
+                h.title,
+                timefmt::local_minutes(h.updated_at),
+                h.message_count,
+                h.id
+            ));
+        }
+        let width = title_width();
+        let title = if h.title.is_empty() { "(untitled)".to_string() } else { fit_columns(&h.title, width) };
+        self.out.line(&format!(
+            "{} {title}{pad}  {:<16}  {:>5}  {}",
+            if is_current { "*" } else { " " },
+            timefmt::local_minutes(h.updated_at),
+            h.message_count,
+            h.id,
+            pad = " ".repeat(width.saturating_sub(columns_of(&title))),
+        ))
+    }
+
+    fn end(&mut self) -> Result<()> {
+        self.out.line("]")
+    }
+}
+
+/// Columns left for titles: the terminal's width less mark (2), date (16),
+/// count (5), ID (22) and the gaps between them.
+fn title_width() -> usize {
+    let columns = sys::terminal_columns(1).unwrap_or(80).max(60);
+    columns - (2 + 2 + 16 + 2 + 5 + 2 + 22) - 1
+}
+
+fn entry(h: &Header, current: bool) -> Entry<'_> {
     Entry {
         id: &h.id,
         title: &h.title,
@@ -63,7 +199,7 @@ fn entry<'a>(h: &'a Header, current: Option<&str>) -> Entry<'a> {
         message_count: h.message_count,
         cwd: &h.cwd,
         preview: &h.preview,
-        current: current == Some(h.id.as_str()),
+        current,
     }
 }
 
@@ -89,10 +225,7 @@ pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, here: b
     store.scan(|entry| {
         let header = match entry.header {
             Ok(h) => h,
-            Err(why) => {
-                output::warn(&format!("{}: not a valid session file ({why}); skipped", entry.path.display()));
-                return;
-            }
+            Err(why) => return warn_skipped(&entry.path, &why),
         };
         if breadcrumb.is_none() {
             picker.consider(&header);
@@ -124,40 +257,6 @@ fn keep_newest(kept: &mut Vec<Header>, header: Header, limit: usize) {
         });
         kept.truncate(limit);
     }
-}
-
-fn print_table(out: &mut Out, listing: &Listing) -> Result<()> {
-    if !sys::isatty(1) {
-        // For pipes: tab-separated, unpadded, full titles; mark column first.
-        for h in &listing.shown {
-            let mark = if listing.current.as_deref() == Some(h.id.as_str()) { "*" } else { "" };
-            out.line(&format!(
-                "{mark}\t{}\t{}\t{}\t{}",
-                h.title,
-                timefmt::local_minutes(h.updated_at),
-                h.message_count,
-                h.id
-            ))?;
-        }
-        return Ok(());
-    }
-    // id 22, date 16, count 5, gaps: "* " + 3 x "  " = 8 columns of 80.
-    let columns = sys::terminal_columns(1).unwrap_or(80).max(60);
-    let title_width = columns - (2 + 2 + 16 + 2 + 5 + 2 + 22) - 1;
-    out.line(&format!("  {:<title_width$}  {:<16}  {:>5}  {}", "TITLE", "LAST ACTIVE", "MSGS", "ID"))?;
-    for h in &listing.shown {
-        let mark = if listing.current.as_deref() == Some(h.id.as_str()) { "*" } else { " " };
-        let title =
-            if h.title.is_empty() { "(untitled)".to_string() } else { fit_columns(&h.title, title_width) };
-        out.line(&format!(
-            "{mark} {title}{pad}  {:<16}  {:>5}  {}",
-            timefmt::local_minutes(h.updated_at),
-            h.message_count,
-            h.id,
-            pad = " ".repeat(title_width.saturating_sub(columns_of(&title))),
-        ))?;
-    }
-    Ok(())
 }
 
 /// `s` cut to at most `max` terminal columns, at a space where one is near,
@@ -212,9 +311,10 @@ fn char_columns(c: char) -> usize {
 /// The `/sessions` chat command: the few newest, as a table.
 pub fn print_recent(store: &Store, terminal: Option<&Terminal>, limit: usize) -> Result<()> {
     let listing = collect(store, terminal, limit, false)?;
-    let mut out = Out::new();
-    print_table(&mut out, &listing)?;
-    out.flush()
+    let mut printer = Printer { out: Out::new(), json: false, current: listing.current, rows: 0 };
+    printer.begin()?;
+    listing.shown.iter().try_for_each(|h| printer.row(h))?;
+    printer.out.flush()
 }
 
 #[cfg(test)]
