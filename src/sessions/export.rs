@@ -16,7 +16,10 @@ use crate::timefmt;
 use super::Progress;
 
 pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: Option<&OsStr>) -> Result<()> {
-    let (ids, mut damaged) = if names.is_empty() { all_ids(store)? } else { (named_ids(store, names)?, 0) };
+    // Every session in ID order (IDs begin with their creation time), so
+    // exports are stable and an export/import/export round trip is identical.
+    let ids: Vec<[u8; 22]> = if names.is_empty() { store.session_ids()? } else { named_ids(store, names)? };
+    let mut damaged = 0;
     // One session in memory at a time, written out as it is read, so an
     // export of the whole store needs no more memory than its largest session.
     let mut sink = match output_file {
@@ -30,13 +33,14 @@ pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: O
     if format == ExportFormat::Json {
         sink.write("[")?;
     }
-    for id in &ids {
+    for key in &ids {
         progress.tick();
+        let id = std::str::from_utf8(key).expect("IDs are ASCII");
         let session = match store.load(id) {
             Ok(Some(session)) => session,
             Ok(None) => continue, // deleted meanwhile
             // Exporting everything is a backup: one damaged file must not
-            // stop the rest, as a damaged header does not (see all_ids).
+            // stop the rest. It is named, counted, and fails the command.
             Err(Error::Corrupt { path, why }) if names.is_empty() => {
                 output::warn(&format!("{}: not a valid session file ({why}); not exported", path.display()));
                 damaged += 1;
@@ -100,28 +104,14 @@ impl Sink {
     }
 }
 
-/// Every session ID, oldest first (IDs begin with their creation time), so
-/// exports are stable and an export/import/export round trip is identical.
-fn all_ids(store: &Store) -> Result<(Vec<String>, usize)> {
+/// The named sessions' IDs, in the order named, each once.
+fn named_ids(store: &Store, names: &[String]) -> Result<Vec<[u8; 22]>> {
     let mut ids = Vec::new();
-    let mut damaged = 0;
-    store.scan(|entry| match entry.header {
-        Ok(h) => ids.push(h.id),
-        Err(why) => {
-            damaged += 1;
-            output::warn(&format!("{}: not a valid session file ({why}); not exported", entry.path.display()))
-        }
-    })?;
-    ids.sort();
-    Ok((ids, damaged))
-}
-
-fn named_ids(store: &Store, names: &[String]) -> Result<Vec<String>> {
-    let mut ids: Vec<String> = Vec::new();
     for name in names {
-        let id = resolve::find_by_name(store, name)?.id;
-        if !ids.contains(&id) {
-            ids.push(id);
+        let header = resolve::find_by_name(store, name)?;
+        let key: [u8; 22] = header.id.as_bytes().try_into().expect("stored IDs are valid");
+        if !ids.contains(&key) {
+            ids.push(key);
         }
     }
     Ok(ids)
