@@ -183,3 +183,7 @@ file_mode() {
 run_in_pty() {
 	script -qec "$1" /dev/null
 }
+
+# Helpers shared by the scripts (session files, expected texts, waiting,
+# terminals, figures) live in lib-fixtures.sh.
+. "$TEST_DIR/lib-fixtures.sh"

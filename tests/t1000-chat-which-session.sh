@@ -2,31 +2,6 @@
 test_description='hermes chat: which session each form of -c / -r picks, and the breadcrumb it leaves'
 . "$(dirname "$0")/lib.sh"
 
-# mk TITLE: a new session titled TITLE holding one message; prints its ID.
-mk() {
-	hermes chat --title "$1" -q "about $1" --no-agent 2>mk.err &&
-	sed -n 's/^session_id: //p' mk.err
-}
-
-# field ID KEY: header field KEY (a string or a number) of session ID.
-field() {
-	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" | sed 's/"messages":.*//' |
-	sed -n -e 's/.*"'"$2"'":"\([^"]*\)".*/\1/p' -e t -e 's/.*"'"$2"'":\([0-9.]*\).*/\1/p'
-}
-
-# messages ID: one "role: content" line per message of session ID.
-messages() {
-	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" |
-	awk '{
-		n = split($0, m, /\{"role":"/)
-		for (i = 2; i <= n; i++) {
-			role = m[i]; sub(/".*/, "", role)
-			text = m[i]; sub(/^[^"]*","content":"/, "", text); sub(/","ts":.*/, "", text)
-			print role ": " text
-		}
-	}'
-}
-
 # crumb N: the session the breadcrumb of tmux pane %N points at.
 crumb() {
 	sed -n 's/.*"session_id":"\([^"]*\)".*/\1/p' "$HERMES_HOME/terminal-sessions/tmux_pane--$1.json"

@@ -2,27 +2,6 @@
 test_description='hermes chat: loud failures, with the exact text and exit status of the SPEC'
 . "$(dirname "$0")/lib.sh"
 
-# mk TITLE: a new session titled TITLE holding one message; prints its ID.
-mk() {
-	hermes chat --title "$1" -q "about $1" --no-agent 2>mk.err &&
-	sed -n 's/^session_id: //p' mk.err
-}
-
-# field ID KEY: header field KEY (a string or a number) of session ID.
-field() {
-	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" | sed 's/"messages":.*//' |
-	sed -n -e 's/.*"'"$2"'":"\([^"]*\)".*/\1/p' -e t -e 's/.*"'"$2"'":\([0-9.]*\).*/\1/p'
-}
-
-# not_found NAME: the SPEC's text for -c NAME matching nothing.
-not_found() {
-	cat <<-EOF
-	No session found matching '$1'.
-	Use 'hermes sessions list' to see available sessions, or pass
-	--create-if-missing to start a new session with that title.
-	EOF
-}
-
 test_expect_success '-c NAME matching nothing in an empty store: exit 1, the exact text, nothing created' '
 	test_expect_code 1 hermes chat -c "redis debug" -q "hello" >out 2>err &&
 	test_must_be_empty out &&

@@ -2,34 +2,7 @@
 test_description='hermes chat one-shot modes: -q TEXT, -q -, piped stdin; stdout, stderr and what is saved'
 . "$(dirname "$0")/lib.sh"
 
-# tests/agents/fake-agent answers as a model would.
-PATH="$TEST_DIR/agents:$PATH"
-
-# field ID KEY: header field KEY (a string or a number) of session ID.
-field() {
-	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" | sed 's/"messages":.*//' |
-	sed -n -e 's/.*"'"$2"'":"\([^"]*\)".*/\1/p' -e t -e 's/.*"'"$2"'":\([0-9.]*\).*/\1/p'
-}
-
-# messages ID: one "role: content" line per message of session ID
-# (content as stored, JSON-escaped).
-messages() {
-	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" |
-	awk '{
-		n = split($0, m, /\{"role":"/)
-		for (i = 2; i <= n; i++) {
-			role = m[i]; sub(/".*/, "", role)
-			text = m[i]; sub(/^[^"]*","content":"/, "", text); sub(/","ts":.*/, "", text)
-			print role ": " text
-		}
-	}'
-}
-
-# only_id: the ID of the only session in the store.
-only_id() {
-	test "$(session_count)" = 1 &&
-	ls "$HERMES_HOME/sessions" | sed -n 's/\.json$//p'
-}
+use_fake_agent
 
 test_expect_success '-q TEXT: the reply on stdout, session_id: ID on stderr' '
 	hermes chat -q "ping" --agent "fake-agent text pong" >out 2>err &&

@@ -2,34 +2,7 @@
 test_description='hermes chat and its agent: which command, what it reads, what it sees, what it may answer, how it fails'
 . "$(dirname "$0")/lib.sh"
 
-# tests/agents/fake-agent answers as a model would.
-PATH="$TEST_DIR/agents:$PATH"
-
-# field ID KEY: header field KEY (a string or a number) of session ID.
-field() {
-	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" | sed 's/"messages":.*//' |
-	sed -n -e 's/.*"'"$2"'":"\([^"]*\)".*/\1/p' -e t -e 's/.*"'"$2"'":\([0-9.]*\).*/\1/p'
-}
-
-# messages ID: one "role: content" line per message of session ID
-# (content as stored, JSON-escaped).
-messages() {
-	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" |
-	awk '{
-		n = split($0, m, /\{"role":"/)
-		for (i = 2; i <= n; i++) {
-			role = m[i]; sub(/".*/, "", role)
-			text = m[i]; sub(/^[^"]*","content":"/, "", text); sub(/","ts":.*/, "", text)
-			print role ": " text
-		}
-	}'
-}
-
-# only_id: the ID of the only session in the store.
-only_id() {
-	test "$(session_count)" = 1 &&
-	ls "$HERMES_HOME/sessions" | sed -n 's/\.json$//p'
-}
+use_fake_agent
 
 # config LINE...: write $HERMES_HOME/config.toml.
 config() {
@@ -41,6 +14,30 @@ config() {
 converse() {
 	hermes chat -c talk --create-if-missing -q first --agent "fake-agent text reply-one" -Q >/dev/null &&
 	hermes chat -c talk -q second "$@"
+}
+
+# replies AGENT REPLY: hermes chat -q hi --agent AGENT prints REPLY on
+# stdout and only its session_id line on stderr (into out and err); the
+# store holds one session, whose ID is then in $id, and it holds hi and
+# REPLY.
+replies() {
+	hermes chat -q hi --agent "$1" >out 2>err &&
+	id=$(only_id) &&
+	echo "$2" >expect && test_cmp expect out &&
+	echo "session_id: $id" >expect && test_cmp expect err &&
+	printf "user: hi\nassistant: %s\n" "$2" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+}
+
+# fails_keeping_message OPTION...: hermes chat -q "keep me" OPTION... (an
+# agent that fails) exits 3, with its stdout in out and its stderr in err;
+# the store holds one session, whose ID is then in $id, and it holds that
+# message and no reply.
+fails_keeping_message() {
+	test_expect_code 3 hermes chat -q "keep me" "$@" >out 2>err &&
+	id=$(only_id) &&
+	echo "user: keep me" >expect &&
+	messages "$id" >actual && test_cmp expect actual
 }
 
 test_expect_success 'agent from config.toml' '
@@ -184,12 +181,7 @@ test_expect_success 'without model in config.toml, HERMES_MODEL is not set' '
 '
 
 test_expect_success 'agent output, plain text: streamed to stdout and saved' '
-	hermes chat -q hi --agent "fake-agent text hello there" >out 2>err &&
-	id=$(only_id) &&
-	echo "hello there" >expect && test_cmp expect out &&
-	echo "session_id: $id" >expect && test_cmp expect err &&
-	printf "user: hi\nassistant: hello there\n" >expect &&
-	messages "$id" >actual && test_cmp expect actual
+	replies "fake-agent text hello there" "hello there"
 '
 
 test_expect_success 'agent output, plain text starting with a brace is still plain text' '
@@ -200,21 +192,11 @@ test_expect_success 'agent output, plain text starting with a brace is still pla
 '
 
 test_expect_success 'agent output, an OpenAI chat-completion object: its content is the reply' '
-	hermes chat -q hi --agent "fake-agent json from-json" >out 2>err &&
-	id=$(only_id) &&
-	echo "from-json" >expect && test_cmp expect out &&
-	echo "session_id: $id" >expect && test_cmp expect err &&
-	printf "user: hi\nassistant: from-json\n" >expect &&
-	messages "$id" >actual && test_cmp expect actual
+	replies "fake-agent json from-json" from-json
 '
 
 test_expect_success 'agent output, an OpenAI SSE stream: the deltas joined are the reply' '
-	hermes chat -q hi --agent "fake-agent sse Hel lo, wor ld" >out 2>err &&
-	id=$(only_id) &&
-	echo "Hello,world" >expect && test_cmp expect out &&
-	echo "session_id: $id" >expect && test_cmp expect err &&
-	printf "user: hi\nassistant: Hello,world\n" >expect &&
-	messages "$id" >actual && test_cmp expect actual &&
+	replies "fake-agent sse Hel lo, wor ld" "Hello,world" &&
 	! grep "data:" out &&
 	! grep "DONE" "$HERMES_HOME/sessions/$id.json"
 '
@@ -247,13 +229,10 @@ test_expect_success 'agent output forms work with -c on an existing conversation
 
 test_expect_success 'a failing agent (exit 7): exit 3, names the command and status, keeps the message' '
 	TMUX_PANE=%1 && export TMUX_PANE &&
-	test_expect_code 3 hermes chat -q "keep me" --agent "fake-agent fail 7" >out 2>err &&
-	id=$(only_id) &&
+	fails_keeping_message --agent "fake-agent fail 7" &&
 	grep "^hermes: .*fake-agent fail 7" err &&
 	grep "status 7" err &&
 	grep -x "session_id: $id" err &&
-	echo "user: keep me" >expect &&
-	messages "$id" >actual && test_cmp expect actual &&
 	test "$(field "$id" message_count)" = 1 &&
 	grep "\"session_id\":\"$id\"" "$HERMES_HOME/terminal-sessions/tmux_pane--1.json"
 '
@@ -267,39 +246,27 @@ test_expect_success 'a failing agent on a continued session: exit 3, the new mes
 '
 
 test_expect_success 'an agent killed by a signal: exit 3, names the command and the signal' '
-	test_expect_code 3 hermes chat -q "keep me" --agent "exec fake-agent kill KILL" >out 2>err &&
-	id=$(only_id) &&
+	fails_keeping_message --agent "exec fake-agent kill KILL" &&
 	grep "^hermes: .*exec fake-agent kill KILL" err &&
-	grep "signal 9" err &&
-	echo "user: keep me" >expect &&
-	messages "$id" >actual && test_cmp expect actual
+	grep "signal 9" err
 '
 
 test_expect_success 'an agent whose shell dies of a signal: exit 3, the message kept' '
-	test_expect_code 3 hermes chat -q "keep me" -Q --agent "cat >/dev/null; echo part; kill -TERM \$\$" >out 2>err &&
-	id=$(only_id) &&
+	fails_keeping_message -Q --agent "cat >/dev/null; echo part; kill -TERM \$\$" &&
 	grep "^hermes: " err &&
-	grep "signal 15" err &&
-	echo "user: keep me" >expect &&
-	messages "$id" >actual && test_cmp expect actual
+	grep "signal 15" err
 '
 
 test_expect_success 'an agent killed by SIGINT on its own: exit 3, not an interruption of hermes' '
-	test_expect_code 3 hermes chat -q "keep me" -Q --agent "exec fake-agent kill INT" >out 2>err &&
+	fails_keeping_message -Q --agent "exec fake-agent kill INT" &&
 	grep "^hermes: .*exec fake-agent kill INT" err &&
-	grep "signal 2" err &&
-	echo "user: keep me" >expect &&
-	messages "$(only_id)" >actual && test_cmp expect actual
+	grep "signal 2" err
 '
 
 test_expect_success 'hermes interrupted while the agent runs: exit 130, the agent stopped, the message kept' '
 	hermes chat -q "keep me" -Q --agent "exec fake-agent slow agent.pid" >out 2>err &
 	hermes_pid=$! &&
-	tries=0 &&
-	while ! test -s agent.pid && test $tries -lt 300; do
-		sleep 0.1 2>/dev/null || sleep 1
-		tries=$((tries + 1))
-	done &&
+	poll_until test -s agent.pid &&
 	agent_pid=$(cat agent.pid) &&
 	kill -TERM $hermes_pid &&
 	test_expect_code 130 wait $hermes_pid &&
@@ -311,19 +278,13 @@ test_expect_success 'hermes interrupted while the agent runs: exit 130, the agen
 '
 
 test_expect_success 'an agent command that does not exist: exit 3, the message kept' '
-	test_expect_code 3 hermes chat -q "keep me" -Q --agent "no-such-agent-for-hermes-tests" >out 2>err &&
-	id=$(only_id) &&
-	grep "^hermes: .*no-such-agent-for-hermes-tests" err &&
-	echo "user: keep me" >expect &&
-	messages "$id" >actual && test_cmp expect actual
+	fails_keeping_message -Q --agent "no-such-agent-for-hermes-tests" &&
+	grep "^hermes: .*no-such-agent-for-hermes-tests" err
 '
 
 test_expect_success 'an OpenAI error object from the agent: exit 3, its message shown, no reply saved' '
-	test_expect_code 3 hermes chat -q "keep me" -Q --agent "fake-agent api-error model not found" >out 2>err &&
-	id=$(only_id) &&
-	grep "^hermes: .*model not found" err &&
-	echo "user: keep me" >expect &&
-	messages "$id" >actual && test_cmp expect actual
+	fails_keeping_message -Q --agent "fake-agent api-error model not found" &&
+	grep "^hermes: .*model not found" err
 '
 
 test_expect_success 'an agent that answers nothing: exit 0, no empty reply saved' '

@@ -2,14 +2,7 @@
 test_description='parallel hermes chat -c NAME --create-if-missing: exactly one session, no message lost'
 . "$(dirname "$0")/lib.sh"
 
-# tests/agents/fake-agent answers as a model would.
-PATH="$TEST_DIR/agents:$PATH"
-
-# field ID KEY: header field KEY (a string or a number) of session ID.
-field() {
-	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" | sed 's/"messages":.*//' |
-	sed -n -e 's/.*"'"$2"'":"\([^"]*\)".*/\1/p' -e t -e 's/.*"'"$2"'":\([0-9.]*\).*/\1/p'
-}
+use_fake_agent
 
 # race N NAME [OPTION...]: N parallel one-shot chats to -c NAME, messages
 # "NAME I"; waits for all and fails if any failed (their stderr in err.NAME.I).
@@ -115,21 +108,11 @@ test_expect_success '10 parallel chats with an agent: one session, 10 questions 
 	grep "\"session_id\":\"$id\"" "$HERMES_HOME/terminal-sessions/tmux_pane--4.json"
 '
 
-# wait_for FILE: wait (at most 30 s) until FILE exists.
-wait_for() {
-	wait_tries=0
-	while ! test -e "$1" && test $wait_tries -lt 300; do
-		sleep 0.1 2>/dev/null || sleep 1
-		wait_tries=$((wait_tries + 1))
-	done
-	test -e "$1"
-}
-
 test_expect_success 'no lock is held while the agent runs: another chat gets through meanwhile' '
 	hermes chat -c nightly --create-if-missing -q "slow question" -Q \
 		--agent "fake-agent gate ready gate slow answer" >slow.out 2>slow.err &
 	slow=$! &&
-	wait_for ready &&
+	wait_for_file ready &&
 	hermes chat -c nightly -q "meanwhile" --no-agent -Q &&
 	hermes chat -c nightly --create-if-missing -q "and again" --no-agent -Q &&
 	: >gate &&

@@ -6,20 +6,6 @@ test_description='terminal identity and breadcrumbs in real pseudo-terminals (sc
 SHELL=/bin/sh
 export SHELL
 
-# messages_of ID: "role: content" of each message in the session file.
-messages_of() {
-	tr '{' '\n' <"$HERMES_HOME/sessions/$1.json" |
-	sed -n 's/^"role":"\([a-z]*\)","content":"\([^"]*\)".*/\1: \2/p'
-}
-
-# check_current FILE ID REASON: FILE holds the output of `hermes sessions
-# current`, which must name session ID for REASON.
-check_current() {
-	printf '%s %s\n' "$2" "$3" >expect.current &&
-	awk -F '\t' '{ sub(/ \(.*/, "", $3); print $1, $3 }' "$1" >actual.current &&
-	test_cmp expect.current actual.current
-}
-
 # key_of TTYFILE: the breadcrumb key of the tty named in TTYFILE (the output
 # of tty(1)): /dev/pts/3 is tty-dev-pts-3.
 key_of() {
@@ -61,10 +47,10 @@ test_expect_success SCRIPT 'a second hermes in the same pty continues the first 
 	user: first
 	user: first again
 	EOF
-	messages_of "$A" >actual &&
+	messages "$A" >actual &&
 	test_cmp expect actual &&
 	echo "user: newer" >expect &&
-	messages_of "$B" >actual &&
+	messages "$B" >actual &&
 	test_cmp expect actual
 '
 
@@ -82,7 +68,7 @@ test_expect_success SCRIPT 'a tty on stderr alone or stdout alone identifies the
 	user: via stdout
 	user: via stderr
 	EOF
-	messages_of "$A" >actual &&
+	messages "$A" >actual &&
 	test_cmp expect actual &&
 	grep "session_id: $A" transcript
 '
@@ -116,13 +102,13 @@ test_expect_success SCRIPT 'a later pty on a recycled tty name does not continue
 	run_in_pty "sh steps.sh" >transcript2 &&
 	check_current current.out "$B" workspace &&
 	echo "user: first" >expect &&
-	messages_of "$A" >actual &&
+	messages "$A" >actual &&
 	test_cmp expect actual &&
 	cat >expect <<-\EOF &&
 	user: newer
 	user: second pty
 	EOF
-	messages_of "$B" >actual &&
+	messages "$B" >actual &&
 	test_cmp expect actual &&
 	# The new terminal now has a breadcrumb of its own, with its own leader.
 	new=$HERMES_HOME/terminal-sessions/$(key_of tty2.out).json &&
@@ -163,7 +149,7 @@ test_expect_success SCRIPT 'setsid with no tty inside a pty records nothing and 
 	user: newer
 	user: no terminal
 	EOF
-	messages_of "$B" >actual &&
+	messages "$B" >actual &&
 	test_cmp expect actual &&
 	# Only the pty left a breadcrumb, and it still names the first session.
 	echo "$(key_of tty.out).json" >expect &&
@@ -189,7 +175,7 @@ test_expect_success SETSID 'with no terminal at all nothing is recorded and -c p
 	user: older
 	user: continued
 	EOF
-	messages_of "$A" >actual &&
+	messages "$A" >actual &&
 	test_cmp expect actual &&
 	! test -e "$HERMES_HOME/terminal-sessions"
 '

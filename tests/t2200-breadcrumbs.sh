@@ -5,20 +5,6 @@ test_description='breadcrumb files: keys from pane variables, staleness, fallbac
 # Tests here have no tty; a pane variable makes the terminal. Its leader is
 # this test run's session (getsid), the same for every hermes started here.
 
-# messages_of ID: "role: content" of each message in the session file.
-messages_of() {
-	tr '{' '\n' <"$HERMES_HOME/sessions/$1.json" |
-	sed -n 's/^"role":"\([a-z]*\)","content":"\([^"]*\)".*/\1: \2/p'
-}
-
-# check_current FILE ID REASON: FILE holds the output of `hermes sessions
-# current`, which must name session ID for REASON.
-check_current() {
-	printf '%s %s\n' "$2" "$3" >expect.current &&
-	awk -F '\t' '{ sub(/ \(.*/, "", $3); print $1, $3 }' "$1" >actual.current &&
-	test_cmp expect.current actual.current
-}
-
 # in_pane PANE CMD...: run CMD as if in tmux pane PANE (%N), without a tty.
 in_pane() {
 	pane=$1
@@ -30,22 +16,42 @@ crumbs() {
 	echo "$HERMES_HOME/terminal-sessions"
 }
 
-# field NAME FILE: a string field of a breadcrumb file.
-field() {
+# crumb_field NAME FILE: a string field of a breadcrumb file (the shared
+# field reads session files).
+crumb_field() {
 	sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" "$2"
 }
 
 # crumbs_with_titles: each breadcrumb file and the title of its session.
 crumbs_with_titles() {
 	for f in $(ls "$(crumbs)"); do
-		id=$(field session_id "$(crumbs)/$f") &&
-		echo "$f $(field title "$HERMES_HOME/sessions/$id.json")" || return 1
+		id=$(crumb_field session_id "$(crumbs)/$f") &&
+		echo "$f $(field "$id" title)" || return 1
 	done
 }
 
 # write_crumb FILE SESSION_ID TS LEADER
 write_crumb() {
 	printf '{"session_id":"%s","cwd":"%s","ts":%s,"leader":"%s"}\n' "$2" "$TRASH" "$3" "$4" >"$1"
+}
+
+# mine_then_newer: pane %1 makes the session "mine" (its ID in $A), then a
+# session "newer" is made with no terminal. Sets $crumb to pane %1's
+# breadcrumb, and $leader to the terminal leader recorded in it.
+mine_then_newer() {
+	in_pane %1 hermes chat -q mine --no-agent -Q &&
+	hermes chat -q newer --no-agent -Q &&
+	A=$(session_id_by_title mine) &&
+	crumb=$(crumbs)/tmux_pane--1.json &&
+	leader=$(crumb_field leader "$crumb")
+}
+
+# current_with_crumb_at TS: pane %1's breadcrumb, rewritten to point at $A
+# with the time stamp TS; then hermes sessions current in pane %1, its
+# output in current.out.
+current_with_crumb_at() {
+	write_crumb "$crumb" "$A" "$1" "$leader" &&
+	in_pane %1 hermes sessions current >current.out
 }
 
 test_expect_success 'each pane variable gives a key, in the documented order' '
@@ -101,12 +107,12 @@ test_expect_success 'the breadcrumb file holds session_id, cwd, ts and leader, m
 	in_pane %1 hermes chat -q hello --no-agent -Q &&
 	after=$(date +%s) &&
 	crumb=$(crumbs)/tmux_pane--1.json &&
-	test "$(field session_id "$crumb")" = "$(session_id_by_title hello)" &&
-	test "$(field cwd "$crumb")" = "$TRASH" &&
+	test "$(crumb_field session_id "$crumb")" = "$(session_id_by_title hello)" &&
+	test "$(crumb_field cwd "$crumb")" = "$TRASH" &&
 	ts=$(sed -n "s/.*\"ts\":\([0-9]*\).*/\1/p" "$crumb") &&
 	test "$ts" -ge "$before" &&
 	test "$ts" -le "$after" &&
-	field leader "$crumb" | grep -E "^[0-9]+(@[0-9]+)?$" &&
+	crumb_field leader "$crumb" | grep -E "^[0-9]+(@[0-9]+)?$" &&
 	test "$(file_mode "$crumb")" = 600 &&
 	test "$(file_mode "$(crumbs)")" = 700
 '
@@ -129,7 +135,7 @@ test_expect_success 'the breadcrumb beats the workspace and is marked in session
 	user: from a
 	user: again from b
 	EOF
-	messages_of "$A" >actual &&
+	messages "$A" >actual &&
 	test_cmp expect actual
 '
 
@@ -172,44 +178,32 @@ test_expect_success 'a breadcrumb to a deleted session falls back to workspace, 
 	user: other workspace
 	user: fell back
 	EOF
-	messages_of "$L" >actual &&
+	messages "$L" >actual &&
 	test_cmp expect actual &&
-	test "$(field session_id "$(crumbs)/tmux_pane--1.json")" = "$L" &&
+	test "$(crumb_field session_id "$(crumbs)/tmux_pane--1.json")" = "$L" &&
 	test "$(session_count)" = 1
 '
 
 test_expect_success 'a breadcrumb older than 30 days is ignored, a younger one is not' '
-	in_pane %1 hermes chat -q mine --no-agent -Q &&
-	hermes chat -q newer --no-agent -Q &&
-	A=$(session_id_by_title mine) &&
-	crumb=$(crumbs)/tmux_pane--1.json &&
-	leader=$(field leader "$crumb") &&
+	mine_then_newer &&
 	test -n "$leader" &&
 	now=$(date +%s) &&
-	write_crumb "$crumb" "$A" $((now - 29 * 86400)) "$leader" &&
-	in_pane %1 hermes sessions current >current.out &&
+	current_with_crumb_at $((now - 29 * 86400)) &&
 	check_current current.out "$A" breadcrumb &&
-	write_crumb "$crumb" "$A" $((now - 31 * 86400)) "$leader" &&
-	in_pane %1 hermes sessions current >current.out &&
+	current_with_crumb_at $((now - 31 * 86400)) &&
 	check_current current.out "$(session_id_by_title newer)" workspace &&
 	in_pane %1 hermes chat -c -q "not mine" --no-agent -Q &&
 	echo "user: mine" >expect &&
-	messages_of "$A" >actual &&
+	messages "$A" >actual &&
 	test_cmp expect actual
 '
 
 test_expect_success 'a breadcrumb stamped far in the future (a wrong clock) is not fresh forever' '
-	in_pane %1 hermes chat -q mine --no-agent -Q &&
-	hermes chat -q newer --no-agent -Q &&
-	A=$(session_id_by_title mine) &&
-	crumb=$(crumbs)/tmux_pane--1.json &&
-	leader=$(field leader "$crumb") &&
+	mine_then_newer &&
 	now=$(date +%s) &&
-	write_crumb "$crumb" "$A" $((now + 86400)) "$leader" &&
-	in_pane %1 hermes sessions current >current.out &&
+	current_with_crumb_at $((now + 86400)) &&
 	check_current current.out "$A" breadcrumb &&
-	write_crumb "$crumb" "$A" $((now + 400 * 86400)) "$leader" &&
-	in_pane %1 hermes sessions current >current.out &&
+	current_with_crumb_at $((now + 400 * 86400)) &&
 	check_current current.out "$(session_id_by_title newer)" workspace
 '
 
@@ -232,12 +226,8 @@ test_expect_success 'writing a breadcrumb removes breadcrumb files older than 30
 '
 
 test_expect_success 'malformed breadcrumbs are ignored, then replaced' '
-	in_pane %1 hermes chat -q mine --no-agent -Q &&
-	hermes chat -q newer --no-agent -Q &&
-	A=$(session_id_by_title mine) &&
+	mine_then_newer &&
 	N=$(session_id_by_title newer) &&
-	crumb=$(crumbs)/tmux_pane--1.json &&
-	leader=$(field leader "$crumb") &&
 	for bad in "" "{" "not json" "{\"session_id\":42}" "[\"$A\"]" \
 		"{\"session_id\":\"../sessions/$A\",\"ts\":$(date +%s),\"leader\":\"$leader\"}" \
 		"{\"session_id\":\"$A/../$A\",\"ts\":$(date +%s),\"leader\":\"$leader\"}"
@@ -248,7 +238,7 @@ test_expect_success 'malformed breadcrumbs are ignored, then replaced' '
 		test_must_be_empty current.err || exit 1
 	done &&
 	in_pane %1 hermes chat -q third --no-agent -Q &&
-	test "$(field session_id "$crumb")" = "$(session_id_by_title third)"
+	test "$(crumb_field session_id "$crumb")" = "$(session_id_by_title third)"
 '
 
 test_expect_success 'terminal-sessions being a file does not make a chat fail' '
@@ -267,7 +257,7 @@ test_expect_success 'terminal-sessions being a file does not make a chat fail' '
 	user: second
 	user: second again
 	EOF
-	messages_of "$S" >actual &&
+	messages "$S" >actual &&
 	test_cmp expect actual &&
 	echo "not a directory" >expect &&
 	test_cmp expect "$(crumbs)"
@@ -282,7 +272,7 @@ test_expect_success 'a directory where the breadcrumb file goes does not make a 
 	user: first
 	user: first again
 	EOF
-	messages_of "$(session_id_by_title first)" >actual &&
+	messages "$(session_id_by_title first)" >actual &&
 	test_cmp expect actual
 '
 

@@ -6,15 +6,10 @@ test_description='interactive hermes chat in a tmux pane: typing, slash commands
 SHELL=/bin/sh
 export SHELL
 
-# Each test runs its own tmux server on a private socket in its trash
-# directory; the server, and any slow agent a failing test left running
-# (by the pid it recorded), are stopped when the test's subshell exits.
-tm() {
-	tmux -S "$TRASH/tmux.sock" -f /dev/null "$@"
-}
-
-stop_leftovers() {
-	tm kill-server >/dev/null 2>&1
+# Each test runs its own tmux server (start_tmux, in lib-fixtures.sh); the
+# server, and any slow agent a failing test left running (by the pid it
+# recorded), are stopped when the test's subshell exits.
+stop_slow_agents() {
 	for f in sleep.pid agent.pid; do
 		if test -s $f && test "$(ps -o comm= -p "$(cat $f)")" = sleep; then
 			kill "$(cat $f)"
@@ -22,13 +17,12 @@ stop_leftovers() {
 	done
 }
 
-# start_tmux: one pane running an interactive shell in $TRASH; sets $PANE.
+# start_pane: start_tmux, and wait for its shell's prompt; sets $PANE.
 # Needs wait_until and on_screen, below.
 # Not in $(...): the trap must belong to the test's shell.
-start_tmux() {
-	trap stop_leftovers EXIT
-	trap 'exit 130' INT TERM HUP
-	PANE=$(tm new-session -d -s test -x 150 -y 50 -c "$TRASH" -P -F '#{pane_id}' "env PS1='$ ' sh") &&
+start_pane() {
+	start_tmux &&
+	trap 'stop_tmux; stop_slow_agents' EXIT &&
 	# Type nothing before the shell is ready: its prompt would land in the
 	# middle of what hermes prints.
 	wait_until on_screen '^\$'
@@ -70,18 +64,13 @@ sessions_are() {
 	test "$(session_count)" = "$1"
 }
 
-# wait_until CMD...: poll until CMD succeeds (at most 30 s).
+# wait_until CMD...: poll_until CMD succeeds (at most 30 s); if it never
+# does, show the last lines of the pane too.
 wait_until() {
-	tries=0
-	until "$@"; do
-		tries=$((tries + 1))
-		if test $tries -gt 300; then
-			echo "timed out waiting for: $*" >&2
-			screen | grep -v "^$" | tail -n 30 >&2
-			return 1
-		fi
-		sleep 0.1
-	done
+	poll_until "$@" || {
+		screen | grep -v "^$" | tail -n 30 >&2
+		return 1
+	}
 }
 
 # screen: everything the pane has shown, wrapped lines joined.
@@ -106,26 +95,15 @@ hermes_exited() {
 	test_cmp expect.rc hermes.rc
 }
 
-# messages_of ID: "role: content" of each message in the session file.
-messages_of() {
-	tr '{' '\n' <"$HERMES_HOME/sessions/$1.json" |
-	sed -n 's/^"role":"\([a-z]*\)","content":"\([^"]*\)".*/\1: \2/p'
-}
-
 # has_messages ID FILE: session ID holds exactly the messages in FILE.
 has_messages() {
 	test -f "$HERMES_HOME/sessions/$1.json" &&
-	messages_of "$1" >actual.messages &&
+	messages "$1" >actual.messages &&
 	cmp -s "$2" actual.messages
 }
 
-# field NAME FILE: a string field of a JSON file.
-field() {
-	sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" "$2"
-}
-
 test_expect_success TMUX 'a line typed in interactive mode is saved to a new session' '
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\. Type a message, /help for commands, Ctrl-D to quit\.$" &&
@@ -140,7 +118,7 @@ test_expect_success TMUX 'a line typed in interactive mode is saved to a new ses
 '
 
 test_expect_success TMUX 'slash commands /id, /title, /help, /sessions, /save and /quit' '
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -155,8 +133,8 @@ test_expect_success TMUX 'slash commands /id, /title, /help, /sessions, /save an
 	wait_until on_screen -x "first words" &&
 	send_line "/title Renamed here" &&
 	wait_until on_screen -x "Title set to '"'"'Renamed here'"'"'." &&
-	test "$(field title "$HERMES_HOME/sessions/$S.json")" = "Renamed here" &&
-	test "$(field title_source "$HERMES_HOME/sessions/$S.json")" = user &&
+	test "$(field "$S" title)" = "Renamed here" &&
+	test "$(field "$S" title_source)" = user &&
 	send_line /help &&
 	wait_until on_screen "^/quit  " &&
 	for cmd in /help /title /new /save /sessions /id; do
@@ -176,12 +154,12 @@ test_expect_success TMUX 'slash commands /id, /title, /help, /sessions, /save an
 	type_line /quit &&
 	hermes_exited 0 &&
 	echo "user: first words" >expect &&
-	messages_of "$S" >actual &&
+	messages "$S" >actual &&
 	test_cmp expect actual
 '
 
 test_expect_success TMUX '/new starts another session, which the pane then continues' '
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -198,14 +176,14 @@ test_expect_success TMUX '/new starts another session, which the pane then conti
 	type_line /quit &&
 	hermes_exited 0 &&
 	echo "user: first thread" >expect &&
-	messages_of "$(session_id_by_title "first thread")" >actual &&
+	messages "$(session_id_by_title "first thread")" >actual &&
 	test_cmp expect actual &&
 	echo "user: second thread" >expect &&
-	messages_of "$(session_id_by_title "second thread")" >actual &&
+	messages "$(session_id_by_title "second thread")" >actual &&
 	test_cmp expect actual &&
 	T=$(session_id_by_title "Third title") &&
 	echo "user: third thread" >expect &&
-	messages_of "$T" >actual &&
+	messages "$T" >actual &&
 	test_cmp expect actual &&
 	type_line "hermes sessions current >current.tmp; mv current.tmp current.out" &&
 	wait_until test -f current.out &&
@@ -215,7 +193,7 @@ test_expect_success TMUX '/new starts another session, which the pane then conti
 test_expect_success TMUX '/new and /title refuse a title another session holds, and change nothing' '
 	hermes chat -q "taken title" --no-agent -Q &&
 	T=$(session_id_by_title "taken title") &&
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	send_line "first here" &&
@@ -236,19 +214,19 @@ test_expect_success TMUX '/new and /title refuse a title another session holds, 
 	user: still here
 	user: and still here
 	EOF
-	messages_of "$S" >actual &&
+	messages "$S" >actual &&
 	test_cmp expect actual &&
 	echo "user: taken title" >expect &&
-	messages_of "$T" >actual &&
+	messages "$T" >actual &&
 	test_cmp expect actual &&
 	echo "user: a new one" >expect &&
-	messages_of "$(session_id_by_title "a new one")" >actual &&
+	messages "$(session_id_by_title "a new one")" >actual &&
 	test_cmp expect actual &&
 	test "$(session_count)" = 3
 '
 
 test_expect_success TMUX 'Ctrl-D quits with status 0 and an untouched new session is not saved' '
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -258,7 +236,7 @@ test_expect_success TMUX 'Ctrl-D quits with status 0 and an untouched new sessio
 '
 
 test_expect_success TMUX 'Ctrl-D after a message quits and keeps it' '
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -267,12 +245,12 @@ test_expect_success TMUX 'Ctrl-D after a message quits and keeps it' '
 	tm send-keys -t "$PANE" C-d &&
 	hermes_exited 0 &&
 	echo "user: keep me" >expect &&
-	messages_of "$(session_id_by_title "keep me")" >actual &&
+	messages "$(session_id_by_title "keep me")" >actual &&
 	test_cmp expect actual
 '
 
 test_expect_success TMUX 'Ctrl-C at the prompt drops the line, not the program' '
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -285,12 +263,12 @@ test_expect_success TMUX 'Ctrl-C at the prompt drops the line, not the program' 
 	type_line /quit &&
 	hermes_exited 0 &&
 	echo "user: real message" >expect &&
-	messages_of "$(session_id_by_title "real message")" >actual &&
+	messages "$(session_id_by_title "real message")" >actual &&
 	test_cmp expect actual
 '
 
 test_expect_success TMUX 'bare -c resumes this pane'"'"'s session and shows title, ID, count and the last messages' '
-	start_tmux &&
+	start_pane &&
 	type_line "hermes chat -q \"msg 1\" --title \"long talk\" --no-agent -Q && for n in 2 3 4 5 6; do hermes chat -c -q \"msg \$n\" --no-agent -Q; done; echo \$? >setup.tmp; mv setup.tmp setup.rc" &&
 	wait_until test -f setup.rc &&
 	test "$(cat setup.rc)" = 0 &&
@@ -320,7 +298,7 @@ test_expect_success TMUX 'bare -c resumes this pane'"'"'s session and shows titl
 '
 
 test_expect_success TMUX 'resuming by name points this pane'"'"'s breadcrumb at that session' '
-	start_tmux &&
+	start_pane &&
 	hermes chat -q "old talk" --no-agent -Q &&
 	S=$(session_id_by_title "old talk") &&
 	hermes chat -q "newest talk" --no-agent -Q &&
@@ -335,12 +313,12 @@ test_expect_success TMUX 'resuming by name points this pane'"'"'s breadcrumb at 
 '
 
 test_expect_success TMUX '--create-if-missing in a terminal creates the named session before any message' '
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat -c '"'"'named thread'"'"' --create-if-missing --no-agent" &&
 	wait_until sessions_are 1 &&
 	S=$(session_id_by_title "named thread") &&
 	wait_until on_screen -x "New session '"'"'named thread'"'"' ($S)." &&
-	test "$(field title_source "$HERMES_HOME/sessions/$S.json")" = user &&
+	test "$(field "$S" title_source)" = user &&
 	hermes_ready &&
 	send_line "into the thread" &&
 	echo "user: into the thread" >expect &&
@@ -353,7 +331,7 @@ test_expect_success TMUX '--create-if-missing in a terminal creates the named se
 '
 
 test_expect_success TMUX 'the agent'"'"'s reply is shown and saved' '
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat --agent '"'"'cat >/dev/null; echo \"hi, human\"'"'"'" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -384,7 +362,7 @@ test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the 
 	fi
 	EOF
 	: >be-slow &&
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat --agent '"'"'sh agent.sh'"'"'" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -395,7 +373,7 @@ test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the 
 	wait_until on_screen -F "[reply interrupted; the conversation is kept]" &&
 	wait_until eval "! kill -0 $(cat sleep.pid) 2>/dev/null" &&
 	S=$(session_id_by_title "please wait") &&
-	messages_of "$S" >actual &&
+	messages "$S" >actual &&
 	echo "user: please wait" >expect &&
 	head -n 1 actual >actual.first &&
 	test_cmp expect actual.first &&
@@ -406,8 +384,8 @@ test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the 
 	user: are you there
 	assistant: quick reply
 	EOF
-	wait_until eval "messages_of $S | tail -n 2 | cmp -s expect -" &&
-	messages_of "$S" | head -n 1 >actual.first &&
+	wait_until eval "messages $S | tail -n 2 | cmp -s expect -" &&
+	messages "$S" | head -n 1 >actual.first &&
 	echo "user: please wait" >expect &&
 	test_cmp expect actual.first &&
 	! on_screen "never shown" &&
@@ -416,7 +394,7 @@ test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the 
 '
 
 test_expect_success TMUX 'Ctrl-C before a slow agent said anything keeps the user message' '
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat --agent '"'"'cat >/dev/null; echo \$\$ >agent.pid; exec sleep 60'"'"'" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -426,7 +404,7 @@ test_expect_success TMUX 'Ctrl-C before a slow agent said anything keeps the use
 	wait_until on_screen -F "[reply interrupted; the conversation is kept]" &&
 	! kill -0 "$(cat agent.pid)" 2>/dev/null &&
 	echo "user: are you slow" >expect &&
-	messages_of "$(session_id_by_title "are you slow")" >actual &&
+	messages "$(session_id_by_title "are you slow")" >actual &&
 	test_cmp expect actual &&
 	send_line /id &&
 	wait_until on_screen -x "$(session_id_by_title "are you slow")" &&
@@ -435,7 +413,7 @@ test_expect_success TMUX 'Ctrl-C before a slow agent said anything keeps the use
 '
 
 test_expect_success TMUX 'a failing agent is reported and the chat goes on' '
-	start_tmux &&
+	start_pane &&
 	start_hermes "chat --agent '"'"'cat >/dev/null; exit 5'"'"'" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -445,14 +423,14 @@ test_expect_success TMUX 'a failing agent is reported and the chat goes on' '
 	S=$(session_id_by_title "will fail") &&
 	wait_until on_screen -x "$S" &&
 	echo "user: will fail" >expect &&
-	messages_of "$S" >actual &&
+	messages "$S" >actual &&
 	test_cmp expect actual &&
 	type_line /quit &&
 	hermes_exited 0
 '
 
 test_expect_success TMUX 'closing the pane ends hermes and stops the agent; the message stays' '
-	start_tmux &&
+	start_pane &&
 	type_line "sh -c '"'"'echo \$\$ >hermes.pid; exec hermes chat --agent \"cat >/dev/null; echo \\\$\\\$ >agent.pid; exec sleep 60\"'"'"'" &&
 	hermes_ready &&
 	type_line "lost connection" &&
@@ -462,7 +440,7 @@ test_expect_success TMUX 'closing the pane ends hermes and stops the agent; the 
 	wait_until eval "! kill -0 $(cat hermes.pid) 2>/dev/null" &&
 	wait_until eval "! kill -0 $(cat agent.pid) 2>/dev/null" &&
 	echo "user: lost connection" >expect &&
-	messages_of "$(session_id_by_title "lost connection")" >actual &&
+	messages "$(session_id_by_title "lost connection")" >actual &&
 	test_cmp expect actual
 '
 

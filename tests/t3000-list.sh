@@ -2,28 +2,6 @@
 test_description='hermes sessions list: order, limit, --here, the mark, --json, the terminal table'
 . "$(dirname "$0")/lib.sh"
 
-# mk_session ID TITLE TITLE_SOURCE UPDATED_AT CWD [ROLE CONTENT]...
-# A session file written directly, with fixed times: created an hour
-# before UPDATED_AT, messages a minute apart from then.
-mk_session () {
-	ms_id=$1 ms_title=$2 ms_src=$3 ms_updated=$4 ms_cwd=$5
-	shift 5
-	ms_created=$((ms_updated - 3600)) ms_count=$(($# / 2)) ms_preview=
-	test $# -ge 2 && ms_preview=$2
-	mkdir -p "$HERMES_HOME/sessions" &&
-	{
-		printf '{"format":1,"id":"%s","title":"%s","title_source":"%s","created_at":%s,"updated_at":%s,"cwd":"%s","message_count":%s,"preview":"%s","messages":[' \
-			"$ms_id" "$ms_title" "$ms_src" "$ms_created" "$ms_updated" "$ms_cwd" "$ms_count" "$ms_preview"
-		ms_ts=$ms_created ms_sep=
-		while test $# -ge 2; do
-			printf '%s\n{"role":"%s","content":"%s","ts":%s}' "$ms_sep" "$1" "$2" "$ms_ts"
-			ms_sep=, ms_ts=$((ms_ts + 60))
-			shift 2
-		done
-		printf '\n]}\n'
-	} >"$HERMES_HOME/sessions/$ms_id.json"
-}
-
 # Three sessions whose activity order is not their ID (creation) order.
 # 1767261600 is 2026-01-01 10:00 UTC; a day is 86400.
 three_sessions () {
@@ -287,8 +265,7 @@ table_sessions () {
 
 test_expect_success SCRIPT 'on a terminal: a table that fits 80 columns' '
 	table_sessions &&
-	run_in_pty "stty cols 80; hermes sessions list" </dev/null >raw &&
-	tr -d "\r" <raw >out &&
+	pty_transcript "stty cols 80; hermes sessions list" out </dev/null &&
 	wide=$(printf "\350\260\203\350\257\225%.0s" 1 2 3 4 5 6)$(printf "\350\260\203") &&
 	cat >expect <<-EOF &&
 	  TITLE                         LAST ACTIVE        MSGS  ID
@@ -304,9 +281,8 @@ test_expect_success SCRIPT 'on a terminal: a table that fits 80 columns' '
 
 test_expect_success SCRIPT 'on a terminal: * marks the session this terminal last used' '
 	table_sessions &&
-	run_in_pty "stty cols 80; hermes chat -c \"redis debug\" -q more --no-agent -Q; hermes sessions list" \
-		</dev/null >raw &&
-	tr -d "\r" <raw >out &&
+	pty_transcript "stty cols 80; hermes chat -c \"redis debug\" -q more --no-agent -Q; hermes sessions list" out \
+		</dev/null &&
 	grep "^\*" out >marked &&
 	test_line_count = 1 marked &&
 	grep "^\* redis debug  .* 20260101_090000_aaaaaa$" marked
@@ -314,8 +290,7 @@ test_expect_success SCRIPT 'on a terminal: * marks the session this terminal las
 
 test_expect_success SCRIPT 'on a wider terminal, titles get the room' '
 	table_sessions &&
-	run_in_pty "stty cols 140; hermes sessions list" </dev/null >raw &&
-	tr -d "\r" <raw >out &&
+	pty_transcript "stty cols 140; hermes sessions list" out </dev/null &&
 	grep "^  a rather long title about the deployment of the shop and its many parts  *2026-01-02 10:00" out
 '
 

@@ -2,37 +2,6 @@
 test_description='hermes sessions show (the conversation) and current (what -c would pick, and why)'
 . "$(dirname "$0")/lib.sh"
 
-# mk_session ID TITLE TITLE_SOURCE UPDATED_AT CWD [ROLE CONTENT]...
-# A session file written directly, with fixed times: created an hour
-# before UPDATED_AT, messages a minute apart from then. CONTENT is put into
-# the JSON as is (write \n for a newline).
-mk_session () {
-	ms_id=$1 ms_title=$2 ms_src=$3 ms_updated=$4 ms_cwd=$5
-	shift 5
-	ms_created=$((ms_updated - 3600)) ms_count=$(($# / 2)) ms_preview=
-	test $# -ge 2 && ms_preview=$2
-	mkdir -p "$HERMES_HOME/sessions" &&
-	{
-		printf '{"format":1,"id":"%s","title":"%s","title_source":"%s","created_at":%s,"updated_at":%s,"cwd":"%s","message_count":%s,"preview":"%s","messages":[' \
-			"$ms_id" "$ms_title" "$ms_src" "$ms_created" "$ms_updated" "$ms_cwd" "$ms_count" "$ms_preview"
-		ms_ts=$ms_created ms_sep=
-		while test $# -ge 2; do
-			printf '%s\n{"role":"%s","content":"%s","ts":%s}' "$ms_sep" "$1" "$2" "$ms_ts"
-			ms_sep=, ms_ts=$((ms_ts + 60))
-			shift 2
-		done
-		printf '\n]}\n'
-	} >"$HERMES_HOME/sessions/$ms_id.json"
-}
-
-not_found () {
-	cat <<-EOF
-	No session found matching '$1'.
-	Use 'hermes sessions list' to see available sessions, or pass
-	--create-if-missing to start a new session with that title.
-	EOF
-}
-
 # 1767261600 is 2026-01-01 10:00 UTC.
 test_expect_success 'show: the conversation, each message under its role and time' '
 	mk_session 20260101_090000_aaaaaa "redis debug" user 1767261600 /srv \

@@ -197,8 +197,7 @@ test_expect_success SCRIPT '/title in chat: the same cleaning, limit and uniquen
 		printf "/title %s\n" "$(printf "new\342\200\256  t\033[1mx")" &&
 		printf "/title\n/quit\n"
 	} >input &&
-	run_in_pty "hermes chat -c mine --no-agent" <input >raw &&
-	tr -d "\r" <raw >transcript &&
+	pty_transcript "hermes chat -c mine --no-agent" transcript <input &&
 	grep "hermes: the title '"'redis debug'"' is already used by session $id; choose another" transcript &&
 	grep "hermes: title is 101 characters long; the limit is 100" transcript &&
 	grep "Title set to '"'new t\[1mx'"'." transcript &&

@@ -107,8 +107,7 @@ test_expect_success 'deleting leaves other files in the store alone' '
 test_expect_success SCRIPT 'on a terminal it asks; anything but yes deletes nothing' '
 	three_sessions &&
 	printf "n\n" >no &&
-	run_in_pty "hermes sessions delete alpha" <no >raw &&
-	tr -d "\r" <raw >transcript &&
+	pty_transcript "hermes sessions delete alpha" transcript <no &&
 	grep "Delete session '"'alpha'"' ($a, 1 message)? \[y/N\] nothing deleted" transcript &&
 	test "$(session_count)" = 3 &&
 	printf "\n" >empty &&
@@ -119,12 +118,10 @@ test_expect_success SCRIPT 'on a terminal it asks; anything but yes deletes noth
 test_expect_success SCRIPT 'on a terminal, y deletes; several are counted in the question' '
 	three_sessions &&
 	printf "y\n" >yes &&
-	run_in_pty "hermes sessions delete alpha" <yes >raw &&
-	tr -d "\r" <raw >transcript &&
+	pty_transcript "hermes sessions delete alpha" transcript <yes &&
 	grep "deleted $a '"'alpha'"'" transcript &&
 	test "$(session_count)" = 2 &&
-	run_in_pty "hermes sessions delete beta gamma" <yes >raw &&
-	tr -d "\r" <raw >transcript &&
+	pty_transcript "hermes sessions delete beta gamma" transcript <yes &&
 	grep "Delete 2 sessions? \[y/N\]" transcript &&
 	test "$(session_count)" = 0
 '

@@ -2,8 +2,10 @@
 test_description='hermes sessions prune: old sessions, stray temporary files, stale breadcrumbs'
 . "$(dirname "$0")/lib.sh"
 
-# mk_session ID TITLE UPDATED_AT: a one-message session file.
-mk_session () {
+# mk_session_at ID TITLE TIME: a session file holding one message, "hi";
+# it was created, and last active, at TIME (unlike the sessions of the
+# shared mk_session, created an hour before their last activity).
+mk_session_at () {
 	mkdir -p "$HERMES_HOME/sessions" &&
 	printf '{"format":1,"id":"%s","title":"%s","title_source":"user","created_at":%s,"updated_at":%s,"cwd":"/x","message_count":1,"preview":"hi","messages":[\n{"role":"user","content":"hi","ts":%s}\n]}\n' \
 		"$1" "$2" "$3" "$3" "$3" >"$HERMES_HOME/sessions/$1.json"
@@ -22,9 +24,9 @@ mk_crumb () {
 mixed_store () {
 	S="$HERMES_HOME/sessions" T="$HERMES_HOME/terminal-sessions" &&
 	now=$(date +%s) &&
-	mk_session 20200101_090000_aaaaaa "old one" 1577872800 &&
-	mk_session 20200102_090000_bbbbbb "old two" 1577959200 &&
-	mk_session 20260101_090000_cccccc "recent" "$now" &&
+	mk_session_at 20200101_090000_aaaaaa "old one" 1577872800 &&
+	mk_session_at 20200102_090000_bbbbbb "old two" 1577959200 &&
+	mk_session_at 20260101_090000_cccccc "recent" "$now" &&
 	: >"$S/.20260101_090000_cccccc.json.0123456789ab.tmp" &&
 	touch -t 202001010000 "$S/.20260101_090000_cccccc.json.0123456789ab.tmp" &&
 	: >"$S/.20260101_090000_cccccc.json.ba9876543210.tmp" &&
@@ -106,8 +108,8 @@ test_expect_success 'a second prune finds nothing to do' '
 
 test_expect_success 'the age is a parameter: a longer one keeps more' '
 	now=$(date +%s) &&
-	mk_session 20260101_090000_aaaaaa "ten days" $((now - 10 * 86400)) &&
-	mk_session 20260101_090000_bbbbbb "forty days" $((now - 40 * 86400)) &&
+	mk_session_at 20260101_090000_aaaaaa "ten days" $((now - 10 * 86400)) &&
+	mk_session_at 20260101_090000_bbbbbb "forty days" $((now - 40 * 86400)) &&
 	hermes sessions prune --older-than 60 --yes 2>err &&
 	echo "nothing to prune" >expect &&
 	test_cmp expect err &&
@@ -146,8 +148,7 @@ test_expect_success 'a corrupt session file is left in place with a warning' '
 test_expect_success SCRIPT 'on a terminal it asks first; no keeps everything' '
 	mixed_store &&
 	printf "n\n" >no &&
-	run_in_pty "hermes sessions prune --older-than 30" <no >raw &&
-	tr -d "\r" <raw >transcript &&
+	pty_transcript "hermes sessions prune --older-than 30" transcript <no &&
 	grep "Remove 2 sessions inactive for 30 days, 1 temporary file and 3 breadcrumbs? \[y/N\] nothing removed" transcript &&
 	find "$HERMES_HOME" -type f | sort >after &&
 	test_cmp before after

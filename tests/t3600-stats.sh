@@ -2,8 +2,9 @@
 test_description='hermes sessions stats: counts, bytes, oldest and newest activity, breadcrumbs'
 . "$(dirname "$0")/lib.sh"
 
-# mk_session ID UPDATED_AT MESSAGES: a session file with that many messages.
-mk_session () {
+# mk_counted_session ID UPDATED_AT MESSAGES: a session file titled sUPDATED_AT
+# with that many user messages (m0, m1, ...), all at UPDATED_AT.
+mk_counted_session () {
 	mkdir -p "$HERMES_HOME/sessions" &&
 	{
 		printf '{"format":1,"id":"%s","title":"s%s","title_source":"user","created_at":%s,"updated_at":%s,"cwd":"/x","message_count":%s,"preview":"","messages":[' \
@@ -40,9 +41,9 @@ test_expect_success 'an empty store' '
 
 # 1767261600 is 2026-01-01 10:00 UTC, 1767434400 2026-01-03 10:00.
 test_expect_success 'sessions, messages, bytes on disk, oldest and newest activity' '
-	mk_session 20260101_090000_aaaaaa 1767348000 3 &&
-	mk_session 20260101_090000_bbbbbb 1767261600 0 &&
-	mk_session 20260101_090000_cccccc 1767434400 2 &&
+	mk_counted_session 20260101_090000_aaaaaa 1767348000 3 &&
+	mk_counted_session 20260101_090000_bbbbbb 1767261600 0 &&
+	mk_counted_session 20260101_090000_cccccc 1767434400 2 &&
 	bytes=$(cat "$HERMES_HOME"/sessions/*.json | wc -c | tr -d " ") &&
 	hermes sessions stats >out &&
 	cat >expect <<-EOF &&
@@ -86,7 +87,7 @@ test_expect_success 'breadcrumbs are counted' '
 '
 
 test_expect_success 'unreadable session files are counted apart, their bytes included' '
-	mk_session 20260101_090000_aaaaaa 1767261600 1 &&
+	mk_counted_session 20260101_090000_aaaaaa 1767261600 1 &&
 	printf "{\"format\":1," >"$HERMES_HOME/sessions/20260101_090000_bbbbbb.json" &&
 	bytes=$(cat "$HERMES_HOME"/sessions/*.json | wc -c | tr -d " ") &&
 	hermes sessions stats >out 2>err &&

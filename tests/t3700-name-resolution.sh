@@ -2,14 +2,6 @@
 test_description='every sessions verb finds NAME as chat -c does; every verb has --help'
 . "$(dirname "$0")/lib.sh"
 
-not_found () {
-	cat <<-EOF
-	No session found matching '$1'.
-	Use 'hermes sessions list' to see available sessions, or pass
-	--create-if-missing to start a new session with that title.
-	EOF
-}
-
 # Run each verb that takes a NAME on "$1" (a name that matches nothing) and
 # check it fails exactly like "hermes chat -c NAME": exit 1, no stdout, the
 # same stderr, nothing changed in the store.

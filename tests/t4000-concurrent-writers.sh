@@ -23,11 +23,6 @@ create_writer() {
 	done
 }
 
-# figure TEXT: a measured figure, printed with the results.
-figure() {
-	echo "# $*" >>"$TRASH_ROOT/figures"
-}
-
 # Contents of the messages of session $1 written by writers, in file order.
 writer_messages() {
 	hermes sessions show "$1" --json | grep -o '"content":"w[0-9]*-[0-9]*"' |
@@ -98,11 +93,7 @@ test_expect_success 'a slow agent in one process does not stall another writing 
 	agent="touch \"$TRASH/agent-started\"; n=0; while ! test -e \"$TRASH/release\" && test \$n -lt 600; do sleep 0.05; n=\$((n + 1)); done; echo done-reply" &&
 	{ hermes chat -c "$id" -q slow-question --agent "$agent" -Q >slow.out 2>slow.err & } &&
 	slow=$! &&
-	n=0 &&
-	while ! test -e agent-started && test $n -lt 400; do
-		sleep 0.05; n=$((n + 1))
-	done &&
-	test -e agent-started &&
+	wait_for_file agent-started 20 &&
 	timeout 30 hermes chat -c "$id" -q fast-note --no-agent -Q 2>fast.err &&
 	test_must_be_empty fast.err &&
 	# The slow one is still waiting for its agent: nothing serialised them.

@@ -10,10 +10,6 @@ seconds=${HERMES_CRASH_SECONDS:-20}
 # The store the crash loop leaves behind, examined by the later tests.
 CRASH_HOME=$TRASH_ROOT/crash-home
 
-figure() {
-	echo "# $*" >>"$TRASH_ROOT/figures"
-}
-
 # kill_loop NAME KIND: $rounds times (or until $seconds are up), start one
 # hermes command of KIND, SIGKILL it after a random 0-30 ms, and check that
 # the session file still parses. Writes NAME.committed (messages whose

@@ -2,10 +2,6 @@
 test_description='a lock held elsewhere for over 10 s is exit 4 naming the lock, never a hang'
 . "$(dirname "$0")/lib.sh"
 
-figure() {
-	echo "# $*" >>"$TRASH_ROOT/figures"
-}
-
 # hold_lock BYTE...: hold POSIX write locks on those bytes of
 # $HERMES_HOME/.lock (as another hermes would) until the file "release"
 # appears; "held" says they are taken. Gives up by itself after 60 s.
@@ -32,22 +28,13 @@ for b in sys.argv[1].encode():
 print(1 + h % (1 << 20))' "$1"
 }
 
-wait_for() {
-	n=0
-	while ! test -e "$1" && test $n -lt 200; do
-		sleep 0.05
-		n=$((n + 1))
-	done
-	test -e "$1"
-}
-
 test_expect_success PYTHON3 'held locks give exit 4 after 10 s naming the lock; the rest of the store goes on' '
 	hermes chat -q one --no-agent -Q &&
 	hermes chat -q two --no-agent -Q &&
 	one=$(session_id_by_title one) &&
 	two=$(session_id_by_title two) &&
 	{ hold_lock 0 $(session_byte "$one") & } && holder=$! &&
-	wait_for held &&
+	wait_for_file held 10 &&
 	start=$(date +%s) &&
 	# Both waits run at once, so the test costs 10 s, not 20.
 	{ timeout 60 hermes chat -c x --create-if-missing -q hi --no-agent 2>err.create & } &&

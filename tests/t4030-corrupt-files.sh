@@ -2,10 +2,6 @@
 test_description='corrupt, huge and newer-format session files: skipped with a warning, refused with exit 4, never touched'
 . "$(dirname "$0")/lib.sh"
 
-figure() {
-	echo "# $*" >>"$TRASH_ROOT/figures"
-}
-
 # Bad files all have well-formed ID names, so nothing filters them out by
 # name: the content alone must be judged.
 BAD_EMPTY=20260101_000000_000001

@@ -2,10 +2,6 @@
 test_description='names, IDs and profiles from the command line never reach a path outside the store'
 . "$(dirname "$0")/lib.sh"
 
-figure() {
-	echo "# $*" >>"$TRASH_ROOT/figures"
-}
-
 CANARY=$TRASH_ROOT/canary
 STORE=$CANARY/home/store
 WORK=$CANARY/work/deep

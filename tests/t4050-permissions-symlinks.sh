@@ -2,34 +2,20 @@
 test_description='private modes from creation under any umask; planted symlinks are never written through'
 . "$(dirname "$0")/lib.sh"
 
-figure() {
-	echo "# $*" >>"$TRASH_ROOT/figures"
-}
-
-# test_expect_success for prerequisites lib.sh does not know:
-# expect_success_if 'CHECK' NAME 'description' 'body' runs the test when
-# the shell command CHECK succeeds, else reports it skipped.
-expect_success_if() {
-	if eval "$1" >/dev/null 2>&1; then
-		test_expect_success "$3" "$4"
-	else
-		test_count=$((test_count + 1))
-		test_skipped=$((test_skipped + 1))
-		echo "ok $test_count # skip $3 (missing $2)"
-	fi
-}
+# Prerequisites for expect_success_if.
 HAVE_STRACE='strace -o /dev/null true'
 HAVE_STRACE_INJECT='strace -o /dev/null -e inject=getpid:retval=1 true'
 
-# wait_for_file PATTERN: wait up to 10 s for a file matching the glob.
-wait_for_file() {
-	n=0
-	while test $n -lt 200; do
-		for f in $1; do
-			test -e "$f" && return 0
-		done
-		sleep 0.05
-		n=$((n + 1))
+# wait_for_match PATTERN: wait up to 10 s for a file matching the glob
+# (wait_for_file takes one name, not a glob).
+wait_for_match() {
+	poll_until -t 10 some_file_matches "$1"
+}
+
+# some_file_matches PATTERN: a file matching the glob exists.
+some_file_matches() {
+	for f in $1; do
+		test -e "$f" && return 0
 	done
 	return 1
 }
@@ -110,7 +96,7 @@ expect_success_if "$HAVE_STRACE_INJECT" STRACE_INJECT 'a temporary file caught m
 	{ strace -f -qq -o /dev/null -e trace=fdatasync,fsync -e inject=fdatasync,fsync:delay_enter=2000000 \
 		hermes chat -r "$id" -q slow --no-agent -Q & } &&
 	writer=$! &&
-	wait_for_file "$HERMES_HOME/sessions/.$id.json.*.tmp" &&
+	wait_for_match "$HERMES_HOME/sessions/.$id.json.*.tmp" &&
 	for t in "$HERMES_HOME"/sessions/.*.tmp; do
 		test "$(file_mode "$t")" = 600 || { echo "$t: $(file_mode "$t")"; return 1; }
 	done &&

@@ -2,19 +2,6 @@
 test_description='no terminal, closed or full standard streams, a new session, no /proc: clean fallbacks'
 . "$(dirname "$0")/lib.sh"
 
-figure() {
-	echo "# $*" >>"$TRASH_ROOT/figures"
-}
-
-expect_success_if() {
-	if eval "$1" >/dev/null 2>&1; then
-		test_expect_success "$3" "$4"
-	else
-		test_count=$((test_count + 1))
-		test_skipped=$((test_skipped + 1))
-		echo "ok $test_count # skip $3 (missing $2)"
-	fi
-}
 # Root may make a private mount namespace and hide /proc in it.
 NO_PROC='test "$(id -u)" = 0 && unshare -m sh -c "mount -t tmpfs none /proc && ! test -e /proc/self"'
 

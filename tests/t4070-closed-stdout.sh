@@ -2,10 +2,6 @@
 test_description='a reader that closes stdout early (| head -1) is not an error'
 . "$(dirname "$0")/lib.sh"
 
-figure() {
-	echo "# $*" >>"$TRASH_ROOT/figures"
-}
-
 STORE=$TRASH_ROOT/store
 LONG=20250101_000000_0f0f0f
 

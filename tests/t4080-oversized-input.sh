@@ -2,10 +2,6 @@
 test_description='a message over 16 MiB or a title over 100 characters is a usage error, and nothing is written'
 . "$(dirname "$0")/lib.sh"
 
-figure() {
-	echo "# $*" >>"$TRASH_ROOT/figures"
-}
-
 MIB=1048576
 
 # bytes N: N bytes of "a" on stdout.

@@ -9,10 +9,6 @@ test_description='mutated session and breadcrumb files, fed to the binary: never
 cases=${HERMES_FUZZ_CASES:-150}
 seed=${HERMES_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d " ")}
 
-figure() {
-	echo "# $*" >>"$TRASH_ROOT/figures"
-}
-
 test_expect_success PYTHON3 "mutated session files: show/append/list exit 0 or 4, output and files stay valid (seed $seed)" '
 	hermes chat -q "hello \"world\" \\ é ☃" --agent "echo reply" -Q >/dev/null &&
 	hermes chat -c -q "second

@@ -3,7 +3,6 @@ test_description='the man page: clean, complete, and in step with --help'
 . "$(dirname "$0")/lib.sh"
 
 MAN=$ROOT/man/hermes.1
-VERBS='list show current export import rename delete prune stats'
 
 # Every --help text: the main one, chat, completion, each sessions verb.
 all_help() {

@@ -12,8 +12,6 @@ test_have_prereq() {
 	esac
 }
 
-VERBS='list show current export import rename delete prune stats'
-
 # bash_complete LINE [TEXT]: what the bash script offers with the cursor at
 # the end of LINE, one a line, sorted. TEXT is the text readline replaces
 # (the word after the last space, quote, ':' or '='); by default the last

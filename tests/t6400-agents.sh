@@ -25,11 +25,7 @@ unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL HERMES_MODEL
 if command -v python3 >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
 	python3 "$TEST_DIR/t6400-fake-openai.py" "$SERVER_DIR" 60 &
 	server_pid=$!
-	tries=0
-	while ! test -s "$SERVER_DIR/port" && test $tries -lt 100; do
-		sleep 0.1
-		tries=$((tries + 1))
-	done
+	poll_until -t 10 test -s "$SERVER_DIR/port"
 	OPENAI_BASE_URL=http://127.0.0.1:$(cat "$SERVER_DIR/port" 2>/dev/null)/v1
 	export OPENAI_BASE_URL
 fi

@@ -2,7 +2,6 @@
 test_description='everyday use: --version, hermes help, quiet progress off a terminal'
 . "$(dirname "$0")/lib.sh"
 
-VERBS='list show current export import rename delete prune stats'
 CR=$(printf '\r')
 
 test_expect_success '--version prints the version of Cargo.toml, and nothing else' '
