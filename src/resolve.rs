@@ -47,7 +47,9 @@ pub fn resolve_continue(
             picker.consider(&header);
         }
     })?;
-    Ok(picker.pick())
+    let Some((id, reason)) = picker.pick() else { return Ok(None) };
+    // Deleted since the scan: as if it had not been there.
+    Ok(store.header(&id)?.map(|h| (h, reason)))
 }
 
 /// The first rule of `-c`: this terminal's breadcrumb, if its session still
@@ -66,10 +68,12 @@ pub fn from_breadcrumb(
 /// The other rules of `-c`, fed one header at a time so that a command
 /// already scanning the store (`sessions list`) needs no second pass: the
 /// newest session inside the current workspace, else the newest of all.
+/// Only (activity time, ID) pairs are kept: this runs for every session of
+/// a scan, and a scan in ID order finds a newer session at almost every step.
 pub struct FallbackPicker {
     workspace: Option<PathBuf>,
-    newest_here: Option<Header>,
-    newest: Option<Header>,
+    newest_here: Option<(f64, String)>,
+    newest: Option<(f64, String)>,
 }
 
 impl FallbackPicker {
@@ -78,20 +82,22 @@ impl FallbackPicker {
     }
 
     pub fn consider(&mut self, header: &Header) {
-        if self.newest.as_ref().is_none_or(|n| is_newer(header, n)) {
-            self.newest = Some(header.clone());
+        let newer = |best: &Option<(f64, String)>| {
+            best.as_ref().is_none_or(|(t, id)| (header.updated_at, &header.id) > (*t, id))
+        };
+        if newer(&self.newest) {
+            self.newest = Some((header.updated_at, header.id.clone()));
         }
-        if in_workspace(self.workspace.as_deref(), header)
-            && self.newest_here.as_ref().is_none_or(|n| is_newer(header, n))
-        {
-            self.newest_here = Some(header.clone());
+        if newer(&self.newest_here) && in_workspace(self.workspace.as_deref(), header) {
+            self.newest_here = Some((header.updated_at, header.id.clone()));
         }
     }
 
-    pub fn pick(self) -> Option<(Header, Reason)> {
+    /// The ID `-c` falls back to, and why.
+    pub fn pick(self) -> Option<(String, Reason)> {
         match (self.newest_here, self.newest) {
-            (Some(h), _) => Some((h, Reason::Workspace)),
-            (None, Some(h)) => Some((h, Reason::Latest)),
+            (Some((_, id)), _) => Some((id, Reason::Workspace)),
+            (None, Some((_, id))) => Some((id, Reason::Latest)),
             (None, None) => None,
         }
     }

@@ -27,9 +27,19 @@ pub struct Store {
 }
 
 /// One entry of a scan: a session file and its header, or why it has none.
-pub struct Scanned {
-    pub path: PathBuf,
+pub struct Scanned<'a> {
+    dir: &'a Path,
+    id: &'a str,
+    /// The file's size, when the scan learned it.
+    pub size: Option<u64>,
     pub header: std::result::Result<Header, String>,
+}
+
+impl Scanned<'_> {
+    /// The session file (built only when asked: scans visit every session).
+    pub fn path(&self) -> PathBuf {
+        self.dir.join(format!("{}.json", self.id))
+    }
 }
 
 impl Store {
@@ -176,7 +186,7 @@ impl Store {
         let mut name = *b"YYYYMMDD_HHMMSS_xxxxxx.json\0";
         for key in ids {
             let id = std::str::from_utf8(key).expect("IDs are ASCII");
-            let path = || self.sessions_dir.join(format!("{id}.json"));
+            let dir_path = self.sessions_dir.as_path();
             if let (Some(reader), Some(dir)) = (cache.as_mut(), &dir) {
                 let cached = reader.entry_for(id);
                 name[..22].copy_from_slice(key);
@@ -185,7 +195,7 @@ impl Store {
                     Ok(stamp) => stamp,
                     Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                     Err(e) => {
-                        visit(Scanned { path: path(), header: Err(e.to_string()) });
+                        visit(Scanned { dir: dir_path, id, size: None, header: Err(e.to_string()) });
                         continue;
                     }
                 };
@@ -193,20 +203,27 @@ impl Store {
                     if let Some(w) = writer.as_mut() {
                         w.add(id, entry.stamp, &entry.header);
                     }
-                    visit(Scanned { path: path(), header: Ok(entry.header) });
+                    visit(Scanned {
+                        dir: dir_path,
+                        id,
+                        size: Some(entry.stamp.size),
+                        header: Ok(entry.header),
+                    });
                     continue;
                 }
                 stale += 1;
             }
-            let path = path();
+            let path = dir_path.join(format!("{id}.json"));
             match read_header_into(&path, &mut buf) {
                 Err(HeaderError::Gone) => continue, // deleted while we looked
-                Err(HeaderError::Bad(why)) => visit(Scanned { path, header: Err(why) }),
+                Err(HeaderError::Bad(why)) => {
+                    visit(Scanned { dir: dir_path, id, size: None, header: Err(why) })
+                }
                 Ok((header, stamp)) => {
                     if let Some(w) = writer.as_mut() {
                         w.add(id, stamp, &header);
                     }
-                    visit(Scanned { path, header: Ok(header) })
+                    visit(Scanned { dir: dir_path, id, size: Some(stamp.size), header: Ok(header) })
                 }
             }
         }

@@ -5,7 +5,7 @@ use nanoserde::SerJson;
 
 use crate::error::Result;
 use crate::output::{self, Out};
-use crate::resolve::{self, FallbackPicker, Reason};
+use crate::resolve::{self, FallbackPicker};
 use crate::session::Header;
 use crate::store::Store;
 use crate::terminal::{self, Terminal};
@@ -75,7 +75,7 @@ fn list_in_pages(
     store.scan(|entry| {
         let header = match entry.header {
             Ok(h) => h,
-            Err(why) => return warn_skipped(&entry.path, &why),
+            Err(ref why) => return warn_skipped(&entry.path(), why),
         };
         if breadcrumb.is_none() {
             picker.consider(&header);
@@ -87,7 +87,7 @@ fn list_in_pages(
     let total = ranked.len();
     ranked.sort_by(|a, b| (b.0, &b.1).partial_cmp(&(a.0, &a.1)).unwrap_or(std::cmp::Ordering::Equal));
     ranked.truncate(limit);
-    printer.current = breadcrumb.or_else(|| picker.pick()).map(|(h, _)| h.id);
+    printer.current = breadcrumb.map(|(h, _)| h.id).or_else(|| picker.pick().map(|(id, _)| id));
     if total > 0 || printer.json {
         printer.begin()?;
     }
@@ -225,7 +225,7 @@ pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, here: b
     store.scan(|entry| {
         let header = match entry.header {
             Ok(h) => h,
-            Err(why) => return warn_skipped(&entry.path, &why),
+            Err(ref why) => return warn_skipped(&entry.path(), why),
         };
         if breadcrumb.is_none() {
             picker.consider(&header);
@@ -241,7 +241,7 @@ pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, here: b
     });
     // keep_newest only trims once it has gathered enough; finish the job.
     shown.truncate(limit);
-    let current = breadcrumb.or_else(|| picker.pick()).map(|(h, _): (Header, Reason)| h.id);
+    let current = breadcrumb.map(|(h, _)| h.id).or_else(|| picker.pick().map(|(id, _)| id));
     Ok(Listing { shown, total, current })
 }
 
@@ -252,7 +252,8 @@ fn keep_newest(kept: &mut Vec<Header>, header: Header, limit: usize) {
     }
     kept.push(header);
     if kept.len() >= limit.saturating_mul(2).max(64) {
-        kept.sort_by(|a, b| {
+        // Partition, not sort: the final order is settled once, at the end.
+        kept.select_nth_unstable_by(limit - 1, |a, b| {
             (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
         });
         kept.truncate(limit);

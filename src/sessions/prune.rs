@@ -30,9 +30,9 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
                 sessions.push(h);
             }
         }
-        Err(why) => output::warn(&format!(
+        Err(ref why) => output::warn(&format!(
             "{}: not a valid session file ({why}); left in place",
-            entry.path.display()
+            entry.path().display()
         )),
     })?;
     sessions.sort_by(|a, b| a.id.cmp(&b.id));

@@ -23,7 +23,8 @@ struct Stats {
 pub fn run(store: &Store, json: bool) -> Result<()> {
     let mut stats = Stats::default();
     store.scan(|entry| {
-        stats.bytes += std::fs::symlink_metadata(&entry.path).map(|m| m.len()).unwrap_or(0);
+        stats.bytes +=
+            entry.size.unwrap_or_else(|| std::fs::symlink_metadata(entry.path()).map_or(0, |m| m.len()));
         match entry.header {
             Ok(h) => {
                 stats.sessions += 1;
