@@ -116,10 +116,11 @@ impl Agent {
                 Ok(0) => break,
                 Ok(n) => {
                     let shown = decoder.feed(&buf[..n]);
-                    if !shown.is_empty() && write_failed.is_none() {
-                        if let Err(e) = out.write_all(&shown).and_then(|()| out.flush()) {
-                            write_failed = Some(e);
-                        }
+                    if !shown.is_empty()
+                        && write_failed.is_none()
+                        && let Err(e) = out.write_all(&shown).and_then(|()| out.flush())
+                    {
+                        write_failed = Some(e);
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {
@@ -148,10 +149,11 @@ impl Agent {
             interrupted = true;
         }
         let finished = decoder.finish();
-        if !finished.shown.is_empty() && write_failed.is_none() {
-            if let Err(e) = out.write_all(&finished.shown).and_then(|()| out.flush()) {
-                write_failed = Some(e);
-            }
+        if !finished.shown.is_empty()
+            && write_failed.is_none()
+            && let Err(e) = out.write_all(&finished.shown).and_then(|()| out.flush())
+        {
+            write_failed = Some(e);
         }
         // A reader that went away is not an error; a full disk is, once
         // the reply is safe.

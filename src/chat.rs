@@ -157,14 +157,14 @@ impl Chat<'_> {
     fn create_session(&self, title: Option<&str>, messages: &[Message]) -> Result<Header> {
         let store = self.store;
         let guard = store.lock_store()?;
-        if let Some(title) = title {
-            if let Some(existing) = titles::holder(store, title, None)? {
-                if !self.join_titled {
-                    return Err(title_taken(title, &existing.id));
-                }
-                drop(guard);
-                return store.append(&existing.id, messages, |_| {});
+        if let Some(title) = title
+            && let Some(existing) = titles::holder(store, title, None)?
+        {
+            if !self.join_titled {
+                return Err(title_taken(title, &existing.id));
             }
+            drop(guard);
+            return store.append(&existing.id, messages, |_| {});
         }
         let created = now();
         let mut header = Header::new(store.new_id(created), resolve::cwd_string(), created);

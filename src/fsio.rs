@@ -28,10 +28,10 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(Error::io(dir, e)),
     }
-    if let Some(parent) = dir.parent() {
-        if !parent.as_os_str().is_empty() {
-            ensure_private_dir(parent)?;
-        }
+    if let Some(parent) = dir.parent()
+        && !parent.as_os_str().is_empty()
+    {
+        ensure_private_dir(parent)?;
     }
     match sys::mkdir_private(dir) {
         Ok(()) => Ok(()),

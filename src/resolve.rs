@@ -132,15 +132,15 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     if name.trim().is_empty() {
         return Ok(Lookup::Missing { did_you_mean: None });
     }
-    if session::is_valid_id(name) {
-        if let Some(h) = store.header(name)? {
-            return Ok(Lookup::Found(h));
-        }
+    if session::is_valid_id(name)
+        && let Some(h) = store.header(name)?
+    {
+        return Ok(Lookup::Found(h));
     }
     // A title is stored cleaned (see titles::user_title), so the cleaned
     // form of what was typed matches too: `-c "a  b"` finds "a b".
     let cleaned = session::sanitize_title(name);
-    let wanted = cleaned.as_deref().unwrap_or(name).to_lowercase();
+    let wanted = cleaned.as_deref().unwrap_or(name);
     let mut exact: Option<Header> = None;
     let mut near: Option<Header> = None;
     store.scan(|entry| {
@@ -149,7 +149,7 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
             if exact.as_ref().is_none_or(|e| is_newer(&header, e)) {
                 exact = Some(header);
             }
-        } else if near.is_none() && header.title.to_lowercase() == wanted {
+        } else if near.is_none() && same_ignoring_case(&header.title, wanted) {
             near = Some(header);
         }
     })?;
@@ -157,6 +157,12 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
         Some(h) => Lookup::Found(h),
         None => Lookup::Missing { did_you_mean: near.map(|h| h.title) },
     })
+}
+
+/// Case-insensitive equality without allocating: this runs for every
+/// session when a name is not found.
+fn same_ignoring_case(a: &str, b: &str) -> bool {
+    a.chars().flat_map(char::to_lowercase).eq(b.chars().flat_map(char::to_lowercase))
 }
 
 /// The session with exactly this ID (`-r`).

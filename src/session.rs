@@ -76,11 +76,11 @@ impl Header {
             if self.preview.is_empty() {
                 self.preview = preview_of(&message.content);
             }
-            if self.title.is_empty() {
-                if let Some(title) = clean_title(&message.content) {
-                    self.title = title;
-                    self.title_source = TITLE_AUTO.to_string();
-                }
+            if self.title.is_empty()
+                && let Some(title) = clean_title(&message.content)
+            {
+                self.title = title;
+                self.title_source = TITLE_AUTO.to_string();
             }
         }
     }

@@ -141,7 +141,9 @@ impl Store {
             // No index yet: build one in this same pass.
             let mut writer = index::Writer::create(&index_path);
             self.walk(&ids, None, writer.as_mut(), &mut visit)?;
-            writer.map(index::Writer::finish);
+            if let Some(_writer) = writer {
+                index::Writer::finish(_writer)
+            }
             return Ok(());
         }
         let stale = self.walk(&ids, Some(&mut reader), None, &mut visit)?;

@@ -35,11 +35,11 @@ pub fn identify() -> Option<Terminal> {
         }
     }
     for var in PANE_VARIABLES {
-        if let Ok(value) = std::env::var(var) {
-            if !value.is_empty() {
-                let key = sanitize_key(&format!("{}-{}", var.to_ascii_lowercase(), value));
-                return Some(Terminal { key, leader: describe_leader(sys::getsid_self()) });
-            }
+        if let Ok(value) = std::env::var(var)
+            && !value.is_empty()
+        {
+            let key = sanitize_key(&format!("{}-{}", var.to_ascii_lowercase(), value));
+            return Some(Terminal { key, leader: describe_leader(sys::getsid_self()) });
         }
     }
     None
@@ -85,17 +85,18 @@ pub fn tty_path(fd: i32) -> Option<PathBuf> {
         return None;
     }
     let (mode, rdev) = sys::fstat_device(fd)?;
-    if mode & libc::S_IFMT as u32 != libc::S_IFCHR as u32 {
+    if mode & libc::S_IFMT != libc::S_IFCHR {
         return None;
     }
     let is_it = |p: &Path| {
         use std::os::unix::fs::{FileTypeExt, MetadataExt};
         fs::metadata(p).is_ok_and(|m| m.file_type().is_char_device() && m.rdev() == rdev)
     };
-    if let Ok(link) = fs::read_link(format!("/proc/self/fd/{fd}")) {
-        if link.starts_with("/dev/") && is_it(&link) {
-            return Some(link);
-        }
+    if let Ok(link) = fs::read_link(format!("/proc/self/fd/{fd}"))
+        && link.starts_with("/dev/")
+        && is_it(&link)
+    {
+        return Some(link);
     }
     for dir in ["/dev/pts", "/dev"] {
         let Ok(entries) = fs::read_dir(dir) else {

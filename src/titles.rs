@@ -22,10 +22,12 @@ pub fn user_title(raw: &str) -> Result<String> {
 pub fn holder(store: &Store, title: &str, except: Option<&str>) -> Result<Option<Header>> {
     let mut found = None;
     store.scan(|entry| {
-        if let Ok(h) = entry.header {
-            if found.is_none() && h.title == title && Some(h.id.as_str()) != except {
-                found = Some(h);
-            }
+        if let Ok(h) = entry.header
+            && found.is_none()
+            && h.title == title
+            && Some(h.id.as_str()) != except
+        {
+            found = Some(h);
         }
     })?;
     Ok(found)
@@ -45,10 +47,10 @@ pub fn numbered(base: &str, n: u64) -> String {
 pub fn unique_auto_title(store: &Store, base: &str) -> Result<String> {
     let mut taken = Vec::new();
     store.scan(|entry| {
-        if let Ok(h) = entry.header {
-            if h.title == base || h.title.starts_with(base) && h.title[base.len()..].starts_with(" (") {
-                taken.push(h.title);
-            }
+        if let Ok(h) = entry.header
+            && (h.title == base || h.title.starts_with(base) && h.title[base.len()..].starts_with(" ("))
+        {
+            taken.push(h.title);
         }
     })?;
     if !taken.iter().any(|t| t == base) {

@@ -99,10 +99,10 @@ fn list_in_pages(
         let mut ids: Vec<[u8; 22]> = page.iter().map(|(_, id)| *id).collect();
         ids.sort_unstable();
         store.scan_ids(&ids, |entry| {
-            if let Ok(h) = entry.header {
-                if let Some(&i) = slot_of.get(&id_key(&h.id)) {
-                    slots[i] = Some(h);
-                }
+            if let Ok(h) = entry.header
+                && let Some(&i) = slot_of.get(&id_key(&h.id))
+            {
+                slots[i] = Some(h);
             }
         })?;
         // A session deleted between the passes is simply not shown.

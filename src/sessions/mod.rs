@@ -70,7 +70,7 @@ impl Progress {
 
     pub fn tick(&mut self) {
         self.done += 1;
-        if self.enabled && (self.done % 100 == 0 || self.done == self.total) {
+        if self.enabled && (self.done.is_multiple_of(100) || self.done == self.total) {
             let _ = write!(io::stderr(), "\r{} {}/{}", self.what, self.done, self.total);
             self.shown = true;
         }

@@ -97,11 +97,11 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
     for h in &sessions {
         progress.tick();
         // Re-check under the lock: a session written to since the scan stays.
-        if let Ok(Some(now)) = store.header(&h.id) {
-            if now.updated_at < cutoff {
-                store.remove(&h.id)?;
-                removed += 1;
-            }
+        if let Ok(Some(now)) = store.header(&h.id)
+            && now.updated_at < cutoff
+        {
+            store.remove(&h.id)?;
+            removed += 1;
         }
     }
     drop(progress);
