@@ -68,26 +68,11 @@ fn list_in_pages(
     here: bool,
     printer: &mut Printer,
 ) -> Result<(usize, usize)> {
-    let breadcrumb = resolve::from_breadcrumb(store, terminal, chat::now())?;
-    let mut picker = FallbackPicker::new();
-    let workspace = resolve::current_workspace();
     let mut ranked: Vec<(f64, [u8; 22])> = Vec::new();
-    store.scan(|entry| {
-        let header = match entry.header {
-            Ok(h) => h,
-            Err(ref why) => return warn_skipped(&entry.path(), why),
-        };
-        if breadcrumb.is_none() {
-            picker.consider(&header);
-        }
-        if !here || resolve::in_workspace(workspace.as_deref(), &header) {
-            ranked.push((header.updated_at, id_key(&header.id)));
-        }
-    })?;
+    printer.current = scan_listed(store, terminal, here, |h| ranked.push((h.updated_at, id_key(&h.id))))?;
     let total = ranked.len();
     ranked.sort_by(|a, b| (b.0, &b.1).partial_cmp(&(a.0, &a.1)).unwrap_or(std::cmp::Ordering::Equal));
     ranked.truncate(limit);
-    printer.current = breadcrumb.map(|(h, _)| h.id).or_else(|| picker.pick().map(|(id, _)| id));
     if total > 0 || printer.json {
         printer.begin()?;
     }
@@ -216,23 +201,9 @@ pub struct Listing {
 /// selection, so memory does not grow with the store), their total, and
 /// which one `-c` would pick.
 pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, here: bool) -> Result<Listing> {
-    let now = chat::now();
-    let breadcrumb = resolve::from_breadcrumb(store, terminal, now)?;
-    let mut picker = FallbackPicker::new();
-    let workspace = resolve::current_workspace();
     let mut shown: Vec<Header> = Vec::new();
     let mut total = 0;
-    store.scan(|entry| {
-        let header = match entry.header {
-            Ok(h) => h,
-            Err(ref why) => return warn_skipped(&entry.path(), why),
-        };
-        if breadcrumb.is_none() {
-            picker.consider(&header);
-        }
-        if here && !resolve::in_workspace(workspace.as_deref(), &header) {
-            return;
-        }
+    let current = scan_listed(store, terminal, here, |header| {
         total += 1;
         keep_newest(&mut shown, header, limit);
     })?;
@@ -241,8 +212,34 @@ pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, here: b
     });
     // keep_newest only trims once it has gathered enough; finish the job.
     shown.truncate(limit);
-    let current = breadcrumb.map(|(h, _)| h.id).or_else(|| picker.pick().map(|(id, _)| id));
     Ok(Listing { shown, total, current })
+}
+
+/// The one scan behind every listing: hands `keep` each readable session
+/// that belongs in the list (all, or this workspace's with `here`), warns
+/// about unreadable files, and returns the ID bare `-c` would continue here.
+fn scan_listed(
+    store: &Store,
+    terminal: Option<&Terminal>,
+    here: bool,
+    mut keep: impl FnMut(Header),
+) -> Result<Option<String>> {
+    let breadcrumb = resolve::from_breadcrumb(store, terminal, chat::now())?;
+    let mut picker = FallbackPicker::new();
+    let workspace = resolve::current_workspace();
+    store.scan(|entry| {
+        let header = match entry.header {
+            Ok(h) => h,
+            Err(ref why) => return warn_skipped(&entry.path(), why),
+        };
+        if breadcrumb.is_none() {
+            picker.consider(&header);
+        }
+        if !here || resolve::in_workspace(workspace.as_deref(), &header) {
+            keep(header);
+        }
+    })?;
+    Ok(breadcrumb.map(|(h, _)| h.id).or_else(|| picker.pick().map(|(id, _)| id)))
 }
 
 /// Keep the `limit` newest headers; the vector never grows past 2*limit.
