@@ -47,7 +47,8 @@ Which session:
                          with -c NAME: create the session titled NAME if none
                          matches (parallel calls create exactly one)
   -r, --resume ID        the session with exactly this ID
-      --title TITLE      title for a new session
+      --title TITLE      title for a new session (refused if another session
+                         has it)
 
 How:
   -q, --query TEXT       send TEXT, print the reply, exit (one-shot)
@@ -120,7 +121,8 @@ directory), or latest (newest of all). Exit 1 when there is none.
 pub const EXPORT: &str = "\
 Usage: hermes sessions export [NAME|ID...] [--format json|jsonl|markdown] [-o FILE]
 
-Export the named sessions, or all of them when none is named.
+Export the named sessions, or all of them when none is named. A damaged
+session is skipped with a warning, and the exit status is then 4.
 
   -f, --format FORMAT   json (an array, default), jsonl (one session a
                         line, for import) or markdown
