@@ -198,6 +198,16 @@ pub fn is_valid_id(s: &str) -> bool {
         && b[16..].iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))
 }
 
+/// An ID as a fixed-size key: what scans and sets of IDs hold, so that
+/// 100,000 of them take 2 MiB and no allocations. Longer input is cut,
+/// shorter padded with zeros (only valid IDs are ever looked up).
+pub fn id_key(id: &str) -> [u8; 22] {
+    let mut key = [0u8; 22];
+    let n = id.len().min(22);
+    key[..n].copy_from_slice(&id.as_bytes()[..n]);
+    key
+}
+
 /// Characters a title never keeps: controls, and the invisible or
 /// direction-changing marks that could disguise one title as another.
 fn is_invisible(c: char) -> bool {

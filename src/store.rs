@@ -118,9 +118,7 @@ impl Store {
             let name = entry.file_name();
             let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".json")) else { continue };
             if session::is_valid_id(id) {
-                let mut key = [0u8; 22];
-                key.copy_from_slice(id.as_bytes());
-                ids.push(key);
+                ids.push(session::id_key(id));
             }
         }
         ids.sort_unstable();

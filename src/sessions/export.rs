@@ -109,7 +109,7 @@ fn named_ids(store: &Store, names: &[String]) -> Result<Vec<[u8; 22]>> {
     let mut ids = Vec::new();
     for name in names {
         let header = resolve::find_by_name(store, name)?;
-        let key: [u8; 22] = header.id.as_bytes().try_into().expect("stored IDs are valid");
+        let key = session::id_key(&header.id);
         if !ids.contains(&key) {
             ids.push(key);
         }

@@ -35,7 +35,7 @@ pub fn run(store: &Store, file: &OsStr) -> Result<()> {
     let mut titles: HashSet<u64> = HashSet::new();
     store.scan(|entry| {
         if let Ok(h) = entry.header {
-            ids.insert(id_key(&h.id));
+            ids.insert(session::id_key(&h.id));
             titles.insert(title_key(&h.title));
         }
     })?;
@@ -45,7 +45,7 @@ pub fn run(store: &Store, file: &OsStr) -> Result<()> {
     // Pass 2: write, in batches.
     for_each_session(&mut input, &name, |mut s| {
         progress.tick();
-        if !ids.insert(id_key(&s.header.id)) {
+        if !ids.insert(session::id_key(&s.header.id)) {
             skipped += 1;
             return Ok(());
         }
@@ -81,13 +81,6 @@ pub fn run(store: &Store, file: &OsStr) -> Result<()> {
         if retitled > 0 { format!(", renamed {retitled} whose title was taken") } else { String::new() }
     );
     Ok(())
-}
-
-fn id_key(id: &str) -> [u8; 22] {
-    let mut key = [0u8; 22];
-    let n = id.len().min(22);
-    key[..n].copy_from_slice(&id.as_bytes()[..n]);
-    key
 }
 
 fn title_key(title: &str) -> u64 {

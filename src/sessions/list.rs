@@ -6,7 +6,7 @@ use nanoserde::SerJson;
 use crate::error::Result;
 use crate::output::{self, Out};
 use crate::resolve::{self, FallbackPicker};
-use crate::session::Header;
+use crate::session::{self, Header};
 use crate::store::Store;
 use crate::terminal::{self, Terminal};
 use crate::{chat, sys, timefmt};
@@ -69,7 +69,8 @@ fn list_in_pages(
     printer: &mut Printer,
 ) -> Result<(usize, usize)> {
     let mut ranked: Vec<(f64, [u8; 22])> = Vec::new();
-    printer.current = scan_listed(store, terminal, here, |h| ranked.push((h.updated_at, id_key(&h.id))))?;
+    printer.current =
+        scan_listed(store, terminal, here, |h| ranked.push((h.updated_at, session::id_key(&h.id))))?;
     let total = ranked.len();
     ranked.sort_by(|a, b| (b.0, &b.1).partial_cmp(&(a.0, &a.1)).unwrap_or(std::cmp::Ordering::Equal));
     ranked.truncate(limit);
@@ -85,7 +86,7 @@ fn list_in_pages(
         ids.sort_unstable();
         store.scan_ids(&ids, |entry| {
             if let Ok(h) = entry.header
-                && let Some(&i) = slot_of.get(&id_key(&h.id))
+                && let Some(&i) = slot_of.get(&session::id_key(&h.id))
             {
                 slots[i] = Some(h);
             }
@@ -97,13 +98,6 @@ fn list_in_pages(
         }
     }
     Ok((shown, total))
-}
-
-fn id_key(id: &str) -> [u8; 22] {
-    let mut key = [0u8; 22];
-    let n = id.len().min(22);
-    key[..n].copy_from_slice(&id.as_bytes()[..n]);
-    key
 }
 
 fn warn_skipped(path: &std::path::Path, why: &str) {
