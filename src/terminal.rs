@@ -61,21 +61,51 @@ pub fn sanitize_key(raw: &str) -> String {
 
 fn describe_leader(sid: Option<i32>) -> String {
     match sid {
-        None => String::new(),
         Some(sid) => match process_start_time(sid) {
             Some(start) => format!("{sid}@{start}"),
             None => sid.to_string(),
         },
+        // The leader lies outside this PID namespace (a container, a CI
+        // runner, `docker exec` without -t): getsid gives 0. The outermost
+        // ancestor still visible stands in for it; it lives as long as the
+        // terminal, shell or container does, and a new one gets a new pid
+        // or start time.
+        None => match outermost_visible_ancestor() {
+            Some((pid, start)) => format!("{pid}@{start}"),
+            None => String::new(),
+        },
     }
+}
+
+/// The fields of /proc/PID/stat with the command name (field 2, in
+/// parentheses and free to hold spaces) left out: pid, state, ppid, ...
+fn proc_stat_fields(pid: &str) -> Option<Vec<String>> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (before_name, after_name) = (stat.split(' ').next()?, &stat[stat.rfind(')')? + 1..]);
+    Some(std::iter::once(before_name).chain(after_name.split_whitespace()).map(str::to_owned).collect())
 }
 
 /// Start time of a process in clock ticks since boot (field 22 of
 /// /proc/PID/stat); None where /proc is absent.
 fn process_start_time(pid: i32) -> Option<u64> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) is in parentheses and may hold spaces.
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(19)?.parse().ok()
+    proc_stat_fields(&pid.to_string())?.get(20)?.parse().ok()
+}
+
+/// The pid and start time of the last ancestor of this process (or this
+/// process itself) whose parent is not visible: the first process of the
+/// PID namespace, or one entered into it from outside.
+fn outermost_visible_ancestor() -> Option<(i32, u64)> {
+    let mut pid = "self".to_string();
+    // A bound, in case /proc is not what it seems.
+    for _ in 0..256 {
+        let fields = proc_stat_fields(&pid)?;
+        let parent: i32 = fields.get(2)?.parse().ok()?;
+        if parent <= 0 {
+            return Some((fields[0].parse().ok()?, fields.get(20)?.parse().ok()?));
+        }
+        pid = parent.to_string();
+    }
+    None
 }
 
 /// The path of the terminal open on `fd`: a hand-rolled ttyname(3) that

@@ -198,6 +198,43 @@ test_expect_success 'a breadcrumb older than 30 days is ignored, a younger one i
 	test_cmp expect actual
 '
 
+# A container, a CI runner or `docker exec` without -t: the session leader
+# is outside the PID namespace and getsid gives 0. unshare -pf makes one.
+PID_NAMESPACE='test "$(id -u)" = 0 && unshare -pf --mount-proc sh -c "test \"\$(ps -o sid= -p \$\$)\" -eq 0"'
+
+expect_success_if "$PID_NAMESPACE" PID_NAMESPACE 'a leader outside the PID namespace: the outermost process in it stands in' '
+	cat >in-namespace.sh <<-EOF &&
+	export HERMES_HOME="$HERMES_HOME" TMUX_PANE=%7
+	"$HERMES_BIN" sessions current >"\$1.before"
+	"$HERMES_BIN" chat -q "\$1" --no-agent -Q
+	"$HERMES_BIN" chat -c -q "\$1 again" --no-agent -Q
+	"$HERMES_BIN" sessions current >"\$1.after"
+	EOF
+	unshare -pf --mount-proc sh in-namespace.sh first &&
+	crumb=$(crumbs)/tmux_pane--7.json &&
+	crumb_field leader "$crumb" >leader1 &&
+	grep -E "^1@[0-9]+\$" leader1 &&
+	# Start times are in clock ticks: let a few pass.
+	sleep 1 &&
+	unshare -pf --mount-proc sh in-namespace.sh second &&
+	crumb_field leader "$crumb" >leader2 &&
+	! test_cmp leader1 leader2 &&
+	# Within a namespace -c continued; the second did not continue the first.
+	cat >expect <<-\EOF &&
+	user: first
+	user: first again
+	EOF
+	messages "$(session_id_by_title first)" >actual &&
+	test_cmp expect actual &&
+	sed "s/first/second/" expect >expect2 &&
+	messages "$(session_id_by_title second)" >actual &&
+	test_cmp expect2 actual &&
+	check_current first.after "$(session_id_by_title first)" breadcrumb &&
+	check_current second.after "$(session_id_by_title second)" breadcrumb &&
+	# The new namespace is a new terminal: pane %7 of the first is not its own.
+	check_current second.before "$(session_id_by_title first)" workspace
+'
+
 test_expect_success 'a breadcrumb stamped far in the future (a wrong clock) is not fresh forever' '
 	mine_then_newer &&
 	now=$(date +%s) &&
