@@ -95,10 +95,7 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
     let mut version = false;
     let mut verbose = false;
     // Global options come before the command; anything else starts `chat`.
-    loop {
-        let Some(arg) = peek_option(&mut parser) else {
-            break;
-        };
+    while let Some(arg) = peek_option(&mut parser) {
         match arg.as_str() {
             "-p" | "--profile" => {
                 parser.next()?;
