@@ -97,7 +97,8 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
     // Global options come before the command; anything else starts `chat`.
     while let Some(arg) = peek_option(&mut parser) {
         match arg.as_str() {
-            "-p" | "--profile" => {
+            // `-p NAME`, `-pNAME`, `--profile NAME`, `--profile=NAME`.
+            _ if arg.starts_with("-p") && !arg.starts_with("--") || arg.split('=').next() == Some("--profile") => {
                 parser.next()?;
                 profile = Some(valid_profile(string(parser.value()?))?);
             }
@@ -111,10 +112,6 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
             }
             "-h" | "--help" => {
                 return Ok(Cli { profile, command: Command::Print(help::MAIN.to_string()) });
-            }
-            _ if arg.starts_with("--profile=") => {
-                parser.next()?;
-                profile = Some(valid_profile(arg["--profile=".len()..].to_string())?);
             }
             _ => break,
         }

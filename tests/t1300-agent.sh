@@ -74,7 +74,12 @@ test_expect_success 'the agent of a profile is in that profile config.toml' '
 	hermes -p work chat -q hi -Q >out &&
 	echo work-profile >expect && test_cmp expect out &&
 	hermes chat -q hi -Q >out &&
-	echo main-profile >expect && test_cmp expect out
+	echo main-profile >expect && test_cmp expect out &&
+	# Every spelling of the option names the same profile.
+	for p in "-pwork" "--profile=work" "--profile work"; do
+		hermes $p chat -q hi -Q >out &&
+		echo work-profile >expect && test_cmp expect out || return 1
+	done
 '
 
 test_expect_success 'the agent runs under /bin/sh -c' '
