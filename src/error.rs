@@ -134,7 +134,7 @@ fn visible(name: &str) -> String {
 }
 
 /// `std::io::Error`'s Display adds " (os error 13)"; users need only the words.
-fn describe_io(e: &io::Error) -> String {
+pub fn describe_io(e: &io::Error) -> String {
     let text = e.to_string();
     match text.find(" (os error") {
         Some(at) => text[..at].to_string(),
