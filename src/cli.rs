@@ -98,7 +98,9 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
     while let Some(arg) = peek_option(&mut parser) {
         match arg.as_str() {
             // `-p NAME`, `-pNAME`, `--profile NAME`, `--profile=NAME`.
-            _ if arg.starts_with("-p") && !arg.starts_with("--") || arg.split('=').next() == Some("--profile") => {
+            _ if arg.starts_with("-p") && !arg.starts_with("--")
+                || arg.split('=').next() == Some("--profile") =>
+            {
                 parser.next()?;
                 profile = Some(valid_profile(string(parser.value()?))?);
             }

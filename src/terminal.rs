@@ -45,13 +45,23 @@ pub fn identify() -> Option<Terminal> {
     None
 }
 
-/// `[A-Za-z0-9._-]` only, at most 120 characters; `/` and `%` become `-`.
+/// `[A-Za-z0-9._-]` only, at most 120 characters; other ASCII (`/`, `%`)
+/// becomes `-`, and a non-ASCII character its code point (`é` is `ue9`), so
+/// that pane IDs in other scripts stay apart.
 pub fn sanitize_key(raw: &str) -> String {
-    let mut key: String = raw
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '-' })
-        .take(MAX_KEY_LEN)
-        .collect();
+    let mut key = String::with_capacity(raw.len().min(MAX_KEY_LEN));
+    for c in raw.chars() {
+        let start = key.len();
+        match c {
+            c if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') => key.push(c),
+            c if c.is_ascii() => key.push('-'),
+            c => key.push_str(&format!("u{:x}", c as u32)),
+        }
+        if key.len() > MAX_KEY_LEN {
+            key.truncate(start);
+            break;
+        }
+    }
     // A key is a file name: never "." or "..".
     if key.chars().all(|c| c == '.') {
         key = key.replace('.', "-");
@@ -61,16 +71,18 @@ pub fn sanitize_key(raw: &str) -> String {
 
 fn describe_leader(sid: Option<i32>) -> String {
     match sid {
-        Some(sid) => match process_start_time(sid) {
+        // /proc of another PID namespace (a container given the host's)
+        // would give the start time of an unrelated process.
+        Some(sid) => match process_start_time(sid).filter(|_| proc_is_ours()) {
             Some(start) => format!("{sid}@{start}"),
             None => sid.to_string(),
         },
         // The leader lies outside this PID namespace (a container, a CI
         // runner, `docker exec` without -t): getsid gives 0. The outermost
-        // ancestor still visible stands in for it; it lives as long as the
-        // terminal, shell or container does, and a new one gets a new pid
-        // or start time.
-        None => match outermost_visible_ancestor() {
+        // ancestor in the namespace stands in for it; it lives as long as
+        // the terminal, shell or container does, and a new one gets a new
+        // pid or start time.
+        None => match outermost_ancestor_in_namespace() {
             Some((pid, start)) => format!("{pid}@{start}"),
             None => String::new(),
         },
@@ -91,19 +103,26 @@ fn process_start_time(pid: i32) -> Option<u64> {
     proc_stat_fields(&pid.to_string())?.get(20)?.parse().ok()
 }
 
-/// The pid and start time of the last ancestor of this process (or this
-/// process itself) whose parent is not visible: the first process of the
-/// PID namespace, or one entered into it from outside.
-fn outermost_visible_ancestor() -> Option<(i32, u64)> {
+/// Whether /proc numbers processes as this PID namespace does.
+fn proc_is_ours() -> bool {
+    proc_stat_fields("self").and_then(|f| f[0].parse().ok()) == Some(std::process::id())
+}
+
+/// The pid (as /proc numbers it) and start time of the last ancestor of
+/// this process, or of this process itself, in the same PID namespace:
+/// the namespace's first process, or one entered into it from outside.
+fn outermost_ancestor_in_namespace() -> Option<(i32, u64)> {
+    let namespace_of = |pid: &str| fs::read_link(format!("/proc/{pid}/ns/pid")).ok();
+    let ours = namespace_of("self");
     let mut pid = "self".to_string();
     // A bound, in case /proc is not what it seems.
     for _ in 0..256 {
         let fields = proc_stat_fields(&pid)?;
-        let parent: i32 = fields.get(2)?.parse().ok()?;
-        if parent <= 0 {
+        let parent = fields.get(2)?;
+        if parent.parse::<i32>().ok()? <= 0 || namespace_of(parent) != ours {
             return Some((fields[0].parse().ok()?, fields.get(20)?.parse().ok()?));
         }
-        pid = parent.to_string();
+        pid = parent.clone();
     }
     None
 }
@@ -157,5 +176,8 @@ mod tests {
         assert_eq!(sanitize_key(".."), "--");
         assert_eq!(sanitize_key(&"x".repeat(500)).len(), 120);
         assert_eq!(sanitize_key("a/../b"), "a-..-b");
+        assert_eq!(sanitize_key("tmux_pane-é"), "tmux_pane-ue9");
+        assert_ne!(sanitize_key("pane-日本"), sanitize_key("pane-中文"));
+        assert_eq!(sanitize_key(&"日".repeat(100)).len(), 120);
     }
 }
