@@ -9,8 +9,9 @@ use crate::breadcrumb;
 use crate::cli::{AgentChoice, ChatArgs, Query, Target};
 use crate::config::{self, AgentInput};
 use crate::error::{Error, Result};
+use crate::prompt;
 use crate::resolve::{self, Lookup};
-use crate::session::{Header, MAX_MESSAGE_BYTES, Message, Session, TITLE_USER};
+use crate::session::{self, Header, MAX_MESSAGE_BYTES, Message, Session, TITLE_USER};
 use crate::sessions;
 use crate::store::Store;
 use crate::sys;
@@ -116,10 +117,20 @@ fn read_message(query: Option<&Query>) -> Result<String> {
         )));
     }
     let text = text.trim_end_matches(['\n', '\r']).to_string();
-    if text.trim().is_empty() {
-        return Err(Error::usage("empty message; nothing to send"));
-    }
+    check_not_blank(&text)?;
     Ok(text)
+}
+
+/// A message must show something: blank or only invisible characters
+/// (zero-width spaces, bidi marks, escapes) is no message.
+fn check_not_blank(text: &str) -> Result<()> {
+    if text.trim().is_empty() {
+        Err(Error::usage("empty message; nothing to send"))
+    } else if session::sanitize_title(text).is_none() {
+        Err(Error::usage("the message holds only invisible characters; nothing to send"))
+    } else {
+        Ok(())
+    }
 }
 
 impl Chat<'_> {
@@ -238,13 +249,13 @@ impl Chat<'_> {
                 let _ = write!(out, "> ");
                 let _ = out.flush();
             }
-            let line = match read_line()? {
-                Line::Text(l) => l,
-                Line::Cancelled => {
+            let line = match prompt::read_line()? {
+                prompt::Line::Text(l) => l,
+                prompt::Line::Cancelled => {
                     crate::say!();
                     continue;
                 }
-                Line::End => {
+                prompt::Line::End => {
                     crate::say!();
                     return Ok(());
                 }
@@ -253,26 +264,37 @@ impl Chat<'_> {
             if line.is_empty() {
                 continue;
             }
+            if let Err(e) = check_not_blank(line) {
+                note_in_chat(&e);
+                continue;
+            }
             if let Some(command) = line.strip_prefix('/') {
                 match self.slash_command(&mut state, command) {
                     Ok(true) => continue,
                     Ok(false) => return Ok(()),
-                    Err(
-                        e @ (Error::Usage(_)
-                        | Error::Refused(_)
-                        | Error::TooLarge(_)
-                        | Error::NotFound { .. }
-                        | Error::NoSuchId(_)),
-                    ) => {
-                        crate::note!("{e}");
+                    Err(e @ (Error::Interrupted | Error::BrokenPipe)) => return Err(e),
+                    // A refused title, a file /save cannot write, a lock
+                    // another hermes holds: say so and go on.
+                    Err(e) => {
+                        note_in_chat(&e);
                         continue;
                     }
-                    Err(e) => return Err(e),
                 }
             }
             let message = Message { role: "user".into(), content: line.to_string(), ts: now() };
             let header =
-                self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message)?;
+                match self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message)
+                {
+                    Ok(header) => header,
+                    Err(e @ (Error::Interrupted | Error::BrokenPipe)) => return Err(e),
+                    // The prompt stays: the message can be sent again, or
+                    // taken to a /new session.
+                    Err(e) => {
+                        note_in_chat(&e);
+                        crate::note!("[the message was not saved]");
+                        continue;
+                    }
+                };
             if state.current.is_none() {
                 self.point_breadcrumb(&header);
             }
@@ -407,36 +429,11 @@ const SLASH_HELP: &str = "\
 Ctrl-C while a reply is running stops it and keeps the conversation.
 ";
 
-enum Line {
-    Text(String),
-    Cancelled,
-    End,
-}
-
-/// One line from the terminal. Reads byte by byte so that Ctrl-C (EINTR)
-/// cancels the line instead of being retried away inside std.
-fn read_line() -> Result<Line> {
-    let mut bytes = Vec::new();
-    let mut stdin = io::stdin();
-    let mut byte = [0u8; 1];
-    loop {
-        match stdin.read(&mut byte) {
-            Ok(0) if bytes.is_empty() => return Ok(Line::End),
-            Ok(0) => break,
-            Ok(_) if byte[0] == b'\n' => break,
-            Ok(_) => {
-                bytes.push(byte[0]);
-                if bytes.len() > MAX_MESSAGE_BYTES {
-                    return Err(Error::TooLarge("line longer than 16 MiB".into()));
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => match sys::take_signal() {
-                Some(sys::SIGINT) => return Ok(Line::Cancelled),
-                Some(_) => return Err(Error::Interrupted),
-                None => continue,
-            },
-            Err(e) => return Err(Error::Store(format!("reading the terminal: {e}"))),
-        }
+/// An error inside the interactive loop, without the hint about --help
+/// that a command line gets.
+fn note_in_chat(e: &Error) {
+    match e {
+        Error::Usage(text) => crate::note!("hermes: {text}"),
+        e => crate::note!("{e}"),
     }
-    Ok(Line::Text(String::from_utf8_lossy(&bytes).into_owned()))
 }

@@ -15,6 +15,7 @@ mod index;
 mod json;
 mod lock;
 mod output;
+mod prompt;
 mod resolve;
 mod session;
 mod sessions;

@@ -67,16 +67,20 @@ impl Header {
         self.title_source == TITLE_USER
     }
 
-    /// Record one more message: counts, activity time, preview and the
-    /// automatic title from the first user message.
+    /// Record one more message: counts, activity time, preview, and the
+    /// automatic title when it is the session's first message (only a new
+    /// session, made under the store lock, can be titled uniquely; one
+    /// imported untitled stays so until renamed).
     pub fn note_message(&mut self, message: &Message) {
-        self.message_count += 1;
+        let first = self.message_count == 0;
+        self.message_count = self.message_count.saturating_add(1);
         self.updated_at = self.updated_at.max(message.ts);
         if message.role == "user" {
             if self.preview.is_empty() {
                 self.preview = preview_of(&message.content);
             }
-            if self.title.is_empty()
+            if first
+                && self.title.is_empty()
                 && let Some(title) = clean_title(&message.content)
             {
                 self.title = title;
@@ -215,7 +219,15 @@ fn is_invisible(c: char) -> bool {
         || matches!(c,
             '\u{00AD}'                  // soft hyphen
             | '\u{034F}'                // combining grapheme joiner
+            | '\u{0600}'..='\u{0605}'   // the other format characters (Cf)
             | '\u{061C}'                // arabic letter mark
+            | '\u{06DD}' | '\u{070F}' | '\u{0890}' | '\u{0891}' | '\u{08E2}'
+            | '\u{FFF9}'..='\u{FFFB}'   // interlinear annotation
+            | '\u{110BD}' | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}' // egyptian hieroglyph format controls
+            | '\u{1BCA0}'..='\u{1BCA3}' // shorthand format controls
+            | '\u{1D173}'..='\u{1D17A}' // musical symbol format controls
+            | '\u{2800}'                // braille blank
             | '\u{115F}' | '\u{1160}'   // hangul fillers
             | '\u{17B4}' | '\u{17B5}'
             | '\u{180B}'..='\u{180F}'   // mongolian selectors
@@ -333,6 +345,7 @@ mod tests {
     fn sanitizes_titles() {
         assert_eq!(sanitize_title("  a\u{202E}b \u{200B}\t\n c\u{1b}[31m "), Some("ab c[31m".into()));
         assert_eq!(sanitize_title("\u{200B}\u{7} "), None);
+        assert_eq!(sanitize_title("\u{1D173}\u{2800}\u{FFF9}\u{E0001}"), None);
         assert_eq!(truncate_words("hello wonderful world", 12), "hello wonde…");
         assert_eq!(truncate_words("hello wonderful world", 18), "hello wonderful…");
     }

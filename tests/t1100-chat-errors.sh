@@ -248,6 +248,23 @@ test_expect_success 'empty message with an agent: exit 2, the agent does not run
 	test "$(session_count)" = 0
 '
 
+test_expect_success 'a message of only invisible characters is empty too: exit 2, nothing saved' '
+	a=$(mk alpha) &&
+	cp "$HERMES_HOME/sessions/$a.json" before &&
+	# Zero-width space, right-to-left override, BOM, an escape, a bell.
+	invisible=$(printf "\342\200\213\342\200\256\357\273\277 \033\007") &&
+	test_expect_code 2 hermes chat -q "$invisible" --no-agent >out 2>err &&
+	test_must_be_empty out &&
+	echo "hermes: the message holds only invisible characters; nothing to send" >expect &&
+	head -n 1 err >actual &&
+	test_cmp expect actual &&
+	test_expect_code 2 hermes chat -c alpha -q "$invisible" --no-agent 2>err &&
+	printf "%s\n" "$invisible" >msg &&
+	test_expect_code 2 hermes chat -c nightly --create-if-missing --no-agent <msg 2>err &&
+	test "$(session_count)" = 1 &&
+	test_cmp before "$HERMES_HOME/sessions/$a.json"
+'
+
 test_expect_success 'a message over 16 MiB on stdin: exit 2, a clear error, nothing saved' '
 	dd if=/dev/zero bs=1048576 count=17 2>/dev/null | tr "\000" a >big &&
 	test_expect_code 2 hermes chat -c big --create-if-missing --no-agent <big >out 2>err &&

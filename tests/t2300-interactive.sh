@@ -444,4 +444,39 @@ test_expect_success TMUX 'closing the pane ends hermes and stops the agent; the 
 	test_cmp expect actual
 '
 
+test_expect_success TMUX 'errors inside the chat are said and the chat goes on: /save, /title, invisible lines' '
+	start_pane &&
+	start_hermes "chat --no-agent" &&
+	hermes_ready &&
+	send_line "kept going" &&
+	S=$(session_id_by_title "kept going") &&
+	send_line "/save $TRASH/no/such/dir/x.md" &&
+	on_screen "^hermes: .*no/such/dir" &&
+	# A usage error in the chat gets no hint about hermes --help.
+	send_line "/title $(printf "\342\200\213")" &&
+	on_screen "^hermes: a title cannot be empty" &&
+	! on_screen "Try .hermes --help" &&
+	# A line of only zero-width spaces and bidi marks is not sent.
+	send_line "$(printf "\342\200\213\342\200\256")" &&
+	on_screen "^hermes: the message holds only invisible characters; nothing to send$" &&
+	send_line "still here" &&
+	type_line /quit &&
+	hermes_exited 0 &&
+	printf "user: kept going\nuser: still here\n" >expect &&
+	messages "$S" >actual &&
+	test_cmp expect actual &&
+	test "$(session_count)" = 1
+'
+
+test_expect_success TMUX 'Ctrl-C at the question of sessions delete stops at once: exit 130, nothing deleted' '
+	hermes chat -q "keep me" --no-agent -Q &&
+	start_pane &&
+	start_hermes "sessions delete \"keep me\"" &&
+	wait_until on_screen "\[y/N\]" &&
+	tm send-keys -t "$PANE" C-c &&
+	hermes_exited 130 &&
+	on_screen "^hermes: interrupted$" &&
+	session_id_by_title "keep me"
+'
+
 test_done

@@ -69,7 +69,10 @@ test_expect_success 'whitespace is collapsed and trimmed' '
 
 test_expect_success 'a title is never empty (nor only invisible characters)' '
 	redis_session &&
-	for t in "" "   " "$(printf "\342\200\213\342\200\256 \t\033")"; do
+	# U+200B U+202E, then U+1D173 (a musical format control), U+2800
+	# (braille blank), U+FFF9 (interlinear annotation), U+E0001 (language tag).
+	for t in "" "   " "$(printf "\342\200\213\342\200\256 \t\033")" \
+		"$(printf "\360\235\205\263\342\240\200\357\277\271\363\240\200\201")"; do
 		test_expect_code 2 hermes sessions rename "$id" "$t" 2>err &&
 		grep "^hermes: a title cannot be empty (or only invisible characters)$" err ||
 		return 1
@@ -176,6 +179,20 @@ test_expect_success 'an automatic title never replaces a user title' '
 		sed -n "s/.*\"title\":\"\([^\"]*\)\".*/\1/p" | sort >titles &&
 	printf "my title\nrenamed\nthread\n" >expect &&
 	test_cmp expect titles
+'
+
+test_expect_success 'a later message never gives an untitled session a title another holds' '
+	redis_session &&
+	# An untitled session with messages, as an import may bring.
+	mk_session 20250101_000000_00aaaa "" "" 1735689600 "$TRASH" user "hello" &&
+	hermes chat -r 20250101_000000_00aaaa -q "redis debug" --no-agent -Q &&
+	hermes sessions list --all --json | tr "{" "\n" | grep -c "\"title\":\"redis debug\"" >count &&
+	echo 1 >expect &&
+	test_cmp expect count &&
+	hermes chat -c "redis debug" -q "to the titled one" --no-agent -Q &&
+	messages "$id" >actual &&
+	printf "user: why\nuser: to the titled one\n" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success SCRIPT 'a session created empty on a terminal keeps its name after the first message' '

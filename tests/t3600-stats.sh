@@ -101,6 +101,17 @@ test_expect_success 'unreadable session files are counted apart, their bytes inc
 	test_cmp expect head
 '
 
+test_expect_success 'a message_count at the top of its range neither wraps nor crashes' '
+	mk_session 20250101_000000_00bbbb huge user 1735689600 "$TRASH" user "hello" &&
+	f=$HERMES_HOME/sessions/20250101_000000_00bbbb.json &&
+	sed "s/\"message_count\":1/\"message_count\":18446744073709551615/" "$f" >tmp && mv tmp "$f" &&
+	hermes chat -c huge -q more --no-agent -Q &&
+	grep "\"message_count\":18446744073709551615," "$f" &&
+	hermes chat -q other --no-agent -Q &&
+	hermes sessions stats --json >out &&
+	grep "\"messages\":18446744073709551615[,}]" out
+'
+
 test_expect_success 'stats takes no arguments' '
 	test_expect_code 2 hermes sessions stats all 2>err &&
 	grep "^hermes: sessions stats: unexpected argument '"'all'"'" err &&

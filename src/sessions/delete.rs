@@ -26,7 +26,7 @@ pub fn run(store: &Store, names: &[String], yes: bool) -> Result<()> {
             ),
             many => format!("Delete {} sessions?", many.len()),
         };
-        if !super::confirm(&what, "hermes sessions delete")? {
+        if !crate::prompt::confirm(&what, "hermes sessions delete")? {
             crate::note!("nothing deleted");
             return Ok(());
         }

@@ -14,7 +14,7 @@ pub mod stats;
 use std::io::{self, Write};
 
 use crate::cli::SessionsCommand;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::store::Store;
 use crate::sys;
 
@@ -32,26 +32,6 @@ pub fn run(store: &Store, command: SessionsCommand) -> Result<()> {
         SessionsCommand::Prune { days, dry_run, yes } => prune::run(store, days, dry_run, yes),
         SessionsCommand::Stats { json } => stats::run(store, json),
     }
-}
-
-/// Ask a yes/no question on the terminal. Off a terminal there is nobody to
-/// ask: refuse, and say how to go ahead.
-pub fn confirm(question: &str, verb: &str) -> Result<bool> {
-    if !sys::isatty(0) {
-        return Err(Error::Refused(format!(
-            "not deleting without confirmation: stdin is not a terminal; add --yes to {verb}"
-        )));
-    }
-    let mut err = io::stderr();
-    let _ = write!(err, "{question} [y/N] ");
-    let _ = err.flush();
-    let mut answer = String::new();
-    crate::sys::catch_interrupts();
-    if io::stdin().read_line(&mut answer).is_err() || sys::take_signal().is_some() {
-        crate::note!("");
-        return Err(Error::Interrupted);
-    }
-    Ok(matches!(answer.trim(), "y" | "Y" | "yes" | "Yes" | "YES"))
 }
 
 /// A counter on stderr for long operations, shown only on a terminal.

@@ -86,7 +86,7 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
             counted(temps.len(), "temporary file"),
             counted(crumbs.len(), "breadcrumb")
         );
-        if !super::confirm(&question, "hermes sessions prune")? {
+        if !crate::prompt::confirm(&question, "hermes sessions prune")? {
             crate::note!("nothing removed");
             return Ok(());
         }

@@ -28,7 +28,7 @@ pub fn run(store: &Store, json: bool) -> Result<()> {
         match entry.header {
             Ok(h) => {
                 stats.sessions += 1;
-                stats.messages += h.message_count;
+                stats.messages = stats.messages.saturating_add(h.message_count);
                 stats.oldest_activity =
                     Some(stats.oldest_activity.map_or(h.updated_at, |o| o.min(h.updated_at)));
                 stats.newest_activity =
