@@ -85,6 +85,25 @@ test_expect_success 'list --json stays valid JSON, warnings on stderr only' '
 	! grep warning out
 '
 
+test_expect_success 'a breadcrumb to a bad session: list still lists, marks nothing; -c and current exit 4' '
+	HERMES_HOME=$TRASH_ROOT/home &&
+	mkdir -p "$HERMES_HOME/terminal-sessions" &&
+	crumb=$HERMES_HOME/terminal-sessions/tmux_pane--9.json &&
+	TMUX_PANE=%9 hermes chat -c healthy -q "to make a breadcrumb" --no-agent -Q &&
+	sed "s/\"session_id\":\"[^\"]*\"/\"session_id\":\"$BAD_TRUNCATED\"/" "$crumb" >crumb.tmp &&
+	mv crumb.tmp "$crumb" &&
+	TMUX_PANE=%9 hermes sessions list --all >out 2>err &&
+	test_line_count = 4 out &&
+	! grep "^\*" out &&
+	grep "$BAD_TRUNCATED.json: not a valid session file" err &&
+	TMUX_PANE=%9 hermes sessions list --all --json >out &&
+	! grep "\"current\":true" out &&
+	test_expect_code 4 env TMUX_PANE=%9 hermes chat -c -q x --no-agent -Q &&
+	test_expect_code 4 env TMUX_PANE=%9 hermes sessions current &&
+	rm "$crumb" &&
+	unchanged
+'
+
 test_expect_success 'every command that needs a bad session exits 4 and leaves it untouched' '
 	HERMES_HOME=$TRASH_ROOT/home &&
 	runs=0 &&

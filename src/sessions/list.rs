@@ -218,7 +218,12 @@ fn scan_listed(
     here: bool,
     mut keep: impl FnMut(Header),
 ) -> Result<Option<String>> {
-    let breadcrumb = resolve::from_breadcrumb(store, terminal, chat::now())?;
+    // A breadcrumb to a session that cannot be read: bare -c would fail on
+    // it, so no session is marked; the scan warns about the file.
+    let (breadcrumb, crumb_unreadable) = match resolve::from_breadcrumb(store, terminal, chat::now()) {
+        Ok(found) => (found, false),
+        Err(_) => (None, true),
+    };
     let mut picker = FallbackPicker::new();
     let workspace = resolve::current_workspace();
     store.scan(|entry| {
@@ -226,7 +231,7 @@ fn scan_listed(
             Ok(h) => h,
             Err(ref why) => return warn_skipped(&entry.path(), why),
         };
-        if breadcrumb.is_none() {
+        if breadcrumb.is_none() && !crumb_unreadable {
             picker.consider(&header);
         }
         if !here || resolve::in_workspace(workspace.as_deref(), &header) {
