@@ -210,7 +210,13 @@ fn parse_chat(parser: &mut lexopt::Parser) -> Result<Command> {
             }
             Short('Q') | Long("quiet") => args.quiet = true,
             Long("title") => args.title = Some(string(parser.value()?)),
-            Long("agent") => args.agent = AgentChoice::Command(string(parser.value()?)),
+            Long("agent") => {
+                let command = string(parser.value()?);
+                if command.trim().is_empty() {
+                    return Err(Error::usage("--agent wants a command; --no-agent runs none"));
+                }
+                args.agent = AgentChoice::Command(command);
+            }
             Long("no-agent") => args.agent = AgentChoice::Disabled,
             Short('h') | Long("help") => return Ok(Command::Print(help::CHAT.to_string())),
             Value(stray) => {
@@ -309,7 +315,12 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
                     }
                 });
             }
-            Short('o') | Long("output") if flag_ok("--output") => output = Some(parser.value()?),
+            Short('o') | Long("output") if flag_ok("--output") => {
+                output = Some(parser.value()?).filter(|file| !file.is_empty());
+                if output.is_none() {
+                    return Err(Error::usage("-o/--output wants a file name"));
+                }
+            }
             Short('y') | Long("yes") if flag_ok("--yes") => yes = true,
             Long("dry-run") if flag_ok("--dry-run") => dry_run = true,
             Long("older-than") if flag_ok("--older-than") => {

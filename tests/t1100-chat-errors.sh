@@ -265,6 +265,15 @@ test_expect_success 'a message of only invisible characters is empty too: exit 2
 	test_cmp before "$HERMES_HOME/sessions/$a.json"
 '
 
+test_expect_success '--agent with an empty command: exit 2 before anything is saved' '
+	for agent in "" "   "; do
+		test_expect_code 2 hermes chat -q hello --agent "$agent" >out 2>err &&
+		test_must_be_empty out &&
+		grep "^hermes: --agent wants a command; --no-agent runs none$" err || return 1
+	done &&
+	test "$(session_count)" = 0
+'
+
 test_expect_success 'a message over 16 MiB on stdin: exit 2, a clear error, nothing saved' '
 	dd if=/dev/zero bs=1048576 count=17 2>/dev/null | tr "\000" a >big &&
 	test_expect_code 2 hermes chat -c big --create-if-missing --no-agent <big >out 2>err &&

@@ -299,4 +299,18 @@ test_expect_success 'import: needs exactly one FILE' '
 	grep "^hermes: sessions import: unexpected argument '"'b'"'" err
 '
 
+test_expect_success 'import takes no --format: its help names export --format, not its own option' '
+	hermes sessions export --format jsonl >all.jsonl &&
+	test_expect_code 2 hermes sessions import --format json all.jsonl 2>err &&
+	grep "^hermes: invalid option '"'--format'"'" err &&
+	test_expect_code 2 hermes sessions import -f markdown all.jsonl 2>err &&
+	grep "^hermes: invalid option '"'-f'"'" err
+'
+
+test_expect_success 'export -o with an empty file name is a usage error, not an I/O one' '
+	test_expect_code 2 hermes sessions export -o "" >out 2>err &&
+	test_must_be_empty out &&
+	grep "^hermes: -o/--output wants a file name$" err
+'
+
 test_done
