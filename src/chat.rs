@@ -102,11 +102,9 @@ fn read_message(query: Option<&Query>) -> Result<String> {
         Some(Query::Text(t)) => t.clone(),
         Some(Query::Stdin) | None => {
             let mut buf = Vec::new();
-            io::stdin()
-                .lock()
-                .take(MAX_MESSAGE_BYTES as u64 + 1)
-                .read_to_end(&mut buf)
-                .map_err(|e| Error::Usage(format!("cannot read the message from stdin: {e}")))?;
+            io::stdin().lock().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_end(&mut buf).map_err(|e| {
+                Error::Usage(format!("cannot read the message from stdin: {}", crate::error::describe_io(&e)))
+            })?;
             String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
         }
     };
@@ -218,7 +216,8 @@ impl Chat<'_> {
         }
         if let Some(e) = reply.output_error {
             return Err(Error::Store(format!(
-                "could not show the reply ({e}); it is saved: hermes sessions show {}",
+                "could not show the reply ({}); it is saved: hermes sessions show {}",
+                crate::error::describe_io(&e),
                 header.id
             )));
         }

@@ -39,7 +39,7 @@ pub fn map_stdout_error(e: io::Error) -> Error {
     if e.kind() == io::ErrorKind::BrokenPipe {
         Error::BrokenPipe
     } else {
-        Error::Store(format!("writing to stdout: {e}"))
+        Error::Store(format!("writing to stdout: {}", crate::error::describe_io(&e)))
     }
 }
 

@@ -185,7 +185,7 @@ test_expect_success SCRIPT '-q TEXT on a terminal is still one-shot' '
 test_expect_success 'a full stdout loses no reply: it is saved, and the exit is 4 (not an agent failure)' '
 	test -w /dev/full &&
 	test_expect_code 4 hermes chat -q hi --agent "echo the reply" -Q >/dev/full 2>err &&
-	grep "^hermes: could not show the reply .*it is saved" err &&
+	grep "^hermes: could not show the reply (No space left on device); it is saved" err &&
 	hermes sessions show hi >shown &&
 	grep "^the reply$" shown
 '

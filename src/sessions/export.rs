@@ -91,7 +91,9 @@ impl Sink {
             Sink::Stdout(out) => out.write(text),
             Sink::File(file) => {
                 use std::io::Write as _;
-                file.write_all(text.as_bytes()).map_err(|e| Error::Store(format!("writing the export: {e}")))
+                file.write_all(text.as_bytes()).map_err(|e| {
+                    Error::Store(format!("writing the export: {}", crate::error::describe_io(&e)))
+                })
             }
         }
     }
