@@ -317,7 +317,7 @@ impl Chat<'_> {
         let h = &session.header;
         crate::say!(
             "Resuming '{}' ({}), {}.",
-            h.title,
+            crate::output::printable(&h.title, false),
             h.id,
             crate::output::counted(h.message_count as usize, "message")
         );

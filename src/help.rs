@@ -103,9 +103,10 @@ List sessions, newest activity first: title, last active, messages, ID.
 pub const SHOW: &str = "\
 Usage: hermes sessions show NAME|ID [--json]
 
-Print a session's conversation. NAME is an ID or an exact title.
+Print a session's conversation. NAME is an ID or an exact title. Control
+characters in it are shown as ^[ and the like, not sent to the terminal.
 
-      --json      the whole session file as JSON
+      --json      the whole session file as JSON, raw text included
 ";
 
 pub const CURRENT: &str = "\

@@ -1,6 +1,9 @@
 //! Writing to stdout so that a closed pipe (`hermes sessions list | head -1`)
-//! ends the command quietly instead of panicking.
+//! ends the command quietly instead of panicking, and stored text that is
+//! shown rather than exported is made harmless to a terminal.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use crate::error::{Error, Result};
@@ -43,6 +46,33 @@ pub fn map_stdout_error(e: io::Error) -> Error {
     }
 }
 
+/// Stored text as it may be shown on a terminal: control characters (escape
+/// sequences among them, from an agent or a hand-edited file) become `^[`,
+/// `^M`, `^?` or `\u{9b}`, so they are seen, not obeyed. With `keep_layout`,
+/// newlines and tabs stay; without, the text stays on one line and in one
+/// tab-separated column.
+pub fn printable(text: &str, keep_layout: bool) -> Cow<'_, str> {
+    let harmful = |c: char| c.is_control() && !(keep_layout && (c == '\n' || c == '\t'));
+    if !text.chars().any(harmful) {
+        return Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            c if !harmful(c) => shown.push(c),
+            '\u{7f}' => shown.push_str("^?"),
+            c if (c as u32) < 0x20 => {
+                shown.push('^');
+                shown.push(char::from(c as u8 + 0x40));
+            }
+            c => {
+                let _ = write!(shown, "\\u{{{:x}}}", c as u32);
+            }
+        }
+    }
+    Cow::Owned(shown)
+}
+
 /// "1 session", "2 sessions".
 pub fn counted(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
@@ -65,4 +95,17 @@ macro_rules! say {
 #[macro_export]
 macro_rules! note {
     ($($arg:tt)*) => {{ use std::io::Write as _; let _ = writeln!(std::io::stderr(), $($arg)*); }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn control_characters_are_shown_not_obeyed() {
+        assert_eq!(printable("plain\ttext\n", true), "plain\ttext\n");
+        assert_eq!(printable("a\u{1b}]0;pwned\u{7}b\r\u{7f}", true), "a^[]0;pwned^Gb^M^?");
+        assert_eq!(printable("csi\u{9b}31m", true), "csi\\u{9b}31m");
+        assert_eq!(printable("two\tcols\nrows", false), "two^Icols^Jrows");
+    }
 }

@@ -60,6 +60,24 @@ test_expect_success 'show --json: the session file itself' '
 	test_cmp "$HERMES_HOME/sessions/$id.json" out
 '
 
+test_expect_success 'show and list show stored escape sequences, never send them to the terminal' '
+	esc=$(printf "\033") bel=$(printf "\007") cr=$(printf "\r") &&
+	hermes chat --title escapes -q "hi ${esc}]0;pwned${bel} ${esc}[31mred${cr}over" --agent "printf \"${esc}[1mbold\"" -Q >/dev/null &&
+	# A hand-edited title, escapes and a tab in it (as JSON escapes).
+	mk_session 20250101_000000_00cccc "bad\\u001b[2Jtitle\\ttab" user 1735689600 "$TRASH" user "x" &&
+	hermes sessions show escapes >out &&
+	! grep "$esc" out &&
+	! grep "$cr" out &&
+	grep -F "hi ^[]0;pwned^G ^[[31mred^Mover" out &&
+	grep -F "^[[1mbold" out &&
+	hermes sessions list >out &&
+	! grep "$esc" out &&
+	grep -F "bad^[[2Jtitle^Itab" out &&
+	test "$(awk -F "	" "{ print NF }" out | sort -u)" = 5 &&
+	# The raw text stays in the file, and in --json.
+	hermes sessions show escapes --json | grep -F "\\u001b]0;pwned"
+'
+
 test_expect_success 'show: no such session is the not-found text and exit 1' '
 	mk_session 20260101_090000_aaaaaa "redis debug" user 1767261600 /srv &&
 	test_expect_code 1 hermes sessions show "redis" >out 2>err &&

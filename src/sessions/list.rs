@@ -4,7 +4,7 @@
 use nanoserde::SerJson;
 
 use crate::error::Result;
-use crate::output::{self, Out};
+use crate::output::{self, Out, printable};
 use crate::resolve::{self, FallbackPicker};
 use crate::session::{self, Header};
 use crate::store::Store;
@@ -138,14 +138,18 @@ impl Printer {
             return self.out.line(&format!(
                 "{}\t{}\t{}\t{}\t{}",
                 if is_current { "*" } else { "" },
-                h.title,
+                printable(&h.title, false),
                 timefmt::local_minutes(h.updated_at),
                 h.message_count,
                 h.id
             ));
         }
         let width = title_width();
-        let title = if h.title.is_empty() { "(untitled)".to_string() } else { fit_columns(&h.title, width) };
+        let title = if h.title.is_empty() {
+            "(untitled)".to_string()
+        } else {
+            fit_columns(&printable(&h.title, false), width)
+        };
         self.out.line(&format!(
             "{} {title}{pad}  {:<16}  {:>5}  {}",
             if is_current { "*" } else { " " },

@@ -1,7 +1,7 @@
 //! `hermes sessions show`: one conversation, roles clearly marked.
 
 use crate::error::{Error, Result};
-use crate::output::Out;
+use crate::output::{Out, printable};
 use crate::resolve;
 use crate::session::{self, Message, Session, truncate_words};
 use crate::store::Store;
@@ -24,11 +24,13 @@ pub fn load_named(store: &Store, name: &str) -> Result<Session> {
     store.load(&header.id)?.ok_or_else(|| Error::NotFound { name: name.to_string(), did_you_mean: None })
 }
 
+/// The conversation as a person reads it on a terminal; control characters
+/// in what was stored are shown, not obeyed (`--json` has the raw text).
 pub fn render(session: &Session) -> String {
     let h = &session.header;
     let mut text = format!(
         "{}\nid: {}  messages: {}  last active: {}\n",
-        if h.title.is_empty() { "(untitled)" } else { &h.title },
+        if h.title.is_empty() { "(untitled)".into() } else { printable(&h.title, false) },
         h.id,
         h.message_count,
         timefmt::local_minutes(h.updated_at),
@@ -43,7 +45,7 @@ pub fn render(session: &Session) -> String {
 
 /// `[role] time` then the content; content longer than `max_chars` is cut.
 pub fn render_message(m: &Message, max_chars: usize) -> String {
-    let content =
-        if max_chars == usize::MAX { m.content.clone() } else { truncate_words(&m.content, max_chars) };
-    format!("[{}] {}\n{}", m.role, timefmt::local_minutes(m.ts), content)
+    let content = printable(&m.content, true);
+    let content = if max_chars == usize::MAX { content } else { truncate_words(&content, max_chars).into() };
+    format!("[{}] {}\n{}", printable(&m.role, false), timefmt::local_minutes(m.ts), content)
 }
