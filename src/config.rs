@@ -1,7 +1,6 @@
 //! `config.toml`: the agent command, how it takes its input, and the model
-//! name passed along to it.
-
-use nanoserde::{Toml, TomlParser};
+//! name passed along to it. Read by a small parser of the one TOML form it
+//! needs, `key = "string"`, so that a mistake is reported by its line.
 
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -46,28 +45,135 @@ pub fn load(store: &Store) -> Result<Config> {
         Err(e) => return Err(Error::io(&path, e)),
     };
     let bad = |why: String| Error::Store(format!("{}: {why}", path.display()));
-    let table = TomlParser::parse(&text).map_err(|e| bad(e.to_string()))?;
     let mut config = Config::default();
-    for (key, value) in table {
-        let Toml::Str(value) = value else {
-            return Err(bad(format!("'{key}' must be a quoted string")));
+    let mut seen: Vec<String> = Vec::new();
+    for (number, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
+        let at_line = |why: String| bad(format!("line {}: {why}", number + 1));
+        let Some((key, value)) = parse_line(line).map_err(at_line)? else {
+            continue;
         };
+        if seen.contains(&key) {
+            return Err(at_line(format!("'{key}' is set twice")));
+        }
+        seen.push(key.clone());
         match key.as_str() {
             "agent" => config.agent = Some(value).filter(|v| !v.trim().is_empty()),
             "agent_input" => {
                 config.agent_input = Some(AgentInput::parse(&value).ok_or_else(|| {
-                    bad(format!("agent_input must be \"json\", \"transcript\" or \"text\", not \"{value}\""))
+                    at_line(format!(
+                        "agent_input must be \"json\", \"transcript\" or \"text\", not \"{value}\""
+                    ))
                 })?)
             }
             "model" => config.model = Some(value).filter(|v| !v.is_empty()),
-            other => {
-                crate::note!(
-                    "hermes: warning: {}: unknown key '{other}' ignored (known: {})",
-                    path.display(),
-                    KEYS.join(", ")
-                )
-            }
+            other => crate::note!(
+                "hermes: warning: {}: line {}: unknown key '{other}' ignored (known: {})",
+                path.display(),
+                number + 1,
+                KEYS.join(", ")
+            ),
         }
     }
     Ok(config)
+}
+
+/// One line of config.toml: nothing (blank, a comment), or `key = value`
+/// with a basic ("...") or literal ('...') string and maybe a comment.
+fn parse_line(line: &str) -> Result<Option<(String, String)>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    if line.starts_with('[') {
+        return Err(format!("tables are not used here; the keys are {}", KEYS.join(", ")));
+    }
+    let Some((key, rest)) = line.split_once('=') else {
+        return Err(format!("expected key = \"value\", found '{line}'"));
+    };
+    let key = key.trim();
+    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        return Err(format!("'{key}' is not a key; the keys are {}", KEYS.join(", ")));
+    }
+    let rest = rest.trim_start();
+    let must_quote =
+        || format!("the value of '{key}' must be a quoted string on one line, as in {key} = \"...\"");
+    let (value, after) = match rest.chars().next() {
+        Some('"') if !rest.starts_with("\"\"\"") => basic_string(&rest[1..]).ok_or_else(must_quote)?,
+        Some('\'') if !rest.starts_with("'''") => {
+            let end = rest[1..].find('\'').ok_or_else(must_quote)?;
+            (rest[1..1 + end].to_string(), &rest[2 + end..])
+        }
+        _ => return Err(must_quote()),
+    };
+    let after = after.trim_start();
+    if !after.is_empty() && !after.starts_with('#') {
+        return Err(format!("unexpected '{after}' after the value of '{key}'"));
+    }
+    Ok(Some((key.to_string(), value)))
+}
+
+/// The rest of a basic string after its opening quote: its value, with
+/// escapes undone, and what follows the closing quote.
+fn basic_string(s: &str) -> Option<(String, &str)> {
+    let mut value = String::new();
+    let mut chars = s.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((value, &s[i + 1..])),
+            '\\' => value.push(match chars.next()?.1 {
+                'b' => '\u{8}',
+                't' => '\t',
+                'n' => '\n',
+                'f' => '\u{c}',
+                'r' => '\r',
+                '"' => '"',
+                '\\' => '\\',
+                u @ ('u' | 'U') => {
+                    let len = if u == 'u' { 4 } else { 8 };
+                    let digits: String = chars.by_ref().take(len).map(|(_, c)| c).collect();
+                    if digits.len() != len {
+                        return None;
+                    }
+                    char::from_u32(u32::from_str_radix(&digits, 16).ok()?)?
+                }
+                _ => return None,
+            }),
+            c => value.push(c),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_line;
+
+    fn pair(k: &str, v: &str) -> Result<Option<(String, String)>, String> {
+        Ok(Some((k.to_string(), v.to_string())))
+    }
+
+    #[test]
+    fn the_one_form_of_toml_it_needs() {
+        assert_eq!(parse_line("  # a comment"), Ok(None));
+        assert_eq!(parse_line(""), Ok(None));
+        assert_eq!(parse_line("agent = \"llm -m x\""), pair("agent", "llm -m x"));
+        assert_eq!(parse_line(r#"agent="a \"b\" \\ \u00e9" # note"#), pair("agent", "a \"b\" \\ é"));
+        assert_eq!(parse_line(r"model = 'C:\raw'"), pair("model", r"C:\raw"));
+        assert_eq!(parse_line("model = \"\""), pair("model", ""));
+        let bad = [
+            "agent = echo",
+            "agent = 3",
+            "agent = \"open",
+            "agent = \"a\" b",
+            "[table]",
+            "= \"x\"",
+            "a b = \"x\"",
+            "agent = \"\"\"x\"\"\"",
+            r#"agent = "bad \q escape""#,
+            r#"agent = "\u12""#,
+        ];
+        for line in bad {
+            assert!(parse_line(line).is_err(), "{line}");
+        }
+    }
 }

@@ -160,6 +160,27 @@ test_expect_success 'a bad agent_input in config.toml is a clear error, nothing 
 	grep "agent_input" err
 '
 
+test_expect_success 'a mistake in config.toml is named by its line; comments, escapes and literal strings are fine' '
+	config "# my agent" "" "model = \"m\"" "agent = touch agent-ran" &&
+	test_expect_code 4 hermes chat -q hi >out 2>err &&
+	echo "hermes: $HERMES_HOME/config.toml: line 4: the value of '"'agent'"' must be a quoted string on one line, as in agent = \"...\"" >expect &&
+	test_cmp expect err &&
+	config "agent = \"echo one\"" "agent = \"echo two\"" &&
+	test_expect_code 4 hermes chat -q hi 2>err &&
+	grep "config.toml: line 2: '"'agent'"' is set twice$" err &&
+	config "[agent]" &&
+	test_expect_code 4 hermes chat -q hi 2>err &&
+	grep "config.toml: line 1: tables are not used here; the keys are agent, agent_input, model$" err &&
+	config "agnet = \"x\"" "agent = '"'echo \"literal\"'"' # a comment" &&
+	hermes chat -q hi -Q >out 2>err &&
+	grep "config.toml: line 1: unknown key '"'agnet'"' ignored" err &&
+	echo literal >expect && test_cmp expect out &&
+	config "agent = \"printf \\\"%s\\\\n\\\" caf\\u00e9\"" &&
+	hermes chat -q hi -Q >out &&
+	echo "café" >expect && test_cmp expect out &&
+	! test -e agent-ran
+'
+
 test_expect_success 'the agent sees HERMES_SESSION_ID, HERMES_SESSION_TITLE and HERMES_MODEL' '
 	config "model = \"gpt-test\"" &&
 	hermes chat -c "redis debug" --create-if-missing -q hi -Q --agent "fake-agent env env.txt" >out &&
