@@ -231,9 +231,11 @@ pub fn warn_if_unsafe_home(home: &Path) {
 }
 
 /// Many new files at once (import): each written to a temporary name
-/// without its own fsync, then one file-system sync, then the renames and
-/// one directory sync. As safe as `write_atomic` per file, at a fraction of
-/// the cost; `commit` every so often keeps memory flat.
+/// without its own fsync, then one file-system sync, then each linked to
+/// its name and one directory sync. As safe as `write_atomic` per file, at
+/// a fraction of the cost; `commit` every so often keeps memory flat.
+/// Unlike `write_atomic` it never replaces a file: a name already taken,
+/// even by a damaged file or a symlink, keeps what it has.
 pub struct Batch {
     dir: PathBuf,
     pending: Vec<(PathBuf, PathBuf)>,
@@ -267,21 +269,71 @@ impl Batch {
         Ok(())
     }
 
-    /// Make everything staged durable and visible.
-    pub fn commit(&mut self) -> Result<()> {
+    /// Make everything staged durable and visible. Returns how many targets
+    /// existed by then (made by someone else since the caller looked); those
+    /// are left as they were and their staged copies dropped. On an error,
+    /// what was already placed stays and the rest of the staged files go.
+    pub fn commit(&mut self) -> Result<usize> {
         if self.pending.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         sys::sync_filesystem_of(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
-        for (temp, target) in self.pending.drain(..) {
-            if let Err(e) = fs::rename(&temp, &target) {
-                let _ = fs::remove_file(&temp);
-                return Err(Error::io(&target, e));
+        let mut staged = std::mem::take(&mut self.pending).into_iter();
+        let mut existed = 0;
+        for (temp, target) in staged.by_ref() {
+            match place_new(&temp, &target) {
+                Ok(true) => {}
+                Ok(false) => existed += 1,
+                Err(e) => {
+                    let _ = fs::remove_file(&temp);
+                    for (temp, _) in staged {
+                        let _ = fs::remove_file(temp);
+                    }
+                    sync_dir(&self.dir);
+                    return Err(Error::io(&target, e));
+                }
             }
         }
         sync_dir(&self.dir);
-        Ok(())
+        Ok(existed)
     }
+}
+
+/// Give the file staged at `temp` the name `target` unless that name is
+/// taken; either way the temporary name goes. Ok(false): it was taken.
+/// link(2), unlike rename(2), refuses to replace what is there.
+fn place_new(temp: &Path, target: &Path) -> io::Result<bool> {
+    match fs::hard_link(temp, target) {
+        Ok(()) => {
+            // Should this fail, the file is in place all the same, and the
+            // leftover name is a stray temporary that prune sweeps.
+            let _ = fs::remove_file(temp);
+            Ok(true)
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            let _ = fs::remove_file(temp);
+            Ok(false)
+        }
+        Err(e) if no_hard_links(&e) => {
+            // FAT, some network and FUSE file systems: look, then rename.
+            // Only a writer that ignores the store lock could slip in between.
+            match fs::symlink_metadata(target) {
+                Ok(_) => {
+                    let _ = fs::remove_file(temp);
+                    Ok(false)
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => fs::rename(temp, target).map(|()| true),
+                Err(e) => Err(e),
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The errors of link(2) on a file system that has no hard links.
+fn no_hard_links(e: &io::Error) -> bool {
+    let unsupported = [libc::EPERM, libc::ENOTSUP, libc::EOPNOTSUPP, libc::ENOSYS, libc::EXDEV];
+    e.raw_os_error().is_some_and(|code| unsupported.contains(&code))
 }
 
 impl Drop for Batch {
@@ -290,5 +342,59 @@ impl Drop for Batch {
         for (temp, _) in self.pending.drain(..) {
             let _ = fs::remove_file(temp);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh, empty directory for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("hermes-fsio-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn batch_commit_never_replaces_a_file() {
+        let dir = scratch("batch-exists");
+        let mut batch = Batch::new(&dir);
+        batch.add(&dir.join("a.json"), b"new a").unwrap();
+        batch.add(&dir.join("b.json"), b"new b").unwrap();
+        // Appeared after the caller looked: a damaged file and a symlink.
+        fs::write(dir.join("a.json"), b"damaged").unwrap();
+        std::os::unix::fs::symlink("elsewhere", dir.join("b.json")).unwrap();
+        assert_eq!(batch.commit().unwrap(), 2);
+        assert_eq!(fs::read(dir.join("a.json")).unwrap(), b"damaged");
+        assert!(fs::symlink_metadata(dir.join("b.json")).unwrap().file_type().is_symlink());
+        assert_eq!(names(&dir), ["a.json", "b.json"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn batch_commit_that_fails_leaves_no_temporaries() {
+        let dir = scratch("batch-fails");
+        let mut batch = Batch::new(&dir);
+        batch.add(&dir.join("a.json"), b"a").unwrap();
+        // A target the commit cannot create: its directory is missing.
+        batch.add(&dir.join("missing/b.json"), b"b").unwrap();
+        batch.add(&dir.join("c.json"), b"c").unwrap();
+        assert!(batch.commit().is_err());
+        assert_eq!(names(&dir), ["a.json"]);
+        assert_eq!(batch.len(), 0);
+        drop(batch);
+        assert_eq!(names(&dir), ["a.json"]);
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

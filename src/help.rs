@@ -156,8 +156,11 @@ Delete sessions. On a terminal hermes asks first; otherwise --yes is needed.
 pub const PRUNE: &str = "\
 Usage: hermes sessions prune --older-than DAYS [--dry-run] [--yes]
 
-Delete sessions with no activity for DAYS days, stray temporary files older
-than an hour, and breadcrumbs older than 30 days.
+Delete sessions with no activity for DAYS days, temporary files of
+interrupted writes older than an hour, breadcrumbs older than 30 days, and
+breadcrumbs pointing at a session file that does not exist (or that this
+prune removes). Damaged session files, sessions written by a newer hermes
+and sessions written to while prune runs are left in place.
 
       --older-than DAYS   required
       --dry-run           list what would be removed; remove nothing

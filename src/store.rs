@@ -36,6 +36,11 @@ pub struct Scanned<'a> {
 }
 
 impl Scanned<'_> {
+    /// The session's ID, from its file name.
+    pub fn id(&self) -> &str {
+        self.id
+    }
+
     /// The session file (built only when asked: scans visit every session).
     pub fn path(&self) -> PathBuf {
         self.dir.join(format!("{}.json", self.id))
@@ -318,6 +323,22 @@ impl Store {
         let _guard = self.lock_session(id)?;
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
         fsio::remove(&path)
+    }
+
+    /// Remove a session file if `doomed` holds for its header, read under
+    /// the session's lock and kept until the file is gone: an append either
+    /// finished before the check, which then sees it, or starts after the
+    /// removal and finds no session. Ok(false) when kept or already gone.
+    /// The caller holds the store lock.
+    pub fn remove_if(&self, id: &str, doomed: impl FnOnce(&Header) -> bool) -> Result<bool> {
+        let _guard = self.lock_session(id)?;
+        let Some(path) = self.session_path(id) else {
+            return Ok(false);
+        };
+        match self.header(id)? {
+            Some(header) if doomed(&header) => fsio::remove(&path).map(|()| true),
+            _ => Ok(false),
+        }
     }
 
     /// A fresh ID: local time plus 6 random hex digits, unused so far.

@@ -1,16 +1,17 @@
 //! `hermes sessions import`: sessions from `export --format jsonl`. Every
 //! line is checked before anything is written; existing IDs are skipped,
-//! never overwritten.
+//! never overwritten, even when the file there is damaged.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::fs::File;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{BufRead, BufReader, Read, Seek};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, describe_io};
 use crate::fsio::Batch;
+use crate::output;
 use crate::session::{self, FORMAT, Session};
 use crate::store::{MAX_SESSION_BYTES, Store};
 
@@ -24,19 +25,23 @@ pub fn run(store: &Store, file: &OsStr) -> Result<()> {
     let mut input = open_input(file)?;
     // Pass 1: check every line, write nothing.
     let total = for_each_session(&mut input, &name, |_| Ok(()))?;
-    input.rewind().map_err(|e| Error::Store(format!("{name}: {e}")))?;
+    input.rewind().map_err(|e| Error::Store(format!("{name}: {}", describe_io(&e))))?;
 
     store.prepare()?;
     let _guard = store.lock_store()?;
     // IDs as fixed-size keys and titles as hashes: 100,000 sessions fit in
     // a few MiB. A (vanishingly rare) title-hash collision only costs an
-    // unneeded " (2)" suffix.
-    let mut ids: HashSet<[u8; 22]> = HashSet::new();
+    // unneeded " (2)" suffix. An ID is taken by any file of its name, read
+    // cleanly or not: a damaged file is never replaced.
+    let mut ids: HashSet<[u8; 22]> = store.session_ids()?.into_iter().collect();
     let mut titles: HashSet<u64> = HashSet::new();
-    store.scan(|entry| {
-        if let Ok(h) = entry.header {
-            ids.insert(session::id_key(&h.id));
+    let mut damaged: HashMap<[u8; 22], (PathBuf, String)> = HashMap::new();
+    store.scan(|entry| match &entry.header {
+        Ok(h) => {
             titles.insert(title_key(&h.title));
+        }
+        Err(why) => {
+            damaged.insert(session::id_key(entry.id()), (entry.path(), why.clone()));
         }
     })?;
     let (mut imported, mut skipped, mut retitled) = (0usize, 0usize, 0usize);
@@ -45,7 +50,15 @@ pub fn run(store: &Store, file: &OsStr) -> Result<()> {
     // Pass 2: write, in batches.
     for_each_session(&mut input, &name, |mut s| {
         progress.tick();
-        if !ids.insert(session::id_key(&s.header.id)) {
+        let key = session::id_key(&s.header.id);
+        if !ids.insert(key) {
+            if let Some((path, why)) = damaged.remove(&key) {
+                output::warn(&format!(
+                    "{}: not a valid session file ({why}); left in place, so session {} was not imported",
+                    path.display(),
+                    s.header.id
+                ));
+            }
             skipped += 1;
             return Ok(());
         }
@@ -69,11 +82,13 @@ pub fn run(store: &Store, file: &OsStr) -> Result<()> {
         batch.add(&path, &session::encode(&s.header, &s.messages))?;
         imported += 1;
         if batch.len() >= COMMIT_EVERY {
-            batch.commit()?;
+            let existed = batch.commit()?;
+            (imported, skipped) = (imported - existed, skipped + existed);
         }
         Ok(())
     })?;
-    batch.commit()?;
+    let existed = batch.commit()?;
+    (imported, skipped) = (imported - existed, skipped + existed);
     drop(progress);
     crate::note!(
         "imported {imported} session{}, skipped {skipped} that already existed{}",
@@ -95,7 +110,7 @@ fn open_input(file: &OsStr) -> Result<File> {
     if file == "-" {
         let mut spool = tempfile_in_tmp()?;
         std::io::copy(&mut std::io::stdin().lock(), &mut spool)
-            .map_err(|e| Error::Store(format!("reading stdin: {e}")))?;
+            .map_err(|e| Error::Store(format!("reading stdin: {}", describe_io(&e))))?;
         return Ok(spool);
     }
     let path = Path::new(file);
@@ -135,7 +150,7 @@ fn for_each_session(
         let n = Read::by_ref(&mut reader)
             .take(MAX_SESSION_BYTES + 1)
             .read_until(b'\n', &mut line)
-            .map_err(|e| Error::Store(format!("{name}: {e}")))?;
+            .map_err(|e| Error::Store(format!("{name}: {}", describe_io(&e))))?;
         if n == 0 {
             return Ok(count);
         }

@@ -1,16 +1,21 @@
 //! `hermes sessions prune`: remove sessions inactive for a while, stray
-//! temporary files a crash left behind, and stale breadcrumbs.
+//! temporary files a crash left behind, and stale breadcrumbs. It runs
+//! unattended (from cron, say), so it removes only what is certainly
+//! unused: a damaged session file, a session written by a newer hermes and
+//! a session written to while prune runs all stay.
 
+use std::collections::HashSet;
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use crate::breadcrumb;
 use crate::chat;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::fsio::{self, TEMP_SUFFIX};
 use crate::output::{self, Out, counted};
-use crate::session::Header;
+use crate::session::{FORMAT, Header};
 use crate::store::Store;
 use crate::timefmt;
 
@@ -19,40 +24,39 @@ use super::Progress;
 /// A temporary file younger than this may belong to a write in progress.
 const TEMP_GRACE: Duration = Duration::from_secs(3600);
 
+/// A breadcrumb to remove: `Stale` (older than 30 days) always goes; one
+/// pointing at a session goes only if that session's file is gone by then.
+enum Crumb {
+    Stale,
+    Orphan(String),
+}
+
 pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
     let cutoff = chat::now() - days * 86400.0;
+    let inactive = |h: &Header| h.updated_at < cutoff && h.format <= FORMAT;
     let mut sessions: Vec<Header> = Vec::new();
-    let mut live_ids = std::collections::HashSet::new();
     store.scan(|entry| match entry.header {
-        Ok(h) => {
-            live_ids.insert(h.id.clone());
-            if h.updated_at < cutoff {
-                sessions.push(h);
-            }
-        }
+        Ok(h) if inactive(&h) => sessions.push(h),
+        // Listed but never rewritten, and not deleted behind anyone's back.
+        Ok(ref h) if h.format > FORMAT && h.updated_at < cutoff => crate::note!(
+            "hermes: {}: written in format {} by a newer hermes; left in place",
+            entry.path().display(),
+            h.format
+        ),
+        Ok(_) => {}
         Err(ref why) => output::warn(&format!(
             "{}: not a valid session file ({why}); left in place",
             entry.path().display()
         )),
     })?;
     sessions.sort_by(|a, b| a.id.cmp(&b.id));
-    for h in &sessions {
-        live_ids.remove(&h.id); // their breadcrumbs go with them
-    }
     let mut temps: Vec<PathBuf> = [store.sessions_dir(), store.crumbs_dir(), &store.home]
         .iter()
         .flat_map(|dir| stray_temporaries(dir))
         .collect();
-    let mut crumbs = breadcrumb::remove_stale(store, true);
-    for (path, crumb) in breadcrumb::all(store) {
-        let orphan = crumb.is_none_or(|c| !live_ids.contains(&c.session_id));
-        if orphan && !crumbs.contains(&path) {
-            crumbs.push(path);
-        }
-    }
+    let crumbs = doomed_breadcrumbs(store, &sessions);
     // Directory order is arbitrary; a listing people read (and diff) is sorted.
     temps.sort();
-    crumbs.sort();
     let mut out = Out::new();
     if dry_run {
         for h in &sessions {
@@ -63,7 +67,7 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
                 timefmt::local_minutes(h.updated_at)
             ))?;
         }
-        for p in temps.iter().chain(&crumbs) {
+        for p in temps.iter().chain(crumbs.iter().map(|(p, _)| p)) {
             out.line(&format!("would remove {}", p.display()))?;
         }
         out.flush()?;
@@ -96,25 +100,65 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
     let mut removed = 0;
     for h in &sessions {
         progress.tick();
-        // Re-check under the lock: a session written to since the scan stays.
-        if let Ok(Some(now)) = store.header(&h.id)
-            && now.updated_at < cutoff
-        {
-            store.remove(&h.id)?;
-            removed += 1;
+        // Decided again under the session's lock: one written to since the
+        // scan (or replaced by a newer hermes) stays.
+        match store.remove_if(&h.id, inactive) {
+            Ok(true) => removed += 1,
+            Ok(false) => {}
+            Err(Error::Corrupt { path, why }) => {
+                output::warn(&format!("{}: not a valid session file ({why}); left in place", path.display()))
+            }
+            Err(e) => return Err(e),
         }
     }
     drop(progress);
-    for p in temps.iter().chain(&crumbs) {
+    for p in &temps {
         fsio::remove(p)?;
+    }
+    let mut crumbs_removed = 0;
+    for (path, crumb) in &crumbs {
+        if let Crumb::Orphan(id) = crumb
+            && !session_file_missing(store, id)
+        {
+            continue; // its session was kept after all
+        }
+        fsio::remove(path)?;
+        crumbs_removed += 1;
     }
     crate::note!(
         "removed {}, {}, {}",
         counted(removed, "session"),
         counted(temps.len(), "temporary file"),
-        counted(crumbs.len(), "breadcrumb")
+        counted(crumbs_removed, "breadcrumb")
     );
     Ok(())
+}
+
+/// Breadcrumbs older than 30 days, and those pointing at a session whose
+/// file does not exist or is about to be pruned; sorted by path. One that
+/// cannot be read, or points at a damaged file, is neither: it ages out.
+fn doomed_breadcrumbs(store: &Store, pruned: &[Header]) -> Vec<(PathBuf, Crumb)> {
+    let pruned: HashSet<&str> = pruned.iter().map(|h| h.id.as_str()).collect();
+    let stale = breadcrumb::remove_stale(store, true);
+    let mut doomed: Vec<(PathBuf, Crumb)> = Vec::new();
+    for (path, crumb) in breadcrumb::all(store) {
+        let Some(crumb) = crumb else { continue };
+        if !stale.contains(&path)
+            && (pruned.contains(crumb.session_id.as_str()) || session_file_missing(store, &crumb.session_id))
+        {
+            doomed.push((path, Crumb::Orphan(crumb.session_id)));
+        }
+    }
+    doomed.extend(stale.into_iter().map(|p| (p, Crumb::Stale)));
+    doomed.sort_by(|a, b| a.0.cmp(&b.0));
+    doomed
+}
+
+/// Whether no file at all (damaged or not) has the name of session `id`.
+fn session_file_missing(store: &Store, id: &str) -> bool {
+    store
+        .session_path(id)
+        .is_none_or(|p| fs::symlink_metadata(p).is_err_and(|e| e.kind() == io::ErrorKind::NotFound))
 }
 
 /// Temporary files of interrupted writes, older than an hour.
