@@ -125,6 +125,18 @@ pub fn kill_group(pgid: u32, signal: i32) {
 
 pub const SIGINT: i32 = libc::SIGINT;
 pub const SIGTERM: i32 = libc::SIGTERM;
+pub const SIGKILL: i32 = libc::SIGKILL;
+
+/// Wait at most `timeout` (rounded up to whole milliseconds) until `fd` can
+/// be read without blocking: data, end of file, or an error. Ok(false) when
+/// the time ran out; a caught signal ends the wait early as Err(Interrupted).
+pub fn wait_readable(fd: RawFd, timeout: std::time::Duration) -> io::Result<bool> {
+    let millis = timeout.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as libc::c_int;
+    let mut pfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+    // SAFETY: poll reads and writes the one pollfd we own, for the call only.
+    let rc = unsafe { libc::poll(&mut pfd, 1, millis) };
+    if rc < 0 { Err(io::Error::last_os_error()) } else { Ok(rc > 0) }
+}
 
 /// The last SIGINT/SIGTERM/SIGHUP received, or 0.
 static LAST_SIGNAL: AtomicI32 = AtomicI32::new(0);

@@ -1,0 +1,192 @@
+#!/bin/sh
+test_description='hermes chat and an agent that will not stop: a signal at any moment, an agent deaf to SIGTERM, a runaway reply'
+. "$(dirname "$0")/lib.sh"
+
+# The agents here record their pid (their process group: hermes starts each
+# in its own) in agent.pid, then misbehave. Every bound on time below is far
+# above what a working hermes needs and far below how long the agent would
+# otherwise run.
+
+# write_pid: shell text for an agent that has read its stdin and records
+# its pid.
+write_pid='cat >/dev/null; echo $$ >agent.pid.tmp; mv agent.pid.tmp agent.pid'
+
+# a_bytes N: shell text writing N bytes "a" and no line end. (tr -c makes
+# every byte that is not an "a" one; no backslash in the text, so that
+# test_expect_code can echo it.)
+a_bytes() {
+	echo "head -c $1 /dev/zero | tr -c a a"
+}
+twenty_mb=$(a_bytes 20000000)
+
+# The agents of the tests that run hermes in the background are set here,
+# not in the test: "A && B &" would put all of A in the background too.
+busy_agent="$write_pid; $(a_bytes 300000); sleep 60; echo never"
+deaf_agent="trap '' TERM; $write_pid; echo partial; sleep 60; echo never"
+deaf_silent_agent="trap '' TERM; $write_pid; sleep 60; echo never"
+deaf_runaway_agent="trap '' TERM; $write_pid; $twenty_mb; sleep 60; echo never"
+
+# stop_leftovers: kill the process group a failing test left running.
+stop_leftovers() {
+	if test -s agent.pid; then
+		kill -KILL -"$(cat agent.pid)" 2>/dev/null
+	fi
+	return 0
+}
+
+# group_gone PGID: no process of that group is left.
+group_gone() {
+	! kill -0 -"$1" 2>/dev/null
+}
+
+# watchdog SECONDS PID: SIGKILL to PID after SECONDS, so that a hermes that
+# hangs exits 137 instead of holding up the suite; $watchdog is the
+# watcher, to be killed once PID is done.
+watchdog() {
+	(sleep "$1" && kill -KILL "$2") 2>/dev/null &
+	watchdog=$!
+}
+
+# writing_blocked PID: PID waits to write into a full pipe, where /proc
+# tells (where it does not, or hides it as "0": after a second, assume so).
+writing_blocked() {
+	wchan=$(cat "/proc/$1/wchan" 2>/dev/null)
+	case $wchan in
+	"" | 0) sleep 1 ;;
+	*) case $wchan in *pipe_write*) ;; *) return 1 ;; esac ;;
+	esac
+}
+
+# only_message TEXT: the store holds one session, holding only the user's
+# TEXT; its ID is then in $id.
+only_message() {
+	id=$(only_id) &&
+	echo "user: $1" >expect &&
+	messages "$id" >actual && test_cmp expect actual
+}
+
+# too_large AGENT: the error for an agent AGENT whose reply passed 16 MiB.
+too_large() {
+	printf "hermes: agent '%s' wrote a reply larger than 16 MiB; stopped it, the reply was not saved\n" "$1"
+}
+
+test_expect_success 'SIGINT while hermes is busy writing the reply still stops the agent' '
+	trap stop_leftovers EXIT
+	mkfifo shown.fifo || exit 1
+	# The reader takes nothing until the gate opens: hermes fills the pipe
+	# and waits in write(2), away from the agent, when the signal comes.
+	(exec 3<shown.fifo && wait_for_file gate && cat <&3 >shown) &
+	reader=$!
+	hermes chat -q "keep me" -Q --agent "$busy_agent" >shown.fifo 2>err &
+	hermes_pid=$! &&
+	watchdog 20 $hermes_pid &&
+	wait_for_file agent.pid &&
+	{ poll_until -t 10 writing_blocked $hermes_pid || :; } &&
+	kill -INT $hermes_pid &&
+	: >gate &&
+	test_expect_code 130 wait $hermes_pid &&
+	kill $watchdog &&
+	wait $reader &&
+	poll_until -t 10 group_gone "$(cat agent.pid)" &&
+	! grep never shown &&
+	echo "hermes: interrupted" >expect && test_cmp expect err &&
+	messages "$(only_id)" >actual &&
+	head -n 1 actual >first &&
+	echo "user: keep me" >expect && test_cmp expect first
+'
+
+test_expect_success 'SIGINT to hermes, an agent that ignores SIGTERM: SIGKILL after a grace period, exit 130, the conversation kept' '
+	trap stop_leftovers EXIT
+	hermes chat -q "keep me" -Q --agent "$deaf_agent" >out 2>err &
+	hermes_pid=$! &&
+	watchdog 20 $hermes_pid &&
+	wait_for_file agent.pid &&
+	poll_until test -s out &&
+	kill -INT $hermes_pid &&
+	test_expect_code 130 wait $hermes_pid &&
+	kill $watchdog &&
+	poll_until -t 10 group_gone "$(cat agent.pid)" &&
+	echo partial >expect && test_cmp expect out &&
+	echo "hermes: interrupted" >expect && test_cmp expect err &&
+	printf "user: keep me\nassistant: partial\n" >expect &&
+	messages "$(only_id)" >actual && test_cmp expect actual
+'
+
+test_expect_success 'SIGTERM to hermes before the agent said anything, the agent deaf to it: exit 130, the message kept' '
+	trap stop_leftovers EXIT
+	hermes chat -q "keep me" --agent "$deaf_silent_agent" >out 2>err &
+	hermes_pid=$! &&
+	watchdog 20 $hermes_pid &&
+	wait_for_file agent.pid &&
+	kill -TERM $hermes_pid &&
+	test_expect_code 130 wait $hermes_pid &&
+	kill $watchdog &&
+	poll_until -t 10 group_gone "$(cat agent.pid)" &&
+	test_must_be_empty out &&
+	only_message "keep me" &&
+	printf "session_id: %s\nhermes: interrupted\n" "$id" >expect && test_cmp expect err
+'
+
+test_expect_success 'a reply past 16 MiB: exit 3, the agent stopped, nothing saved for it' '
+	agent="cat >/dev/null; $twenty_mb" &&
+	test_expect_code 3 hermes chat -q "keep me" --agent "$agent" >out 2>err &&
+	only_message "keep me" &&
+	{ echo "session_id: $id" && too_large "$agent"; } >expect &&
+	test_cmp expect err &&
+	test "$(wc -c <out)" -le 16777216 &&
+	test "$(field "$id" message_count)" = 1
+'
+
+test_expect_success 'a reply past 16 MiB from an agent that ignores SIGTERM: it is killed, exit 3' '
+	trap stop_leftovers EXIT
+	hermes chat -q "keep me" -Q --agent "$deaf_runaway_agent" >out 2>err &
+	hermes_pid=$! &&
+	watchdog 20 $hermes_pid &&
+	test_expect_code 3 wait $hermes_pid &&
+	kill $watchdog &&
+	poll_until -t 10 group_gone "$(cat agent.pid)" &&
+	too_large "$deaf_runaway_agent" >expect && test_cmp expect err &&
+	only_message "keep me"
+'
+
+test_expect_success 'an SSE line without end past the limit: exit 3, nothing saved for it' '
+	agent="cat >/dev/null; printf \"data: \"; $twenty_mb" &&
+	test_expect_code 3 hermes chat -q "keep me" -Q --agent "$agent" >out 2>err &&
+	too_large "$agent" >expect && test_cmp expect err &&
+	test_must_be_empty out &&
+	only_message "keep me"
+'
+
+test_expect_success 'a completion object past the limit: exit 3, nothing saved for it' '
+	agent="cat >/dev/null; printf \"{\\\"choices\\\":[{\\\"message\\\":{\\\"content\\\":\\\"\"; $twenty_mb; printf \"\\\"}}]}\"" &&
+	test_expect_code 3 hermes chat -q "keep me" -Q --agent "$agent" >out 2>err &&
+	too_large "$agent" >expect && test_cmp expect err &&
+	test_must_be_empty out &&
+	only_message "keep me"
+'
+
+test_expect_success 'a reply of exactly 16 MiB is shown and saved' '
+	hermes chat -q "keep me" -Q --agent "cat >/dev/null; $(a_bytes 16777216)" >out 2>err &&
+	test_must_be_empty err &&
+	test "$(wc -c <out)" = 16777216 &&
+	id=$(only_id) &&
+	test "$(field "$id" message_count)" = 2 &&
+	messages "$id" | sed -n 2p | wc -c >size &&
+	echo $((16777216 + 12)) >expect && test_cmp expect size
+'
+
+# GNU time(1) reports the peak resident set size of what it ran.
+HAVE_TIME='/usr/bin/time -f %M -o /dev/null true'
+
+expect_success_if "$HAVE_TIME" GNU_TIME 'a runaway agent cannot run hermes out of memory' '
+	for lead in "" "data: " "{"; do
+		agent="cat >/dev/null; printf \"$lead\"; $(a_bytes 48000000)" &&
+		test_expect_code 3 /usr/bin/time -f %M -o rss hermes chat -q "keep me" -Q --agent "$agent" >/dev/null 2>err &&
+		too_large "$agent" >expect && test_cmp expect err &&
+		figure "t1310: peak RSS with 48 MB from the agent (lead \"$lead\"): $(tail -n 1 rss) KiB" &&
+		test "$(tail -n 1 rss)" -lt 65536 || return 1
+	done
+'
+
+cat "$TRASH_ROOT/figures" 2>/dev/null
+test_done
