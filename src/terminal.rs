@@ -46,9 +46,12 @@ pub fn identify() -> Option<Terminal> {
 }
 
 /// `[A-Za-z0-9._-]` only, at most 120 characters; other ASCII (`/`, `%`)
-/// becomes `-`, and a non-ASCII character its code point (`é` is `ue9`), so
-/// that pane IDs in other scripts stay apart.
+/// becomes `-`. A value with non-ASCII characters gets each as its code
+/// point (`é` is `ue9`) and a hash of the whole value at the end, so that
+/// pane IDs in other scripts stay apart from each other and from ASCII ones.
 pub fn sanitize_key(raw: &str) -> String {
+    let hash = (!raw.is_ascii()).then(|| format!("-{:08x}", crate::lock::fnv1a(raw.as_bytes()) as u32));
+    let room = MAX_KEY_LEN - hash.as_ref().map_or(0, String::len);
     let mut key = String::with_capacity(raw.len().min(MAX_KEY_LEN));
     for c in raw.chars() {
         let start = key.len();
@@ -57,11 +60,12 @@ pub fn sanitize_key(raw: &str) -> String {
             c if c.is_ascii() => key.push('-'),
             c => key.push_str(&format!("u{:x}", c as u32)),
         }
-        if key.len() > MAX_KEY_LEN {
+        if key.len() > room {
             key.truncate(start);
             break;
         }
     }
+    key.push_str(hash.as_deref().unwrap_or(""));
     // A key is a file name: never "." or "..".
     if key.chars().all(|c| c == '.') {
         key = key.replace('.', "-");
@@ -112,14 +116,23 @@ fn proc_is_ours() -> bool {
 /// this process, or of this process itself, in the same PID namespace:
 /// the namespace's first process, or one entered into it from outside.
 fn outermost_ancestor_in_namespace() -> Option<(i32, u64)> {
-    let namespace_of = |pid: &str| fs::read_link(format!("/proc/{pid}/ns/pid")).ok();
-    let ours = namespace_of("self");
+    let namespace_of = |pid: &str| fs::read_link(format!("/proc/{pid}/ns/pid"));
+    let ours = namespace_of("self").ok();
     let mut pid = "self".to_string();
     // A bound, in case /proc is not what it seems.
     for _ in 0..256 {
         let fields = proc_stat_fields(&pid)?;
         let parent = fields.get(2)?;
-        if parent.parse::<i32>().ok()? <= 0 || namespace_of(parent) != ours {
+        let outermost = parent.parse::<i32>().ok()? <= 0
+            || match namespace_of(parent) {
+                Ok(theirs) => ours.as_ref() != Some(&theirs),
+                // No namespaces here at all: every process is in the one.
+                Err(_) if ours.is_none() => false,
+                // A parent of another user (sudo -u, su): where it lives
+                // is unknown, and so is the answer.
+                Err(_) => return None,
+            };
+        if outermost {
             return Some((fields[0].parse().ok()?, fields.get(20)?.parse().ok()?));
         }
         pid = parent.clone();
@@ -176,8 +189,11 @@ mod tests {
         assert_eq!(sanitize_key(".."), "--");
         assert_eq!(sanitize_key(&"x".repeat(500)).len(), 120);
         assert_eq!(sanitize_key("a/../b"), "a-..-b");
-        assert_eq!(sanitize_key("tmux_pane-é"), "tmux_pane-ue9");
+        assert!(sanitize_key("tmux_pane-é").starts_with("tmux_pane-ue9-"));
+        assert_eq!(sanitize_key("tmux_pane-é").len(), "tmux_pane-ue9-".len() + 8);
+        assert_ne!(sanitize_key("pane-é"), sanitize_key("pane-ue9"));
+        assert_ne!(sanitize_key("pane-é1"), sanitize_key("pane-\u{e91}"));
         assert_ne!(sanitize_key("pane-日本"), sanitize_key("pane-中文"));
-        assert_eq!(sanitize_key(&"日".repeat(100)).len(), 120);
+        assert!(sanitize_key(&"日".repeat(100)).len() <= 120);
     }
 }
