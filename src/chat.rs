@@ -243,18 +243,28 @@ impl Chat<'_> {
             None => crate::say!("New session. Type a message, /help for commands, Ctrl-D to quit."),
         }
         loop {
+            // A Ctrl-C that came after the last reply (while it was saved)
+            // is spent; a SIGTERM or SIGHUP (the terminal closed) still ends.
+            if sys::take_signal().is_some_and(|signal| signal != sys::SIGINT) {
+                return Err(Error::Interrupted);
+            }
             {
                 let mut out = stdout.lock();
                 let _ = write!(out, "> ");
                 let _ = out.flush();
             }
-            let line = match prompt::read_line()? {
-                prompt::Line::Text(l) => l,
-                prompt::Line::Cancelled => {
+            let line = match prompt::read_line() {
+                Err(e @ Error::TooLarge(_)) => {
+                    note_in_chat(&e);
+                    continue;
+                }
+                Err(e) => return Err(e),
+                Ok(prompt::Line::Text(l)) => l,
+                Ok(prompt::Line::Cancelled) => {
                     crate::say!();
                     continue;
                 }
-                prompt::Line::End => {
+                Ok(prompt::Line::End) => {
                     crate::say!();
                     return Ok(());
                 }
@@ -304,9 +314,10 @@ impl Chat<'_> {
                     crate::note!("\n[reply interrupted; the conversation is kept]")
                 }
                 Ok(_) => {}
-                // A failing agent ends no interactive session: say so, go on.
-                Err(e @ Error::Agent(_)) => crate::note!("{e}"),
-                Err(e) => return Err(e),
+                Err(e @ (Error::Interrupted | Error::BrokenPipe)) => return Err(e),
+                // A failing agent, a reply that could not be saved or shown:
+                // the chat goes on (the message itself is saved).
+                Err(e) => note_in_chat(&e),
             }
         }
     }

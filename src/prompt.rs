@@ -24,11 +24,11 @@ pub fn read_line() -> Result<Line> {
             Ok(0) if bytes.is_empty() => return Ok(Line::End),
             Ok(0) => break,
             Ok(_) if byte[0] == b'\n' => break,
+            Ok(_) if bytes.len() < MAX_MESSAGE_BYTES => bytes.push(byte[0]),
             Ok(_) => {
-                bytes.push(byte[0]);
-                if bytes.len() > MAX_MESSAGE_BYTES {
-                    return Err(Error::TooLarge("line longer than 16 MiB".into()));
-                }
+                // The rest of the line goes too, not into the next one.
+                while matches!(stdin.read(&mut byte), Ok(1)) && byte[0] != b'\n' {}
+                return Err(Error::TooLarge("the line is longer than 16 MiB; nothing was sent".into()));
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => match sys::take_signal() {
                 Some(sys::SIGINT) => return Ok(Line::Cancelled),

@@ -468,6 +468,29 @@ test_expect_success TMUX 'errors inside the chat are said and the chat goes on: 
 	test "$(session_count)" = 1
 '
 
+# strace(1) that can delay a system call (ptrace may be forbidden).
+STRACE_DELAY='strace -o /dev/null -e inject=fdatasync:delay_enter=1 true'
+
+expect_success_if "command -v tmux && $STRACE_DELAY" TMUX_STRACE 'a Ctrl-C after a reply (while it is saved) does not stop the next one' '
+	start_pane &&
+	# Every fdatasync takes 3 s: the reply is on screen while it is saved.
+	type_line "strace -o /dev/null -e inject=fdatasync:delay_enter=3000000 hermes chat --agent \"cat >/dev/null; echo pong\"; echo \$? >hermes.rc" &&
+	hermes_ready &&
+	type_line first &&
+	wait_until on_screen "^pong$" &&
+	tm send-keys -t "$PANE" C-c &&
+	# The terminal echoes ^C; the next prompt follows on that line.
+	wait_until on_screen "^^C>" &&
+	send_line second &&
+	wait_until screen_count "^pong$" 2 &&
+	type_line /quit &&
+	hermes_exited 0 &&
+	! on_screen "reply interrupted" &&
+	printf "user: first\nassistant: pong\nuser: second\nassistant: pong\n" >expect &&
+	messages "$(session_id_by_title first)" >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success TMUX 'Ctrl-C at the question of sessions delete stops at once: exit 130, nothing deleted' '
 	hermes chat -q "keep me" --no-agent -Q &&
 	start_pane &&
