@@ -124,7 +124,7 @@ fn read_message(query: Option<&Query>) -> Result<String> {
 fn check_not_blank(text: &str) -> Result<()> {
     if text.trim().is_empty() {
         Err(Error::usage("empty message; nothing to send"))
-    } else if session::sanitize_title(text).is_none() {
+    } else if !session::has_visible(text) {
         Err(Error::usage("the message holds only invisible characters; nothing to send"))
     } else {
         Ok(())
@@ -365,7 +365,8 @@ impl Chat<'_> {
                 None => crate::say!("(new session: saved with its first message)"),
             },
             "title" => match (&state.current, rest) {
-                (Some(h), "") => crate::say!("{}", if h.title.is_empty() { "(untitled)" } else { &h.title }),
+                (Some(h), "") if h.title.is_empty() => crate::say!("(untitled)"),
+                (Some(h), "") => crate::say!("{}", crate::output::printable(&h.title, false)),
                 (None, "") => {
                     crate::say!("{}", state.pending_title.as_deref().unwrap_or("(untitled)"))
                 }

@@ -98,7 +98,9 @@ fn parse_line(line: &str) -> Result<Option<(String, String)>, String> {
     let must_quote =
         || format!("the value of '{key}' must be a quoted string on one line, as in {key} = \"...\"");
     let (value, after) = match rest.chars().next() {
-        Some('"') if !rest.starts_with("\"\"\"") => basic_string(&rest[1..]).ok_or_else(must_quote)?,
+        Some('"') if !rest.starts_with("\"\"\"") => {
+            basic_string(&rest[1..]).map_err(|why| format!("the value of '{key}': {why}"))?
+        }
         Some('\'') if !rest.starts_with("'''") => {
             let end = rest[1..].find('\'').ok_or_else(must_quote)?;
             (rest[1..1 + end].to_string(), &rest[2 + end..])
@@ -114,34 +116,42 @@ fn parse_line(line: &str) -> Result<Option<(String, String)>, String> {
 
 /// The rest of a basic string after its opening quote: its value, with
 /// escapes undone, and what follows the closing quote.
-fn basic_string(s: &str) -> Option<(String, &str)> {
+fn basic_string(s: &str) -> Result<(String, &str), String> {
     let mut value = String::new();
     let mut chars = s.char_indices();
     while let Some((i, c)) = chars.next() {
         match c {
-            '"' => return Some((value, &s[i + 1..])),
-            '\\' => value.push(match chars.next()?.1 {
-                'b' => '\u{8}',
-                't' => '\t',
-                'n' => '\n',
-                'f' => '\u{c}',
-                'r' => '\r',
-                '"' => '"',
-                '\\' => '\\',
-                u @ ('u' | 'U') => {
-                    let len = if u == 'u' { 4 } else { 8 };
-                    let digits: String = chars.by_ref().take(len).map(|(_, c)| c).collect();
-                    if digits.len() != len {
-                        return None;
+            '"' => return Ok((value, &s[i + 1..])),
+            '\\' => {
+                let bad = |what: &str| {
+                    format!(
+                        "a bad escape \\{what} in a string (TOML has \\\" \\\\ \\n \\t \\uXXXX and a few more)"
+                    )
+                };
+                value.push(match chars.next().map(|(_, c)| c) {
+                    Some('b') => '\u{8}',
+                    Some('t') => '\t',
+                    Some('n') => '\n',
+                    Some('f') => '\u{c}',
+                    Some('r') => '\r',
+                    Some('"') => '"',
+                    Some('\\') => '\\',
+                    Some(u @ ('u' | 'U')) => {
+                        let len = if u == 'u' { 4 } else { 8 };
+                        let digits: String = chars.by_ref().take(len).map(|(_, c)| c).collect();
+                        let code = Some(&digits)
+                            .filter(|d| d.len() == len && d.chars().all(|c| c.is_ascii_hexdigit()))
+                            .and_then(|d| char::from_u32(u32::from_str_radix(d, 16).ok()?));
+                        code.ok_or_else(|| bad(&format!("{u}{digits}")))?
                     }
-                    char::from_u32(u32::from_str_radix(&digits, 16).ok()?)?
-                }
-                _ => return None,
-            }),
+                    Some(other) => return Err(bad(&other.to_string())),
+                    None => break,
+                });
+            }
             c => value.push(c),
         }
     }
-    None
+    Err("a string that does not end on its line".into())
 }
 
 #[cfg(test)]
@@ -171,6 +181,8 @@ mod tests {
             "agent = \"\"\"x\"\"\"",
             r#"agent = "bad \q escape""#,
             r#"agent = "\u12""#,
+            r#"agent = "\u+041""#,
+            r#"agent = "\uD800""#,
         ];
         for line in bad {
             assert!(parse_line(line).is_err(), "{line}");

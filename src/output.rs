@@ -57,9 +57,12 @@ pub fn printable(text: &str, keep_layout: bool) -> Cow<'_, str> {
         return Cow::Borrowed(text);
     }
     let mut shown = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             c if !harmful(c) => shown.push(c),
+            // A CRLF line end (an agent on Windows) is a line end.
+            '\r' if keep_layout && chars.peek() == Some(&'\n') => {}
             '\u{7f}' => shown.push_str("^?"),
             c if (c as u32) < 0x20 => {
                 shown.push('^');
@@ -107,5 +110,7 @@ mod tests {
         assert_eq!(printable("a\u{1b}]0;pwned\u{7}b\r\u{7f}", true), "a^[]0;pwned^Gb^M^?");
         assert_eq!(printable("csi\u{9b}31m", true), "csi\\u{9b}31m");
         assert_eq!(printable("two\tcols\nrows", false), "two^Icols^Jrows");
+        assert_eq!(printable("crlf\r\nend\r", true), "crlf\nend^M");
+        assert_eq!(printable("crlf\r\n", false), "crlf^M^J");
     }
 }

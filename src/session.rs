@@ -219,11 +219,10 @@ fn is_invisible(c: char) -> bool {
         || matches!(c,
             '\u{00AD}'                  // soft hyphen
             | '\u{034F}'                // combining grapheme joiner
-            | '\u{0600}'..='\u{0605}'   // the other format characters (Cf)
             | '\u{061C}'                // arabic letter mark
-            | '\u{06DD}' | '\u{070F}' | '\u{0890}' | '\u{0891}' | '\u{08E2}'
+            // Format characters that show nothing (the Arabic number signs
+            // and the like, also format characters, are drawn: they stay).
             | '\u{FFF9}'..='\u{FFFB}'   // interlinear annotation
-            | '\u{110BD}' | '\u{110CD}'
             | '\u{13430}'..='\u{1343F}' // egyptian hieroglyph format controls
             | '\u{1BCA0}'..='\u{1BCA3}' // shorthand format controls
             | '\u{1D173}'..='\u{1D17A}' // musical symbol format controls
@@ -241,6 +240,12 @@ fn is_invisible(c: char) -> bool {
             | '\u{FFF0}'..='\u{FFF8}'
             | '\u{E0000}'..='\u{E007F}' // tags
         )
+}
+
+/// Whether `text` shows anything: a character neither whitespace nor
+/// invisible.
+pub fn has_visible(text: &str) -> bool {
+    text.chars().any(|c| !c.is_whitespace() && !is_invisible(c))
 }
 
 /// Title rules: invisible characters removed, whitespace collapsed to one

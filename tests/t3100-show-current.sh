@@ -75,7 +75,18 @@ test_expect_success 'show and list show stored escape sequences, never send them
 	grep -F "bad^[[2Jtitle^Itab" out &&
 	test "$(awk -F "	" "{ print NF }" out | sort -u)" = 5 &&
 	# The raw text stays in the file, and in --json.
-	hermes sessions show escapes --json | grep -F "\\u001b]0;pwned"
+	hermes sessions show escapes --json | grep -F "\\u001b]0;pwned" &&
+	# Every other place a stored title is shown.
+	hermes sessions prune --older-than 30 --dry-run >out &&
+	grep -F "bad^[[2Jtitle^Itab" out &&
+	hermes sessions delete 20250101_000000_00cccc --yes 2>err &&
+	grep -F "bad^[[2Jtitle^Itab" err &&
+	! grep "$esc" out err &&
+	# A CRLF line end from an agent is a line end, not a ^M.
+	hermes chat --title crlf -q hi --agent "printf \"one\\r\\ntwo\\r\\n\"" -Q >/dev/null &&
+	hermes sessions show crlf >out &&
+	grep -x one out &&
+	! grep -F "^M" out
 '
 
 test_expect_success 'show: no such session is the not-found text and exit 1' '

@@ -32,7 +32,12 @@ pub fn run(store: &Store, json: bool) -> Result<()> {
             Reason::Workspace => "the newest session in this workspace",
             Reason::Latest => "the newest session",
         };
-        out.line(&format!("{}\t{}\t{} ({why})", header.id, header.title, reason.as_str()))?;
+        out.line(&format!(
+            "{}\t{}\t{} ({why})",
+            header.id,
+            crate::output::printable(&header.title, false),
+            reason.as_str()
+        ))?;
     }
     out.flush()
 }

@@ -20,7 +20,7 @@ pub fn run(store: &Store, names: &[String], yes: bool) -> Result<()> {
         let what = match doomed.as_slice() {
             [one] => format!(
                 "Delete session '{}' ({}, {})?",
-                one.title,
+                crate::output::printable(&one.title, false),
                 one.id,
                 crate::output::counted(one.message_count as usize, "message")
             ),
@@ -35,7 +35,7 @@ pub fn run(store: &Store, names: &[String], yes: bool) -> Result<()> {
     let ids: Vec<String> = doomed.iter().map(|h| h.id.clone()).collect();
     for header in &doomed {
         store.remove(&header.id)?;
-        crate::note!("deleted {} '{}'", header.id, header.title);
+        crate::note!("deleted {} '{}'", header.id, crate::output::printable(&header.title, false));
     }
     breadcrumb::forget_sessions(store, &ids);
     Ok(())

@@ -63,7 +63,7 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
             out.line(&format!(
                 "would remove session {} '{}' (last active {})",
                 h.id,
-                h.title,
+                crate::output::printable(&h.title, false),
                 timefmt::local_minutes(h.updated_at)
             ))?;
         }
