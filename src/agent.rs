@@ -277,13 +277,22 @@ impl Running {
     }
 
     /// Wait for the agent to exit, still acting on signals (which set
-    /// `interrupted`) and on the grace period.
+    /// `interrupted`) and on the grace period. Once it was asked to stop,
+    /// what it started in its process group gets the same grace period,
+    /// then SIGKILL, even when the agent itself is gone by then.
     fn wait(&mut self, interrupted: &mut bool) -> io::Result<ExitStatus> {
         let mut nap = Duration::from_millis(1);
+        let mut status = None;
         loop {
             *interrupted |= self.check();
-            if let Some(status) = self.child.try_wait()? {
-                return Ok(status);
+            if status.is_none() {
+                status = self.child.try_wait()?;
+            }
+            if let Some(status) = status {
+                let stopping = matches!(self.stop, Stop::Asked(_));
+                if !stopping || !sys::group_exists(self.child.id()) {
+                    return Ok(status);
+                }
             }
             std::thread::sleep(nap.min(self.patience()));
             nap = (nap * 2).min(TICK);

@@ -123,6 +123,12 @@ pub fn kill_group(pgid: u32, signal: i32) {
     unsafe { libc::kill(-(pgid as libc::pid_t), signal) };
 }
 
+/// Whether any process of group `pgid` is left.
+pub fn group_exists(pgid: u32) -> bool {
+    // SAFETY: signal 0 only checks that the group exists and may be signalled.
+    unsafe { libc::kill(-(pgid as libc::pid_t), 0) == 0 }
+}
+
 pub const SIGINT: i32 = libc::SIGINT;
 pub const SIGTERM: i32 = libc::SIGTERM;
 pub const SIGKILL: i32 = libc::SIGKILL;

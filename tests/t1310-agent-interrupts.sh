@@ -24,6 +24,9 @@ twenty_mb=$(a_bytes 20000000)
 busy_agent="$write_pid; $(a_bytes 300000); sleep 60; echo never"
 deaf_agent="trap '' TERM; $write_pid; echo partial; sleep 60; echo never"
 deaf_silent_agent="trap '' TERM; $write_pid; sleep 60; echo never"
+# The agent itself stops on SIGTERM; what it left in its group does not,
+# and holds neither its stdout nor its stdin.
+deaf_child_agent="$write_pid; (trap '' TERM; exec sleep 60) </dev/null >/dev/null 2>&1 & echo partial; exec sleep 60"
 deaf_runaway_agent="trap '' TERM; $write_pid; $twenty_mb; sleep 60; echo never"
 
 # stop_leftovers: kill the process group a failing test left running.
@@ -108,6 +111,23 @@ test_expect_success 'SIGINT to hermes, an agent that ignores SIGTERM: SIGKILL af
 	poll_until -t 10 group_gone "$(cat agent.pid)" &&
 	echo partial >expect && test_cmp expect out &&
 	echo "hermes: interrupted" >expect && test_cmp expect err &&
+	printf "user: keep me\nassistant: partial\n" >expect &&
+	messages "$(only_id)" >actual && test_cmp expect actual
+'
+
+test_expect_success 'SIGINT: a process the agent left in its group, deaf to SIGTERM, is killed too' '
+	trap stop_leftovers EXIT
+	hermes chat -q "keep me" -Q --agent "$deaf_child_agent" >out 2>err &
+	hermes_pid=$! &&
+	watchdog 20 $hermes_pid &&
+	wait_for_file agent.pid &&
+	poll_until test -s out &&
+	kill -INT $hermes_pid &&
+	test_expect_code 130 wait $hermes_pid &&
+	kill $watchdog &&
+	# hermes waited for the group, not only for the agent: what it left
+	# is killed (and then reaped by init, hence the wait).
+	poll_until -t 10 group_gone "$(cat agent.pid)" &&
 	printf "user: keep me\nassistant: partial\n" >expect &&
 	messages "$(only_id)" >actual && test_cmp expect actual
 '
