@@ -2,7 +2,7 @@
 //! design: no failure here ever fails a command.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use nanoserde::{DeJson, SerJson};
@@ -71,14 +71,12 @@ pub fn write(store: &Store, terminal: &Terminal, session_id: &str, cwd: &str, no
 /// Breadcrumb files older than 30 days (by modification time, which is the
 /// time of their one atomic write). Removed unless `dry_run`.
 pub fn remove_stale(store: &Store, dry_run: bool) -> Vec<PathBuf> {
-    let cutoff = SystemTime::now() - Duration::from_secs_f64(MAX_AGE_SECS);
     let mut stale = Vec::new();
     let Ok(entries) = fs::read_dir(store.crumbs_dir()) else {
         return stale;
     };
     for entry in entries.flatten() {
-        let Ok(meta) = entry.metadata() else { continue };
-        if meta.is_file() && meta.modified().is_ok_and(|m| m < cutoff) {
+        if entry.metadata().is_ok_and(|meta| is_stale(&meta)) {
             stale.push(entry.path());
         }
     }
@@ -88,6 +86,17 @@ pub fn remove_stale(store: &Store, dry_run: bool) -> Vec<PathBuf> {
         }
     }
     stale
+}
+
+/// Whether a file in terminal-sessions is older than 30 days.
+pub fn is_stale(meta: &fs::Metadata) -> bool {
+    let cutoff = SystemTime::now() - Duration::from_secs_f64(MAX_AGE_SECS);
+    meta.is_file() && meta.modified().is_ok_and(|m| m < cutoff)
+}
+
+/// The breadcrumb in file `path`, if it reads as one.
+pub fn read_file(path: &Path) -> Option<Breadcrumb> {
+    fsio::read_limited(path, MAX_BREADCRUMB_BYTES).ok().and_then(|b| decode(&b))
 }
 
 /// Every breadcrumb file with its parsed content (None if unreadable).
@@ -100,7 +109,7 @@ pub fn all(store: &Store) -> Vec<(PathBuf, Option<Breadcrumb>)> {
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .map(|p| {
-            let crumb = fsio::read_limited(&p, MAX_BREADCRUMB_BYTES).ok().and_then(|b| decode(&b));
+            let crumb = read_file(&p);
             (p, crumb)
         })
         .collect()

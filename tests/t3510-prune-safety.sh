@@ -162,4 +162,20 @@ test_expect_success 'prune --help says exactly what prune removes' '
 	grep -F "days, temporary files of interrupted writes older than an hour, breadcrumbs older than 30 days, and breadcrumbs pointing at a session file that does not exist (or that this prune removes). Damaged session files, sessions written by a newer hermes and sessions written to while prune runs are left in place." man
 '
 
+test_expect_success SCRIPT 'a breadcrumb refreshed while prune asks its question is kept' '
+	TMUX_PANE=%5 hermes chat -q "pane five" --no-agent -Q &&
+	crumb=$HERMES_HOME/terminal-sessions/tmux_pane--5.json &&
+	touch -d "40 days ago" "$crumb" &&
+	# Answer y only once pane %5 has chatted again, after the question.
+	{
+		poll_until grep "y/N" raw >/dev/null &&
+		TMUX_PANE=%5 hermes chat -c -q "again" --no-agent -Q &&
+		echo y
+	} | run_in_pty "hermes sessions prune --older-than 30" >raw &&
+	grep "1 breadcrumb?" raw &&
+	test -f "$crumb" &&
+	TMUX_PANE=%5 hermes sessions current >current.out &&
+	check_current current.out "$(session_id_by_title "pane five")" breadcrumb
+'
+
 test_done

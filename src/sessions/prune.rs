@@ -117,13 +117,19 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
     }
     let mut crumbs_removed = 0;
     for (path, crumb) in &crumbs {
-        if let Crumb::Orphan(id) = crumb
-            && !session_file_missing(store, id)
-        {
-            continue; // its session was kept after all
+        // Looked at again: while the question waited, the terminal may
+        // have chatted and rewritten its breadcrumb, or a session been kept.
+        let still_doomed = match crumb {
+            Crumb::Stale => fs::symlink_metadata(path).is_ok_and(|meta| breadcrumb::is_stale(&meta)),
+            Crumb::Orphan(id) => {
+                breadcrumb::read_file(path).is_some_and(|now| now.session_id == *id)
+                    && session_file_missing(store, id)
+            }
+        };
+        if still_doomed {
+            fsio::remove(path)?;
+            crumbs_removed += 1;
         }
-        fsio::remove(path)?;
-        crumbs_removed += 1;
     }
     crate::note!(
         "removed {}, {}, {}",
