@@ -255,7 +255,7 @@ impl Chat<'_> {
             }
             let line = match prompt::read_line() {
                 Err(e @ Error::TooLarge(_)) => {
-                    note_in_chat(&e);
+                    go_on_after(e)?;
                     continue;
                 }
                 Err(e) => return Err(e),
@@ -281,11 +281,10 @@ impl Chat<'_> {
                 match self.slash_command(&mut state, command) {
                     Ok(true) => continue,
                     Ok(false) => return Ok(()),
-                    Err(e @ (Error::Interrupted | Error::BrokenPipe)) => return Err(e),
                     // A refused title, a file /save cannot write, a lock
                     // another hermes holds: say so and go on.
                     Err(e) => {
-                        note_in_chat(&e);
+                        go_on_after(e)?;
                         continue;
                     }
                 }
@@ -295,11 +294,10 @@ impl Chat<'_> {
                 match self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message)
                 {
                     Ok(header) => header,
-                    Err(e @ (Error::Interrupted | Error::BrokenPipe)) => return Err(e),
                     // The prompt stays: the message can be sent again, or
                     // taken to a /new session.
                     Err(e) => {
-                        note_in_chat(&e);
+                        go_on_after(e)?;
                         crate::note!("[the message was not saved]");
                         continue;
                     }
@@ -314,10 +312,9 @@ impl Chat<'_> {
                     crate::note!("\n[reply interrupted; the conversation is kept]")
                 }
                 Ok(_) => {}
-                Err(e @ (Error::Interrupted | Error::BrokenPipe)) => return Err(e),
                 // A failing agent, a reply that could not be saved or shown:
                 // the chat goes on (the message itself is saved).
-                Err(e) => note_in_chat(&e),
+                Err(e) => go_on_after(e)?,
             }
         }
     }
@@ -439,6 +436,18 @@ const SLASH_HELP: &str = "\
 /quit            leave (also Ctrl-D)
 Ctrl-C while a reply is running stops it and keeps the conversation.
 ";
+
+/// An error inside the interactive loop: Ctrl-C's kin and a closed stdout
+/// end the chat; any other is said, and the chat goes on.
+fn go_on_after(e: Error) -> Result<()> {
+    match e {
+        Error::Interrupted | Error::BrokenPipe => Err(e),
+        e => {
+            note_in_chat(&e);
+            Ok(())
+        }
+    }
+}
 
 /// An error inside the interactive loop, without the hint about --help
 /// that a command line gets.
