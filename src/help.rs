@@ -127,7 +127,8 @@ session is skipped with a warning, and the exit status is then 4.
 
   -f, --format FORMAT   json (an array, default), jsonl (one session a
                         line, for import) or markdown
-  -o, --output FILE     write to FILE (atomically, mode 0600) instead of stdout
+  -o, --output FILE     write to FILE (atomically, mode 0600) instead of stdout;
+                        a device or FIFO is written into, a symlink refused
 ";
 
 pub const IMPORT: &str = "\

@@ -153,16 +153,37 @@ test_expect_success 'a symlink at the lock file is refused, not followed' '
 	test_cmp expect outside/lock
 '
 
-test_expect_success 'export -o onto a symlink replaces the link, not its target' '
+test_expect_success 'export -o onto a symlink is refused: neither the link nor its target changes' '
 	hermes chat -q hi --no-agent -Q &&
 	mkdir outside &&
 	echo precious >outside/file &&
 	ln -s "$TRASH/outside/file" link.json &&
-	hermes sessions export -o link.json &&
+	test_expect_code 2 hermes sessions export -o link.json 2>err &&
+	echo "hermes: link.json is a symbolic link; hermes neither writes through it nor replaces it: give the file itself" >expect &&
+	test_cmp expect err &&
 	echo precious >expect &&
 	test_cmp expect outside/file &&
-	! test -h link.json &&
-	grep "\"content\":\"hi\"" link.json
+	test -h link.json
+'
+
+test_expect_success 'export -o and /save into a FIFO or a device write into it and leave it one' '
+	hermes chat -q hi --no-agent -Q &&
+	mkfifo fifo &&
+	{ timeout 20 cat fifo >from-fifo & } &&
+	hermes sessions export --format jsonl -o fifo &&
+	wait &&
+	test -p fifo &&
+	grep "\"content\":\"hi\"" from-fifo &&
+	if test "$(id -u)" = 0 && test_have_prereq SCRIPT; then
+		# A null device of our own: /dev/null itself is not risked.
+		mknod null c 1 3 &&
+		hermes sessions export -o null &&
+		test -c null &&
+		printf "/save %s\n/quit\n" "$TRASH/null" >input &&
+		run_in_pty "hermes chat -c hi --no-agent" <input >transcript &&
+		grep "Saved to" transcript &&
+		test -c null
+	fi
 '
 
 expect_success_if "$HAVE_STRACE_INJECT" STRACE_INJECT 'a symlink planted at the temporary name is not followed' '

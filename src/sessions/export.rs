@@ -2,7 +2,10 @@
 //! `import` reads) or Markdown, to stdout or atomically to a file.
 
 use std::ffi::OsStr;
-use std::path::Path;
+use std::fs::{self, File};
+use std::io::{BufWriter, Write as _};
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
 
 use crate::cli::ExportFormat;
 use crate::error::{Error, Result};
@@ -23,9 +26,10 @@ pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: O
     // One session in memory at a time, written out as it is read, so an
     // export of the whole store needs no more memory than its largest session.
     let mut sink = match output_file {
-        Some(path) if path != "-" => {
-            Sink::File(fsio::AtomicFile::create(&checked_output_path(Path::new(path))?)?)
-        }
+        Some(path) if path != "-" => match destination(Path::new(path))? {
+            Destination::Replace(path) => Sink::File(fsio::AtomicFile::create(&path)?),
+            Destination::Stream(path) => Sink::Stream(path.clone(), BufWriter::new(open_stream(&path)?)),
+        },
         _ => Sink::Stdout(Out::new()),
     };
     let mut progress = Progress::new("exporting", ids.len());
@@ -83,18 +87,18 @@ pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: O
 enum Sink {
     Stdout(Out),
     File(fsio::AtomicFile),
+    /// A device or pipe (`/dev/stdout`, a FIFO): written as it is.
+    Stream(PathBuf, BufWriter<File>),
 }
 
 impl Sink {
     fn write(&mut self, text: &str) -> Result<()> {
         match self {
             Sink::Stdout(out) => out.write(text),
-            Sink::File(file) => {
-                use std::io::Write as _;
-                file.write_all(text.as_bytes()).map_err(|e| {
-                    Error::Store(format!("writing the export: {}", crate::error::describe_io(&e)))
-                })
-            }
+            Sink::File(file) => file
+                .write_all(text.as_bytes())
+                .map_err(|e| Error::Store(format!("writing the export: {}", crate::error::describe_io(&e)))),
+            Sink::Stream(path, out) => out.write_all(text.as_bytes()).map_err(|e| Error::io(path, e)),
         }
     }
 
@@ -102,6 +106,7 @@ impl Sink {
         match self {
             Sink::Stdout(mut out) => out.flush(),
             Sink::File(file) => file.commit(),
+            Sink::Stream(path, mut out) => out.flush().map_err(|e| Error::io(&path, e)),
         }
     }
 }
@@ -142,24 +147,64 @@ fn markdown_one(session: &Session) -> String {
 
 /// A path an export can be written to: a name in the current directory is
 /// `./name`, and a directory is refused rather than replaced.
-fn checked_output_path(path: &Path) -> Result<std::path::PathBuf> {
-    if path.is_dir() {
-        return Err(Error::usage(format!("{} is a directory; give a file name", path.display())));
-    }
-    let path = if path.parent().is_some_and(|p| p.as_os_str().is_empty()) {
-        Path::new(".").join(path)
-    } else {
-        path.to_path_buf()
-    };
-    // Otherwise the error would name the temporary file, which the user
-    // never asked for.
-    if let Some(dir) = path.parent().filter(|d| !d.is_dir()) {
-        return Err(Error::Store(format!("cannot write {}: no directory {}", path.display(), dir.display())));
-    }
-    Ok(path)
+/// Where an export goes. A regular file (or a new one) is replaced whole,
+/// atomically; a device or pipe (`/dev/null`, a FIFO, `/dev/stdout` on a
+/// terminal or pipe) is written into, never replaced. A symbolic link to
+/// anything else is refused: hermes neither writes through it nor
+/// replaces the link (a link planted where a file is expected must not
+/// redirect an export, and a link of the user's must not vanish).
+enum Destination {
+    Replace(PathBuf),
+    Stream(PathBuf),
 }
 
-/// Write an export file (`/save` in chat) atomically with mode 0600.
+fn destination(given: &Path) -> Result<Destination> {
+    if given.is_dir() {
+        return Err(Error::usage(format!("{} is a directory; give a file name", given.display())));
+    }
+    let path = if given.parent().is_some_and(|p| p.as_os_str().is_empty()) {
+        Path::new(".").join(given)
+    } else {
+        given.to_path_buf()
+    };
+    let is_stream = |meta: &fs::Metadata| {
+        let kind = meta.file_type();
+        kind.is_char_device() || kind.is_fifo() || kind.is_socket() || kind.is_block_device()
+    };
+    match fs::symlink_metadata(&path) {
+        Ok(meta) if meta.file_type().is_symlink() => match fs::metadata(&path) {
+            Ok(target) if is_stream(&target) => Ok(Destination::Stream(path)),
+            _ => Err(Error::Refused(format!(
+                "{} is a symbolic link; hermes neither writes through it nor replaces it: give the file itself",
+                given.display()
+            ))),
+        },
+        Ok(meta) if is_stream(&meta) => Ok(Destination::Stream(path)),
+        _ => {
+            // Otherwise the error would name the temporary file, which the
+            // user never asked for.
+            if let Some(dir) = path.parent().filter(|d| !d.is_dir()) {
+                return Err(Error::Store(format!(
+                    "cannot write {}: no directory {}",
+                    path.display(),
+                    dir.display()
+                )));
+            }
+            Ok(Destination::Replace(path))
+        }
+    }
+}
+
+/// A device or pipe, opened to be written into (never created).
+fn open_stream(path: &Path) -> Result<File> {
+    fs::OpenOptions::new().write(true).open(path).map_err(|e| Error::io(path, e))
+}
+
+/// Write an export file (`/save` in chat): atomically with mode 0600, or
+/// into a device or pipe (see `destination`).
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    fsio::write_atomic(&checked_output_path(path)?, bytes)
+    match destination(path)? {
+        Destination::Replace(path) => fsio::write_atomic(&path, bytes),
+        Destination::Stream(path) => open_stream(&path)?.write_all(bytes).map_err(|e| Error::io(&path, e)),
+    }
 }
