@@ -277,9 +277,7 @@ impl Running {
     }
 
     /// Wait for the agent to exit, still acting on signals (which set
-    /// `interrupted`) and on the grace period. Once it was asked to stop,
-    /// what it started in its process group gets the same grace period,
-    /// then SIGKILL, even when the agent itself is gone by then.
+    /// `interrupted`) and on the grace period.
     fn wait(&mut self, interrupted: &mut bool) -> io::Result<ExitStatus> {
         let mut nap = Duration::from_millis(1);
         let mut status = None;
@@ -289,10 +287,12 @@ impl Running {
                 status = self.child.try_wait()?;
             }
             if let Some(status) = status {
-                let stopping = matches!(self.stop, Stop::Asked(_));
-                if !stopping || !sys::group_exists(self.child.id()) {
-                    return Ok(status);
+                // Once stopped, the agent is gone: what it left running in
+                // its group (deaf to SIGTERM, or not yet reaped) goes too.
+                if matches!(self.stop, Stop::Asked(_)) && sys::group_exists(self.child.id()) {
+                    self.kill();
                 }
+                return Ok(status);
             }
             std::thread::sleep(nap.min(self.patience()));
             nap = (nap * 2).min(TICK);
