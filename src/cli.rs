@@ -206,18 +206,34 @@ fn parse_chat(parser: &mut lexopt::Parser) -> Result<Command> {
             Long("create-if-missing") => args.create_if_missing = true,
             Short('q') | Long("query") => {
                 let value = parser.value()?;
+                if args.query.is_some() {
+                    return Err(Error::usage("-q given twice: one message at a time"));
+                }
                 args.query = Some(if value == "-" { Query::Stdin } else { Query::Text(string(value)) });
             }
             Short('Q') | Long("quiet") => args.quiet = true,
-            Long("title") => args.title = Some(string(parser.value()?)),
+            Long("title") => {
+                if args.title.is_some() {
+                    return Err(Error::usage("--title given twice"));
+                }
+                args.title = Some(string(parser.value()?));
+            }
             Long("agent") => {
                 let command = string(parser.value()?);
                 if command.trim().is_empty() {
                     return Err(Error::usage("--agent wants a command; --no-agent runs none"));
                 }
+                if args.agent != AgentChoice::Configured {
+                    return Err(Error::usage("--agent and --no-agent: one of them, once"));
+                }
                 args.agent = AgentChoice::Command(command);
             }
-            Long("no-agent") => args.agent = AgentChoice::Disabled,
+            Long("no-agent") => {
+                if args.agent != AgentChoice::Configured {
+                    return Err(Error::usage("--agent and --no-agent: one of them, once"));
+                }
+                args.agent = AgentChoice::Disabled;
+            }
             Short('h') | Long("help") => return Ok(Command::Print(help::CHAT.to_string())),
             Value(stray) => {
                 let stray = string(stray);

@@ -274,6 +274,18 @@ test_expect_success '--agent with an empty command: exit 2 before anything is sa
 	test "$(session_count)" = 0
 '
 
+test_expect_success '-q twice, --title twice, --agent with --no-agent: exit 2, nothing saved' '
+	test_expect_code 2 hermes chat -q a -q b --no-agent 2>err &&
+	grep "^hermes: -q given twice: one message at a time$" err &&
+	test_expect_code 2 hermes chat --title x --title y -q a --no-agent 2>err &&
+	grep "^hermes: --title given twice$" err &&
+	test_expect_code 2 hermes chat --agent "echo x" --no-agent -q a 2>err &&
+	grep "^hermes: --agent and --no-agent: one of them, once$" err &&
+	test_expect_code 2 hermes chat --no-agent --agent "echo x" -q a 2>err &&
+	test_expect_code 2 hermes chat --agent "echo x" --agent "echo y" -q a 2>err &&
+	test "$(session_count)" = 0
+'
+
 test_expect_success 'a message over 16 MiB on stdin: exit 2, a clear error, nothing saved' '
 	dd if=/dev/zero bs=1048576 count=17 2>/dev/null | tr "\000" a >big &&
 	test_expect_code 2 hermes chat -c big --create-if-missing --no-agent <big >out 2>err &&
