@@ -50,9 +50,13 @@ pub fn map_stdout_error(e: io::Error) -> Error {
 /// sequences among them, from an agent or a hand-edited file) become `^[`,
 /// `^M`, `^?` or `\u{9b}`, so they are seen, not obeyed. With `keep_layout`,
 /// newlines and tabs stay; without, the text stays on one line and in one
-/// tab-separated column.
+/// tab-separated column, and bidi overrides are shown too (one in a title
+/// would reorder the rest of its row).
 pub fn printable(text: &str, keep_layout: bool) -> Cow<'_, str> {
-    let harmful = |c: char| c.is_control() && !(keep_layout && (c == '\n' || c == '\t'));
+    let harmful = |c: char| {
+        c.is_control() && !(keep_layout && (c == '\n' || c == '\t'))
+            || !keep_layout && matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
     if !text.chars().any(harmful) {
         return Cow::Borrowed(text);
     }
@@ -112,5 +116,7 @@ mod tests {
         assert_eq!(printable("two\tcols\nrows", false), "two^Icols^Jrows");
         assert_eq!(printable("crlf\r\nend\r", true), "crlf\nend^M");
         assert_eq!(printable("crlf\r\n", false), "crlf^M^J");
+        assert_eq!(printable("ab\u{202E}cd", false), "ab\\u{202e}cd");
+        assert_eq!(printable("ab\u{202E}cd", true), "ab\u{202E}cd");
     }
 }

@@ -64,7 +64,7 @@ test_expect_success 'show and list show stored escape sequences, never send them
 	esc=$(printf "\033") bel=$(printf "\007") cr=$(printf "\r") &&
 	hermes chat --title escapes -q "hi ${esc}]0;pwned${bel} ${esc}[31mred${cr}over" --agent "printf \"${esc}[1mbold\"" -Q >/dev/null &&
 	# A hand-edited title, escapes and a tab in it (as JSON escapes).
-	mk_session 20250101_000000_00cccc "bad\\u001b[2Jtitle\\ttab" user 1735689600 "$TRASH" user "x" &&
+	mk_session 20250101_000000_00cccc "bad\\u001b[2Jtitle\\ttab\\u202eevil" user 1735689600 "$TRASH" user "x" &&
 	hermes sessions show escapes >out &&
 	! grep "$esc" out &&
 	! grep "$cr" out &&
@@ -72,15 +72,15 @@ test_expect_success 'show and list show stored escape sequences, never send them
 	grep -F "^[[1mbold" out &&
 	hermes sessions list >out &&
 	! grep "$esc" out &&
-	grep -F "bad^[[2Jtitle^Itab" out &&
+	grep -F "bad^[[2Jtitle^Itab\\u{202e}evil" out &&
 	test "$(awk -F "	" "{ print NF }" out | sort -u)" = 5 &&
 	# The raw text stays in the file, and in --json.
 	hermes sessions show escapes --json | grep -F "\\u001b]0;pwned" &&
 	# Every other place a stored title is shown.
 	hermes sessions prune --older-than 30 --dry-run >out &&
-	grep -F "bad^[[2Jtitle^Itab" out &&
+	grep -F "bad^[[2Jtitle^Itab\\u{202e}evil" out &&
 	hermes sessions delete 20250101_000000_00cccc --yes 2>err &&
-	grep -F "bad^[[2Jtitle^Itab" err &&
+	grep -F "bad^[[2Jtitle^Itab\\u{202e}evil" err &&
 	! grep "$esc" out err &&
 	# A CRLF line end from an agent is a line end, not a ^M.
 	hermes chat --title crlf -q hi --agent "printf \"one\\r\\ntwo\\r\\n\"" -Q >/dev/null &&
