@@ -395,7 +395,7 @@ impl Chat<'_> {
                 };
                 let session =
                     self.store.load(&h.id)?.ok_or(Error::Store(format!("session {} vanished", h.id)))?;
-                let file = if rest.is_empty() { format!("hermes-{}.md", h.id) } else { rest.to_string() };
+                let file = if rest.is_empty() { format!("hermes-{}.md", h.id) } else { home_relative(rest) };
                 sessions::export::write_file(
                     std::path::Path::new(&file),
                     sessions::export::markdown(&[session]).as_bytes(),
@@ -436,6 +436,14 @@ const SLASH_HELP: &str = "\
 /quit            leave (also Ctrl-D)
 Ctrl-C while a reply is running stops it and keeps the conversation.
 ";
+
+/// `~/x` as a shell would read it (no shell reads what /save is given).
+fn home_relative(file: &str) -> String {
+    match (file.strip_prefix("~/"), std::env::var("HOME")) {
+        (Some(rest), Ok(home)) if !home.is_empty() => format!("{}/{rest}", home.trim_end_matches('/')),
+        _ => file.to_string(),
+    }
+}
 
 /// An error inside the interactive loop: Ctrl-C's kin and a closed stdout
 /// end the chat; any other is said, and the chat goes on.

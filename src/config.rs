@@ -111,6 +111,9 @@ fn parse_line(line: &str) -> Result<Option<(String, String)>, String> {
     if !after.is_empty() && !after.starts_with('#') {
         return Err(format!("unexpected '{after}' after the value of '{key}'"));
     }
+    if value.contains('\0') {
+        return Err(format!("the value of '{key}' holds a NUL character"));
+    }
     Ok(Some((key.to_string(), value)))
 }
 
@@ -183,6 +186,7 @@ mod tests {
             r#"agent = "\u12""#,
             r#"agent = "\u+041""#,
             r#"agent = "\uD800""#,
+            r#"agent = "echo \u0000x""#,
         ];
         for line in bad {
             assert!(parse_line(line).is_err(), "{line}");

@@ -171,6 +171,9 @@ test_expect_success 'a mistake in config.toml is named by its line; comments, es
 	config "model = \"m\"" "agent = \"echo \\q \\u+04a\"" &&
 	test_expect_code 4 hermes chat -q hi 2>err &&
 	grep "config.toml: line 2: the value of '"'agent'"': a bad escape \\\\q in a string" err &&
+	config "agent = \"echo \\u0000x\"" &&
+	test_expect_code 4 hermes chat -q hi 2>err &&
+	grep "config.toml: line 1: the value of '"'agent'"' holds a NUL character$" err &&
 	config "[agent]" &&
 	test_expect_code 4 hermes chat -q hi 2>err &&
 	grep "config.toml: line 1: tables are not used here; the keys are agent, agent_input, model$" err &&

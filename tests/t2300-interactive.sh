@@ -452,6 +452,10 @@ test_expect_success TMUX 'errors inside the chat are said and the chat goes on: 
 	S=$(session_id_by_title "kept going") &&
 	send_line "/save $TRASH/no/such/dir/x.md" &&
 	on_screen "^hermes: .*no/such/dir" &&
+	# ~/ is the home directory, as in a shell.
+	mkdir -p "$HOME" &&
+	send_line "/save ~/from-home.md" &&
+	grep "^kept going" "$HOME/from-home.md" &&
 	# A usage error in the chat gets no hint about hermes --help.
 	send_line "/title $(printf "\342\200\213")" &&
 	on_screen "^hermes: a title cannot be empty" &&
