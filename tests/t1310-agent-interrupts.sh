@@ -60,6 +60,22 @@ writing_blocked() {
 	esac
 }
 
+# interrupted_reply AGENT: hermes chat -q "keep me" with AGENT, in the
+# background; once the agent has written something, SIGINT to hermes. It
+# must exit 130, and leave no process of the agent's group (which init may
+# take a moment to reap).
+interrupted_reply() {
+	hermes chat -q "keep me" -Q --agent "$1" >out 2>err &
+	hermes_pid=$!
+	watchdog 20 $hermes_pid &&
+	wait_for_file agent.pid &&
+	poll_until test -s out &&
+	kill -INT $hermes_pid &&
+	test_expect_code 130 wait $hermes_pid &&
+	kill $watchdog &&
+	poll_until -t 10 group_gone "$(cat agent.pid)"
+}
+
 # only_message TEXT: the store holds one session, holding only the user's
 # TEXT; its ID is then in $id.
 only_message() {
@@ -100,15 +116,7 @@ test_expect_success 'SIGINT while hermes is busy writing the reply still stops t
 
 test_expect_success 'SIGINT to hermes, an agent that ignores SIGTERM: SIGKILL after a grace period, exit 130, the conversation kept' '
 	trap stop_leftovers EXIT
-	hermes chat -q "keep me" -Q --agent "$deaf_agent" >out 2>err &
-	hermes_pid=$! &&
-	watchdog 20 $hermes_pid &&
-	wait_for_file agent.pid &&
-	poll_until test -s out &&
-	kill -INT $hermes_pid &&
-	test_expect_code 130 wait $hermes_pid &&
-	kill $watchdog &&
-	poll_until -t 10 group_gone "$(cat agent.pid)" &&
+	interrupted_reply "$deaf_agent" &&
 	echo partial >expect && test_cmp expect out &&
 	echo "hermes: interrupted" >expect && test_cmp expect err &&
 	printf "user: keep me\nassistant: partial\n" >expect &&
@@ -117,17 +125,8 @@ test_expect_success 'SIGINT to hermes, an agent that ignores SIGTERM: SIGKILL af
 
 test_expect_success 'SIGINT: a process the agent left in its group, deaf to SIGTERM, is killed too' '
 	trap stop_leftovers EXIT
-	hermes chat -q "keep me" -Q --agent "$deaf_child_agent" >out 2>err &
-	hermes_pid=$! &&
-	watchdog 20 $hermes_pid &&
-	wait_for_file agent.pid &&
-	poll_until test -s out &&
-	kill -INT $hermes_pid &&
-	test_expect_code 130 wait $hermes_pid &&
-	kill $watchdog &&
-	# hermes waited for the group, not only for the agent: what it left
-	# is killed (and then reaped by init, hence the wait).
-	poll_until -t 10 group_gone "$(cat agent.pid)" &&
+	# The agent exits on SIGTERM at once; what it left is killed then.
+	interrupted_reply "$deaf_child_agent" &&
 	printf "user: keep me\nassistant: partial\n" >expect &&
 	messages "$(only_id)" >actual && test_cmp expect actual
 '
