@@ -115,22 +115,24 @@ fn proc_is_ours() -> bool {
 /// The pid (as /proc numbers it) and start time of the last ancestor of
 /// this process, or of this process itself, in the same PID namespace:
 /// the namespace's first process, or one entered into it from outside.
+///
+/// A /proc of our own namespace shows a parent outside it as 0. The host's
+/// /proc seen from a child namespace shows every parent; there a parent
+/// nested in fewer namespaces than we are lies outside. Both are readable
+/// by anyone: a walk that needed /proc/PID/ns would stop at an ancestor of
+/// another user, or a non-dumpable runner in a container without
+/// CAP_SYS_PTRACE.
 fn outermost_ancestor_in_namespace() -> Option<(i32, u64)> {
-    let namespace_of = |pid: &str| fs::read_link(format!("/proc/{pid}/ns/pid"));
-    let ours = namespace_of("self").ok();
+    let our_depth = if proc_is_ours() { None } else { Some(namespace_depth("self")?) };
     let mut pid = "self".to_string();
     // A bound, in case /proc is not what it seems.
     for _ in 0..256 {
         let fields = proc_stat_fields(&pid)?;
         let parent = fields.get(2)?;
         let outermost = parent.parse::<i32>().ok()? <= 0
-            || match namespace_of(parent) {
-                Ok(theirs) => ours.as_ref() != Some(&theirs),
-                // No namespaces here at all: every process is in the one.
-                Err(_) if ours.is_none() => false,
-                // A parent of another user (sudo -u, su): where it lives
-                // is unknown, and so is the answer.
-                Err(_) => return None,
+            || match our_depth {
+                Some(depth) => namespace_depth(parent)? != depth,
+                None => false,
             };
         if outermost {
             return Some((fields[0].parse().ok()?, fields.get(20)?.parse().ok()?));
@@ -138,6 +140,14 @@ fn outermost_ancestor_in_namespace() -> Option<(i32, u64)> {
         pid = parent.clone();
     }
     None
+}
+
+/// How many PID namespaces, from the one /proc belongs to down, a process
+/// has a pid in: the length of the NSpid line of /proc/PID/status.
+fn namespace_depth(pid: &str) -> Option<usize> {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find_map(|line| line.strip_prefix("NSpid:"))?;
+    Some(line.split_whitespace().count())
 }
 
 /// The path of the terminal open on `fd`: a hand-rolled ttyname(3) that

@@ -215,7 +215,8 @@ PID_NAMESPACE='test "$(id -u)" = 0 && unshare -pf --mount-proc sh -c "test \"\$(
 
 # two_namespaces UNSHARE_OPTION...: pane %7 chats in one new PID namespace,
 # then in another. Within each, -c continues; the second must not continue
-# the first, whose pane %7 was another terminal.
+# the first, whose pane %7 was another terminal. $in_namespace, if set, is
+# the command the namespace's first process runs the chats under.
 two_namespaces() {
 	cat >in-namespace.sh <<-EOF &&
 	export HERMES_HOME="$HERMES_HOME" TMUX_PANE=%7
@@ -225,12 +226,12 @@ two_namespaces() {
 	"$HERMES_BIN" sessions current >"\$1.after"
 	EOF
 	crumb=$(crumbs)/tmux_pane--7.json &&
-	unshare -pf "$@" sh in-namespace.sh first &&
+	unshare -pf "$@" ${in_namespace:-} sh in-namespace.sh first &&
 	crumb_field leader "$crumb" >leader1 &&
 	grep -E "^[0-9]+@[0-9]+\$" leader1 &&
 	# Start times are in clock ticks: let a few pass.
 	sleep 1 &&
-	unshare -pf "$@" sh in-namespace.sh second &&
+	unshare -pf "$@" ${in_namespace:-} sh in-namespace.sh second &&
 	crumb_field leader "$crumb" >leader2 &&
 	! test_cmp leader1 leader2 &&
 	for s in first second; do
@@ -253,9 +254,23 @@ expect_success_if "$PID_NAMESPACE" PID_NAMESPACE 'the same with the host /proc s
 	two_namespaces
 '
 
-expect_success_if "$PID_NAMESPACE && command -v setpriv" PID_NAMESPACE_SETPRIV 'in the namespace as another user (whose parent /proc hides): breadcrumbs still work' '
-	# sudo -u, su, setpriv: the walk cannot see which namespace the root
-	# parent is in, so no leader is known (not hermes itself every time).
+expect_success_if "$PID_NAMESPACE && command -v setpriv && command -v python3" PID_NAMESPACE_HIDDEN 'an ancestor whose namespace link is hidden (a non-dumpable runner, no CAP_SYS_PTRACE): the walk still finds the namespace top' '
+	# A container runtime drops CAP_SYS_PTRACE; a runner that makes itself
+	# non-dumpable then hides its /proc/PID/ns even from root. The first
+	# process here is such a runner.
+	cat >non-dumpable.py <<-\EOF &&
+	import ctypes, subprocess, sys
+	ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, off
+	sys.exit(subprocess.call(sys.argv[1:]))
+	EOF
+	in_namespace="python3 $TRASH/non-dumpable.py setpriv --bounding-set -sys_ptrace --inh-caps -sys_ptrace" &&
+	two_namespaces --mount-proc &&
+	grep -E "^1@" leader1
+'
+
+expect_success_if "$PID_NAMESPACE && command -v setpriv" PID_NAMESPACE_SETPRIV 'in the namespace as another user (sudo -u, su): the namespace top stands in all the same' '
+	# The root parent hides its /proc/PID/ns from user nobody; the walk
+	# needs none of it, and the first process of the namespace is the leader.
 	# Everything user nobody needs is in one directory it owns, and the
 	# way there is open whatever the umask and wherever the clone lives.
 	chmod 755 "$TRASH_ROOT" "$TRASH" &&
@@ -280,10 +295,21 @@ expect_success_if "$PID_NAMESPACE && command -v setpriv" PID_NAMESPACE_SETPRIV '
 	chmod -R a+rX "$n" &&
 	chown -R 65534:65534 "$n" &&
 	as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups" &&
-	unshare -pf --mount-proc sh -c "$as_nobody sh $n/first.sh &&
-		$as_nobody sh $n/other.sh && $as_nobody sh $n/second.sh" >current.out &&
+	# With a /proc of the namespace, the leader is its pid 1; with the
+	# host /proc, the same process under its host pid.
 	HERMES_HOME=$n/h &&
-	check_current current.out "$(session_id_by_title one)" breadcrumb &&
+	for proc in own host; do
+		case $proc in
+		own) mount_proc=--mount-proc leader="1@[0-9]+" ;;
+		host) mount_proc= leader="[0-9]+@[0-9]+" ;;
+		esac &&
+		rm -rf "$n/h" &&
+		unshare -pf $mount_proc sh -c "$as_nobody sh $n/first.sh &&
+			$as_nobody sh $n/other.sh && $as_nobody sh $n/second.sh" >current.out &&
+		check_current current.out "$(session_id_by_title one)" breadcrumb &&
+		grep -E "\"leader\":\"$leader\"" "$n/h/terminal-sessions/tmux_pane--8.json" ||
+		return 1
+	done &&
 	# The copy holds the words the suite looks for in files a panic left.
 	rm "$n/hermes"
 '
