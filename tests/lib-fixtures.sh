@@ -168,6 +168,16 @@ figure() {
 	echo "# $*" >>"$TRASH_ROOT/figures"
 }
 
+# gone PID: PID has exited. gone -PGID: no process of group PGID is left.
+# A zombie counts as gone: in a container whose first process does not
+# reap orphans, a killed agent stays one.
+gone() {
+	case $1 in
+	-*) ! ps -A -o pgid= -o stat= | awk -v g="${1#-}" '$1 == g && $2 !~ /^Z/ { live = 1 } END { exit !live }' ;;
+	*) ! ps -o stat= -p "$1" | grep -qv "^Z" ;;
+	esac
+}
+
 # expect_success_if 'CHECK' NAME 'description' 'body': test_expect_success
 # for prerequisites lib.sh does not know. Runs the test when the shell
 # command CHECK succeeds, else reports it skipped (missing NAME).

@@ -302,7 +302,7 @@ test_expect_success 'hermes interrupted while the agent runs: exit 130, the agen
 	agent_pid=$(cat agent.pid) &&
 	kill -TERM $hermes_pid &&
 	test_expect_code 130 wait $hermes_pid &&
-	! kill -0 "$agent_pid" 2>/dev/null &&
+	gone "$agent_pid" &&
 	grep "^hermes: " err &&
 	messages "$(only_id)" >actual &&
 	head -n 1 actual >first &&

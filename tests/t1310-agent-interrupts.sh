@@ -39,7 +39,7 @@ stop_leftovers() {
 
 # group_gone PGID: no process of that group is left.
 group_gone() {
-	! kill -0 -"$1" 2>/dev/null
+	gone -"$1"
 }
 
 # watchdog SECONDS PID: SIGKILL to PID after SECONDS, so that a hermes that

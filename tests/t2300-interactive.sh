@@ -371,7 +371,7 @@ test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the 
 	wait_until test -s sleep.pid &&
 	tm send-keys -t "$PANE" C-c &&
 	wait_until on_screen -F "[reply interrupted; the conversation is kept]" &&
-	wait_until eval "! kill -0 $(cat sleep.pid) 2>/dev/null" &&
+	wait_until gone "$(cat sleep.pid)" &&
 	S=$(session_id_by_title "please wait") &&
 	messages "$S" >actual &&
 	echo "user: please wait" >expect &&
@@ -402,7 +402,7 @@ test_expect_success TMUX 'Ctrl-C before a slow agent said anything keeps the use
 	wait_until test -s agent.pid &&
 	tm send-keys -t "$PANE" C-c &&
 	wait_until on_screen -F "[reply interrupted; the conversation is kept]" &&
-	! kill -0 "$(cat agent.pid)" 2>/dev/null &&
+	gone "$(cat agent.pid)" &&
 	echo "user: are you slow" >expect &&
 	messages "$(session_id_by_title "are you slow")" >actual &&
 	test_cmp expect actual &&
@@ -437,8 +437,8 @@ test_expect_success TMUX 'closing the pane ends hermes and stops the agent; the 
 	wait_until test -s agent.pid &&
 	kill -0 "$(cat hermes.pid)" &&
 	tm kill-pane -t "$PANE" &&
-	wait_until eval "! kill -0 $(cat hermes.pid) 2>/dev/null" &&
-	wait_until eval "! kill -0 $(cat agent.pid) 2>/dev/null" &&
+	wait_until gone "$(cat hermes.pid)" &&
+	wait_until gone "$(cat agent.pid)" &&
 	echo "user: lost connection" >expect &&
 	messages "$(session_id_by_title "lost connection")" >actual &&
 	test_cmp expect actual
