@@ -119,9 +119,13 @@ impl Agent {
         let mut agent = Running { child, stop: Stop::No };
         // Feed input from a thread so a large conversation cannot deadlock
         // against an agent that writes before it has read everything.
-        let feeder = std::thread::spawn(move || {
+        let feeder = std::thread::Builder::new().spawn(move || {
             let _ = stdin.write_all(&input); // an agent may ignore its stdin
         });
+        let feeder = match feeder {
+            Ok(feeder) => feeder,
+            Err(e) => return Err(agent.abandon(self.failure("cannot start a thread to feed", &e))),
+        };
         let mut decoder = Decoder::default();
         let mut interrupted = false;
         let mut too_large = false;

@@ -178,6 +178,14 @@ gone() {
 	esac
 }
 
+# as_nobody_limited N CMD...: CMD as user nobody (65534), who may start
+# only N processes or threads beyond those it already runs.
+as_nobody_limited() {
+	limit=$(($(ps -L -u 65534 -o lwp= | wc -l) + $1)) &&
+	shift &&
+	prlimit --nproc=$limit:$limit setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
 # expect_success_if 'CHECK' NAME 'description' 'body': test_expect_success
 # for prerequisites lib.sh does not know. Runs the test when the shell
 # command CHECK succeeds, else reports it skipped (missing NAME).
