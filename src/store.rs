@@ -182,57 +182,73 @@ impl Store {
     ) -> Result<usize> {
         let mut buf = Vec::with_capacity(HEADER_PROBE);
         let mut stale = 0;
-        // Stat by name relative to the open directory: the hot loop of a
-        // large scan, one lookup per file instead of a walk from the root.
+        // With an index, a scan is one stat per file and little else: stat
+        // by name relative to the open directory, a batch at a time, spread
+        // over the cores (the kernel looks up names in parallel).
         let dir = match (&cache, fs::File::open(&self.sessions_dir)) {
             (Some(_), Ok(dir)) => Some(dir),
             _ => None,
         };
-        let mut name = *b"YYYYMMDD_HHMMSS_xxxxxx.json\0";
-        for key in ids {
-            let id = std::str::from_utf8(key).expect("IDs are ASCII");
-            let dir_path = self.sessions_dir.as_path();
-            if let (Some(reader), Some(dir)) = (cache.as_mut(), &dir) {
-                let cached = reader.entry_for(id);
-                name[..22].copy_from_slice(key);
-                let c_name = std::ffi::CStr::from_bytes_with_nul(&name).expect("one NUL, at the end");
-                let stamp = match index::Stamp::at(dir, c_name) {
-                    Ok(stamp) => stamp,
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                    Err(e) => {
-                        visit(Scanned { dir: dir_path, id, size: None, header: Err(e.to_string()) });
+        let threads = dir.as_ref().map_or(1, |_| stat_threads(ids.len()));
+        let dir_path = self.sessions_dir.as_path();
+        for batch in ids.chunks(STAT_BATCH) {
+            let stamps = match &dir {
+                Some(dir) => stamps_in(dir, batch, threads),
+                None => Vec::new(),
+            };
+            let mut stamps = stamps.into_iter();
+            for key in batch {
+                let id = std::str::from_utf8(key).expect("IDs are ASCII");
+                if let (Some(reader), Some(stamp)) = (cache.as_mut(), stamps.next()) {
+                    let cached = reader.entry_for(id);
+                    let stamp = match stamp {
+                        Ok(stamp) => stamp,
+                        Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                        Err(e) => {
+                            visit(Scanned { dir: dir_path, id, size: None, header: Err(e.to_string()) });
+                            continue;
+                        }
+                    };
+                    if let Some(entry) = cached.filter(|e| Some(e.stamp) == stamp) {
+                        if let Some(w) = writer.as_mut() {
+                            w.add(id, entry.stamp, &entry.header);
+                        }
+                        visit(Scanned {
+                            dir: dir_path,
+                            id,
+                            size: Some(entry.stamp.size),
+                            header: Ok(entry.header),
+                        });
                         continue;
                     }
-                };
-                if let Some(entry) = cached.filter(|e| Some(e.stamp) == stamp) {
-                    if let Some(w) = writer.as_mut() {
-                        w.add(id, entry.stamp, &entry.header);
-                    }
-                    visit(Scanned {
-                        dir: dir_path,
-                        id,
-                        size: Some(entry.stamp.size),
-                        header: Ok(entry.header),
-                    });
-                    continue;
+                    stale += 1;
                 }
-                stale += 1;
-            }
-            let path = dir_path.join(format!("{id}.json"));
-            match read_header_into(&path, &mut buf) {
-                Err(HeaderError::Gone) => continue, // deleted while we looked
-                Err(HeaderError::Bad(why)) => {
-                    visit(Scanned { dir: dir_path, id, size: None, header: Err(why) })
-                }
-                Ok((header, stamp)) => {
-                    if let Some(w) = writer.as_mut() {
-                        w.add(id, stamp, &header);
-                    }
-                    visit(Scanned { dir: dir_path, id, size: Some(stamp.size), header: Ok(header) })
-                }
+                self.read_one(id, &mut buf, writer.as_deref_mut(), visit);
             }
         }
         Ok(stale)
+    }
+
+    /// The header of one file read from the file itself, for `walk`.
+    fn read_one(
+        &self,
+        id: &str,
+        buf: &mut Vec<u8>,
+        writer: Option<&mut index::Writer>,
+        visit: &mut dyn FnMut(Scanned),
+    ) {
+        let dir_path = self.sessions_dir.as_path();
+        let path = dir_path.join(format!("{id}.json"));
+        match read_header_into(&path, buf) {
+            Err(HeaderError::Gone) => {} // deleted while we looked
+            Err(HeaderError::Bad(why)) => visit(Scanned { dir: dir_path, id, size: None, header: Err(why) }),
+            Ok((header, stamp)) => {
+                if let Some(w) = writer {
+                    w.add(id, stamp, &header);
+                }
+                visit(Scanned { dir: dir_path, id, size: Some(stamp.size), header: Ok(header) })
+            }
+        }
     }
 
     /// The header of one session; Ok(None) if there is no such session.
@@ -390,6 +406,55 @@ fn trim_ascii(mut b: &[u8]) -> &[u8] {
         b = rest;
     }
     b
+}
+
+/// Files stat'ed per batch of a scan: enough to keep the threads busy,
+/// few enough that a batch's stamps take little memory.
+const STAT_BATCH: usize = 8192;
+
+/// How many threads stat the files of a scan of `files` files.
+fn stat_threads(files: usize) -> usize {
+    if files < 2048 {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+}
+
+/// The stamps of these session files in `dir`, in order, looked up by up
+/// to `threads` threads. A thread that cannot be started leaves its share
+/// to the calling one.
+fn stamps_in(dir: &fs::File, ids: &[[u8; 22]], threads: usize) -> Vec<io::Result<Option<index::Stamp>>> {
+    let stat_each = |ids: &[[u8; 22]]| -> Vec<io::Result<Option<index::Stamp>>> {
+        let mut name = *b"YYYYMMDD_HHMMSS_xxxxxx.json\0";
+        ids.iter()
+            .map(|key| {
+                name[..22].copy_from_slice(key);
+                index::Stamp::at(
+                    dir,
+                    std::ffi::CStr::from_bytes_with_nul(&name).expect("one NUL, at the end"),
+                )
+            })
+            .collect()
+    };
+    if threads <= 1 || ids.len() < 2 * threads {
+        return stat_each(ids);
+    }
+    let share = ids.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let mut shares = ids.chunks(share);
+        let own = shares.next().unwrap_or_default();
+        let others: Vec<_> = shares
+            .map(|ids| (ids, std::thread::Builder::new().spawn_scoped(scope, move || stat_each(ids))))
+            .collect();
+        let mut stamps = stat_each(own);
+        for (ids, started) in others {
+            match started {
+                Ok(thread) => stamps.extend(thread.join().expect("panics abort")),
+                Err(_) => stamps.extend(stat_each(ids)),
+            }
+        }
+        stamps
+    })
 }
 
 /// The bytes of a session file; None when it does not exist. Files that

@@ -50,4 +50,49 @@ test_expect_success '--limit past one page cuts, and says so' '
 	test_cmp expect first
 '
 
+# session_file I: the file of session tI.
+session_file() {
+	printf "%s/sessions/20260101_%06d_%06x.json" "$HERMES_HOME" $(($1 / 60)) "$1"
+}
+
+test_expect_success 'the header index: files changed behind it are read again, the rest are not' '
+	HERMES_HOME="$TRASH_ROOT/large-home" &&
+	# Settled files (older than the racy window) are what the index keeps.
+	find "$HERMES_HOME/sessions" -name "*.json" -exec touch -d "1 hour ago" {} + &&
+	hermes sessions list --all >before &&
+	test -s "$HERMES_HOME/index" &&
+	# In place, the same size: the inode stays, the mtime moves.
+	f=$(session_file 5000) &&
+	sed "s/\"title\":\"t5000\"/\"title\":\"x5000\"/" "$f" >edited &&
+	cat edited >"$f" &&
+	# Renamed over it, with the old size and mtime: only the inode differs.
+	f=$(session_file 9000) &&
+	sed "s/\"title\":\"t9000\"/\"title\":\"y9000\"/" "$f" >replaced &&
+	touch -r "$f" replaced &&
+	mv replaced "$f" &&
+	rm "$(session_file 10049)" &&
+	if command -v strace >/dev/null; then
+		strace -f -e trace=open,openat -o trace hermes sessions list --all >after &&
+		sed -n "s|.*/sessions/\([^\"]*\)\".*|\1|p" trace | sort -u >opened &&
+		printf "%s\n" 20260101_000083_001388.json 20260101_000150_002328.json >expect &&
+		test_cmp expect opened
+	else
+		hermes sessions list --all >after
+	fi &&
+	cut -f2 before | sed -e "s/^t5000\$/x5000/" -e "s/^t9000\$/y9000/" -e "/^t10049\$/d" >expect &&
+	cut -f2 after >actual &&
+	test_cmp expect actual
+'
+
+expect_success_if "test \"\$(id -u)\" = 0 && command -v setpriv && command -v prlimit" ROOT_SETPRIV_PRLIMIT 'a large scan where no thread can be started: the same list' '
+	# The index spreads its stat calls over threads; a user at the limit
+	# of processes (as root is never) cannot start one.
+	chmod 755 "$TRASH_ROOT" "$TRASH" &&
+	cp -R "$TRASH_ROOT/large-home" nobody-home &&
+	chown -R 65534:65534 nobody-home &&
+	HERMES_HOME="$TRASH_ROOT/large-home" hermes sessions list --all >expect &&
+	HERMES_HOME=$TRASH/nobody-home as_nobody_limited 1 "$HERMES_BIN" sessions list --all >actual &&
+	test_cmp expect actual
+'
+
 test_done
