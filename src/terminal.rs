@@ -47,12 +47,26 @@ pub fn identify() -> Option<Terminal> {
 
 /// `[A-Za-z0-9._-]` only, at most 120 characters; other ASCII (`/`, `%`)
 /// becomes `-`. A value with non-ASCII characters gets each as its code
-/// point (`é` is `ue9`) and a hash of the whole value at the end, so that
-/// pane IDs in other scripts stay apart from each other and from ASCII ones.
+/// point (`é` is `ue9`), and it or a value too long to fit gets a hash of
+/// the whole value at the end, so that pane IDs in other scripts, or that
+/// differ only past the cut, stay apart from each other and from the rest.
 pub fn sanitize_key(raw: &str) -> String {
-    let hash = (!raw.is_ascii()).then(|| format!("-{:08x}", crate::lock::fnv1a(raw.as_bytes()) as u32));
-    let room = MAX_KEY_LEN - hash.as_ref().map_or(0, String::len);
-    let mut key = String::with_capacity(raw.len().min(MAX_KEY_LEN));
+    let (mut key, cut) = encode_key(raw, MAX_KEY_LEN);
+    if !raw.is_ascii() || cut {
+        let hash = format!("-{:08x}", crate::lock::fnv1a(raw.as_bytes()) as u32);
+        key = encode_key(raw, MAX_KEY_LEN - hash.len()).0 + &hash;
+    }
+    // A key is a file name: never "." or "..".
+    if key.chars().all(|c| c == '.') {
+        key = key.replace('.', "-");
+    }
+    key
+}
+
+/// The file-name-safe form of `raw` in at most `room` bytes, and whether
+/// it had to be cut (never inside one character's code point).
+fn encode_key(raw: &str, room: usize) -> (String, bool) {
+    let mut key = String::with_capacity(raw.len().min(room));
     for c in raw.chars() {
         let start = key.len();
         match c {
@@ -62,15 +76,10 @@ pub fn sanitize_key(raw: &str) -> String {
         }
         if key.len() > room {
             key.truncate(start);
-            break;
+            return (key, true);
         }
     }
-    key.push_str(hash.as_deref().unwrap_or(""));
-    // A key is a file name: never "." or "..".
-    if key.chars().all(|c| c == '.') {
-        key = key.replace('.', "-");
-    }
-    key
+    (key, false)
 }
 
 fn describe_leader(sid: Option<i32>) -> String {
@@ -198,6 +207,8 @@ mod tests {
         assert_eq!(sanitize_key("tmux_pane-%5"), "tmux_pane--5");
         assert_eq!(sanitize_key(".."), "--");
         assert_eq!(sanitize_key(&"x".repeat(500)).len(), 120);
+        assert_eq!(sanitize_key(&"x".repeat(120)), "x".repeat(120));
+        assert_ne!(sanitize_key(&("x".repeat(200) + "1")), sanitize_key(&("x".repeat(200) + "2")));
         assert_eq!(sanitize_key("a/../b"), "a-..-b");
         assert!(sanitize_key("tmux_pane-é").starts_with("tmux_pane-ue9-"));
         assert_eq!(sanitize_key("tmux_pane-é").len(), "tmux_pane-ue9-".len() + 8);
