@@ -116,9 +116,14 @@ fn process_start_time(pid: i32) -> Option<u64> {
     proc_stat_fields(&pid.to_string())?.get(20)?.parse().ok()
 }
 
-/// Whether /proc numbers processes as this PID namespace does.
+/// Whether /proc numbers processes as this PID namespace does: this
+/// process has a pid in no namespace above it there. Kernels without NSpid
+/// (before 4.1) are asked whether /proc gives our own pid.
 fn proc_is_ours() -> bool {
-    proc_stat_fields("self").and_then(|f| f[0].parse().ok()) == Some(std::process::id())
+    match namespace_depth("self") {
+        Some(depth) => depth == 1,
+        None => proc_stat_fields("self").and_then(|f| f[0].parse().ok()) == Some(std::process::id()),
+    }
 }
 
 /// The pid (as /proc numbers it) and start time of the last ancestor of
@@ -152,7 +157,9 @@ fn outermost_ancestor_in_namespace() -> Option<(i32, u64)> {
 }
 
 /// How many PID namespaces, from the one /proc belongs to down, a process
-/// has a pid in: the length of the NSpid line of /proc/PID/status.
+/// has a pid in: the length of the NSpid line of /proc/PID/status (Linux
+/// 4.1 and later; without it, a walk through the host's /proc finds no
+/// leader, and breadcrumbs there record none).
 fn namespace_depth(pid: &str) -> Option<usize> {
     let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find_map(|line| line.strip_prefix("NSpid:"))?;

@@ -170,20 +170,29 @@ figure() {
 
 # gone PID: PID has exited. gone -PGID: no process of group PGID is left.
 # A zombie counts as gone: in a container whose first process does not
-# reap orphans, a killed agent stays one.
+# reap orphans, a killed agent stays one. Without a working ps, only what
+# kill -0 no longer finds is gone.
 gone() {
+	kill -0 "$1" 2>/dev/null || return 0
 	case $1 in
-	-*) ! ps -A -o pgid= -o stat= | awk -v g="${1#-}" '$1 == g && $2 !~ /^Z/ { live = 1 } END { exit !live }' ;;
-	*) ! ps -o stat= -p "$1" | grep -qv "^Z" ;;
+	-*) ps -A -o pgid= -o stat= | awk -v g="${1#-}" '
+		$1 == g { seen = 1; if ($2 !~ /^Z/) live = 1 }
+		END { exit !(seen && !live) }' ;;
+	*) ps -o stat= -p "$1" | grep -q "^Z" ;;
 	esac
 }
 
-# as_nobody_limited N CMD...: CMD as user nobody (65534), who may start
-# only N processes or threads beyond those it already runs.
-as_nobody_limited() {
-	limit=$(($(ps -L -u 65534 -o lwp= | wc -l) + $1)) &&
+# A user ID no process runs as, for tests that need a user of their own:
+# the kernel counts a user's processes over the whole machine, in every
+# container, so user nobody may already have some.
+LONELY_UID=$((2000000000 + $$))
+
+# as_lonely_user N CMD...: CMD as user $LONELY_UID, who may run N
+# processes and threads in all.
+as_lonely_user() {
+	limit=$1 &&
 	shift &&
-	prlimit --nproc=$limit:$limit setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	prlimit --nproc="$limit:$limit" setpriv --reuid=$LONELY_UID --regid=$LONELY_UID --clear-groups "$@"
 }
 
 # expect_success_if 'CHECK' NAME 'description' 'body': test_expect_success

@@ -333,13 +333,15 @@ test_expect_success 'an agent that ignores its stdin still works' '
 '
 
 expect_success_if "test \"\$(id -u)\" = 0 && command -v setpriv && command -v prlimit" ROOT_SETPRIV_PRLIMIT 'no thread to feed the agent (a user at its process limit): exit 3, the message kept' '
-	# The agent starts as the second process of user nobody; the thread
-	# that would write its input would be the third.
+	# hermes and the agent are the two processes the user may run; the
+	# thread that would write the agent its input would be a third. The
+	# agent forks nothing (shell builtins only).
 	chmod 755 "$TRASH_ROOT" "$TRASH" &&
-	mkdir nobody-home &&
-	chown 65534:65534 nobody-home &&
-	HERMES_HOME=$TRASH/nobody-home &&
-	test_expect_code 3 as_nobody_limited 2 "$HERMES_BIN" chat -q "keep me" -Q --agent "cat >/dev/null; echo never" >out 2>err &&
+	mkdir lonely-home &&
+	chown $LONELY_UID:$LONELY_UID lonely-home &&
+	HERMES_HOME=$TRASH/lonely-home &&
+	test_expect_code 3 as_lonely_user 2 "$HERMES_BIN" chat -q "keep me" -Q \
+		--agent "while read -r line; do :; done; echo never" >out 2>err &&
 	! grep never out &&
 	grep "^hermes: cannot start a thread to feed agent .*: Resource temporarily unavailable\$" err &&
 	echo "user: keep me" >expect &&
