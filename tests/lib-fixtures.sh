@@ -187,6 +187,19 @@ gone() {
 # container, so user nobody may already have some.
 LONELY_UID=$((2000000000 + $$))
 
+# lonely_hermes: the path of a copy of hermes that user $LONELY_UID can
+# run wherever the build lives (a clone made under umask 077 is closed to
+# other users). It lies outside any test's trash directory, where the
+# words a panic leaves would be found in it.
+lonely_hermes() {
+	if ! test -x "$TRASH_ROOT/lonely-bin/hermes"; then
+		mkdir -p "$TRASH_ROOT/lonely-bin" &&
+		cp "$HERMES_BIN" "$TRASH_ROOT/lonely-bin/hermes" &&
+		chmod 755 "$TRASH_ROOT" "$TRASH_ROOT/lonely-bin" "$TRASH_ROOT/lonely-bin/hermes"
+	fi &&
+	echo "$TRASH_ROOT/lonely-bin/hermes"
+}
+
 # as_lonely_user N CMD...: CMD as user $LONELY_UID, who may run N
 # processes and threads in all.
 as_lonely_user() {

@@ -340,7 +340,7 @@ expect_success_if "test \"\$(id -u)\" = 0 && command -v setpriv && command -v pr
 	mkdir lonely-home &&
 	chown $LONELY_UID:$LONELY_UID lonely-home &&
 	HERMES_HOME=$TRASH/lonely-home &&
-	test_expect_code 3 as_lonely_user 2 "$HERMES_BIN" chat -q "keep me" -Q \
+	test_expect_code 3 as_lonely_user 2 "$(lonely_hermes)" chat -q "keep me" -Q \
 		--agent "while read -r line; do :; done; echo never" >out 2>err &&
 	! grep never out &&
 	grep "^hermes: cannot start a thread to feed agent .*: Resource temporarily unavailable\$" err &&

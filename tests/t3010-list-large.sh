@@ -98,11 +98,11 @@ expect_success_if "test \"\$(id -u)\" = 0 && command -v setpriv && command -v pr
 	find "$HERMES_HOME/sessions" -name "*.json" -exec touch -d "1 hour ago" {} + &&
 	mkdir traces &&
 	chown -R $LONELY_UID:$LONELY_UID "$HERMES_HOME" traces &&
-	as_lonely_user 8 "$HERMES_BIN" sessions list --all >expect &&
+	as_lonely_user 8 "$(lonely_hermes)" sessions list --all >expect &&
 	test -s "$HERMES_HOME/index" &&
 	# strace and hermes are the two processes the user may run.
 	as_lonely_user 2 strace -f -e trace=clone,clone3,openat -o traces/list \
-		"$HERMES_BIN" sessions list --all >actual &&
+		"$(lonely_hermes)" sessions list --all >actual &&
 	test_cmp expect actual &&
 	grep -E "clone3?\(.*= -1 EAGAIN" traces/list &&
 	! grep "/sessions/.*\.json" traces/list
