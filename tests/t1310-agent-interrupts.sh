@@ -89,6 +89,15 @@ too_large() {
 	printf "hermes: agent '%s' wrote a reply larger than 16 MiB; stopped it, the reply was not saved\n" "$1"
 }
 
+# refused_past_limit AGENT: a chat whose AGENT replies past 16 MiB exits 3
+# with that error, shows nothing, and keeps only the question.
+refused_past_limit() {
+	test_expect_code 3 hermes chat -q "keep me" -Q --agent "$1" >out 2>err &&
+	too_large "$1" >expect && test_cmp expect err &&
+	test_must_be_empty out &&
+	only_message "keep me"
+}
+
 test_expect_success 'SIGINT while hermes is busy writing the reply still stops the agent' '
 	trap stop_leftovers EXIT
 	mkfifo shown.fifo || exit 1
@@ -169,19 +178,12 @@ test_expect_success 'a reply past 16 MiB from an agent that ignores SIGTERM: it 
 '
 
 test_expect_success 'an SSE line without end past the limit: exit 3, nothing saved for it' '
-	agent="cat >/dev/null; printf \"data: \"; $twenty_mb" &&
-	test_expect_code 3 hermes chat -q "keep me" -Q --agent "$agent" >out 2>err &&
-	too_large "$agent" >expect && test_cmp expect err &&
-	test_must_be_empty out &&
-	only_message "keep me"
+	refused_past_limit "cat >/dev/null; printf \"data: \"; $twenty_mb"
 '
 
 test_expect_success 'a completion object past the limit: exit 3, nothing saved for it' '
 	agent="cat >/dev/null; printf \"{\\\"choices\\\":[{\\\"message\\\":{\\\"content\\\":\\\"\"; $twenty_mb; printf \"\\\"}}]}\"" &&
-	test_expect_code 3 hermes chat -q "keep me" -Q --agent "$agent" >out 2>err &&
-	too_large "$agent" >expect && test_cmp expect err &&
-	test_must_be_empty out &&
-	only_message "keep me"
+	refused_past_limit "$agent"
 '
 
 test_expect_success 'a reply of exactly 16 MiB is shown and saved' '

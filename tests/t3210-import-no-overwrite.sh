@@ -20,6 +20,23 @@ staged () {
 	temporaries >/dev/null
 }
 
+# raced_import INJECT SKIPPED: import in.jsonl under strace -e inject=INJECT
+# (a delay before each file is placed), while session A'"'"'s file appears
+# meanwhile; import must report SKIPPED sessions skipped and leave it be.
+raced_import () {
+	mkdir -p "$HERMES_HOME/sessions" &&
+	{ strace -f -o /dev/null -e inject="$1" hermes sessions import in.jsonl 2>err & } &&
+	importing=$! &&
+	poll_until -t 20 staged &&
+	echo precious >"$HERMES_HOME/sessions/$A.json" &&
+	wait $importing &&
+	echo "imported 0 sessions, skipped $2 that already existed" >expect &&
+	test_cmp expect err &&
+	echo precious >expect &&
+	test_cmp expect "$HERMES_HOME/sessions/$A.json" &&
+	test_must_fail temporaries
+}
+
 test_expect_success 'a damaged file at a session'"'"'s name is left in place, and import says so' '
 	printf "%s\n%s\n" "$SB" "$SA" >in.jsonl &&
 	mkdir -p "$HERMES_HOME/sessions" &&
@@ -68,20 +85,9 @@ test_expect_success 'a directory at a session'"'"'s name: skipped, the rest impo
 
 expect_success_if "$STRACE" STRACE 'a session file that appears while import runs is not overwritten' '
 	printf "%s\n" "$SA" >in.jsonl &&
-	mkdir -p "$HERMES_HOME/sessions" &&
 	# Each placing of a file (link, or rename before) waits 2 s first: time
 	# for another writer to create the same name after import looked.
-	{ strace -f -o /dev/null -e inject="/^(link|rename):delay_enter=2000000" \
-		hermes sessions import in.jsonl 2>err & } &&
-	importing=$! &&
-	poll_until -t 20 staged &&
-	echo precious >"$HERMES_HOME/sessions/$A.json" &&
-	wait $importing &&
-	echo "imported 0 sessions, skipped 1 that already existed" >expect &&
-	test_cmp expect err &&
-	echo precious >expect &&
-	test_cmp expect "$HERMES_HOME/sessions/$A.json" &&
-	test_must_fail temporaries
+	raced_import "/^(link|rename):delay_enter=2000000" 1
 '
 
 expect_success_if "$STRACE" STRACE 'without hard links (EPERM) import still works, and still overwrites nothing' '
@@ -98,17 +104,7 @@ expect_success_if "$STRACE" STRACE 'without hard links (EPERM) import still work
 	test_cmp expect out &&
 	test_must_fail temporaries &&
 	rm "$HERMES_HOME/sessions/$A.json" &&
-	{ strace -f -o /dev/null -e inject="/^link:error=EPERM:delay_enter=2000000" \
-		hermes sessions import in.jsonl 2>err & } &&
-	importing=$! &&
-	poll_until -t 20 staged &&
-	echo precious >"$HERMES_HOME/sessions/$A.json" &&
-	wait $importing &&
-	echo "imported 0 sessions, skipped 2 that already existed" >expect &&
-	test_cmp expect err &&
-	echo precious >expect &&
-	test_cmp expect "$HERMES_HOME/sessions/$A.json" &&
-	test_must_fail temporaries
+	raced_import "/^link:error=EPERM:delay_enter=2000000" 2
 '
 
 expect_success_if "$STRACE" STRACE 'a write that fails halfway through leaves no temporary files behind' '
