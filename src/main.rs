@@ -1,42 +1,15 @@
-//! hermes: chat sessions as plain JSON files; every terminal continues its
-//! own conversation. `main` parses, dispatches, and is the one place where
-//! an error becomes a message and an exit status.
+//! The `hermes` binary: parse, run, and the one place where an error becomes
+//! a message and an exit status.
 
-mod agent;
-mod breadcrumb;
-mod chat;
-mod cli;
-mod completion;
-mod config;
-mod error;
-mod fsio;
-mod help;
-mod index;
-mod json;
-mod lock;
-mod output;
-mod prompt;
-mod resolve;
-mod session;
-mod sessions;
-mod store;
-mod sys;
-mod terminal;
-mod timefmt;
-mod titles;
-
-use std::path::PathBuf;
-
-use cli::{Cli, Command};
-use error::{Error, Result};
-use store::Store;
+use hermes::error::Error;
+use hermes::note;
 
 fn main() {
     std::panic::set_hook(Box::new(|info| {
         // Never a backtrace: one line that says it is our bug.
         note!("hermes: internal error: {info}; please report this bug");
     }));
-    let status = match cli::parse().and_then(run) {
+    let status = match hermes::cli::parse().and_then(hermes::run) {
         Ok(()) => 0,
         Err(e) => {
             if !matches!(e, Error::BrokenPipe) {
@@ -46,60 +19,4 @@ fn main() {
         }
     };
     std::process::exit(status);
-}
-
-fn run(cli: Cli) -> Result<()> {
-    match cli.command {
-        Command::Print(text) => print(&text),
-        Command::Version { verbose } => print(&version_text(verbose)),
-        Command::Completion(shell) => print(completion::script(&shell)),
-        Command::Chat(args) => chat::run(&open_store(cli.profile)?, args),
-        Command::Sessions(command) => sessions::run(&open_store(cli.profile)?, command),
-    }
-}
-
-fn print(text: &str) -> Result<()> {
-    let mut out = output::Out::new();
-    out.write(text)?;
-    out.flush()
-}
-
-fn version_text(verbose: bool) -> String {
-    let mut text = format!("hermes {}\n", env!("CARGO_PKG_VERSION"));
-    if verbose {
-        text.push_str(&format!(
-            "session format: {}\ntarget: {}-{}\nprofile: {}\nstatic: {}\n",
-            session::FORMAT,
-            std::env::consts::ARCH,
-            std::env::consts::OS,
-            if cfg!(debug_assertions) { "debug" } else { "release" },
-            if cfg!(target_feature = "crt-static") { "yes" } else { "no" },
-        ));
-    }
-    text
-}
-
-/// `$HERMES_HOME`, else `$HOME/.hermes`; `-p NAME` picks a profile in it.
-fn open_store(profile: Option<String>) -> Result<Store> {
-    let base = match std::env::var_os("HERMES_HOME").filter(|v| !v.is_empty()) {
-        Some(home) => PathBuf::from(home),
-        None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-            Some(home) => PathBuf::from(home).join(".hermes"),
-            None => {
-                return Err(Error::Store(
-                    "neither HERMES_HOME nor HOME is set, so there is nowhere to keep sessions; set HERMES_HOME=/path/to/dir"
-                        .into(),
-                ));
-            }
-        },
-    };
-    let base = if base.is_relative() {
-        std::env::current_dir().map_err(|e| Error::io(&base, e))?.join(base)
-    } else {
-        base
-    };
-    Ok(Store::at(match profile {
-        Some(name) => base.join("profiles").join(name),
-        None => base,
-    }))
 }

@@ -2,9 +2,10 @@
 //! ends the command quietly instead of panicking, and stored text that is
 //! shown rather than exported is made harmless to a terminal.
 
-use std::borrow::Cow;
-use std::fmt::Write as _;
+use std::fs::{self, File};
 use std::io::{self, Write};
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
@@ -46,45 +47,6 @@ pub fn map_stdout_error(e: io::Error) -> Error {
     }
 }
 
-/// Stored text as it may be shown on a terminal: control characters (escape
-/// sequences among them, from an agent or a hand-edited file) become `^[`,
-/// `^M`, `^?` or `\u{9b}`, so they are seen, not obeyed. With `keep_layout`,
-/// newlines and tabs stay; without, the text stays on one line and in one
-/// tab-separated column, and bidi overrides are shown too (one in a title
-/// would reorder the rest of its row).
-pub fn printable(text: &str, keep_layout: bool) -> Cow<'_, str> {
-    let harmful = |c: char| {
-        c.is_control() && !(keep_layout && (c == '\n' || c == '\t'))
-            || !keep_layout && matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-    };
-    if !text.chars().any(harmful) {
-        return Cow::Borrowed(text);
-    }
-    let mut shown = String::with_capacity(text.len() + 16);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            c if !harmful(c) => shown.push(c),
-            // A CRLF line end (an agent on Windows) is a line end.
-            '\r' if keep_layout && chars.peek() == Some(&'\n') => {}
-            '\u{7f}' => shown.push_str("^?"),
-            c if (c as u32) < 0x20 => {
-                shown.push('^');
-                shown.push(char::from(c as u8 + 0x40));
-            }
-            c => {
-                let _ = write!(shown, "\\u{{{:x}}}", c as u32);
-            }
-        }
-    }
-    Cow::Owned(shown)
-}
-
-/// "1 session", "2 sessions".
-pub fn counted(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
-}
-
 /// Print a warning about a file that was skipped.
 pub fn warn(text: &str) {
     crate::note!("hermes: warning: {text}");
@@ -104,19 +66,66 @@ macro_rules! note {
     ($($arg:tt)*) => {{ use std::io::Write as _; let _ = writeln!(std::io::stderr(), $($arg)*); }};
 }
 
-#[cfg(test)]
-mod tests {
-    use super::printable;
+/// A path an export can be written to: a name in the current directory is
+/// `./name`, and a directory is refused rather than replaced.
+/// Where an export goes. A regular file (or a new one) is replaced whole,
+/// atomically; a device or pipe (`/dev/null`, a FIFO, `/dev/stdout` on a
+/// terminal or pipe) is written into, never replaced. A symbolic link to
+/// anything else is refused: hermes neither writes through it nor
+/// replaces the link (a link planted where a file is expected must not
+/// redirect an export, and a link of the user's must not vanish).
+pub enum Destination {
+    Replace(PathBuf),
+    Stream(PathBuf),
+}
 
-    #[test]
-    fn control_characters_are_shown_not_obeyed() {
-        assert_eq!(printable("plain\ttext\n", true), "plain\ttext\n");
-        assert_eq!(printable("a\u{1b}]0;pwned\u{7}b\r\u{7f}", true), "a^[]0;pwned^Gb^M^?");
-        assert_eq!(printable("csi\u{9b}31m", true), "csi\\u{9b}31m");
-        assert_eq!(printable("two\tcols\nrows", false), "two^Icols^Jrows");
-        assert_eq!(printable("crlf\r\nend\r", true), "crlf\nend^M");
-        assert_eq!(printable("crlf\r\n", false), "crlf^M^J");
-        assert_eq!(printable("ab\u{202E}cd", false), "ab\\u{202e}cd");
-        assert_eq!(printable("ab\u{202E}cd", true), "ab\u{202E}cd");
+pub fn destination(given: &Path) -> Result<Destination> {
+    if given.is_dir() {
+        return Err(Error::usage(format!("{} is a directory; give a file name", given.display())));
+    }
+    let path = if given.parent().is_some_and(|p| p.as_os_str().is_empty()) {
+        Path::new(".").join(given)
+    } else {
+        given.to_path_buf()
+    };
+    let is_stream = |meta: &fs::Metadata| {
+        let kind = meta.file_type();
+        kind.is_char_device() || kind.is_fifo() || kind.is_socket() || kind.is_block_device()
+    };
+    match fs::symlink_metadata(&path) {
+        Ok(meta) if meta.file_type().is_symlink() => match fs::metadata(&path) {
+            Ok(target) if is_stream(&target) => Ok(Destination::Stream(path)),
+            _ => Err(Error::Refused(format!(
+                "{} is a symbolic link; hermes neither writes through it nor replaces it: give the file itself",
+                given.display()
+            ))),
+        },
+        Ok(meta) if is_stream(&meta) => Ok(Destination::Stream(path)),
+        _ => {
+            // Otherwise the error would name the temporary file, which the
+            // user never asked for.
+            if let Some(dir) = path.parent().filter(|d| !d.is_dir()) {
+                return Err(Error::Store(format!(
+                    "cannot write {}: no directory {}",
+                    path.display(),
+                    dir.display()
+                )));
+            }
+            Ok(Destination::Replace(path))
+        }
+    }
+}
+
+/// A device or pipe, opened to be written into (never created).
+pub fn open_stream(path: &Path) -> Result<File> {
+    fs::OpenOptions::new().write(true).open(path).map_err(|e| Error::io(path, e))
+}
+
+/// Write an export file (`/save` in chat): atomically with mode 0600, or
+/// into a device or pipe (see `destination`).
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    match destination(path)? {
+        Destination::Replace(path) => crate::store::fsio::write_atomic(&path, bytes),
+        Destination::Stream(path) => open_stream(&path)?.write_all(bytes).map_err(|e| Error::io(&path, e)),
     }
 }

@@ -16,7 +16,7 @@ remaining () {
 
 # hold_session_lock ID: what a hermes appending to session ID does first:
 # hold that session's lock (one byte of $HERMES_HOME/.lock, as in
-# src/lock.rs) and say so in "held". Once another process holds the store
+# src/store/lock.rs) and say so in "held". Once another process holds the store
 # lock (byte 0: prune, about to remove sessions), say so in "pruning";
 # let go when the file "release" appears. Gives up by itself after 60 s.
 hold_session_lock () {

@@ -131,7 +131,7 @@ test_expect_success 'ENVIRONMENT names every variable hermes reads or sets' '
 
 test_expect_success 'the terminal variables are listed in the order hermes tries them' '
 	grep -o "ZELLIJ_PANE_ID\|TMUX_PANE\|KITTY_WINDOW_ID\|WEZTERM_PANE\|TERM_SESSION_ID\|WT_SESSION" \
-		"$ROOT/src/terminal.rs" | awk "!seen[\$0]++" >expect &&
+		"$ROOT/src/terminal/mod.rs" | awk "!seen[\$0]++" >expect &&
 	test_line_count = 6 expect &&
 	man_section ENVIRONMENT | grep "^\.BR ZELLIJ_PANE_ID" |
 		grep -o "[A-Z_]*_[A-Z_]*" >actual &&

@@ -3,7 +3,7 @@
 //! and an append the way `Store::append` splices one.
 #![no_main]
 
-use hermes_fuzz::{json, session};
+use hermes::store::{json, session};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,12 +3,12 @@
 
 use nanoserde::SerJson;
 
-use crate::chat;
 use crate::error::{Error, Result};
 use crate::output::Out;
-use crate::resolve::{self, Reason};
 use crate::store::Store;
 use crate::terminal;
+use crate::terminal::resolve::{self, Reason};
+use crate::time;
 
 #[derive(SerJson)]
 struct Current<'a> {
@@ -19,7 +19,7 @@ struct Current<'a> {
 
 pub fn run(store: &Store, json: bool) -> Result<()> {
     let terminal = terminal::identify();
-    let Some((header, reason)) = resolve::resolve_continue(store, terminal.as_ref(), chat::now())? else {
+    let Some((header, reason)) = resolve::resolve_continue(store, terminal.as_ref(), time::now())? else {
         return Err(Error::NothingToContinue);
     };
     let mut out = Out::new();
@@ -35,7 +35,7 @@ pub fn run(store: &Store, json: bool) -> Result<()> {
         out.line(&format!(
             "{}\t{}\t{} ({why})",
             header.id,
-            crate::output::printable(&header.title, false),
+            crate::text::printable(&header.title, false),
             reason.as_str()
         ))?;
     }

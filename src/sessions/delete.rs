@@ -1,11 +1,11 @@
 //! `hermes sessions delete`: remove sessions, and the breadcrumbs that
 //! pointed at them.
 
-use crate::breadcrumb;
 use crate::error::Result;
-use crate::resolve;
-use crate::session::Header;
 use crate::store::Store;
+use crate::store::session::Header;
+use crate::terminal::breadcrumb;
+use crate::terminal::resolve;
 
 pub fn run(store: &Store, names: &[String], yes: bool) -> Result<()> {
     // Resolve every name before deleting anything: a typo deletes nothing.
@@ -20,13 +20,13 @@ pub fn run(store: &Store, names: &[String], yes: bool) -> Result<()> {
         let what = match doomed.as_slice() {
             [one] => format!(
                 "Delete session '{}' ({}, {})?",
-                crate::output::printable(&one.title, false),
+                crate::text::printable(&one.title, false),
                 one.id,
-                crate::output::counted(one.message_count as usize, "message")
+                crate::text::counted(one.message_count as usize, "message")
             ),
             many => format!("Delete {} sessions?", many.len()),
         };
-        if !crate::prompt::confirm(&what, "hermes sessions delete")? {
+        if !crate::terminal::prompt::confirm(&what, "hermes sessions delete")? {
             crate::note!("nothing deleted");
             return Ok(());
         }
@@ -35,7 +35,7 @@ pub fn run(store: &Store, names: &[String], yes: bool) -> Result<()> {
     let ids: Vec<String> = doomed.iter().map(|h| h.id.clone()).collect();
     for header in &doomed {
         store.remove(&header.id)?;
-        crate::note!("deleted {} '{}'", header.id, crate::output::printable(&header.title, false));
+        crate::note!("deleted {} '{}'", header.id, crate::text::printable(&header.title, false));
     }
     breadcrumb::forget_sessions(store, &ids);
     Ok(())

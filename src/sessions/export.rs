@@ -2,19 +2,19 @@
 //! `import` reads) or Markdown, to stdout or atomically to a file.
 
 use std::ffi::OsStr;
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{BufWriter, Write as _};
-use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use crate::cli::ExportFormat;
 use crate::error::{Error, Result};
-use crate::fsio;
-use crate::output::{self, Out};
-use crate::resolve;
-use crate::session::{self, Session};
+use crate::output::{Destination, Out, destination, open_stream};
 use crate::store::Store;
-use crate::timefmt;
+use crate::store::fsio;
+use crate::store::session;
+use crate::terminal::resolve;
+use crate::text::counted;
+use crate::view::markdown_one;
 
 use super::Progress;
 
@@ -46,7 +46,10 @@ pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: O
             // Exporting everything is a backup: one damaged file must not
             // stop the rest. It is named, counted, and fails the command.
             Err(Error::Corrupt { path, why }) if names.is_empty() => {
-                output::warn(&format!("{}: not a valid session file ({why}); not exported", path.display()));
+                crate::output::warn(&format!(
+                    "{}: not a valid session file ({why}); not exported",
+                    path.display()
+                ));
                 damaged += 1;
                 continue;
             }
@@ -78,7 +81,7 @@ pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: O
         // a complete one.
         return Err(Error::Store(format!(
             "{} could not be exported (see the warnings above); the export holds the rest",
-            output::counted(damaged, "damaged session")
+            counted(damaged, "damaged session")
         )));
     }
     Ok(())
@@ -122,89 +125,4 @@ fn named_ids(store: &Store, names: &[String]) -> Result<Vec<[u8; 22]>> {
         }
     }
     Ok(ids)
-}
-
-/// Sessions as one Markdown document.
-pub fn markdown(sessions: &[Session]) -> String {
-    sessions.iter().map(markdown_one).collect::<Vec<_>>().join("\n---\n\n")
-}
-
-fn markdown_one(session: &Session) -> String {
-    let h = &session.header;
-    let mut text = format!(
-        "# {}\n\n- id: `{}`\n- created: {}\n- last active: {}\n- messages: {}\n",
-        if h.title.is_empty() { "(untitled)" } else { &h.title },
-        h.id,
-        timefmt::local_seconds(h.created_at),
-        timefmt::local_seconds(h.updated_at),
-        h.message_count
-    );
-    for m in &session.messages {
-        text.push_str(&format!("\n## {} ({})\n\n{}\n", m.role, timefmt::local_seconds(m.ts), m.content));
-    }
-    text
-}
-
-/// A path an export can be written to: a name in the current directory is
-/// `./name`, and a directory is refused rather than replaced.
-/// Where an export goes. A regular file (or a new one) is replaced whole,
-/// atomically; a device or pipe (`/dev/null`, a FIFO, `/dev/stdout` on a
-/// terminal or pipe) is written into, never replaced. A symbolic link to
-/// anything else is refused: hermes neither writes through it nor
-/// replaces the link (a link planted where a file is expected must not
-/// redirect an export, and a link of the user's must not vanish).
-enum Destination {
-    Replace(PathBuf),
-    Stream(PathBuf),
-}
-
-fn destination(given: &Path) -> Result<Destination> {
-    if given.is_dir() {
-        return Err(Error::usage(format!("{} is a directory; give a file name", given.display())));
-    }
-    let path = if given.parent().is_some_and(|p| p.as_os_str().is_empty()) {
-        Path::new(".").join(given)
-    } else {
-        given.to_path_buf()
-    };
-    let is_stream = |meta: &fs::Metadata| {
-        let kind = meta.file_type();
-        kind.is_char_device() || kind.is_fifo() || kind.is_socket() || kind.is_block_device()
-    };
-    match fs::symlink_metadata(&path) {
-        Ok(meta) if meta.file_type().is_symlink() => match fs::metadata(&path) {
-            Ok(target) if is_stream(&target) => Ok(Destination::Stream(path)),
-            _ => Err(Error::Refused(format!(
-                "{} is a symbolic link; hermes neither writes through it nor replaces it: give the file itself",
-                given.display()
-            ))),
-        },
-        Ok(meta) if is_stream(&meta) => Ok(Destination::Stream(path)),
-        _ => {
-            // Otherwise the error would name the temporary file, which the
-            // user never asked for.
-            if let Some(dir) = path.parent().filter(|d| !d.is_dir()) {
-                return Err(Error::Store(format!(
-                    "cannot write {}: no directory {}",
-                    path.display(),
-                    dir.display()
-                )));
-            }
-            Ok(Destination::Replace(path))
-        }
-    }
-}
-
-/// A device or pipe, opened to be written into (never created).
-fn open_stream(path: &Path) -> Result<File> {
-    fs::OpenOptions::new().write(true).open(path).map_err(|e| Error::io(path, e))
-}
-
-/// Write an export file (`/save` in chat): atomically with mode 0600, or
-/// into a device or pipe (see `destination`).
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    match destination(path)? {
-        Destination::Replace(path) => fsio::write_atomic(&path, bytes),
-        Destination::Stream(path) => open_stream(&path)?.write_all(bytes).map_err(|e| Error::io(&path, e)),
-    }
 }

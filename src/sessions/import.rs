@@ -10,9 +10,9 @@ use std::io::{BufRead, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result, describe_io};
-use crate::fsio::Batch;
 use crate::output;
-use crate::session::{self, FORMAT, Session};
+use crate::store::fsio::Batch;
+use crate::store::session::{self, FORMAT, Session};
 use crate::store::{MAX_SESSION_BYTES, Store};
 
 use super::Progress;
@@ -66,12 +66,12 @@ pub fn run(store: &Store, file: &OsStr) -> Result<()> {
         // rules apply, so no escape sequence or bidi override reaches a
         // terminal through `list`. Too long is cut here, not refused.
         s.header.title = session::sanitize_title(&s.header.title)
-            .map(|t| session::truncate_words(&t, session::MAX_TITLE_CHARS))
+            .map(|t| crate::text::truncate_words(&t, session::MAX_TITLE_CHARS))
             .unwrap_or_default();
         if !s.header.title.is_empty() && titles.contains(&title_key(&s.header.title)) {
             let base = s.header.title.clone();
             s.header.title = (2..)
-                .map(|n| crate::titles::numbered(&base, n))
+                .map(|n| crate::store::titles::numbered(&base, n))
                 .find(|t| !titles.contains(&title_key(t)))
                 .expect("unbounded");
             retitled += 1;
@@ -120,8 +120,8 @@ fn open_input(file: &OsStr) -> Result<File> {
 fn tempfile_in_tmp() -> Result<File> {
     let dir = std::env::temp_dir();
     loop {
-        let path = dir.join(format!("hermes-import.{}", crate::fsio::random_hex(12)));
-        match crate::fsio::create_new_private(&path) {
+        let path = dir.join(format!("hermes-import.{}", crate::store::fsio::random_hex(12)));
+        match crate::store::fsio::create_new_private(&path) {
             Ok(_) => {
                 let file = std::fs::OpenOptions::new().read(true).write(true).open(&path);
                 let _ = std::fs::remove_file(&path);

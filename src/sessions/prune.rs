@@ -10,14 +10,14 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use crate::breadcrumb;
-use crate::chat;
 use crate::error::{Error, Result};
-use crate::fsio::{self, TEMP_SUFFIX};
-use crate::output::{self, Out, counted};
-use crate::session::{FORMAT, Header};
+use crate::output::{self, Out};
 use crate::store::Store;
-use crate::timefmt;
+use crate::store::fsio::{self, TEMP_SUFFIX};
+use crate::store::session::{FORMAT, Header};
+use crate::terminal::breadcrumb;
+use crate::text::counted;
+use crate::time;
 
 use super::Progress;
 
@@ -32,7 +32,7 @@ enum Crumb {
 }
 
 pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
-    let cutoff = chat::now() - days * 86400.0;
+    let cutoff = time::now() - days * 86400.0;
     let inactive = |h: &Header| h.updated_at < cutoff && h.format <= FORMAT;
     let mut sessions: Vec<Header> = Vec::new();
     store.scan(|entry| match entry.header {
@@ -63,8 +63,8 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
             out.line(&format!(
                 "would remove session {} '{}' (last active {})",
                 h.id,
-                crate::output::printable(&h.title, false),
-                timefmt::local_minutes(h.updated_at)
+                crate::text::printable(&h.title, false),
+                time::local_minutes(h.updated_at)
             ))?;
         }
         for p in temps.iter().chain(crumbs.iter().map(|(p, _)| p)) {
@@ -90,7 +90,7 @@ pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
             counted(temps.len(), "temporary file"),
             counted(crumbs.len(), "breadcrumb")
         );
-        if !crate::prompt::confirm(&question, "hermes sessions prune")? {
+        if !crate::terminal::prompt::confirm(&question, "hermes sessions prune")? {
             crate::note!("nothing removed");
             return Ok(());
         }

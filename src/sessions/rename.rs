@@ -1,9 +1,9 @@
 //! `hermes sessions rename`: a new user title, under the title rules.
 
 use crate::error::Result;
-use crate::resolve;
 use crate::store::Store;
-use crate::titles;
+use crate::store::titles;
+use crate::terminal::resolve;
 
 pub fn run(store: &Store, name: &str, title: &str) -> Result<()> {
     let header = resolve::find_by_name(store, name)?;

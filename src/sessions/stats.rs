@@ -2,11 +2,11 @@
 
 use nanoserde::SerJson;
 
-use crate::breadcrumb;
 use crate::error::Result;
 use crate::output::Out;
 use crate::store::Store;
-use crate::timefmt;
+use crate::terminal::breadcrumb;
+use crate::time;
 
 #[derive(SerJson, Default)]
 #[nserde(serialize_none_as_null)]
@@ -43,7 +43,7 @@ pub fn run(store: &Store, json: bool) -> Result<()> {
         out.line(&stats.serialize_json())?;
         return out.flush();
     }
-    let when = |t: Option<f64>| t.map_or("-".to_string(), timefmt::local_minutes);
+    let when = |t: Option<f64>| t.map_or("-".to_string(), time::local_minutes);
     out.write(&format!(
         "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       {}\nnewest:       {}\nbreadcrumbs:  {}\n",
         stats.sessions,

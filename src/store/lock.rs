@@ -63,7 +63,7 @@ impl LockFile {
     }
 
     pub fn session(&self, id: &str) -> Result<Guard<'_>> {
-        let start = SESSION_BYTES_START + fnv1a(id.as_bytes()) % SESSION_BYTES;
+        let start = SESSION_BYTES_START + crate::hash::fnv1a(id.as_bytes()) % SESSION_BYTES;
         self.acquire(start, format!("lock of session {id}"))
     }
 
@@ -86,9 +86,4 @@ impl LockFile {
             pause = (pause * 2).min(Duration::from_millis(25));
         }
     }
-}
-
-/// FNV-1a: a small, stable hash (also what keeps terminal keys apart).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100000001b3))
 }

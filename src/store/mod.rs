@@ -1,16 +1,21 @@
 //! The session store: where a profile's files live, and reading, creating,
 //! appending to, updating and removing session files under the right locks.
 
+pub mod fsio;
+pub mod index;
+pub mod json;
+pub mod lock;
+pub mod session;
+pub mod titles;
+
 use std::cell::OnceCell;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::fsio;
-use crate::index;
-use crate::lock::{Guard, LockFile};
-use crate::session::{self, FORMAT, Header, Message, Session};
+use crate::store::lock::{Guard, LockFile};
+use session::{FORMAT, Header, Message, Session};
 
 /// A session file larger than this is refused rather than read into memory.
 pub const MAX_SESSION_BYTES: u64 = 256 << 20;
@@ -297,7 +302,7 @@ impl Store {
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
         let bytes = read_session_bytes(&path)?.ok_or_else(|| gone(id))?;
         let corrupt = |why: String| Error::Corrupt { path: path.clone(), why };
-        let layout = crate::json::layout(&bytes)
+        let layout = crate::store::json::layout(&bytes)
             .map_err(|e| corrupt(e.to_string()))?
             .ok_or_else(|| corrupt("not in session layout".into()))?;
         let mut header = session::decode_header(&bytes).map_err(corrupt)?;
@@ -498,7 +503,7 @@ fn read_header_into(
         return Err(HeaderError::Bad(format!("larger than {} MiB", MAX_SESSION_BYTES >> 20)));
     }
     fsio::read_prefix(&mut file, buf, HEADER_PROBE).map_err(bad)?;
-    if buf.len() == HEADER_PROBE && crate::json::find_messages_key(buf).is_none() {
+    if buf.len() == HEADER_PROBE && crate::store::json::find_messages_key(buf).is_none() {
         let mut more = Vec::new();
         fsio::read_prefix(&mut file, &mut more, HEADER_MAX - HEADER_PROBE).map_err(bad)?;
         buf.extend_from_slice(&more);

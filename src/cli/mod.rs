@@ -1,12 +1,14 @@
 //! Command-line parsing: argv in, a typed `Cli` out. Nothing here touches
 //! the file system, so `--help` and `--version` always work.
 
+pub mod completion;
+pub mod help;
+
 use std::ffi::OsString;
 
 use lexopt::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::help;
 
 #[derive(Debug)]
 pub struct Cli {

@@ -7,10 +7,10 @@ use std::time::{Duration, SystemTime};
 
 use nanoserde::{DeJson, SerJson};
 
-use crate::fsio;
-use crate::json;
-use crate::session;
 use crate::store::Store;
+use crate::store::fsio;
+use crate::store::json;
+use crate::store::session;
 use crate::terminal::Terminal;
 
 pub const MAX_AGE_SECS: f64 = 30.0 * 24.0 * 3600.0;

@@ -14,8 +14,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use crate::fsio;
-use crate::session::Header;
+use crate::store::fsio;
+use crate::store::session::Header;
 
 const MAGIC: &str = "hermes-index 2";
 /// Files modified this recently are not cached.
@@ -196,7 +196,7 @@ fn parse_line(line: &str) -> Option<Entry> {
     }
     let mut f = line.split('\t');
     let id = f.next()?;
-    if !crate::session::is_valid_id(id) {
+    if !crate::store::session::is_valid_id(id) {
         return None;
     }
     let stamp = Stamp {

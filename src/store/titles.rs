@@ -2,8 +2,8 @@
 //! renaming under the store lock.
 
 use crate::error::{Error, Result};
-use crate::session::{self, Header, MAX_TITLE_CHARS, TITLE_USER};
 use crate::store::Store;
+use crate::store::session::{self, Header, MAX_TITLE_CHARS, TITLE_USER};
 
 /// A title a person gave: cleaned, non-empty, at most 100 characters.
 pub fn user_title(raw: &str) -> Result<String> {
@@ -38,7 +38,7 @@ pub fn numbered(base: &str, n: u64) -> String {
     let suffix = format!(" ({n})");
     let room = MAX_TITLE_CHARS - suffix.chars().count();
     let base =
-        if base.chars().count() > room { session::truncate_words(base, room) } else { base.to_string() };
+        if base.chars().count() > room { crate::text::truncate_words(base, room) } else { base.to_string() };
     format!("{base}{suffix}")
 }
 

@@ -4,7 +4,7 @@
 use std::io::{self, Read, Write};
 
 use crate::error::{Error, Result};
-use crate::session::MAX_MESSAGE_BYTES;
+use crate::store::session::MAX_MESSAGE_BYTES;
 use crate::sys;
 
 pub enum Line {

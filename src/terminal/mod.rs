@@ -1,6 +1,10 @@
 //! Which terminal hermes runs in: its breadcrumb key, and the identity of
 //! the terminal's current incarnation (its session leader).
 
+pub mod breadcrumb;
+pub mod prompt;
+pub mod resolve;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -53,7 +57,7 @@ pub fn identify() -> Option<Terminal> {
 pub fn sanitize_key(raw: &str) -> String {
     let (mut key, cut) = encode_key(raw, MAX_KEY_LEN);
     if !raw.is_ascii() || cut {
-        let hash = format!("-{:08x}", crate::lock::fnv1a(raw.as_bytes()) as u32);
+        let hash = format!("-{:08x}", crate::hash::fnv1a(raw.as_bytes()) as u32);
         key = encode_key(raw, MAX_KEY_LEN - hash.len()).0 + &hash;
     }
     // A key is a file name: never "." or "..".

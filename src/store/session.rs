@@ -3,7 +3,7 @@
 
 use nanoserde::{DeJson, SerJson};
 
-use crate::json;
+use crate::store::json;
 
 pub const FORMAT: u64 = 1;
 pub const MAX_TITLE_CHARS: usize = 100;
@@ -273,24 +273,11 @@ pub fn sanitize_title(raw: &str) -> Option<String> {
 pub fn clean_title(text: &str) -> Option<String> {
     let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let title = sanitize_title(first_line)?;
-    Some(truncate_words(&title, 60))
+    Some(crate::text::truncate_words(&title, 60))
 }
 
 fn preview_of(text: &str) -> String {
-    truncate_words(&sanitize_title(text).unwrap_or_default(), PREVIEW_CHARS)
-}
-
-/// At most `max` characters, cut at a space where one is near, with `…`.
-pub fn truncate_words(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let cut: String = s.chars().take(max - 1).collect();
-    let cut = match cut.rfind(' ') {
-        Some(at) if at > cut.len() / 2 => cut[..at].to_string(),
-        _ => cut,
-    };
-    format!("{}…", cut.trim_end())
+    crate::text::truncate_words(&sanitize_title(text).unwrap_or_default(), PREVIEW_CHARS)
 }
 
 #[cfg(test)]
@@ -351,7 +338,7 @@ mod tests {
         assert_eq!(sanitize_title("  a\u{202E}b \u{200B}\t\n c\u{1b}[31m "), Some("ab c[31m".into()));
         assert_eq!(sanitize_title("\u{200B}\u{7} "), None);
         assert_eq!(sanitize_title("\u{1D173}\u{2800}\u{FFF9}\u{E0001}"), None);
-        assert_eq!(truncate_words("hello wonderful world", 12), "hello wonde…");
-        assert_eq!(truncate_words("hello wonderful world", 18), "hello wonderful…");
+        assert_eq!(crate::text::truncate_words("hello wonderful world", 12), "hello wonde…");
+        assert_eq!(crate::text::truncate_words("hello wonderful world", 18), "hello wonderful…");
     }
 }

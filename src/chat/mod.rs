@@ -2,25 +2,24 @@
 //! interactively. The user's message is saved before the agent runs and the
 //! reply after it finishes, so nothing typed is ever lost.
 
+pub mod agent;
+
 use std::io::{self, Read, Write};
 
-use crate::agent::Agent;
-use crate::breadcrumb;
+use crate::chat::agent::Agent;
 use crate::cli::{AgentChoice, ChatArgs, Query, Target};
 use crate::config::{self, AgentInput};
 use crate::error::{Error, Result};
-use crate::prompt;
-use crate::resolve::{self, Lookup};
-use crate::session::{self, Header, MAX_MESSAGE_BYTES, Message, Session, TITLE_USER};
-use crate::sessions;
 use crate::store::Store;
+use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, Session, TITLE_USER};
+use crate::store::titles;
 use crate::sys;
+use crate::terminal::breadcrumb;
+use crate::terminal::prompt;
+use crate::terminal::resolve::{self, Lookup};
 use crate::terminal::{self, Terminal};
-use crate::titles;
-
-pub fn now() -> f64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
-}
+use crate::time;
+use crate::{output, view};
 
 /// Everything a chat needs besides the session.
 struct Chat<'a> {
@@ -45,7 +44,7 @@ pub fn run(store: &Store, args: ChatArgs) -> Result<()> {
     };
     let target = match &args.target {
         Target::New => None,
-        Target::ContinueHere => match resolve::resolve_continue(store, terminal.as_ref(), now())? {
+        Target::ContinueHere => match resolve::resolve_continue(store, terminal.as_ref(), time::now())? {
             Some((header, _)) => Some(header),
             None => return Err(Error::NothingToContinue),
         },
@@ -133,7 +132,7 @@ fn check_not_blank(text: &str) -> Result<()> {
 
 impl Chat<'_> {
     fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
-        let message = Message { role: "user".into(), content: text, ts: now() };
+        let message = Message { role: "user".into(), content: text, ts: time::now() };
         let header = self.save_user_message(target.as_ref(), title.as_deref(), message)?;
         self.point_breadcrumb(&header);
         let result = self.reply(&header, &mut io::stdout().lock());
@@ -175,7 +174,7 @@ impl Chat<'_> {
             drop(guard);
             return store.append(&existing.id, messages, |_| {});
         }
-        let created = now();
+        let created = time::now();
         let mut header = Header::new(store.new_id(created), resolve::cwd_string(), created);
         if let Some(title) = title {
             header.title = title.to_string();
@@ -193,7 +192,7 @@ impl Chat<'_> {
 
     fn point_breadcrumb(&self, header: &Header) {
         if let Some(t) = &self.terminal {
-            breadcrumb::write(self.store, t, &header.id, &resolve::cwd_string(), now());
+            breadcrumb::write(self.store, t, &header.id, &resolve::cwd_string(), time::now());
         }
     }
 
@@ -211,7 +210,7 @@ impl Chat<'_> {
             self.store.load(&header.id)?.ok_or(Error::Store(format!("session {} vanished", header.id)))?;
         let reply = agent.reply(&session.header, &session.messages, out)?;
         if !reply.text.is_empty() {
-            let message = Message { role: "assistant".into(), content: reply.text, ts: now() };
+            let message = Message { role: "assistant".into(), content: reply.text, ts: time::now() };
             self.store.append(&header.id, &[message], |_| {})?;
         }
         if let Some(e) = reply.output_error {
@@ -289,7 +288,7 @@ impl Chat<'_> {
                     }
                 }
             }
-            let message = Message { role: "user".into(), content: line.to_string(), ts: now() };
+            let message = Message { role: "user".into(), content: line.to_string(), ts: time::now() };
             let header =
                 match self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message)
                 {
@@ -325,13 +324,13 @@ impl Chat<'_> {
         let h = &session.header;
         crate::say!(
             "Resuming '{}' ({}), {}.",
-            crate::output::printable(&h.title, false),
+            crate::text::printable(&h.title, false),
             h.id,
-            crate::output::counted(h.message_count as usize, "message")
+            crate::text::counted(h.message_count as usize, "message")
         );
         let skip = session.messages.len().saturating_sub(4);
         for m in &session.messages[skip..] {
-            crate::say!("{}", sessions::show::render_message(m, 400));
+            crate::say!("{}", view::render_message(m, 400));
         }
         Ok(())
     }
@@ -363,7 +362,7 @@ impl Chat<'_> {
             },
             "title" => match (&state.current, rest) {
                 (Some(h), "") if h.title.is_empty() => crate::say!("(untitled)"),
-                (Some(h), "") => crate::say!("{}", crate::output::printable(&h.title, false)),
+                (Some(h), "") => crate::say!("{}", crate::text::printable(&h.title, false)),
                 (None, "") => {
                     crate::say!("{}", state.pending_title.as_deref().unwrap_or("(untitled)"))
                 }
@@ -396,13 +395,10 @@ impl Chat<'_> {
                 let session =
                     self.store.load(&h.id)?.ok_or(Error::Store(format!("session {} vanished", h.id)))?;
                 let file = if rest.is_empty() { format!("hermes-{}.md", h.id) } else { home_relative(rest) };
-                sessions::export::write_file(
-                    std::path::Path::new(&file),
-                    sessions::export::markdown(&[session]).as_bytes(),
-                )?;
+                output::write_file(std::path::Path::new(&file), view::markdown(&[session]).as_bytes())?;
                 crate::say!("Saved to {file}.");
             }
-            "sessions" => sessions::list::print_recent(self.store, self.terminal.as_ref(), 10)?,
+            "sessions" => view::list::print_recent(self.store, self.terminal.as_ref(), 10)?,
             _ => crate::say!("Unknown command '/{name}'. Type /help for the list."),
         }
         Ok(true)

@@ -4,11 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::breadcrumb;
 use crate::error::{Error, Result};
-use crate::session::{self, Header};
 use crate::store::Store;
+use crate::store::session::{self, Header};
 use crate::terminal::Terminal;
+use crate::terminal::breadcrumb;
 
 /// Why bare `-c` picked the session it did.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -13,8 +13,8 @@ use nanoserde::{DeJson, SerJson};
 
 use crate::config::AgentInput;
 use crate::error::{Error, Result, describe_io};
-use crate::json;
-use crate::session::{Header, MAX_MESSAGE_BYTES, Message};
+use crate::store::json;
+use crate::store::session::{Header, MAX_MESSAGE_BYTES, Message};
 use crate::sys;
 
 pub struct Agent {

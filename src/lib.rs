@@ -1,0 +1,83 @@
+//! hermes: chat sessions as plain JSON files; every terminal continues its
+//! own conversation. The library holds everything; `main.rs` only parses,
+//! runs and reports. Layers, bottom up (no module uses one above it):
+//! `sys`, `error`, `hash`, `time`, `text`, `output`; `store`; `config`;
+//! `terminal`; `view`; `chat` and `sessions` (which never use each other);
+//! `cli`; and `run` here.
+
+pub mod chat;
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod hash;
+pub mod output;
+pub mod sessions;
+pub mod store;
+pub mod sys;
+pub mod terminal;
+pub mod text;
+pub mod time;
+pub mod view;
+
+use std::path::PathBuf;
+
+use cli::{Cli, Command};
+use error::{Error, Result};
+use store::Store;
+
+/// Carry out a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Print(text) => print(&text),
+        Command::Version { verbose } => print(&version_text(verbose)),
+        Command::Completion(shell) => print(cli::completion::script(&shell)),
+        Command::Chat(args) => chat::run(&open_store(cli.profile)?, args),
+        Command::Sessions(command) => sessions::run(&open_store(cli.profile)?, command),
+    }
+}
+
+fn print(text: &str) -> Result<()> {
+    let mut out = output::Out::new();
+    out.write(text)?;
+    out.flush()
+}
+
+fn version_text(verbose: bool) -> String {
+    let mut text = format!("hermes {}\n", env!("CARGO_PKG_VERSION"));
+    if verbose {
+        text.push_str(&format!(
+            "session format: {}\ntarget: {}-{}\nprofile: {}\nstatic: {}\n",
+            store::session::FORMAT,
+            std::env::consts::ARCH,
+            std::env::consts::OS,
+            if cfg!(debug_assertions) { "debug" } else { "release" },
+            if cfg!(target_feature = "crt-static") { "yes" } else { "no" },
+        ));
+    }
+    text
+}
+
+/// `$HERMES_HOME`, else `$HOME/.hermes`; `-p NAME` picks a profile in it.
+fn open_store(profile: Option<String>) -> Result<Store> {
+    let base = match std::env::var_os("HERMES_HOME").filter(|v| !v.is_empty()) {
+        Some(home) => PathBuf::from(home),
+        None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+            Some(home) => PathBuf::from(home).join(".hermes"),
+            None => {
+                return Err(Error::Store(
+                    "neither HERMES_HOME nor HOME is set, so there is nowhere to keep sessions; set HERMES_HOME=/path/to/dir"
+                        .into(),
+                ));
+            }
+        },
+    };
+    let base = if base.is_relative() {
+        std::env::current_dir().map_err(|e| Error::io(&base, e))?.join(base)
+    } else {
+        base
+    };
+    Ok(Store::at(match profile {
+        Some(name) => base.join("profiles").join(name),
+        None => base,
+    }))
+}

@@ -1,0 +1,196 @@
+//! A listing of sessions: the newest few, which one bare `-c` would continue
+//! here, and their rows as a table, tab-separated lines or JSON.
+
+use nanoserde::SerJson;
+
+use crate::error::Result;
+use crate::output::{self, Out};
+use crate::store::Store;
+use crate::store::session::Header;
+use crate::sys;
+use crate::terminal::Terminal;
+use crate::terminal::resolve::{self, FallbackPicker};
+use crate::text::{columns_of, fit_columns, printable};
+use crate::time;
+
+#[derive(SerJson)]
+struct Entry<'a> {
+    id: &'a str,
+    title: &'a str,
+    title_source: &'a str,
+    created_at: f64,
+    updated_at: f64,
+    message_count: u64,
+    cwd: &'a str,
+    preview: &'a str,
+    current: bool,
+}
+
+fn warn_skipped(path: &std::path::Path, why: &str) {
+    output::warn(&format!("{}: not a valid session file ({why}); skipped", path.display()));
+}
+
+/// Writes rows as they come: a JSON array, tab-separated lines for a pipe,
+/// or a table sized to the terminal.
+pub struct Printer {
+    pub out: Out,
+    pub json: bool,
+    /// The session bare `-c` would continue here, marked `*`.
+    pub current: Option<String>,
+    pub rows: usize,
+}
+
+impl Printer {
+    pub fn begin(&mut self) -> Result<()> {
+        if self.json {
+            self.out.write("[")
+        } else if sys::isatty(1) {
+            let w = title_width();
+            self.out.line(&format!("  {:<w$}  {:<16}  {:>5}  {}", "TITLE", "LAST ACTIVE", "MSGS", "ID"))
+        } else {
+            Ok(())
+        }
+    }
+
+    pub fn row(&mut self, h: &Header) -> Result<()> {
+        let is_current = self.current.as_deref() == Some(h.id.as_str());
+        self.rows += 1;
+        if self.json {
+            let separator = if self.rows > 1 { "," } else { "" };
+            return self.out.write(&format!("{separator}{}", entry(h, is_current).serialize_json()));
+        }
+        if !sys::isatty(1) {
+            // For pipes: tab-separated, unpadded, full titles; mark first.
+            return self.out.line(&format!(
+                "{}\t{}\t{}\t{}\t{}",
+                if is_current { "*" } else { "" },
+                printable(&h.title, false),
+                time::local_minutes(h.updated_at),
+                h.message_count,
+                h.id
+            ));
+        }
+        let width = title_width();
+        let title = if h.title.is_empty() {
+            "(untitled)".to_string()
+        } else {
+            fit_columns(&printable(&h.title, false), width)
+        };
+        self.out.line(&format!(
+            "{} {title}{pad}  {:<16}  {:>5}  {}",
+            if is_current { "*" } else { " " },
+            time::local_minutes(h.updated_at),
+            h.message_count,
+            h.id,
+            pad = " ".repeat(width.saturating_sub(columns_of(&title))),
+        ))
+    }
+
+    pub fn end(&mut self) -> Result<()> {
+        self.out.line("]")
+    }
+}
+
+/// Columns left for titles: the terminal's width less mark (2), date (16),
+/// count (5), ID (22) and the gaps between them.
+fn title_width() -> usize {
+    let columns = sys::terminal_columns(1).unwrap_or(80).max(60);
+    columns - (2 + 2 + 16 + 2 + 5 + 2 + 22) - 1
+}
+
+fn entry(h: &Header, current: bool) -> Entry<'_> {
+    Entry {
+        id: &h.id,
+        title: &h.title,
+        title_source: &h.title_source,
+        created_at: h.created_at,
+        updated_at: h.updated_at,
+        message_count: h.message_count,
+        cwd: &h.cwd,
+        preview: &h.preview,
+        current,
+    }
+}
+
+pub struct Listing {
+    /// Newest first, at most `limit`.
+    pub shown: Vec<Header>,
+    /// How many sessions matched in all.
+    pub total: usize,
+    /// The session bare `-c` would continue here.
+    pub current: Option<String>,
+}
+
+/// One pass over the store: the newest `limit` sessions (a bounded
+/// selection, so memory does not grow with the store), their total, and
+/// which one `-c` would pick.
+pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, here: bool) -> Result<Listing> {
+    let mut shown: Vec<Header> = Vec::new();
+    let mut total = 0;
+    let current = scan_listed(store, terminal, here, |header| {
+        total += 1;
+        keep_newest(&mut shown, header, limit);
+    })?;
+    shown.sort_by(|a, b| {
+        (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    // keep_newest only trims once it has gathered enough; finish the job.
+    shown.truncate(limit);
+    Ok(Listing { shown, total, current })
+}
+
+/// The one scan behind every listing: hands `keep` each readable session
+/// that belongs in the list (all, or this workspace's with `here`), warns
+/// about unreadable files, and returns the ID bare `-c` would continue here.
+pub fn scan_listed(
+    store: &Store,
+    terminal: Option<&Terminal>,
+    here: bool,
+    mut keep: impl FnMut(Header),
+) -> Result<Option<String>> {
+    // A breadcrumb to a session that cannot be read: bare -c would fail on
+    // it, so no session is marked; the scan warns about the file.
+    let (breadcrumb, crumb_unreadable) = match resolve::from_breadcrumb(store, terminal, time::now()) {
+        Ok(found) => (found, false),
+        Err(_) => (None, true),
+    };
+    let mut picker = FallbackPicker::new();
+    let workspace = resolve::current_workspace();
+    store.scan(|entry| {
+        let header = match entry.header {
+            Ok(h) => h,
+            Err(ref why) => return warn_skipped(&entry.path(), why),
+        };
+        if breadcrumb.is_none() && !crumb_unreadable {
+            picker.consider(&header);
+        }
+        if !here || resolve::in_workspace(workspace.as_deref(), &header) {
+            keep(header);
+        }
+    })?;
+    Ok(breadcrumb.map(|(h, _)| h.id).or_else(|| picker.pick().map(|(id, _)| id)))
+}
+
+/// Keep the `limit` newest headers; the vector never grows past 2*limit.
+fn keep_newest(kept: &mut Vec<Header>, header: Header, limit: usize) {
+    if limit == 0 {
+        return;
+    }
+    kept.push(header);
+    if kept.len() >= limit.saturating_mul(2).max(64) {
+        // Partition, not sort: the final order is settled once, at the end.
+        kept.select_nth_unstable_by(limit - 1, |a, b| {
+            (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
+        });
+        kept.truncate(limit);
+    }
+}
+
+/// The `/sessions` chat command: the few newest, as a table.
+pub fn print_recent(store: &Store, terminal: Option<&Terminal>, limit: usize) -> Result<()> {
+    let listing = collect(store, terminal, limit, false)?;
+    let mut printer = Printer { out: Out::new(), json: false, current: listing.current, rows: 0 };
+    printer.begin()?;
+    listing.shown.iter().try_for_each(|h| printer.row(h))?;
+    printer.out.flush()
+}

@@ -1,0 +1,55 @@
+//! How sessions are shown to a person: a conversation, one message, a
+//! Markdown document. Used by `chat` and the `sessions` verbs alike.
+
+use crate::store::session::{Message, Session};
+use crate::text::{printable, truncate_words};
+use crate::time;
+
+pub mod list;
+
+/// The conversation as a person reads it on a terminal; control characters
+/// in what was stored are shown, not obeyed (`--json` has the raw text).
+pub fn render(session: &Session) -> String {
+    let h = &session.header;
+    let mut text = format!(
+        "{}\nid: {}  messages: {}  last active: {}\n",
+        if h.title.is_empty() { "(untitled)".into() } else { printable(&h.title, false) },
+        h.id,
+        h.message_count,
+        time::local_minutes(h.updated_at),
+    );
+    for m in &session.messages {
+        text.push('\n');
+        text.push_str(&render_message(m, usize::MAX));
+        text.push('\n');
+    }
+    text
+}
+
+/// `[role] time` then the content; content longer than `max_chars` is cut.
+pub fn render_message(m: &Message, max_chars: usize) -> String {
+    let content = printable(&m.content, true);
+    let content = if max_chars == usize::MAX { content } else { truncate_words(&content, max_chars).into() };
+    format!("[{}] {}\n{}", printable(&m.role, false), time::local_minutes(m.ts), content)
+}
+
+/// Sessions as one Markdown document.
+pub fn markdown(sessions: &[Session]) -> String {
+    sessions.iter().map(markdown_one).collect::<Vec<_>>().join("\n---\n\n")
+}
+
+pub fn markdown_one(session: &Session) -> String {
+    let h = &session.header;
+    let mut text = format!(
+        "# {}\n\n- id: `{}`\n- created: {}\n- last active: {}\n- messages: {}\n",
+        if h.title.is_empty() { "(untitled)" } else { &h.title },
+        h.id,
+        time::local_seconds(h.created_at),
+        time::local_seconds(h.updated_at),
+        h.message_count
+    );
+    for m in &session.messages {
+        text.push_str(&format!("\n## {} ({})\n\n{}\n", m.role, time::local_seconds(m.ts), m.content));
+    }
+    text
+}
