@@ -236,3 +236,17 @@ pub fn stat_at(dir: RawFd, name: &std::ffi::CStr) -> io::Result<(u64, i64, i64, 
     let regular = st.st_mode & libc::S_IFMT == libc::S_IFREG;
     Ok((st.st_size as u64, st.st_mtime as i64, st.st_mtime_nsec as i64, st.st_ino as u64, regular))
 }
+
+/// This machine's host name (gethostname(2)); None if it has none.
+pub fn host_name() -> Option<String> {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most buf.len() bytes into the buffer we
+    // own; the last byte is kept NUL so the result is always terminated.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len() - 1) };
+    if rc != 0 {
+        return None;
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    let name = String::from_utf8_lossy(&buf[..end]).into_owned();
+    (!name.is_empty()).then_some(name)
+}

@@ -97,7 +97,8 @@ test_done() {
 }
 
 # Prerequisites: TMUX, SCRIPT (util-linux script(1)), SETSID, MANDOC, ROOT
-# (running as root), NOT_ROOT, PYTHON3.
+# (running as root), NOT_ROOT, PYTHON3, MACHINES (root may make mount and
+# UTS namespaces and bind-mount over /etc/machine-id: another machine).
 test_have_prereq() {
 	case $1 in
 	TMUX) command -v tmux >/dev/null 2>&1 ;;
@@ -107,6 +108,8 @@ test_have_prereq() {
 	ROOT) test "$(id -u)" = 0 ;;
 	NOT_ROOT) test "$(id -u)" != 0 ;;
 	PYTHON3) command -v python3 >/dev/null 2>&1 ;;
+	MACHINES) test "$(id -u)" = 0 && test -f /etc/machine-id &&
+		unshare -m -u sh -c 'mount --bind /etc/machine-id /etc/machine-id && hostname probe' 2>/dev/null ;;
 	*) echo "unknown prereq $1" >&2; return 1 ;;
 	esac
 }
@@ -183,6 +186,20 @@ file_mode() {
 run_in_pty() {
 	script -qec "$1" /dev/null
 }
+
+# MACHINE: the tag that ends this machine's terminal keys (SPEC "Terminal
+# identity"): pane %0 leaves tmux_pane--0.$MACHINE.json, found by looking.
+MACHINE=$(
+	home=$(mktemp -d) &&
+	HERMES_HOME=$home TMUX_PANE=%0 "$HERMES_BIN" chat -q x --no-agent -Q </dev/null >/dev/null 2>&1
+	ls "$home/terminal-sessions" 2>/dev/null | sed -n 's/^tmux_pane--0\.\([0-9a-f]*\)\.json$/\1/p'
+	rm -rf "$home"
+)
+if test -z "$MACHINE"; then
+	echo "Bail out! cannot tell the machine tag of terminal keys" >&2
+	exit 1
+fi
+export MACHINE
 
 # Helpers shared by the scripts (session files, expected texts, waiting,
 # terminals, figures) live in lib-fixtures.sh.

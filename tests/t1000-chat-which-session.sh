@@ -4,7 +4,7 @@ test_description='hermes chat: which session each form of -c / -r picks, and the
 
 # crumb N: the session the breadcrumb of tmux pane %N points at.
 crumb() {
-	sed -n 's/.*"session_id":"\([^"]*\)".*/\1/p' "$HERMES_HOME/terminal-sessions/tmux_pane--$1.json"
+	sed -n 's/.*"session_id":"\([^"]*\)".*/\1/p' "$HERMES_HOME/terminal-sessions/tmux_pane--$1.$MACHINE.json"
 }
 
 # A workspace: a git work tree if git is here, else a bare .git directory
@@ -291,10 +291,10 @@ test_expect_success '-r with part of an ID, or anything but the exact ID, is not
 test_expect_success 'a failed -c NAME leaves the breadcrumb where it was' '
 	TMUX_PANE=%1 && export TMUX_PANE &&
 	a=$(mk alpha) &&
-	cp "$HERMES_HOME/terminal-sessions/tmux_pane--1.json" crumb.before &&
+	cp "$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json" crumb.before &&
 	test_expect_code 1 hermes chat -c nosuch -q x --no-agent 2>err &&
 	test_expect_code 1 hermes chat -r 20200101_000000_abcdef -q x --no-agent 2>err &&
-	test_cmp crumb.before "$HERMES_HOME/terminal-sessions/tmux_pane--1.json"
+	test_cmp crumb.before "$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json"
 '
 
 test_expect_success 'the breadcrumb records the session, the directory and the time' '
@@ -303,7 +303,7 @@ test_expect_success 'the breadcrumb records the session, the directory and the t
 	hermes chat -q hi --no-agent 2>err &&
 	id=$(sed -n "s/^session_id: //p" err) &&
 	test "$(crumb 7)" = "$id" &&
-	f="$HERMES_HOME/terminal-sessions/tmux_pane--7.json" &&
+	f="$HERMES_HOME/terminal-sessions/tmux_pane--7.$MACHINE.json" &&
 	grep "\"cwd\":\"$(pwd -P)\"" "$f" &&
 	grep "\"ts\":[0-9]" "$f" &&
 	grep "\"leader\":" "$f"
@@ -312,7 +312,7 @@ test_expect_success 'the breadcrumb records the session, the directory and the t
 test_expect_success 'bare -c: a garbled breadcrumb is ignored, then rewritten' '
 	TMUX_PANE=%1 && export TMUX_PANE &&
 	a=$(mk alpha) &&
-	printf "{\"session_id\":" >"$HERMES_HOME/terminal-sessions/tmux_pane--1.json" &&
+	printf "{\"session_id\":" >"$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json" &&
 	hermes chat -c -q again --no-agent >out 2>err &&
 	test_must_be_empty out &&
 	echo "session_id: $a" >expect && test_cmp expect err &&
@@ -324,9 +324,9 @@ test_expect_success 'bare -c: a breadcrumb naming something that is not an ID is
 	a=$(mk alpha) &&
 	cp "$HERMES_HOME/sessions/$a.json" "$HERMES_HOME/sessions/../evil.json" &&
 	sed "s/\"session_id\":\"[^\"]*\"/\"session_id\":\"..\/evil\"/" \
-		"$HERMES_HOME/terminal-sessions/tmux_pane--1.json" >crumb.tmp &&
-	mv crumb.tmp "$HERMES_HOME/terminal-sessions/tmux_pane--1.json" &&
-	grep "\"session_id\":\"../evil\"" "$HERMES_HOME/terminal-sessions/tmux_pane--1.json" &&
+		"$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json" >crumb.tmp &&
+	mv crumb.tmp "$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json" &&
+	grep "\"session_id\":\"../evil\"" "$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json" &&
 	b=$(export TMUX_PANE=%2 && mk newer) &&
 	hermes chat -c -q again --no-agent 2>err &&
 	echo "session_id: $b" >expect && test_cmp expect err

@@ -266,7 +266,7 @@ test_expect_success 'a failing agent (exit 7): exit 3, names the command and sta
 	grep "status 7" err &&
 	grep -x "session_id: $id" err &&
 	test "$(field "$id" message_count)" = 1 &&
-	grep "\"session_id\":\"$id\"" "$HERMES_HOME/terminal-sessions/tmux_pane--1.json"
+	grep "\"session_id\":\"$id\"" "$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json"
 '
 
 test_expect_success 'a failing agent on a continued session: exit 3, the new message kept, no reply saved' '

@@ -105,7 +105,7 @@ test_expect_success '10 parallel chats with an agent: one session, 10 questions 
 	test "$(count_messages "$id" assistant done)" = 10 &&
 	for f in out.*; do echo done >expect && test_cmp expect "$f" || exit 1; done &&
 	for f in err.*; do echo "session_id: $id" >expect && test_cmp expect "$f" || exit 1; done &&
-	grep "\"session_id\":\"$id\"" "$HERMES_HOME/terminal-sessions/tmux_pane--4.json"
+	grep "\"session_id\":\"$id\"" "$HERMES_HOME/terminal-sessions/tmux_pane--4.$MACHINE.json"
 '
 
 test_expect_success 'no lock is held while the agent runs: another chat gets through meanwhile' '

@@ -22,10 +22,10 @@ test_expect_success SCRIPT 'a chat in a pty records a breadcrumb under its tty k
 	run_in_pty "hermes chat -q first --no-agent -Q && tty >tty.out" >transcript &&
 	grep "^/dev/" tty.out &&
 	A=$(session_id_by_title first) &&
-	echo "$(key_of tty.out).json" >expect &&
+	echo "$(key_of tty.out).$MACHINE.json" >expect &&
 	ls "$HERMES_HOME/terminal-sessions" >actual &&
 	test_cmp expect actual &&
-	crumb=$HERMES_HOME/terminal-sessions/$(key_of tty.out).json &&
+	crumb=$HERMES_HOME/terminal-sessions/$(key_of tty.out).$MACHINE.json &&
 	grep "\"session_id\":\"$A\"" "$crumb" &&
 	grep "\"cwd\":\"$TRASH\"" "$crumb" &&
 	grep "\"ts\":[0-9]" "$crumb" &&
@@ -75,7 +75,7 @@ test_expect_success SCRIPT 'a tty on stderr alone or stdout alone identifies the
 
 test_expect_success SCRIPT 'a tty wins over a pane variable' '
 	run_in_pty "TMUX_PANE=%3 hermes chat -q first --no-agent -Q && tty >tty.out" >transcript &&
-	echo "$(key_of tty.out).json" >expect &&
+	echo "$(key_of tty.out).$MACHINE.json" >expect &&
 	ls "$HERMES_HOME/terminal-sessions" >actual &&
 	test_cmp expect actual
 '
@@ -85,14 +85,14 @@ test_expect_success SCRIPT 'a later pty on a recycled tty name does not continue
 	A=$(session_id_by_title first) &&
 	no_terminal_chat newer &&
 	B=$(session_id_by_title newer) &&
-	old=$HERMES_HOME/terminal-sessions/$(key_of tty1.out).json &&
+	old=$HERMES_HOME/terminal-sessions/$(key_of tty1.out).$MACHINE.json &&
 	test -f "$old" &&
 	cp "$old" old-crumb.json &&
 	# Should the new pty not get the same /dev/pts/N, hand it the old breadcrumb
 	# under its own name: what matters is the leader, not the name.
 	cat >steps.sh <<-EOF &&
 	key=tty\$(tty | sed "s,/,-,g") &&
-	crumb="$HERMES_HOME/terminal-sessions/\$key.json" &&
+	crumb="$HERMES_HOME/terminal-sessions/\$key.$MACHINE.json" &&
 	{ test -f "\$crumb" || cp old-crumb.json "\$crumb"; } &&
 	grep "\"session_id\":\"$A\"" "\$crumb" &&
 	hermes sessions current >current.out &&
@@ -111,7 +111,7 @@ test_expect_success SCRIPT 'a later pty on a recycled tty name does not continue
 	messages "$B" >actual &&
 	test_cmp expect actual &&
 	# The new terminal now has a breadcrumb of its own, with its own leader.
-	new=$HERMES_HOME/terminal-sessions/$(key_of tty2.out).json &&
+	new=$HERMES_HOME/terminal-sessions/$(key_of tty2.out).$MACHINE.json &&
 	grep "\"session_id\":\"$B\"" "$new" &&
 	leader() { sed "s/.*\"leader\":\"\([^\"]*\)\".*/\1/" "$1"; } &&
 	test "$(leader old-crumb.json)" != "$(leader "$new")"
@@ -122,7 +122,7 @@ test_expect_success SCRIPT 'a breadcrumb whose leader was changed is ignored' '
 	hermes chat -q first --no-agent -Q &&
 	hermes chat -q newer --no-agent -Q </dev/null >/dev/null 2>&1 &&
 	hermes sessions current >current1.out &&
-	crumb=$HERMES_HOME/terminal-sessions/tty$(tty | sed "s,/,-,g").json &&
+	crumb=$HERMES_HOME/terminal-sessions/tty$(tty | sed "s,/,-,g").$MACHINE.json &&
 	sed "s/\"leader\":\"[^\"]*\"/\"leader\":\"1@1\"/" "$crumb" >crumb.new &&
 	cp crumb.new "$crumb" &&
 	hermes sessions current >current2.out
@@ -152,11 +152,11 @@ test_expect_success SCRIPT 'setsid with no tty inside a pty records nothing and 
 	messages "$B" >actual &&
 	test_cmp expect actual &&
 	# Only the pty left a breadcrumb, and it still names the first session.
-	echo "$(key_of tty.out).json" >expect &&
+	echo "$(key_of tty.out).$MACHINE.json" >expect &&
 	ls "$HERMES_HOME/terminal-sessions" >actual &&
 	test_cmp expect actual &&
 	grep "\"session_id\":\"$(session_id_by_title first)\"" \
-		"$HERMES_HOME/terminal-sessions/$(key_of tty.out).json"
+		"$HERMES_HOME/terminal-sessions/$(key_of tty.out).$MACHINE.json"
 '
 
 test_expect_success SETSID 'with no terminal at all nothing is recorded and -c picks workspace, then latest' '

@@ -63,7 +63,7 @@ test_expect_success TMUX 'two tmux panes each continue their own session' '
 	# One breadcrumb per pane, named after the pane'"'"'s tty.
 	A_tty=$(tm display -p -t "$A_pane" "#{pane_tty}") &&
 	B_tty=$(tm display -p -t "$B_pane" "#{pane_tty}") &&
-	printf "tty%s.json\n" "$A_tty" "$B_tty" | sed "s,/,-,g" | sort >expect &&
+	printf "tty%s.$MACHINE.json\n" "$A_tty" "$B_tty" | sed "s,/,-,g" | sort >expect &&
 	ls "$HERMES_HOME/terminal-sessions" >actual &&
 	test_cmp expect actual
 '
@@ -73,17 +73,17 @@ test_expect_success TMUX 'a pane whose commands have no tty uses TMUX_PANE as it
 	in_pane "$A_pane" a3 "hermes sessions current </dev/null >A.current 2>&1" &&
 	each_continued_its_own &&
 	check_current A.current "$A" breadcrumb &&
-	printf "tmux_pane--%s.json\n" "${A_pane#%}" "${B_pane#%}" | sort >expect &&
+	printf "tmux_pane--%s.$MACHINE.json\n" "${A_pane#%}" "${B_pane#%}" | sort >expect &&
 	ls "$HERMES_HOME/terminal-sessions" >actual &&
 	test_cmp expect actual &&
-	grep "\"session_id\":\"$A\"" "$HERMES_HOME/terminal-sessions/tmux_pane--${A_pane#%}.json"
+	grep "\"session_id\":\"$A\"" "$HERMES_HOME/terminal-sessions/tmux_pane--${A_pane#%}.$MACHINE.json"
 '
 
 test_expect_success TMUX 'a pane of a restarted tmux server does not continue the old pane'"'"'s session' '
 	start_tmux &&
 	old_pane=$PANE &&
 	in_pane "$old_pane" old "hermes chat -q \"old server\" --no-agent -Q </dev/null >/dev/null 2>&1" &&
-	test -f "$HERMES_HOME/terminal-sessions/tmux_pane--${old_pane#%}.json" &&
+	test -f "$HERMES_HOME/terminal-sessions/tmux_pane--${old_pane#%}.$MACHINE.json" &&
 	tm kill-server &&
 	hermes chat -q newer --no-agent -Q &&
 	# A new socket: a server that is still shutting down cannot answer.
@@ -92,8 +92,8 @@ test_expect_success TMUX 'a pane of a restarted tmux server does not continue th
 	# Pane ids restart with the server; should this one differ, give it the
 	# old breadcrumb: the name is the same, the terminal is not.
 	if test "$new_pane" != "$old_pane"; then
-		cp "$HERMES_HOME/terminal-sessions/tmux_pane--${old_pane#%}.json" \
-			"$HERMES_HOME/terminal-sessions/tmux_pane--${new_pane#%}.json"
+		cp "$HERMES_HOME/terminal-sessions/tmux_pane--${old_pane#%}.$MACHINE.json" \
+			"$HERMES_HOME/terminal-sessions/tmux_pane--${new_pane#%}.$MACHINE.json"
 	fi &&
 	in_pane "$new_pane" new "hermes sessions current </dev/null >new.current 2>&1" &&
 	check_current new.current "$(session_id_by_title newer)" workspace

@@ -42,7 +42,7 @@ mine_then_newer() {
 	in_pane %1 hermes chat -q mine --no-agent -Q &&
 	hermes chat -q newer --no-agent -Q &&
 	A=$(session_id_by_title mine) &&
-	crumb=$(crumbs)/tmux_pane--1.json &&
+	crumb=$(crumbs)/tmux_pane--1.$MACHINE.json &&
 	leader=$(crumb_field leader "$crumb")
 }
 
@@ -62,13 +62,13 @@ test_expect_success 'each pane variable gives a key, in the documented order' '
 	env $all ZELLIJ_PANE_ID= TMUX_PANE= KITTY_WINDOW_ID= hermes chat -q m4 --no-agent -Q &&
 	env WT_SESSION=6 TERM_SESSION_ID=w0t0p0:AB-5 hermes chat -q m5 --no-agent -Q &&
 	env WT_SESSION=6 hermes chat -q m6 --no-agent -Q &&
-	cat >expect <<-\EOF &&
-	kitty_window_id-3.json m3
-	term_session_id-w0t0p0-AB-5.json m5
-	tmux_pane--2.json m2
-	wezterm_pane-4.json m4
-	wt_session-6.json m6
-	zellij_pane_id-1.json m1
+	cat >expect <<-EOF &&
+	kitty_window_id-3.$MACHINE.json m3
+	term_session_id-w0t0p0-AB-5.$MACHINE.json m5
+	tmux_pane--2.$MACHINE.json m2
+	wezterm_pane-4.$MACHINE.json m4
+	wt_session-6.$MACHINE.json m6
+	zellij_pane_id-1.$MACHINE.json m1
 	EOF
 	crumbs_with_titles >actual &&
 	test_cmp expect actual
@@ -80,12 +80,12 @@ test_expect_success 'pane variables are consulted in order: first set one wins' 
 	env TERM_SESSION_ID=5 WT_SESSION=6 hermes chat -q three --no-agent -Q &&
 	env TMUX_PANE=%8 ZELLIJ_PANE_ID=1 WT_SESSION=6 hermes chat -q four --no-agent -Q &&
 	env ZELLIJ_PANE_ID= KITTY_WINDOW_ID=7 hermes chat -q five --no-agent -Q &&
-	cat >expect <<-\EOF &&
-	kitty_window_id-7.json five
-	term_session_id-5.json three
-	tmux_pane--2.json one
-	wezterm_pane-4.json two
-	zellij_pane_id-1.json four
+	cat >expect <<-EOF &&
+	kitty_window_id-7.$MACHINE.json five
+	term_session_id-5.$MACHINE.json three
+	tmux_pane--2.$MACHINE.json one
+	wezterm_pane-4.$MACHINE.json two
+	zellij_pane_id-1.$MACHINE.json four
 	EOF
 	crumbs_with_titles >actual &&
 	test_cmp expect actual
@@ -93,17 +93,17 @@ test_expect_success 'pane variables are consulted in order: first set one wins' 
 
 test_expect_success 'keys are sanitized to a file name of at most 120 characters' '
 	in_pane "../../x y/%z" hermes chat -q odd --no-agent -Q &&
-	# Up to 120 characters a key is the value; a longer one is cut and
-	# ends in a hash of the whole, so values that differ past the cut
-	# stay apart.
-	in_pane "$(printf "%0110d" 5)" hermes chat -q fits --no-agent -Q &&
+	# A key is the value and the machine tag (. and 12 characters), 120
+	# characters at most; a longer value is cut and ends in a hash of the
+	# whole, so values that differ past the cut stay apart.
+	in_pane "$(printf "%097d" 5)" hermes chat -q fits --no-agent -Q &&
 	in_pane "$(printf "%0300d" 7)" hermes chat -q long --no-agent -Q &&
 	in_pane "$(printf "%0300d" 8)" hermes chat -q longer --no-agent -Q &&
 	ls "$(crumbs)" >actual &&
 	test_line_count = 4 actual &&
-	grep -x "tmux_pane-..-..-x-y--z.json" actual &&
-	grep -x "$(printf "tmux_pane-%0110d" 5).json" actual &&
-	test "$(grep -cE "^tmux_pane-0{101}-[0-9a-f]{8}\.json\$" actual)" = 2 &&
+	grep -x "tmux_pane-..-..-x-y--z.$MACHINE.json" actual &&
+	grep -x "$(printf "tmux_pane-%097d" 5).$MACHINE.json" actual &&
+	test "$(grep -cE "^tmux_pane-0{88}-[0-9a-f]{8}\.$MACHINE\.json\$" actual)" = 2 &&
 	# Pane IDs in other scripts stay apart: a character becomes its code
 	# point, and a hash of the value keeps "é" from "ue9".
 	rm "$(crumbs)"/* &&
@@ -112,9 +112,9 @@ test_expect_success 'keys are sanitized to a file name of at most 120 characters
 	done &&
 	ls "$(crumbs)" >actual &&
 	test_line_count = 4 actual &&
-	grep -E "^tmux_pane-u7a97u53e31-[0-9a-f]{8}\.json$" actual &&
-	grep -E "^tmux_pane-ue9-[0-9a-f]{8}\.json$" actual &&
-	grep -x "tmux_pane-ue9.json" actual &&
+	grep -E "^tmux_pane-u7a97u53e31-[0-9a-f]{8}\.$MACHINE\.json$" actual &&
+	grep -E "^tmux_pane-ue9-[0-9a-f]{8}\.$MACHINE\.json$" actual &&
+	grep -x "tmux_pane-ue9.$MACHINE.json" actual &&
 	! test -e "$HERMES_HOME/x y" &&
 	! test -e "$TRASH/x y"
 '
@@ -123,7 +123,7 @@ test_expect_success 'the breadcrumb file holds session_id, cwd, ts and leader, m
 	before=$(date +%s) &&
 	in_pane %1 hermes chat -q hello --no-agent -Q &&
 	after=$(date +%s) &&
-	crumb=$(crumbs)/tmux_pane--1.json &&
+	crumb=$(crumbs)/tmux_pane--1.$MACHINE.json &&
 	test "$(crumb_field session_id "$crumb")" = "$(session_id_by_title hello)" &&
 	test "$(crumb_field cwd "$crumb")" = "$TRASH" &&
 	ts=$(sed -n "s/.*\"ts\":\([0-9]*\).*/\1/p" "$crumb") &&
@@ -197,7 +197,7 @@ test_expect_success 'a breadcrumb to a deleted session falls back to workspace, 
 	EOF
 	messages "$L" >actual &&
 	test_cmp expect actual &&
-	test "$(crumb_field session_id "$(crumbs)/tmux_pane--1.json")" = "$L" &&
+	test "$(crumb_field session_id "$(crumbs)/tmux_pane--1.$MACHINE.json")" = "$L" &&
 	test "$(session_count)" = 1
 '
 
@@ -231,7 +231,7 @@ two_namespaces() {
 	"$HERMES_BIN" chat -c -q "\$1 again" --no-agent -Q
 	"$HERMES_BIN" sessions current >"\$1.after"
 	EOF
-	crumb=$(crumbs)/tmux_pane--7.json &&
+	crumb=$(crumbs)/tmux_pane--7.$MACHINE.json &&
 	unshare -pf "$@" ${in_namespace:-} sh in-namespace.sh first &&
 	crumb_field leader "$crumb" >leader1 &&
 	grep -E "^[0-9]+@[0-9]+\$" leader1 &&
@@ -313,7 +313,7 @@ expect_success_if "$PID_NAMESPACE && command -v setpriv" PID_NAMESPACE_SETPRIV '
 			$as_nobody sh $n/first.sh &&
 			$as_nobody sh $n/other.sh && $as_nobody sh $n/second.sh" >current.out &&
 		check_current current.out "$(session_id_by_title one)" breadcrumb &&
-		grep -E "\"leader\":\"$(cat top)@[0-9]+\"" "$n/h/terminal-sessions/tmux_pane--8.json" ||
+		grep -E "\"leader\":\"$(cat top)@[0-9]+\"" "$n/h/terminal-sessions/tmux_pane--8.$MACHINE.json" ||
 		return 1
 	done &&
 	# The copy holds the words the suite looks for in files a panic left.
@@ -340,8 +340,8 @@ test_expect_success 'writing a breadcrumb removes breadcrumb files older than 30
 	test -f "$(crumbs)/tty-dev-pts-77.json" &&
 	in_pane %2 hermes chat -q pane --no-agent -Q &&
 	ls "$(crumbs)" >actual &&
-	cat >expect <<-\EOF &&
-	tmux_pane--2.json
+	cat >expect <<-EOF &&
+	tmux_pane--2.$MACHINE.json
 	tty-dev-pts-78.json
 	EOF
 	test_cmp expect actual
@@ -386,7 +386,7 @@ test_expect_success 'terminal-sessions being a file does not make a chat fail' '
 '
 
 test_expect_success 'a directory where the breadcrumb file goes does not make a chat fail' '
-	mkdir -p "$(crumbs)/tmux_pane--1.json" &&
+	mkdir -p "$(crumbs)/tmux_pane--1.$MACHINE.json" &&
 	in_pane %1 hermes chat -q first --no-agent -Q 2>err &&
 	test_must_be_empty err &&
 	in_pane %1 hermes chat -c -q "first again" --no-agent -Q &&

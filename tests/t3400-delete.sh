@@ -78,11 +78,11 @@ test_expect_success 'breadcrumbs pointing at deleted sessions go; others stay' '
 	TMUX_PANE=%2 hermes chat -c alpha -q x --no-agent -Q &&
 	TMUX_PANE=%3 hermes chat -c beta -q x --no-agent -Q &&
 	ls "$HERMES_HOME/terminal-sessions" >before &&
-	printf "tmux_pane--1.json\ntmux_pane--2.json\ntmux_pane--3.json\n" >expect &&
+	printf "tmux_pane--1.$MACHINE.json\ntmux_pane--2.$MACHINE.json\ntmux_pane--3.$MACHINE.json\n" >expect &&
 	test_cmp expect before &&
 	hermes sessions delete alpha --yes 2>/dev/null &&
 	ls "$HERMES_HOME/terminal-sessions" >after &&
-	echo tmux_pane--3.json >expect &&
+	echo tmux_pane--3.$MACHINE.json >expect &&
 	test_cmp expect after &&
 	TMUX_PANE=%3 hermes sessions current --json >out &&
 	grep "\"reason\":\"breadcrumb\"" out

@@ -15,7 +15,7 @@ mk_session_at () {
 mk_crumb () {
 	mkdir -p "$HERMES_HOME/terminal-sessions" &&
 	printf '{"session_id":"%s","cwd":"/x","ts":%s,"leader":""}\n' "$2" "$(date +%s)" \
-		>"$HERMES_HOME/terminal-sessions/$1.json"
+		>"$HERMES_HOME/terminal-sessions/$1.$MACHINE.json"
 }
 
 # A store with something of every kind, old and new. 1577872800 is
@@ -36,7 +36,7 @@ mixed_store () {
 	mk_crumb tmux_pane--2 20200101_090000_aaaaaa &&
 	mk_crumb tmux_pane--3 20251231_090000_dddddd &&
 	mk_crumb tmux_pane--4 20260101_090000_cccccc &&
-	touch -t 202001010000 "$T/tmux_pane--4.json" &&
+	touch -t 202001010000 "$T/tmux_pane--4.$MACHINE.json" &&
 	find "$HERMES_HOME" -type f | sort >before
 }
 
@@ -60,9 +60,9 @@ test_expect_success '--dry-run lists what would go and removes nothing' '
 	would remove session 20200101_090000_aaaaaa '"'old one'"' (last active 2020-01-01 10:00)
 	would remove session 20200102_090000_bbbbbb '"'old two'"' (last active 2020-01-02 10:00)
 	would remove $S/.20260101_090000_cccccc.json.0123456789ab.tmp
-	would remove $HERMES_HOME/terminal-sessions/tmux_pane--2.json
-	would remove $HERMES_HOME/terminal-sessions/tmux_pane--3.json
-	would remove $HERMES_HOME/terminal-sessions/tmux_pane--4.json
+	would remove $HERMES_HOME/terminal-sessions/tmux_pane--2.$MACHINE.json
+	would remove $HERMES_HOME/terminal-sessions/tmux_pane--3.$MACHINE.json
+	would remove $HERMES_HOME/terminal-sessions/tmux_pane--4.$MACHINE.json
 	EOF
 	test_cmp expect out &&
 	echo "dry run: 2 sessions, 1 temporary file, 3 breadcrumbs would be removed" >expect &&
@@ -92,7 +92,7 @@ test_expect_success '--yes removes old sessions, old temporaries, stale and orph
 	$S/.20260101_090000_cccccc.json.ba9876543210.tmp
 	$S/20260101_090000_cccccc.json
 	$S/notes.tmp
-	$HERMES_HOME/terminal-sessions/tmux_pane--1.json
+	$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json
 	EOF
 	test_cmp expect after
 '

@@ -6,7 +6,7 @@ test_description='hermes sessions prune removes only what is certainly unused'
 mk_crumb () {
 	mkdir -p "$HERMES_HOME/terminal-sessions" &&
 	printf '{"session_id":"%s","cwd":"/x","ts":%s,"leader":""}\n' "$2" "$(date +%s)" \
-		>"$HERMES_HOME/terminal-sessions/$1.json"
+		>"$HERMES_HOME/terminal-sessions/$1.$MACHINE.json"
 }
 
 # remaining DIR: the files left in DIR, one a line.
@@ -72,7 +72,7 @@ test_expect_success PYTHON3 'a session written to while prune waits for its lock
 	printf "user: hi\nassistant: new answer\n" >expect &&
 	test_cmp expect msgs &&
 	remaining "$HERMES_HOME/terminal-sessions" >crumbs &&
-	echo tmux_pane--1.json >expect &&
+	echo tmux_pane--1.$MACHINE.json >expect &&
 	test_cmp expect crumbs
 '
 
@@ -104,7 +104,7 @@ test_expect_success 'an old session written by a newer hermes is kept, and prune
 	echo $OLD.json >expect &&
 	test_cmp expect files &&
 	remaining "$HERMES_HOME/terminal-sessions" >crumbs &&
-	echo tmux_pane--1.json >expect &&
+	echo tmux_pane--1.$MACHINE.json >expect &&
 	test_cmp expect crumbs &&
 	# Asked for by name, it can still go.
 	hermes sessions delete $OLD --yes 2>err &&
@@ -117,16 +117,16 @@ test_expect_success 'breadcrumbs go when older than 30 days or when their sessio
 	echo "{\"format\":1," >"$S/$OLD.json" &&
 	mk_crumb tmux_pane--1 $OLD &&
 	mk_crumb tmux_pane--2 20200102_090000_dddddd &&
-	echo "not a breadcrumb" >"$T/tmux_pane--3.json" &&
+	echo "not a breadcrumb" >"$T/tmux_pane--3.$MACHINE.json" &&
 	mk_crumb tmux_pane--4 20260101_090000_cccccc &&
-	touch -t 202001010000 "$T/tmux_pane--4.json" &&
+	touch -t 202001010000 "$T/tmux_pane--4.$MACHINE.json" &&
 	mk_crumb tmux_pane--5 ../../etc/passwd &&
 	mk_crumb tmux_pane--6 20260101_090000_cccccc &&
 	hermes sessions prune --older-than 30 --dry-run >out 2>err &&
 	cat >expect <<-EOF &&
-	would remove $T/tmux_pane--2.json
-	would remove $T/tmux_pane--4.json
-	would remove $T/tmux_pane--5.json
+	would remove $T/tmux_pane--2.$MACHINE.json
+	would remove $T/tmux_pane--4.$MACHINE.json
+	would remove $T/tmux_pane--5.$MACHINE.json
 	EOF
 	test_cmp expect out &&
 	hermes sessions prune --older-than 30 --yes >out 2>err &&
@@ -136,10 +136,10 @@ test_expect_success 'breadcrumbs go when older than 30 days or when their sessio
 	echo "removed 0 sessions, 0 temporary files, 3 breadcrumbs" >expect &&
 	test_cmp expect last &&
 	remaining "$T" >crumbs &&
-	cat >expect <<-\EOF &&
-	tmux_pane--1.json
-	tmux_pane--3.json
-	tmux_pane--6.json
+	cat >expect <<-EOF &&
+	tmux_pane--1.$MACHINE.json
+	tmux_pane--3.$MACHINE.json
+	tmux_pane--6.$MACHINE.json
 	EOF
 	test_cmp expect crumbs &&
 	echo "{\"format\":1," >expect &&
@@ -164,7 +164,7 @@ test_expect_success 'prune --help says exactly what prune removes' '
 
 test_expect_success SCRIPT 'a breadcrumb refreshed while prune asks its question is kept' '
 	TMUX_PANE=%5 hermes chat -q "pane five" --no-agent -Q &&
-	crumb=$HERMES_HOME/terminal-sessions/tmux_pane--5.json &&
+	crumb=$HERMES_HOME/terminal-sessions/tmux_pane--5.$MACHINE.json &&
 	touch -d "40 days ago" "$crumb" &&
 	# Answer y only once pane %5 has chatted again, after the question.
 	{

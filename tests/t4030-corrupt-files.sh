@@ -88,7 +88,7 @@ test_expect_success 'list --json stays valid JSON, warnings on stderr only' '
 test_expect_success 'a breadcrumb to a bad session: list still lists, marks nothing; -c and current exit 4' '
 	HERMES_HOME=$TRASH_ROOT/home &&
 	mkdir -p "$HERMES_HOME/terminal-sessions" &&
-	crumb=$HERMES_HOME/terminal-sessions/tmux_pane--9.json &&
+	crumb=$HERMES_HOME/terminal-sessions/tmux_pane--9.$MACHINE.json &&
 	TMUX_PANE=%9 hermes chat -c healthy -q "to make a breadcrumb" --no-agent -Q &&
 	sed "s/\"session_id\":\"[^\"]*\"/\"session_id\":\"$BAD_TRUNCATED\"/" "$crumb" >crumb.tmp &&
 	mv crumb.tmp "$crumb" &&

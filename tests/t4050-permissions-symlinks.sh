@@ -130,12 +130,12 @@ test_expect_success 'a symlink at the breadcrumb path is replaced, not written t
 	echo precious >outside/crumb &&
 	mkdir -p "$HERMES_HOME/terminal-sessions" &&
 	chmod 700 "$HERMES_HOME" "$HERMES_HOME/terminal-sessions" &&
-	ln -s "$TRASH/outside/crumb" "$HERMES_HOME/terminal-sessions/tmux_pane--7.json" &&
+	ln -s "$TRASH/outside/crumb" "$HERMES_HOME/terminal-sessions/tmux_pane--7.$MACHINE.json" &&
 	TMUX_PANE=%7 hermes chat -q hi --no-agent -Q &&
 	echo precious >expect &&
 	test_cmp expect outside/crumb &&
-	! test -h "$HERMES_HOME/terminal-sessions/tmux_pane--7.json" &&
-	grep "\"session_id\":\"[0-9_a-f]*\"" "$HERMES_HOME/terminal-sessions/tmux_pane--7.json" &&
+	! test -h "$HERMES_HOME/terminal-sessions/tmux_pane--7.$MACHINE.json" &&
+	grep "\"session_id\":\"[0-9_a-f]*\"" "$HERMES_HOME/terminal-sessions/tmux_pane--7.$MACHINE.json" &&
 	# and bare -c continues through the new breadcrumb
 	TMUX_PANE=%7 hermes chat -c -q again --no-agent -Q &&
 	test "$(session_count)" = 1

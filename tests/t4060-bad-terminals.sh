@@ -27,7 +27,7 @@ test_expect_success SETSID 'all streams redirected, in a new session without a t
 test_expect_success SETSID 'a pane variable without a terminal still keys a breadcrumb in a new session' '
 	TMUX_PANE=%9 setsid -w hermes chat -q one --no-agent -Q </dev/null >/dev/null 2>&1 &&
 	hermes chat -q other --no-agent -Q &&
-	test -f "$HERMES_HOME/terminal-sessions/tmux_pane--9.json" &&
+	test -f "$HERMES_HOME/terminal-sessions/tmux_pane--9.$MACHINE.json" &&
 	# A new setsid is a new terminal incarnation: the old breadcrumb is not it.
 	TMUX_PANE=%9 setsid -w hermes sessions current >out 2>&1 </dev/null &&
 	! grep breadcrumb out
@@ -93,9 +93,9 @@ expect_success_if "$NO_PROC" NO_PROC 'without /proc: chat, breadcrumbs, -c, list
 	test_line_count = 2 list &&
 	grep "breadcrumb" current &&
 	# The breadcrumb was written, without the leader start time /proc gives.
-	grep "\"leader\":\"[0-9]*\"" "$HERMES_HOME/terminal-sessions/tmux_pane--4.json" &&
+	grep "\"leader\":\"[0-9]*\"" "$HERMES_HOME/terminal-sessions/tmux_pane--4.$MACHINE.json" &&
 	hermes sessions show first --json | grep "\"content\":\"second\"" &&
-	figure "t4060: without /proc (tmpfs over /proc in a private mount namespace): chat, breadcrumb (leader $(sed -n "s/.*\"leader\":\"\([^\"]*\)\".*/\1/p" "$HERMES_HOME/terminal-sessions/tmux_pane--4.json"), no start time), -c, list, current: all exit 0, stderr empty"
+	figure "t4060: without /proc (tmpfs over /proc in a private mount namespace): chat, breadcrumb (leader $(sed -n "s/.*\"leader\":\"\([^\"]*\)\".*/\1/p" "$HERMES_HOME/terminal-sessions/tmux_pane--4.$MACHINE.json"), no start time), -c, list, current: all exit 0, stderr empty"
 '
 
 expect_success_if "$NO_PROC && script -qc true /dev/null" NO_PROC_PTY 'without /proc, in a real terminal: the tty is still found' '

@@ -115,7 +115,7 @@ line	tab" --no-agent -Q &&
 test_expect_success PYTHON3 "mutated breadcrumbs: -c and current never crash (seed $seed)" '
 	hermes chat -q one --no-agent -Q &&
 	TMUX_PANE=%1 hermes chat -q two --no-agent -Q &&
-	crumb=$HERMES_HOME/terminal-sessions/tmux_pane--1.json &&
+	crumb=$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json &&
 	cp "$crumb" seed.json &&
 	python3 - "$HERMES_BIN" "$crumb" seed.json "$cases" "$seed" >fuzz.out 2>fuzz.log <<-\EOF || : >failed
 	import os, random, subprocess, sys

@@ -31,6 +31,11 @@ fn path_for(store: &Store, terminal: &Terminal) -> PathBuf {
     store.crumbs_dir().join(format!("{}.json", terminal.key))
 }
 
+/// Where this terminal's breadcrumb lay before keys named the machine.
+fn legacy_path_for(store: &Store, terminal: &Terminal) -> PathBuf {
+    store.crumbs_dir().join(format!("{}.json", terminal.legacy_key))
+}
+
 /// Parse a breadcrumb file's bytes; None for anything malformed.
 pub fn decode(bytes: &[u8]) -> Option<Breadcrumb> {
     json::validate(bytes).ok()?;
@@ -40,8 +45,17 @@ pub fn decode(bytes: &[u8]) -> Option<Breadcrumb> {
 
 /// This terminal's breadcrumb, if it is fresh, belongs to this incarnation
 /// of the terminal, and names a well-formed session ID.
+///
+/// A terminal with no breadcrumb under its key reads the one an older
+/// hermes left under its machine-less key; the leader check keeps another
+/// machine's terminal of the same name out, and the next write replaces it.
 pub fn read(store: &Store, terminal: &Terminal, now: f64) -> Option<Breadcrumb> {
-    let bytes = fsio::read_limited(&path_for(store, terminal), MAX_BREADCRUMB_BYTES).ok()?;
+    let bytes = match fsio::read_limited(&path_for(store, terminal), MAX_BREADCRUMB_BYTES) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            fsio::read_limited(&legacy_path_for(store, terminal), MAX_BREADCRUMB_BYTES).ok()?
+        }
+        read => read.ok()?,
+    };
     let crumb = decode(&bytes)?;
     // A timestamp from the future (a clock that was wrong) is not fresh
     // forever: only within the usual window around now.
@@ -64,7 +78,10 @@ pub fn write(store: &Store, terminal: &Terminal, session_id: &str, cwd: &str, no
     let path = path_for(store, terminal);
     let mut bytes = crumb.serialize_json().into_bytes();
     bytes.push(b'\n');
-    let _ = fsio::write_atomic(&path, &bytes);
+    if fsio::write_atomic(&path, &bytes).is_ok() {
+        // Migrated: the machine-less breadcrumb has served its one turn.
+        let _ = fs::remove_file(legacy_path_for(store, terminal));
+    }
     remove_stale(store, false);
 }
 

@@ -19,8 +19,13 @@ const MAX_KEY_LEN: usize = 120;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Terminal {
-    /// File-name-safe key: `tty-dev-pts-3`, `tmux_pane--5`.
+    /// File-name-safe key, scoped to this machine: `tty-dev-pts-3.` or
+    /// `tmux_pane--5.` followed by the machine's tag (see `machine_tag`).
     pub key: String,
+    /// The key hermes gave this terminal before keys named the machine
+    /// (`tty-dev-pts-3`): a breadcrumb left under it is read once, then
+    /// replaced by one under `key`.
+    pub legacy_key: String,
     /// Session leader pid and its start time: `4242@1234567`. A different
     /// value under the same key means the terminal was closed and its name
     /// reused.
@@ -32,21 +37,53 @@ pub fn identify() -> Option<Terminal> {
     for fd in 0..=2 {
         if let Some(path) = tty_path(fd) {
             let leader = sys::tcgetsid(fd).or_else(sys::getsid_self);
-            return Some(Terminal {
-                key: sanitize_key(&format!("tty{}", path.display())),
-                leader: describe_leader(leader),
-            });
+            return Some(Terminal::named(&format!("tty{}", path.display()), describe_leader(leader)));
         }
     }
     for var in PANE_VARIABLES {
         if let Ok(value) = std::env::var(var)
             && !value.is_empty()
         {
-            let key = sanitize_key(&format!("{}-{}", var.to_ascii_lowercase(), value));
-            return Some(Terminal { key, leader: describe_leader(sys::getsid_self()) });
+            let raw = format!("{}-{}", var.to_ascii_lowercase(), value);
+            return Some(Terminal::named(&raw, describe_leader(sys::getsid_self())));
         }
     }
     None
+}
+
+impl Terminal {
+    /// The terminal called `raw` (a tty path, a pane variable and its
+    /// value) on this machine.
+    fn named(raw: &str, leader: String) -> Terminal {
+        Terminal { key: machine_key(raw, &machine_tag()), legacy_key: sanitize_key(raw), leader }
+    }
+}
+
+/// Characters of the machine tag that ends every terminal key.
+const MACHINE_TAG_LEN: usize = 12;
+
+/// `raw` as a key of the machine tagged `tag`: the sanitized name, cut to
+/// leave room, then `.` and the tag, at most 120 characters in all.
+pub fn machine_key(raw: &str, tag: &str) -> String {
+    format!("{}.{tag}", sanitize_key_within(raw, MAX_KEY_LEN - 1 - tag.len()))
+}
+
+/// This machine, as 12 hex digits: a hash of `/etc/machine-id` and the
+/// host name. Two machines, or two containers sharing one home, that differ
+/// in either get different tags, so their terminals (`/dev/pts/3` on each,
+/// tmux pane `%1` on each) keep breadcrumbs of their own; both survive a
+/// reboot, so the same machine keeps its keys. Where one of them is missing
+/// the other alone decides; where both are, the tag is that of "nowhere".
+pub fn machine_tag() -> String {
+    let machine_id = fs::read_to_string("/etc/machine-id").unwrap_or_default();
+    let host = fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .or_else(sys::host_name)
+        .unwrap_or_default();
+    let identity = format!("{}\n{host}", machine_id.trim());
+    format!("{:016x}", crate::hash::fnv1a(identity.as_bytes()))[..MACHINE_TAG_LEN].to_string()
 }
 
 /// `[A-Za-z0-9._-]` only, at most 120 characters; other ASCII (`/`, `%`)
@@ -55,10 +92,15 @@ pub fn identify() -> Option<Terminal> {
 /// the whole value at the end, so that pane IDs in other scripts, or that
 /// differ only past the cut, stay apart from each other and from the rest.
 pub fn sanitize_key(raw: &str) -> String {
-    let (mut key, cut) = encode_key(raw, MAX_KEY_LEN);
+    sanitize_key_within(raw, MAX_KEY_LEN)
+}
+
+/// `sanitize_key` in at most `room` characters.
+fn sanitize_key_within(raw: &str, room: usize) -> String {
+    let (mut key, cut) = encode_key(raw, room);
     if !raw.is_ascii() || cut {
         let hash = format!("-{:08x}", crate::hash::fnv1a(raw.as_bytes()) as u32);
-        key = encode_key(raw, MAX_KEY_LEN - hash.len()).0 + &hash;
+        key = encode_key(raw, room - hash.len()).0 + &hash;
     }
     // A key is a file name: never "." or "..".
     if key.chars().all(|c| c == '.') {
@@ -227,5 +269,16 @@ mod tests {
         assert_ne!(sanitize_key("pane-é1"), sanitize_key("pane-\u{e91}"));
         assert_ne!(sanitize_key("pane-日本"), sanitize_key("pane-中文"));
         assert!(sanitize_key(&"日".repeat(100)).len() <= 120);
+    }
+
+    #[test]
+    fn machine_keys_end_in_the_tag_within_the_limit() {
+        assert_eq!(machine_key("tty/dev/pts/3", "0123456789ab"), "tty-dev-pts-3.0123456789ab");
+        let long = machine_key(&"x".repeat(500), "0123456789ab");
+        assert_eq!(long.len(), 120);
+        assert!(long.ends_with(".0123456789ab"));
+        assert_ne!(machine_key("tmux_pane-%1", "0123456789ab"), machine_key("tmux_pane-%1", "ba9876543210"));
+        assert_eq!(machine_tag().len(), 12);
+        assert_eq!(machine_tag(), machine_tag());
     }
 }
