@@ -97,6 +97,17 @@ test_expect_success 'agent stdin, json (default): an OpenAI chat-completions req
 	grep "\"messages\":\[{\"role\":\"user\",\"content\":\"first\"},{\"role\":\"assistant\",\"content\":\"reply-one\"},{\"role\":\"user\",\"content\":\"second\"}\]" flat
 '
 
+test_expect_success 'agent stdin, json: stream asked for; the model from HERMES_MODEL when config.toml names none' '
+	HERMES_MODEL=env-model hermes chat -q hi -Q --agent "fake-agent save input.json" >out &&
+	grep "^{\"model\":\"env-model\",\"stream\":true,\"messages\":\[{\"role\":\"user\",\"content\":\"hi\"}\]}\$" input.json &&
+	config "model = \"cfg-model\"" &&
+	HERMES_MODEL=env-model hermes chat -q hi -Q --agent "fake-agent save input.json" >out &&
+	grep "^{\"model\":\"cfg-model\",\"stream\":true," input.json &&
+	rm "$HERMES_HOME/config.toml" &&
+	hermes chat -q hi -Q --agent "fake-agent save input.json" >out &&
+	grep "^{\"model\":\"\",\"stream\":true," input.json
+'
+
 test_expect_success PYTHON3 'agent stdin, json: parses as exactly that request' '
 	config "model = \"gpt-test\"" &&
 	converse --agent "fake-agent save input.json" -Q >out &&

@@ -57,13 +57,13 @@ test_expect_success SERVER 'openai-compatible: asks for a stream and fills in th
 	req=$(last_request) &&
 	grep "^POST /v1/chat/completions$" "$req" &&
 	grep "^Accept: text/event-stream" "$req" &&
-	grep "^{\"stream\":true,\"model\":\"test-model\",\"messages\":\[{\"role\":\"user\",\"content\":\"say \\\\\"hi\\\\\"\"}\]}$" "$req" &&
+	grep "^{\"model\":\"test-model\",\"stream\":true,\"messages\":\[{\"role\":\"user\",\"content\":\"say \\\\\"hi\\\\\"\"}\]}$" "$req" &&
 	! grep -i "^authorization:" "$req"
 '
 
 test_expect_success SERVER 'openai-compatible: HERMES_MODEL fills the model when OPENAI_MODEL is unset' '
 	HERMES_MODEL="org/model:7b" hermes chat --agent "$AGENTS/openai-compatible" -q hi -Q >out &&
-	grep "^{\"stream\":true,\"model\":\"org/model:7b\"," "$(last_request)"
+	grep "^{\"model\":\"org/model:7b\",\"stream\":true," "$(last_request)"
 '
 
 test_expect_success SERVER 'openai-compatible: config.toml agent and model; the model there wins' '
@@ -75,7 +75,29 @@ test_expect_success SERVER 'openai-compatible: config.toml agent and model; the 
 	OPENAI_MODEL=env-model hermes chat -q hi -Q >out &&
 	echo "Hello from the fake server" >expect &&
 	test_cmp expect out &&
-	grep "^{\"stream\":true,\"model\":\"cfg-model\"," "$(last_request)"
+	grep "^{\"model\":\"cfg-model\",\"stream\":true," "$(last_request)"
+'
+
+# Stand-ins that say they ran: the agent's usual path runs curl alone.
+tripwires() {
+	mkdir -p trip &&
+	for tool in sed mktemp rm cat tail; do
+		printf "#!/bin/sh\necho %s >>\"%s/tripped\"\nexit 1\n" "$tool" "$PWD" >"trip/$tool" &&
+		chmod +x "trip/$tool" || return 1
+	done
+}
+
+test_expect_success SERVER 'openai-compatible: hermes finished the body; it is posted byte for byte, with curl alone' '
+	tripwires &&
+	rm -f tripped &&
+	HERMES_MODEL=m PATH="$PWD/trip:$PATH" OPENAI_API_KEY=sk-x \
+		hermes chat --agent "tee sent.json | $AGENTS/openai-compatible" -q "a \"b\"" >out &&
+	echo "Hello from the fake server" >expect &&
+	test_cmp expect out &&
+	! test -e tripped &&
+	sed -n "/^{/p" "$(last_request)" >received &&
+	test_cmp sent.json received &&
+	grep "^{\"model\":\"m\",\"stream\":true,\"messages\":" sent.json
 '
 
 test_expect_success SERVER 'openai-compatible: OPENAI_API_KEY is sent as a bearer token' '

@@ -41,6 +41,9 @@ struct WireMessage<'a> {
 #[derive(SerJson)]
 struct Request<'a> {
     model: &'a str,
+    /// Always asked for: hermes shows a streamed reply as it arrives, and
+    /// an agent can hand the body to the server untouched.
+    stream: bool,
     messages: Vec<WireMessage<'a>>,
 }
 
@@ -50,6 +53,7 @@ pub fn input_for(format: AgentInput, model: Option<&str>, messages: &[Message]) 
         AgentInput::Json => {
             let request = Request {
                 model: model.unwrap_or(""),
+                stream: true,
                 messages: messages
                     .iter()
                     .map(|m| WireMessage { role: &m.role, content: &m.content })

@@ -91,7 +91,9 @@ fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
     Ok(command.map(|command| Agent {
         command,
         input: config.agent_input.unwrap_or(AgentInput::Json),
-        model: config.model,
+        // config.toml's model, else a HERMES_MODEL of our own environment:
+        // either way the request body carries it, finished.
+        model: config.model.or_else(|| std::env::var("HERMES_MODEL").ok().filter(|m| !m.is_empty())),
     }))
 }
 
