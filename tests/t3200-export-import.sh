@@ -226,12 +226,26 @@ test_expect_success 'import: a title another session holds gets a suffix' '
 	grep "\"id\":\"20260101_090000_aaaaaa\",\"title\":\"redis debug (2)\"" list
 '
 
-test_expect_success 'import: a malformed line names its line number and imports nothing (exit 4)' '
+test_expect_success 'import: a damaged (truncated) line is named and skipped, the rest imported, exit 4' '
 	printf "%s\n%s\n" "$SB" "{\"format\":1,\"id\":" >bad.jsonl &&
 	printf "%s\n" "$SA" >>bad.jsonl &&
 	test_expect_code 4 hermes sessions import bad.jsonl >out 2>err &&
 	test_must_be_empty out &&
-	grep "^hermes: bad.jsonl:2: not a session (.*); nothing was imported$" err &&
+	cat >expect <<-\EOF &&
+	imported 2 sessions, skipped 0 that already existed
+	hermes: warning: line 2 is damaged (expected a value at byte 17); skipped
+	hermes: bad.jsonl: 1 damaged line skipped; the rest was imported
+	EOF
+	test_cmp expect err &&
+	test "$(session_count)" = 2
+'
+
+test_expect_success 'import: a line that is JSON but not a session imports nothing (exit 4)' '
+	printf "%s\n%s\n" "$SB" "{\"format\":1,\"id\":1}" >bad.jsonl &&
+	printf "%s\n" "$SA" >>bad.jsonl &&
+	test_expect_code 4 hermes sessions import bad.jsonl >out 2>err &&
+	test_must_be_empty out &&
+	grep "^hermes: bad.jsonl:2: not a hermes export (.*); nothing was imported$" err &&
 	test_line_count = 1 err &&
 	test "$(session_count)" = 0
 '
@@ -239,7 +253,9 @@ test_expect_success 'import: a malformed line names its line number and imports 
 test_expect_success 'import: blank lines are fine and still counted as lines' '
 	printf "\n%s\n\n{oops}\n" "$SA" >bad.jsonl &&
 	test_expect_code 4 hermes sessions import bad.jsonl 2>err &&
-	grep "^hermes: bad.jsonl:4: " err &&
+	grep "^hermes: warning: line 4 is damaged" err &&
+	test "$(session_count)" = 1 &&
+	rm -r "$HERMES_HOME" &&
 	printf "\n%s\n\n" "$SA" >ok.jsonl &&
 	hermes sessions import ok.jsonl &&
 	test "$(session_count)" = 1

@@ -132,11 +132,22 @@ session is skipped with a warning, and the exit status is then 4.
 ";
 
 pub const IMPORT: &str = "\
-Usage: hermes sessions import FILE
+Usage: hermes sessions import [--from FORMAT] [--dry-run] FILE
 
-Import sessions from FILE ('-' for stdin), as written by
-'hermes sessions export --format jsonl'. Sessions whose ID already exists
-are skipped, never overwritten. A malformed line imports nothing.
+Import sessions from FILE ('-' for stdin). Sessions whose ID already exists
+are skipped, never overwritten, so importing a file twice adds nothing.
+
+  --from FORMAT   what wrote FILE:
+                    hermes        'hermes sessions export --format jsonl' (default)
+                    hermes-agent  the Python Hermes's own export, made with
+                                  its 'sessions export --format jsonl -'
+                    llm           'llm logs list --json -n 0'
+  --dry-run       report what would be imported; write nothing
+
+The whole file is checked first: a file that is not what --from says
+imports nothing. A line that is not JSON at all is skipped and named, the
+rest is imported, and hermes exits 4. Messages hermes cannot hold (tool
+calls and results, attachments) are left out and counted.
 ";
 
 pub const RENAME: &str = "\

@@ -70,7 +70,7 @@ pub enum SessionsCommand {
     Show { name: String, json: bool },
     Current { json: bool },
     Export { names: Vec<String>, format: ExportFormat, output: Option<OsString> },
-    Import { file: OsString },
+    Import(crate::sessions::import::Args),
     Rename { name: String, title: String },
     Delete { names: Vec<String>, yes: bool },
     Prune { days: f64, dry_run: bool, yes: bool },
@@ -305,6 +305,7 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
     let mut yes = false;
     let mut dry_run = false;
     let mut days = None;
+    let mut from = None;
     let flag_ok = |flag: &str| help::verb_takes(&verb, flag);
     while let Some(arg) = parser.next()? {
         match arg {
@@ -341,6 +342,7 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
             }
             Short('y') | Long("yes") if flag_ok("--yes") => yes = true,
             Long("dry-run") if flag_ok("--dry-run") => dry_run = true,
+            Long("from") if flag_ok("--from") => from = Some(string(parser.value()?).parse()?),
             Long("older-than") if flag_ok("--older-than") => {
                 let v = string(parser.value()?);
                 days =
@@ -387,7 +389,11 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
         },
         "import" => {
             want(1, "FILE")?;
-            SessionsCommand::Import { file: positional_os.remove(0) }
+            SessionsCommand::Import(crate::sessions::import::Args {
+                file: positional_os.remove(0),
+                from: from.unwrap_or(crate::sessions::import::Source::Hermes),
+                dry_run,
+            })
         }
         "rename" => {
             want(2, "NAME or ID and the new TITLE")?;

@@ -26,7 +26,7 @@ pub fn run(store: &Store, command: SessionsCommand) -> Result<()> {
         SessionsCommand::Export { names, format, output } => {
             export::run(store, &names, format, output.as_deref())
         }
-        SessionsCommand::Import { file } => import::run(store, &file),
+        SessionsCommand::Import(args) => import::run(store, args),
         SessionsCommand::Rename { name, title } => rename::run(store, &name, &title),
         SessionsCommand::Delete { names, yes } => delete::run(store, &names, yes),
         SessionsCommand::Prune { days, dry_run, yes } => prune::run(store, days, dry_run, yes),

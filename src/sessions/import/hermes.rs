@@ -1,0 +1,56 @@
+//! hermes's own export (`sessions export --format jsonl`): one session a
+//! line, in the session file's own form.
+
+use std::fs::File;
+use std::io::Seek;
+
+use crate::error::Result;
+use crate::store::json;
+use crate::store::session::{self, FORMAT, Session};
+
+use super::source::{self, Source, Tally, rejected};
+
+pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Result<()>) -> Result<Tally> {
+    let head = source::sniff_head(input);
+    input.rewind().map_err(|e| crate::error::Error::io(std::path::Path::new(name), e))?;
+    let mut tally = Tally::default();
+    source::for_each_line(input, name, |line_no, line| {
+        if line_no == 1 && line.starts_with(b"[") {
+            return Err(match head {
+                Some(other @ (Source::Llm | Source::HermesAgent)) => rejected(
+                    name,
+                    line_no,
+                    &format!(
+                        "a JSON array, not JSON Lines; it looks like {}: use --from {}",
+                        other.kind(),
+                        other.name()
+                    ),
+                ),
+                _ => rejected(
+                    name,
+                    line_no,
+                    "this looks like 'export --format json'; import reads --format jsonl",
+                ),
+            });
+        }
+        if let Err(why) = json::validate(line) {
+            tally.damaged.push((line_no, why.to_string()));
+            return Ok(());
+        }
+        let session = session::decode(line)
+            .map_err(|why| source::wrong_source(name, line_no, Source::Hermes, line, &why))?;
+        if !session::is_valid_id(&session.header.id) {
+            return Err(rejected(name, line_no, &format!("invalid session id '{}'", session.header.id)));
+        }
+        if session.header.format > FORMAT {
+            return Err(rejected(
+                name,
+                line_no,
+                &format!("session format {} is newer than this hermes understands", session.header.format),
+            ));
+        }
+        tally.sessions += 1;
+        each(session)
+    })?;
+    Ok(tally)
+}

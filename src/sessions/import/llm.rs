@@ -1,0 +1,323 @@
+//! llm's logs (`llm logs list --json -n 0`): one JSON array of exchanges, a
+//! prompt and its response each, grouped into conversations by
+//! `conversation_id`. The array is read element by element (a 1 GiB log
+//! never sits in memory whole): a first pass notes where each exchange is,
+//! then each conversation's exchanges are read back and made one session.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+
+use nanoserde::DeJson;
+
+use crate::error::{Error, Result, describe_io};
+use crate::store::MAX_SESSION_BYTES;
+use crate::store::json;
+use crate::store::session::{Header, Message, Session, TITLE_AUTO};
+
+use super::source::{self, Count, Source, Tally, rejected};
+
+#[derive(DeJson)]
+struct Exchange {
+    #[nserde(default)]
+    id: Option<String>,
+    #[nserde(default)]
+    conversation_id: Option<String>,
+    #[nserde(default)]
+    conversation_name: Option<String>,
+    #[nserde(default)]
+    prompt: Option<String>,
+    #[nserde(default)]
+    system: Option<String>,
+    #[nserde(default)]
+    response: Option<String>,
+    datetime_utc: String,
+    #[nserde(default)]
+    duration_ms: Option<f64>,
+    #[nserde(default)]
+    tool_calls: Count,
+    #[nserde(default)]
+    tool_results: Count,
+    #[nserde(default)]
+    attachments: Count,
+}
+
+/// Where one exchange lies in the input, and when it happened.
+struct Place {
+    ts: f64,
+    offset: u64,
+    len: usize,
+    line: usize,
+}
+
+pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Result<()>) -> Result<Tally> {
+    let io_error = |e: std::io::Error| Error::Store(format!("{name}: {}", describe_io(&e)));
+    // Pass over the array: every exchange checked, its place noted under
+    // its conversation, conversations kept in order of first appearance.
+    let mut order: Vec<String> = Vec::new();
+    let mut places: HashMap<String, Vec<Place>> = HashMap::new();
+    if let Some(wrong) = not_an_array(input, name)? {
+        return Err(wrong);
+    }
+    input.rewind().map_err(io_error)?;
+    for_each_element(input, name, |element, bytes| {
+        let exchange = parse(name, element.line, bytes)?;
+        let conversation = exchange.conversation_id.or(exchange.id).unwrap_or_default();
+        let ts = crate::time::parse_rfc3339(&exchange.datetime_utc).ok_or_else(|| {
+            source::wrong_source(
+                name,
+                element.line,
+                Source::Llm,
+                bytes,
+                "datetime_utc is not an RFC 3339 time",
+            )
+        })?;
+        let place = Place { ts, offset: element.offset, len: bytes.len(), line: element.line };
+        places
+            .entry(conversation)
+            .or_insert_with_key(|key| {
+                order.push(key.clone());
+                Vec::new()
+            })
+            .push(place);
+        Ok(())
+    })?;
+    let mut tally = Tally::default();
+    let mut bytes = Vec::new();
+    for conversation in order {
+        let mut exchanges = places.remove(&conversation).unwrap_or_default();
+        exchanges.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+        let mut read_back = Vec::with_capacity(exchanges.len());
+        for place in &exchanges {
+            input.seek(SeekFrom::Start(place.offset)).map_err(io_error)?;
+            bytes.resize(place.len, 0);
+            input.read_exact(&mut bytes).map_err(io_error)?;
+            read_back.push((place.ts, parse(name, place.line, &bytes)?));
+        }
+        let session = convert(&conversation, read_back, &mut tally);
+        tally.sessions += 1;
+        each(session)?;
+    }
+    Ok(tally)
+}
+
+fn parse(name: &str, line: usize, bytes: &[u8]) -> Result<Exchange> {
+    source::decode(bytes).map_err(|why| source::wrong_source(name, line, Source::Llm, bytes, &why))
+}
+
+fn convert(conversation: &str, exchanges: Vec<(f64, Exchange)>, tally: &mut Tally) -> Session {
+    let started = exchanges.first().map_or(0.0, |(ts, _)| *ts);
+    let id = source::derived_id(started, conversation);
+    let mut header = Header::new(id, String::new(), started);
+    if let Some(name) =
+        exchanges.iter().find_map(|(_, e)| e.conversation_name.clone()).filter(|n| !n.trim().is_empty())
+    {
+        header.title = name;
+        header.title_source = TITLE_AUTO.to_string();
+    }
+    let mut messages = Vec::with_capacity(exchanges.len() * 2 + 1);
+    let mut system_now: Option<String> = None;
+    for (ts, e) in exchanges {
+        tally.leave_out("tool calls", e.tool_calls.0);
+        tally.leave_out("tool results", e.tool_results.0);
+        tally.leave_out("attachments", e.attachments.0);
+        // A system prompt is said once, and again only where it changes.
+        if let Some(system) = e.system.filter(|s| !s.trim().is_empty())
+            && system_now.as_ref() != Some(&system)
+        {
+            messages.push(Message { role: "system".into(), content: system.clone(), ts });
+            system_now = Some(system);
+        }
+        if let Some(prompt) = e.prompt.filter(|p| !p.is_empty()) {
+            messages.push(Message { role: "user".into(), content: prompt, ts });
+        }
+        if let Some(response) = e.response.filter(|r| !r.is_empty()) {
+            // The reply came when the exchange ended; never before its prompt.
+            let took = e.duration_ms.filter(|d| d.is_finite() && *d > 0.0).unwrap_or(0.0) / 1000.0;
+            messages.push(Message { role: "assistant".into(), content: response, ts: ts + took });
+        }
+    }
+    for m in &messages {
+        header.note_message(m);
+    }
+    let mut session = Session { header, messages };
+    source::finish(&mut session);
+    session
+}
+
+/// One element of the top-level array: its byte offset and first line.
+struct Element {
+    offset: u64,
+    line: usize,
+}
+
+/// Hand `each` every element of the top-level JSON array of `input`, as
+/// validated bytes; anything but an array of objects refuses the input,
+/// naming the line where it went wrong.
+fn for_each_element(
+    input: &mut File,
+    name: &str,
+    mut each: impl FnMut(&Element, &[u8]) -> Result<()>,
+) -> Result<()> {
+    let mut reader = BufReader::with_capacity(64 << 10, Read::by_ref(input));
+    let mut scan = Scan { line: 1, ..Scan::default() };
+    let mut element = Vec::new();
+    let mut start = Element { offset: 0, line: 1 };
+    loop {
+        let chunk = reader.fill_buf().map_err(|e| Error::Store(format!("{name}: {}", describe_io(&e))))?;
+        if chunk.is_empty() {
+            break;
+        }
+        let n = chunk.len();
+        for &byte in chunk {
+            match scan.step(byte) {
+                Step::Outside => {}
+                Step::Begin => {
+                    start = Element { offset: scan.offset, line: scan.line };
+                    element.clear();
+                    element.push(byte);
+                }
+                Step::Inside => {
+                    if element.len() as u64 >= MAX_SESSION_BYTES {
+                        return Err(rejected(
+                            name,
+                            start.line,
+                            &format!("an entry longer than {} MiB", MAX_SESSION_BYTES >> 20),
+                        ));
+                    }
+                    element.push(byte);
+                }
+                Step::End => {
+                    element.push(byte);
+                    if let Err(why) = json::validate(&element) {
+                        return Err(rejected(name, start.line, &format!("damaged entry ({why})")));
+                    }
+                    each(&start, &element)?;
+                }
+                Step::Wrong(why) => {
+                    return Err(rejected(name, scan.line, &format!("not llm's logs ({why})")));
+                }
+            }
+            scan.advance(byte);
+        }
+        reader.consume(n);
+    }
+    match scan.state {
+        State::Done => Ok(()),
+        State::Start => Err(rejected(name, scan.line, "empty input, not llm's logs")),
+        _ => Err(rejected(name, scan.line, "the array ends early (a truncated log?)")),
+    }
+}
+
+/// When the input is not an array at all, what it looks like instead (a
+/// JSON Lines export of hermes or the Python Hermes), judged by its first
+/// line.
+fn not_an_array(input: &mut File, name: &str) -> Result<Option<Error>> {
+    let io_error = |e: std::io::Error| Error::Store(format!("{name}: {}", describe_io(&e)));
+    input.rewind().map_err(io_error)?;
+    let mut reader = BufReader::new(Read::by_ref(input));
+    let mut first = Vec::new();
+    Read::by_ref(&mut reader).take(MAX_SESSION_BYTES).read_until(b'\n', &mut first).map_err(io_error)?;
+    let first = first.trim_ascii();
+    if first.is_empty() || first.starts_with(b"[") {
+        return Ok(None);
+    }
+    Ok(Some(source::wrong_source(name, 1, Source::Llm, first, "a JSON array was expected")))
+}
+
+#[derive(Default, PartialEq)]
+enum State {
+    /// Before the opening `[`.
+    #[default]
+    Start,
+    /// Inside the array, between elements.
+    Between,
+    /// Inside an element: depth of nesting, in a string, after a backslash.
+    Element { depth: usize, in_string: bool, escaped: bool },
+    /// After the closing `]`.
+    Done,
+}
+
+enum Step {
+    Outside,
+    Begin,
+    Inside,
+    End,
+    Wrong(&'static str),
+}
+
+/// A byte-at-a-time splitter of the top-level array; element contents are
+/// checked by `json::validate`, so this only tracks strings and nesting.
+#[derive(Default)]
+struct Scan {
+    state: State,
+    offset: u64,
+    line: usize,
+    /// Whether an element was seen since the last comma (or the `[`).
+    after_element: bool,
+    after_comma: bool,
+}
+
+impl Scan {
+    fn advance(&mut self, byte: u8) {
+        self.offset += 1;
+        if byte == b'\n' {
+            self.line += 1;
+        }
+    }
+
+    fn step(&mut self, byte: u8) -> Step {
+        let space = matches!(byte, b' ' | b'\t' | b'\r' | b'\n');
+        match &mut self.state {
+            State::Start if space => Step::Outside,
+            State::Start if byte == b'[' => {
+                self.state = State::Between;
+                Step::Outside
+            }
+            State::Start => Step::Wrong("it does not start with '['"),
+            State::Between if space => Step::Outside,
+            State::Between if byte == b',' && self.after_element && !self.after_comma => {
+                self.after_comma = true;
+                Step::Outside
+            }
+            State::Between if byte == b']' && !self.after_comma => {
+                self.state = State::Done;
+                Step::Outside
+            }
+            State::Between if byte == b'{' && (!self.after_element || self.after_comma) => {
+                self.state = State::Element { depth: 1, in_string: false, escaped: false };
+                self.after_comma = false;
+                Step::Begin
+            }
+            State::Between => Step::Wrong("expected an object, ',' or ']'"),
+            State::Element { depth, in_string, escaped } => {
+                if *in_string {
+                    if *escaped {
+                        *escaped = false;
+                    } else if byte == b'\\' {
+                        *escaped = true;
+                    } else if byte == b'"' {
+                        *in_string = false;
+                    }
+                    return Step::Inside;
+                }
+                match byte {
+                    b'"' => *in_string = true,
+                    b'{' | b'[' => *depth += 1,
+                    b'}' | b']' => {
+                        *depth -= 1;
+                        if *depth == 0 {
+                            self.state = State::Between;
+                            self.after_element = true;
+                            return Step::End;
+                        }
+                    }
+                    _ => {}
+                }
+                Step::Inside
+            }
+            State::Done if space => Step::Outside,
+            State::Done => Step::Wrong("data after the closing ']'"),
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! `hermes sessions import`: sessions from hermes's own export, the Python
+//! Hermes's, or llm's logs (`--from`). The whole input is read and checked
+//! before anything is written (a wrong `--from` imports nothing); lines
+//! that are not JSON at all are skipped and named; existing IDs are
+//! skipped, never overwritten, even when the file there is damaged.
+
+mod hermes;
+mod hermes_agent;
+mod llm;
+mod source;
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::io::Seek;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result, describe_io};
+use crate::output;
+use crate::store::Store;
+use crate::store::fsio::Batch;
+use crate::store::session::{self, Session};
+use crate::text::counted;
+
+pub use source::Source;
+
+use super::Progress;
+
+/// Files staged before each durable commit; bounds memory and lost work.
+const COMMIT_EVERY: usize = 2000;
+
+/// Damaged lines named one by one; past this many, only counted.
+const DAMAGED_NAMED: usize = 10;
+
+#[derive(Debug)]
+pub struct Args {
+    pub file: OsString,
+    pub from: Source,
+    pub dry_run: bool,
+}
+
+/// Every session of the input, in order, whatever its source.
+fn read(
+    from: Source,
+    input: &mut File,
+    name: &str,
+    each: &mut dyn FnMut(Session) -> Result<()>,
+) -> Result<source::Tally> {
+    input.rewind().map_err(|e| Error::Store(format!("{name}: {}", describe_io(&e))))?;
+    let tally = match from {
+        Source::Hermes => hermes::read(input, name, each)?,
+        Source::HermesAgent => hermes_agent::read(input, name, each)?,
+        Source::Llm => llm::read(input, name, each)?,
+    };
+    // Damage everywhere and nothing readable is not a damaged file but
+    // another kind of file.
+    if tally.sessions == 0
+        && let Some((line, why)) = tally.damaged.first()
+    {
+        return Err(source::rejected(name, *line, &format!("not {}: no line is JSON ({why})", from.kind())));
+    }
+    Ok(tally)
+}
+
+pub fn run(store: &Store, args: Args) -> Result<()> {
+    let name = Path::new(&args.file).display().to_string();
+    let mut input = open_input(&args.file)?;
+    // Pass 1: check everything, write nothing.
+    let tally = read(args.from, &mut input, &name, &mut |_| Ok(()))?;
+
+    // A dry run takes no lock and creates nothing: it reads what is there.
+    let _guard = if args.dry_run {
+        None
+    } else {
+        store.prepare()?;
+        Some(store.lock_store()?)
+    };
+    // IDs as fixed-size keys and titles as hashes: 100,000 sessions fit in
+    // a few MiB. A (vanishingly rare) title-hash collision only costs an
+    // unneeded " (2)" suffix. An ID is taken by any file of its name, read
+    // cleanly or not: a damaged file is never replaced.
+    let mut ids: HashSet<[u8; 22]> = HashSet::new();
+    let mut titles: HashSet<u64> = HashSet::new();
+    let mut damaged: HashMap<[u8; 22], (PathBuf, String)> = HashMap::new();
+    if store.sessions_dir().is_dir() {
+        ids.extend(store.session_ids()?);
+        store.scan(|entry| match &entry.header {
+            Ok(h) => {
+                titles.insert(title_key(&h.title));
+            }
+            Err(why) => {
+                damaged.insert(session::id_key(entry.id()), (entry.path(), why.clone()));
+            }
+        })?;
+    }
+    let (mut imported, mut skipped, mut retitled) = (0usize, 0usize, 0usize);
+    let mut progress = Progress::new("importing", tally.sessions);
+    let mut batch = Batch::new(store.sessions_dir());
+    // Pass 2: write, in batches.
+    read(args.from, &mut input, &name, &mut |mut s| {
+        progress.tick();
+        let key = session::id_key(&s.header.id);
+        if !ids.insert(key) {
+            if let Some((path, why)) = damaged.remove(&key) {
+                output::warn(&format!(
+                    "{}: not a valid session file ({why}); left in place, so session {} was not imported",
+                    path.display(),
+                    s.header.id
+                ));
+            }
+            skipped += 1;
+            return Ok(());
+        }
+        // An import file is outside input like any typed title: the title
+        // rules apply, so no escape sequence or bidi override reaches a
+        // terminal through `list`. Too long is cut here, not refused.
+        s.header.title = session::sanitize_title(&s.header.title)
+            .map(|t| crate::text::truncate_words(&t, session::MAX_TITLE_CHARS))
+            .unwrap_or_default();
+        if !s.header.title.is_empty() && titles.contains(&title_key(&s.header.title)) {
+            let base = s.header.title.clone();
+            s.header.title = (2..)
+                .map(|n| crate::store::titles::numbered(&base, n))
+                .find(|t| !titles.contains(&title_key(t)))
+                .expect("unbounded");
+            retitled += 1;
+        }
+        titles.insert(title_key(&s.header.title));
+        s.header.message_count = s.messages.len() as u64;
+        imported += 1;
+        if args.dry_run {
+            return Ok(());
+        }
+        let path = store.session_path(&s.header.id).expect("valid IDs only");
+        batch.add(&path, &session::encode(&s.header, &s.messages))?;
+        if batch.len() >= COMMIT_EVERY {
+            let existed = batch.commit()?;
+            (imported, skipped) = (imported - existed, skipped + existed);
+        }
+        Ok(())
+    })?;
+    let existed = batch.commit()?;
+    (imported, skipped) = (imported - existed, skipped + existed);
+    drop(progress);
+    report(&tally, imported, skipped, retitled, args.dry_run);
+    match tally.damaged.len() {
+        0 => Ok(()),
+        n => Err(Error::Store(format!(
+            "{name}: {} skipped; {}",
+            counted(n, "damaged line"),
+            if args.dry_run { "the rest would be imported" } else { "the rest was imported" }
+        ))),
+    }
+}
+
+/// What the import did (or, with --dry-run, would do), on stderr.
+fn report(tally: &source::Tally, imported: usize, skipped: usize, retitled: usize, dry_run: bool) {
+    if dry_run {
+        crate::note!(
+            "would import {}, skip {skipped} that already exist{}",
+            counted(imported, "session"),
+            if retitled > 0 { format!(", rename {retitled} whose title is taken") } else { String::new() }
+        );
+    } else {
+        crate::note!(
+            "imported {imported} session{}, skipped {skipped} that already existed{}",
+            if imported == 1 { "" } else { "s" },
+            if retitled > 0 { format!(", renamed {retitled} whose title was taken") } else { String::new() }
+        );
+    }
+    if !tally.left_out.is_empty() {
+        let total: usize = tally.left_out.values().sum();
+        let parts: Vec<String> = tally.left_out.iter().map(|(why, n)| format!("{n} {why}")).collect();
+        crate::note!(
+            "left out {total} item{} hermes sessions cannot hold: {}",
+            if total == 1 { "" } else { "s" },
+            parts.join(", ")
+        );
+    }
+    for (line, why) in tally.damaged.iter().take(DAMAGED_NAMED) {
+        output::warn(&format!("line {line} is damaged ({why}); skipped"));
+    }
+    if tally.damaged.len() > DAMAGED_NAMED {
+        output::warn(&format!("{} more damaged lines skipped", tally.damaged.len() - DAMAGED_NAMED));
+    }
+}
+
+fn title_key(title: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    title.hash(&mut h);
+    h.finish()
+}
+
+/// A file is read twice (check, then write); stdin is first copied to an
+/// unnamed temporary file so it can be too.
+fn open_input(file: &OsStr) -> Result<File> {
+    if file == "-" {
+        let mut spool = tempfile_in_tmp()?;
+        std::io::copy(&mut std::io::stdin().lock(), &mut spool)
+            .map_err(|e| Error::Store(format!("reading stdin: {}", describe_io(&e))))?;
+        return Ok(spool);
+    }
+    let path = Path::new(file);
+    File::open(path).map_err(|e| Error::io(path, e))
+}
+
+fn tempfile_in_tmp() -> Result<File> {
+    let dir = std::env::temp_dir();
+    loop {
+        let path = dir.join(format!("hermes-import.{}", crate::store::fsio::random_hex(12)));
+        match crate::store::fsio::create_new_private(&path) {
+            Ok(_) => {
+                let file = std::fs::OpenOptions::new().read(true).write(true).open(&path);
+                let _ = std::fs::remove_file(&path);
+                return file.map_err(|e| Error::io(&path, e));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(Error::io(&path, e)),
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! What every import source shares: the `--from` names, the tally of what
+//! was read (sessions, damaged lines, messages left out and why), reading
+//! an input line by line within the size limit, recognising which tool
+//! wrote a record, and the finishing touches that make any source's
+//! conversation a hermes session.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek};
+use std::str::FromStr;
+
+use nanoserde::{DeJson, DeJsonErr, DeJsonState, DeJsonTok};
+
+use crate::error::{Error, Result, describe_io};
+use crate::store::MAX_SESSION_BYTES;
+use crate::store::json;
+use crate::store::session::{self, Session, TITLE_AUTO};
+
+/// Where an import file comes from (`--from`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Source {
+    /// hermes's own `sessions export --format jsonl`.
+    Hermes,
+    /// The Python Hermes agent's `hermes sessions export --format jsonl`.
+    HermesAgent,
+    /// llm's `llm logs list --json`.
+    Llm,
+}
+
+impl Source {
+    pub const NAMES: [&str; 3] = ["hermes", "hermes-agent", "llm"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Hermes => "hermes",
+            Source::HermesAgent => "hermes-agent",
+            Source::Llm => "llm",
+        }
+    }
+
+    /// What a file of this source is, in words.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Source::Hermes => "a hermes export",
+            Source::HermesAgent => "a Python Hermes export",
+            Source::Llm => "llm's logs",
+        }
+    }
+}
+
+impl FromStr for Source {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Source> {
+        match s {
+            "hermes" => Ok(Source::Hermes),
+            "hermes-agent" => Ok(Source::HermesAgent),
+            "llm" => Ok(Source::Llm),
+            _ => Err(Error::usage(format!(
+                "sessions import: unknown --from '{}' (one of: {})",
+                crate::text::printable(s, false),
+                Source::NAMES.join(", ")
+            ))),
+        }
+    }
+}
+
+/// What reading an input found, besides its sessions.
+#[derive(Default)]
+pub struct Tally {
+    pub sessions: usize,
+    /// Lines that are not JSON at all: (line number, why). Skipped.
+    pub damaged: Vec<(usize, String)>,
+    /// Messages the source has and hermes's format cannot hold, by reason.
+    pub left_out: BTreeMap<String, usize>,
+}
+
+impl Tally {
+    pub fn leave_out(&mut self, why: impl Into<String>, n: usize) {
+        if n > 0 {
+            *self.left_out.entry(why.into()).or_default() += n;
+        }
+    }
+}
+
+/// The error for a record that is JSON but not what `--from` says: names
+/// the line, and the source it looks like, if any. Nothing is imported.
+pub fn wrong_source(name: &str, line: usize, expected: Source, record: &[u8], why: &str) -> Error {
+    let hint = match sniff(record) {
+        Some(other) if other != expected => {
+            format!("; it looks like {}: use --from {}", other.kind(), other.name())
+        }
+        _ => String::new(),
+    };
+    rejected(name, line, &format!("not {} ({why}){hint}", expected.kind()))
+}
+
+/// An input refused whole, at `line`.
+pub fn rejected(name: &str, line: usize, why: &str) -> Error {
+    Error::Store(format!("{name}:{line}: {why}; nothing was imported"))
+}
+
+/// Which tool wrote the input, judged by the keys in its first 64 KiB (for
+/// an input whose first line says little, such as a lone `[`).
+pub fn sniff_head(input: &mut File) -> Option<Source> {
+    let mut head = Vec::new();
+    input.rewind().ok()?;
+    Read::by_ref(input).take(64 << 10).read_to_end(&mut head).ok()?;
+    sniff(&head)
+}
+
+/// Which tool wrote a JSON record, by the keys only it writes.
+pub fn sniff(record: &[u8]) -> Option<Source> {
+    let has = |key: &str| json::find(record, format!("\"{key}\"").as_bytes()).is_some();
+    if has("conversation_id") && has("datetime_utc") {
+        Some(Source::Llm)
+    } else if has("messages") && (has("started_at") || has("system_prompt")) {
+        Some(Source::HermesAgent)
+    } else if has("messages") && has("format") {
+        Some(Source::Hermes)
+    } else {
+        None
+    }
+}
+
+/// Hand `each` every non-blank line of a JSON Lines input with its number;
+/// a line over the session size limit refuses the whole input.
+pub fn for_each_line(
+    input: &mut File,
+    name: &str,
+    mut each: impl FnMut(usize, &[u8]) -> Result<()>,
+) -> Result<()> {
+    let mut reader = BufReader::new(Read::by_ref(input));
+    let mut line = Vec::new();
+    let mut line_no = 0usize;
+    loop {
+        line.clear();
+        let n = Read::by_ref(&mut reader)
+            .take(MAX_SESSION_BYTES + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::Store(format!("{name}: {}", describe_io(&e))))?;
+        if n == 0 {
+            return Ok(());
+        }
+        line_no += 1;
+        if line.len() as u64 > MAX_SESSION_BYTES {
+            return Err(rejected(
+                name,
+                line_no,
+                &format!("line longer than {} MiB", MAX_SESSION_BYTES >> 20),
+            ));
+        }
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            each(line_no, line.trim_ascii())?;
+        }
+    }
+}
+
+/// Decode one record that `json::validate` has accepted.
+pub fn decode<T: DeJson>(record: &[u8]) -> std::result::Result<T, String> {
+    let text = std::str::from_utf8(record).map_err(|_| "invalid UTF-8".to_string())?;
+    T::deserialize_json(text).map_err(|e| match e.msg {
+        nanoserde::DeJsonErrReason::MissingKey(key) => format!("no \"{key}\" field"),
+        _ => format!("unexpected content at line {} column {}", e.line + 1, e.col + 1),
+    })
+}
+
+/// A session ID for a conversation whose own ID is not hermes's shape: its
+/// start time (UTC, so the same on every machine) and a hash of the source
+/// ID, so that importing the same file again finds it already there.
+pub fn derived_id(started: f64, source_id: &str) -> String {
+    let (y, mo, d, h, mi, s) = crate::time::utc_civil(started.max(0.0));
+    let hash = crate::hash::fnv1a(source_id.as_bytes()) & 0xff_ffff;
+    format!("{y:04}{mo:02}{d:02}_{h:02}{mi:02}{s:02}_{hash:06x}")
+}
+
+/// The last touches any source's session needs: an automatic title from
+/// its first user message when the source gave none (a system prompt
+/// before it keeps `note_message` from doing so).
+pub fn finish(session: &mut Session) {
+    let h = &mut session.header;
+    if h.title.is_empty()
+        && let Some(first) = session.messages.iter().find(|m| m.role == "user")
+        && let Some(title) = session::clean_title(&first.content)
+    {
+        h.title = title;
+        h.title_source = TITLE_AUTO.to_string();
+    }
+}
+
+/// A message's content as a source may hold it: text, nothing, or
+/// something else (a list of parts, an object) hermes cannot show.
+#[derive(Default)]
+pub enum Content {
+    Text(String),
+    #[default]
+    Missing,
+    Other,
+}
+
+impl DeJson for Content {
+    fn de_json(s: &mut DeJsonState, i: &mut std::str::Chars) -> std::result::Result<Content, DeJsonErr> {
+        match s.tok {
+            DeJsonTok::Str => {
+                let text = s.as_string()?;
+                s.next_tok(i)?;
+                Ok(Content::Text(text))
+            }
+            DeJsonTok::Null => {
+                s.next_tok(i)?;
+                Ok(Content::Missing)
+            }
+            _ => {
+                s.whole_field(i)?;
+                Ok(Content::Other)
+            }
+        }
+    }
+}
+
+/// How many entries a list field holds (tool calls, attachments): a JSON
+/// array counts its elements; null, `""` and `"[]"` are none; any other
+/// value (a JSON string of calls, an object) counts as one.
+#[derive(Default)]
+pub struct Count(pub usize);
+
+impl DeJson for Count {
+    fn de_json(s: &mut DeJsonState, i: &mut std::str::Chars) -> std::result::Result<Count, DeJsonErr> {
+        match s.tok {
+            DeJsonTok::Null => {
+                s.next_tok(i)?;
+                Ok(Count(0))
+            }
+            DeJsonTok::BlockOpen => {
+                let mut n = 0;
+                s.block_open(i)?;
+                while s.tok != DeJsonTok::BlockClose {
+                    s.whole_field(i)?;
+                    s.eat_comma_block(i)?;
+                    n += 1;
+                }
+                s.block_close(i)?;
+                Ok(Count(n))
+            }
+            DeJsonTok::Str => {
+                let text = s.as_string()?;
+                s.next_tok(i)?;
+                let text = text.trim();
+                Ok(Count(usize::from(!(text.is_empty() || text == "[]" || text == "null"))))
+            }
+            _ => {
+                s.whole_field(i)?;
+                Ok(Count(1))
+            }
+        }
+    }
+}
+
+/// A yes/no a source may write as a boolean or a number: false only for
+/// `false` and `0`; absent is true.
+pub struct Flag(pub bool);
+
+impl Default for Flag {
+    fn default() -> Flag {
+        Flag(true)
+    }
+}
+
+impl DeJson for Flag {
+    fn de_json(s: &mut DeJsonState, i: &mut std::str::Chars) -> std::result::Result<Flag, DeJsonErr> {
+        let value = match s.tok {
+            DeJsonTok::Bool(b) => b,
+            DeJsonTok::U64(n) => n != 0,
+            DeJsonTok::I64(n) => n != 0,
+            DeJsonTok::F64(n) => n != 0.0,
+            _ => true,
+        };
+        s.whole_field(i)?;
+        Ok(Flag(value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_ids_have_the_hermes_shape_and_are_stable() {
+        let id = derived_id(1_796_226_007.5, "01m8vpkgfnjwmextv2tgadxhtm");
+        assert!(session::is_valid_id(&id), "{id}");
+        assert!(id.starts_with("20261202_154007_"), "{id}");
+        assert_eq!(id, derived_id(1_796_226_007.5, "01m8vpkgfnjwmextv2tgadxhtm"));
+        assert_ne!(id, derived_id(1_796_226_007.5, "01m8vpkgfnjwmextv2tgadxhtn"));
+    }
+
+    #[test]
+    fn sniffs_each_source() {
+        assert_eq!(sniff(br#"{"conversation_id":"x","datetime_utc":"y"}"#), Some(Source::Llm));
+        assert_eq!(sniff(br#"{"id":"x","started_at":1,"messages":[]}"#), Some(Source::HermesAgent));
+        assert_eq!(sniff(br#"{"format":1,"id":"x","messages":[]}"#), Some(Source::Hermes));
+        assert_eq!(sniff(br#"{"a":1}"#), None);
+    }
+
+    #[derive(DeJson)]
+    struct Probe {
+        #[nserde(default)]
+        calls: Count,
+        #[nserde(default)]
+        content: Content,
+        #[nserde(default)]
+        active: Flag,
+    }
+
+    #[test]
+    fn counts_lists_and_reads_loose_fields() {
+        let p: Probe =
+            decode(br#"{"calls":[{"a":[1,2]},{"b":null}],"content":[{"type":"text"}],"active":0}"#).unwrap();
+        assert_eq!(p.calls.0, 2);
+        assert!(matches!(p.content, Content::Other));
+        assert!(!p.active.0);
+        let p: Probe = decode(br#"{"calls":"[]","content":"hi"}"#).unwrap();
+        assert_eq!(p.calls.0, 0);
+        assert!(matches!(p.content, Content::Text(ref t) if t == "hi"));
+        assert!(p.active.0);
+    }
+}
