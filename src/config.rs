@@ -77,6 +77,18 @@ pub fn load(store: &Store) -> Result<Config> {
     Ok(config)
 }
 
+/// Another program's settings where config.toml would be (the Python
+/// Hermes keeps its `config.yaml` in the same `~/.hermes`), when there is
+/// no config.toml: named in the no-agent note, so that nobody wonders why
+/// the agent set up there is not used. Never read.
+pub fn foreign_config(store: &Store) -> Option<std::path::PathBuf> {
+    let toml = store.config_path();
+    if toml.exists() {
+        return None;
+    }
+    ["config.yaml", "config.yml"].into_iter().map(|name| toml.with_file_name(name)).find(|p| p.exists())
+}
+
 /// One line of config.toml: nothing (blank, a comment), or `key = value`
 /// with a basic ("...") or literal ('...') string and maybe a comment.
 fn parse_line(line: &str) -> Result<Option<(String, String)>, String> {

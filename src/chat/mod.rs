@@ -205,6 +205,12 @@ impl Chat<'_> {
                 crate::note!(
                     "hermes: no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')"
                 );
+                if let Some(other) = config::foreign_config(self.store) {
+                    crate::note!(
+                        "hermes: {} is not read: it is another program's (the Python Hermes keeps its settings there); hermes reads config.toml",
+                        other.display()
+                    );
+                }
             }
             return Ok(ReplyOutcome::NoAgent);
         };

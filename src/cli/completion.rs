@@ -112,7 +112,7 @@ _hermes() {
 		esac
 		case $cmd/$w in
 		chat/-r | chat/--resume | chat/-q | chat/--query | chat/--title | chat/--agent) takes_value=1 ;;
-		sessions/-n | sessions/--limit | sessions/-f | sessions/--format | sessions/-o | sessions/--output | sessions/--older-than) takes_value=1 ;;
+		sessions/-n | sessions/--limit | sessions/-f | sessions/--format | sessions/-o | sessions/--output | sessions/--older-than | sessions/--from) takes_value=1 ;;
 		esac
 	done
 	case $prev in
@@ -131,6 +131,7 @@ _hermes() {
 		return
 		;;
 	-f | --format) [[ $cmd == sessions ]] && { _hermes_add_words 'json jsonl markdown' "$text"; return; } ;;
+	--from) [[ $cmd == sessions ]] && { _hermes_add_words 'hermes hermes-agent llm' "$text"; return; } ;;
 	esac
 	if [[ $text == -* ]]; then
 		case $cmd/$verb in
@@ -140,6 +141,7 @@ _hermes() {
 		sessions/list) _hermes_add_words '-n --limit --all --here --json -h --help' "$text" ;;
 		sessions/show | sessions/current | sessions/stats) _hermes_add_words '--json -h --help' "$text" ;;
 		sessions/export) _hermes_add_words '-f --format -o --output -h --help' "$text" ;;
+		sessions/import) _hermes_add_words '--from --dry-run -h --help' "$text" ;;
 		sessions/delete) _hermes_add_words '-y --yes -h --help' "$text" ;;
 		sessions/prune) _hermes_add_words '--older-than --dry-run -y --yes -h --help' "$text" ;;
 		*) _hermes_add_words '-h --help' "$text" ;;
@@ -297,7 +299,10 @@ _hermes_sessions_command() {
       '*:session:_hermes_sessions title'
     ;;
   import)
-    _arguments -s $help '1:file:_files'
+    _arguments -s $help \
+      '--from=[what wrote FILE]:format:(hermes hermes-agent llm)' \
+      '--dry-run[report what would be imported; write nothing]' \
+      '1:file:_files'
     ;;
   rename)
     _arguments -s $help '1:session:_hermes_sessions title' '2:new title:'
@@ -458,6 +463,8 @@ complete -c hermes -n __hermes_needs_verb -a stats -d 'counts, sizes, oldest and
 complete -c hermes -n '__hermes_sessions_verb show export delete; and not __hermes_previous -o --output -f --format' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_sessions_verb rename; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_sessions_verb import' -F
+complete -c hermes -n '__hermes_sessions_verb import' -l from -x -a 'hermes hermes-agent llm' -d 'what wrote FILE'
+complete -c hermes -n '__hermes_sessions_verb import' -l dry-run -d 'report what would be imported; write nothing'
 complete -c hermes -n '__hermes_sessions_verb list' -s n -l limit -x -d 'show at most N sessions'
 complete -c hermes -n '__hermes_sessions_verb list' -l all -d 'show every session'
 complete -c hermes -n '__hermes_sessions_verb list' -l here -d 'only sessions started in this workspace'

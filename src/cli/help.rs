@@ -137,17 +137,15 @@ Usage: hermes sessions import [--from FORMAT] [--dry-run] FILE
 Import sessions from FILE ('-' for stdin). Sessions whose ID already exists
 are skipped, never overwritten, so importing a file twice adds nothing.
 
-  --from FORMAT   what wrote FILE:
-                    hermes        'hermes sessions export --format jsonl' (default)
-                    hermes-agent  the Python Hermes's own export, made with
-                                  its 'sessions export --format jsonl -'
-                    llm           'llm logs list --json -n 0'
-  --dry-run       report what would be imported; write nothing
+  --from FORMAT         what wrote FILE: hermes (default), hermes-agent or llm
+  --dry-run             report what would be imported; write nothing
 
-The whole file is checked first: a file that is not what --from says
-imports nothing. A line that is not JSON at all is skipped and named, the
-rest is imported, and hermes exits 4. Messages hermes cannot hold (tool
-calls and results, attachments) are left out and counted.
+hermes is 'hermes sessions export --format jsonl'; hermes-agent is the Python
+Hermes's own 'sessions export --format jsonl -'; llm is
+'llm logs list --json -n 0'. The whole file is checked first: a file that is
+not what --from says imports nothing. A line that is not JSON at all is
+skipped and named, the rest is imported, and hermes exits 4. What hermes
+cannot hold (tool calls and results, attachments) is left out and counted.
 ";
 
 pub const RENAME: &str = "\
