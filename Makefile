@@ -1,6 +1,9 @@
 # hermes: build, test and install.
 #   make              build the release binary (target/release/hermes)
 #   make check        unit tests, then the shell test suite (tests/run)
+#   make unit         the unit tests alone
+#   make test         the shell test suite alone; TESTS='t3000-list.sh ...'
+#                     names the scripts to run
 #   make install      install binary, man page, completions, contrib agents
 #   make uninstall    remove what make install installed
 #   make static       a statically linked binary (target/static/hermes)
@@ -38,9 +41,13 @@ build:
 
 $(BIN): build
 
-check: build
+check: unit test
+
+unit:
 	$(CARGO) test --release --locked --quiet
-	sh tests/run
+
+test: build
+	sh tests/run $(TESTS)
 
 lint-man:
 	$(MANDOC) -Tlint man/hermes.1

@@ -207,16 +207,3 @@ as_lonely_user() {
 	shift &&
 	prlimit --nproc="$limit:$limit" setpriv --reuid=$LONELY_UID --regid=$LONELY_UID --clear-groups "$@"
 }
-
-# expect_success_if 'CHECK' NAME 'description' 'body': test_expect_success
-# for prerequisites lib.sh does not know. Runs the test when the shell
-# command CHECK succeeds, else reports it skipped (missing NAME).
-expect_success_if() {
-	if eval "$1" >/dev/null 2>&1; then
-		test_expect_success "$3" "$4"
-	else
-		test_count=$((test_count + 1))
-		test_skipped=$((test_skipped + 1))
-		echo "ok $test_count # skip $3 (missing $2)"
-	fi
-}

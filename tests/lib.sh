@@ -41,6 +41,28 @@ test_count=0
 test_failed=0
 test_skipped=0
 
+# sh tests/tNNNN-name.sh --run=2,5-7 runs only those tests (each has its own
+# trash directory and store, so any one can run alone); the others are
+# reported skipped.
+test_run=
+for test_arg in "$@"; do
+	case $test_arg in
+	--run=*) test_run=$(echo "${test_arg#--run=}" | tr , " ") ;;
+	esac
+done
+
+# test_selected: the current test is in --run (or there is no --run).
+test_selected() {
+	test -z "$test_run" && return 0
+	for test_range in $test_run; do
+		case $test_range in
+		*-*) test "$test_count" -ge "${test_range%-*}" && test "$test_count" -le "${test_range#*-}" && return 0 ;;
+		*) test "$test_count" = "$test_range" && return 0 ;;
+		esac
+	done
+	return 1
+}
+
 say_color() {
 	shift
 	printf '%s\n' "$*"
@@ -55,9 +77,14 @@ test_expect_success() {
 		test_prereq=
 	fi
 	test_count=$((test_count + 1))
+	if ! test_selected; then
+		test_skipped=$((test_skipped + 1))
+		echo "ok $test_count # skip $1 (not in --run)"
+		return 0
+	fi
 	if test -n "$test_prereq" && ! test_have_prereq "$test_prereq"; then
 		test_skipped=$((test_skipped + 1))
-		echo "ok $test_count # skip $1 (missing $test_prereq)"
+		echo "ok $test_count # skip $1 (missing $test_missing_prereq)"
 		return 0
 	fi
 	TRASH="$TRASH_ROOT/t$test_count"
@@ -75,7 +102,10 @@ test_expect_success() {
 		echo "# a panic was captured in: $(grep -rlE 'panicked at|internal error|RUST_BACKTRACE' "$TRASH" | head -3)"
 		status=1
 	fi
-	if test $status = 0; then
+	if test $status = 0 && test -e "$TRASH_ROOT/skip.$test_count"; then
+		test_skipped=$((test_skipped + 1))
+		echo "ok $test_count # skip $1 ($(cat "$TRASH_ROOT/skip.$test_count"))"
+	elif test $status = 0; then
 		echo "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))
@@ -96,22 +126,66 @@ test_done() {
 	test "$test_failed" = 0
 }
 
-# Prerequisites: TMUX, SCRIPT (util-linux script(1)), SETSID, MANDOC, ROOT
-# (running as root), NOT_ROOT, PYTHON3, MACHINES (root may make mount and
-# UTS namespaces and bind-mount over /etc/machine-id: another machine).
+# ---- Prerequisites -----------------------------------------------------
+# The one mechanism: test_expect_success A,B 'description' 'body' runs the
+# body when prerequisites A and B both hold, and otherwise reports the test
+# skipped, naming the first missing one. A prerequisite is a shell check
+# given once with test_lazy_prereq, run when first asked for (its output
+# discarded), its answer kept. Those several scripts use are defined here;
+# a script defines its own the same way, before its tests.
+
+# test_lazy_prereq NAME 'CHECK'
+test_lazy_prereq() {
+	eval "test_prereq_check_$1=\$2"
+}
+
+# test_have_prereq A[,B...]: every one holds; else the first that does not
+# is in $test_missing_prereq. A name never defined stops the script: a
+# misspelt prerequisite would otherwise skip its test for good.
 test_have_prereq() {
-	case $1 in
-	TMUX) command -v tmux >/dev/null 2>&1 ;;
-	SCRIPT) command -v script >/dev/null 2>&1 && script -qc true /dev/null >/dev/null 2>&1 ;;
-	SETSID) command -v setsid >/dev/null 2>&1 ;;
-	MANDOC) command -v mandoc >/dev/null 2>&1 ;;
-	ROOT) test "$(id -u)" = 0 ;;
-	NOT_ROOT) test "$(id -u)" != 0 ;;
-	PYTHON3) command -v python3 >/dev/null 2>&1 ;;
-	MACHINES) test "$(id -u)" = 0 && test -f /etc/machine-id &&
-		unshare -m -u sh -c 'mount --bind /etc/machine-id /etc/machine-id && hostname probe' 2>/dev/null ;;
-	*) echo "unknown prereq $1" >&2; return 1 ;;
-	esac
+	for test_prereq_name in $(echo "$1" | tr , " "); do
+		eval "test_prereq_check=\${test_prereq_check_$test_prereq_name-}"
+		eval "test_prereq_known=\${test_prereq_check_$test_prereq_name+yes}"
+		if test "$test_prereq_known" != yes; then
+			echo "Bail out! unknown prerequisite $test_prereq_name" >&2
+			exit 1
+		fi
+		eval "test_prereq_result=\${test_prereq_result_$test_prereq_name-}"
+		if test -z "$test_prereq_result"; then
+			if (eval "$test_prereq_check") </dev/null >/dev/null 2>&1; then
+				test_prereq_result=yes
+			else
+				test_prereq_result=no
+			fi
+			eval "test_prereq_result_$test_prereq_name=\$test_prereq_result"
+		fi
+		if test "$test_prereq_result" != yes; then
+			test_missing_prereq=$test_prereq_name
+			return 1
+		fi
+	done
+}
+
+test_lazy_prereq TMUX 'command -v tmux'
+test_lazy_prereq SCRIPT 'command -v script && script -qc true /dev/null' # util-linux script(1)
+test_lazy_prereq SETSID 'command -v setsid'
+test_lazy_prereq MANDOC 'command -v mandoc'
+test_lazy_prereq ROOT 'test "$(id -u)" = 0'
+test_lazy_prereq NOT_ROOT 'test "$(id -u)" != 0'
+test_lazy_prereq PYTHON3 'command -v python3'
+test_lazy_prereq SETPRIV 'command -v setpriv'
+test_lazy_prereq PRLIMIT 'command -v prlimit'
+# Root may make mount and UTS namespaces and bind-mount over
+# /etc/machine-id: another machine.
+test_lazy_prereq MACHINES 'test "$(id -u)" = 0 && test -f /etc/machine-id &&
+	unshare -m -u sh -c "mount --bind /etc/machine-id /etc/machine-id && hostname probe"'
+
+# test_skip 'REASON': inside a test body: stop here and report the test
+# skipped for REASON (a precondition the test could not bring about), not
+# passed. Call it after cleaning up what the body started.
+test_skip() {
+	printf '%s\n' "$1" >"$TRASH_ROOT/skip.$test_count"
+	exit 0
 }
 
 # test_must_fail CMD...: CMD must fail in a controlled way: exit 1..125,
@@ -166,6 +240,65 @@ test_line_count() {
 	fi
 }
 
+# ---- JSON --------------------------------------------------------------
+# Every --json output a test looks at is read by a real parser (python3's
+# json), never by grep: "[,{...}]" holds the right ids too.
+
+# The parser: strict UTF-8, one JSON text and nothing after it, no NaN or
+# Infinity, no key twice in an object.
+json_py='
+import json, sys
+def pairs(kv):
+    keys = [k for k, _ in kv]
+    if len(keys) != len(set(keys)):
+        raise ValueError("a key given twice in one object")
+    return dict(kv)
+def constant(name):
+    raise ValueError(name + " is not JSON")
+name, expr, a = sys.argv[1], sys.argv[2], sys.argv[3:]
+data = sys.stdin.buffer.read() if name == "-" else open(name, "rb").read()
+try:
+    v = json.loads(data.decode("utf-8"), object_pairs_hook=pairs, parse_constant=constant)
+except ValueError as e:
+    sys.exit("%s: not valid JSON: %s" % (name, e))
+if expr:
+    try:
+        r = eval(expr, {"v": v, "a": a})
+    except Exception as e:
+        sys.exit("%s: %s: %r" % (name, expr, e))
+    def show(x):
+        return x if isinstance(x, str) else json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+    for x in (r if isinstance(r, list) else [r]):
+        print(show(x))
+'
+
+# json_valid FILE: FILE (- for stdin) holds one valid JSON text.
+json_valid() {
+	json_get "$1" ""
+}
+
+# json_get FILE EXPR [ARG...]: parse FILE (- for stdin), then print the
+# Python expression EXPR of its value v (the ARGs are the list a): a list
+# one item a line, a string as it is, anything else as compact JSON (true,
+# 3, {"a":1}). Fails, saying why, when FILE is not valid JSON or EXPR does
+# not apply (a missing key).
+#   json_get out "len(v)"
+#   json_get out "[s['id'] for s in v if s['title'] == a[0]]" "$title"
+json_get() {
+	if ! command -v python3 >/dev/null 2>&1; then
+		echo "json_get: python3 is needed to read JSON" >&2
+		return 1
+	fi
+	PYTHONIOENCODING=utf-8 python3 -c "$json_py" "$@"
+}
+
+# show_contents NAME: the contents of session NAME's messages, one a line,
+# in order, as hermes sessions show NAME --json gives them.
+show_contents() {
+	hermes sessions show "$1" --json >"$TRASH/.show.json" &&
+	json_get "$TRASH/.show.json" "[m['content'] for m in v['messages']]"
+}
+
 # Number of session files in $HERMES_HOME.
 session_count() {
 	ls "$HERMES_HOME/sessions" 2>/dev/null | grep -c '^[0-9]\{8\}_[0-9]\{6\}_[0-9a-f]\{6\}\.json$'
@@ -173,7 +306,8 @@ session_count() {
 
 # The ID of the only (or newest by name) session whose title is $1.
 session_id_by_title() {
-	hermes sessions list --all --json | tr '{' '\n' | grep "\"title\":\"$1\"" | sed 's/.*"id":"\([^"]*\)".*/\1/' | head -1
+	hermes sessions list --all --json |
+	json_get - "[s['id'] for s in v if s['title'] == a[0]]" "$1" | head -n 1
 }
 
 # File mode as octal digits, portable across GNU and BSD stat.

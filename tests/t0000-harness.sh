@@ -18,4 +18,88 @@ test_expect_success 'test_must_fail refuses a crash' '
 	! test_must_fail sh -c "kill -SEGV \$\$"
 '
 
+test_expect_success 'json_valid refuses what only looks like JSON' '
+	echo "[{\"id\":\"a\"},{\"id\":\"b\"}]" >good &&
+	json_valid good &&
+	for bad in "[,{\"id\":\"a\"}]" "[{\"id\":\"a\"}] x" "{\"a\":1,\"a\":2}" "[NaN]" "" "[1,]"; do
+		printf "%s\n" "$bad" >bad &&
+		! json_valid bad 2>err &&
+		grep "^bad: not valid JSON: " err || { echo "taken: $bad"; return 1; }
+	done &&
+	printf "[\"\377\"]" >bad &&
+	! json_valid bad
+'
+
+test_expect_success 'json_get prints what an expression picks, and fails on a missing key' '
+	echo "[{\"id\":\"a\",\"n\":1,\"t\":\"x \\\"y\\\"\"},{\"id\":\"b\",\"n\":2,\"t\":\"z\"}]" >in &&
+	json_get in "[s[\"id\"] for s in v]" >actual &&
+	printf "a\nb\n" >expect && test_cmp expect actual &&
+	json_get in "v[0][\"t\"]" >actual &&
+	echo "x \"y\"" >expect && test_cmp expect actual &&
+	json_get in "[s[\"id\"] for s in v if s[\"t\"] == a[0]]" "x \"y\"" >actual &&
+	echo a >expect && test_cmp expect actual &&
+	json_get in "v[1]" >actual &&
+	echo "{\"id\":\"b\",\"n\":2,\"t\":\"z\"}" >expect && test_cmp expect actual &&
+	! json_get in "v[0][\"missing\"]" 2>err &&
+	grep "KeyError" err
+'
+
+# A script of its own, run by the harness as tests/run would, for what the
+# harness reports.
+run_script() {
+	cat >"$TEST_DIR/t0000-scratch-$$.sh" &&
+	sh "$TEST_DIR/t0000-scratch-$$.sh" "$@" >out 2>err
+	status=$?
+	rm -f "$TEST_DIR/t0000-scratch-$$.sh"
+	return $status
+}
+
+test_expect_success 'test_skip in a body reports a skip with its reason, not a pass' '
+	run_script <<-\EOF &&
+	. "$(dirname "$0")/lib.sh"
+	test_expect_success "cannot get there" "true && test_skip \"no way in\""
+	test_expect_success "gets there" "true"
+	test_done
+	EOF
+	grep "^ok 1 # skip cannot get there (no way in)$" out &&
+	grep "^ok 2 - gets there$" out &&
+	grep ": 1 passed, 0 failed, 1 skipped$" out
+'
+
+test_expect_success 'prerequisites: lazy, comma lists name the missing one, an unknown one stops the script' '
+	test_must_fail run_script <<-\EOF &&
+	. "$(dirname "$0")/lib.sh"
+	test_lazy_prereq YES "true"
+	test_lazy_prereq NO "echo noise; false"
+	test_expect_success YES "runs" "true"
+	test_expect_success YES,NO "skipped" "false"
+	test_expect_success YESS "misspelt" "true"
+	test_done
+	EOF
+	grep "^ok 1 - runs$" out &&
+	grep "^ok 2 # skip skipped (missing NO)$" out &&
+	! grep noise out &&
+	! grep misspelt out &&
+	grep "^Bail out! unknown prerequisite YESS$" err
+'
+
+test_expect_success '--run=LIST runs only those tests' '
+	run_script --run=1,3-4 <<-\EOF &&
+	. "$(dirname "$0")/lib.sh"
+	for n in 1 2 3 4 5; do test_expect_success "test $n" "true"; done
+	test_done
+	EOF
+	grep "^ok [0-9]* - " out >ran &&
+	printf "ok 1 - test 1\nok 3 - test 3\nok 4 - test 4\n" >expect &&
+	test_cmp expect ran &&
+	grep ": 3 passed, 0 failed, 2 skipped$" out
+'
+
+test_expect_success 'make unit and make test have rules; TESTS names the scripts' '
+	make -n -C "$ROOT" unit >out &&
+	grep "test --release" out &&
+	make -n -C "$ROOT" test TESTS=t0000-harness.sh >out &&
+	grep "tests/run t0000-harness.sh$" out
+'
+
 test_done

@@ -217,7 +217,8 @@ test_expect_success '-c NAME --create-if-missing creates the session titled NAME
 	test "$(field "$id" message_count)" = 1 &&
 	echo "user: first note" >expect && messages "$id" >actual && test_cmp expect actual &&
 	hermes sessions list --json >list &&
-	grep "\"id\":\"$id\",\"title\":\"redis debug\",\"title_source\":\"user\"" list &&
+	json_get list "[(s[\"title\"], s[\"title_source\"]) for s in v if s[\"id\"] == a[0]]" "$id" >actual &&
+	echo "[\"redis debug\",\"user\"]" >expect && test_cmp expect actual &&
 	test "$(crumb 1)" = "$id"
 '
 

@@ -343,7 +343,7 @@ test_expect_success 'an agent that ignores its stdin still works' '
 	echo ignored-input >expect && test_cmp expect out
 '
 
-expect_success_if "test \"\$(id -u)\" = 0 && command -v setpriv && command -v prlimit" ROOT_SETPRIV_PRLIMIT 'no thread to feed the agent (a user at its process limit): exit 3, the message kept' '
+test_expect_success ROOT,SETPRIV,PRLIMIT 'no thread to feed the agent (a user at its process limit): exit 3, the message kept' '
 	# hermes and the agent are the two processes the user may run; the
 	# thread that would write the agent its input would be a third. The
 	# agent forks nothing (shell builtins only).

@@ -217,7 +217,9 @@ test_expect_success 'a breadcrumb older than 30 days is ignored, a younger one i
 
 # A container, a CI runner or `docker exec` without -t: the session leader
 # is outside the PID namespace and getsid gives 0. unshare -pf makes one.
-PID_NAMESPACE='test "$(id -u)" = 0 && unshare -pf --mount-proc sh -c "test \"\$(ps -o sid= -p \$\$)\" -eq 0"'
+test_lazy_prereq PID_NAMESPACE 'test "$(id -u)" = 0 && unshare -pf --mount-proc sh -c "test \"\$(ps -o sid= -p \$\$)\" -eq 0"'
+# setpriv may drop CAP_SYS_PTRACE from the bounding set.
+test_lazy_prereq DROP_PTRACE 'setpriv --bounding-set -sys_ptrace true'
 
 # two_namespaces UNSHARE_OPTION...: pane %7 chats in one new PID namespace,
 # then in another. Within each, -c continues; the second must not continue
@@ -249,18 +251,18 @@ two_namespaces() {
 	check_current second.before "$(session_id_by_title first)" workspace
 }
 
-expect_success_if "$PID_NAMESPACE" PID_NAMESPACE 'a leader outside the PID namespace: the outermost process in it stands in' '
+test_expect_success PID_NAMESPACE 'a leader outside the PID namespace: the outermost process in it stands in' '
 	two_namespaces --mount-proc &&
 	grep -E "^1@" leader1
 '
 
-expect_success_if "$PID_NAMESPACE" PID_NAMESPACE 'the same with the host /proc seen from inside the namespace' '
+test_expect_success PID_NAMESPACE 'the same with the host /proc seen from inside the namespace' '
 	# Without --mount-proc, /proc numbers processes as the host does: the
 	# walk must stop at the namespace, not climb to the host init.
 	two_namespaces
 '
 
-expect_success_if "$PID_NAMESPACE && setpriv --bounding-set -sys_ptrace true && command -v python3" PID_NAMESPACE_HIDDEN 'an ancestor whose namespace link is hidden (a non-dumpable runner, no CAP_SYS_PTRACE): the walk still finds the namespace top' '
+test_expect_success PID_NAMESPACE,DROP_PTRACE,PYTHON3 'an ancestor whose namespace link is hidden (a non-dumpable runner, no CAP_SYS_PTRACE): the walk still finds the namespace top' '
 	# A container runtime drops CAP_SYS_PTRACE; a runner that makes itself
 	# non-dumpable then hides its /proc/PID/ns even from root. The first
 	# process here is such a runner.
@@ -277,7 +279,7 @@ expect_success_if "$PID_NAMESPACE && setpriv --bounding-set -sys_ptrace true && 
 	grep -E "^1@" leader1
 '
 
-expect_success_if "$PID_NAMESPACE && command -v setpriv" PID_NAMESPACE_SETPRIV 'in the namespace as another user (sudo -u, su): the namespace top stands in all the same' '
+test_expect_success PID_NAMESPACE,SETPRIV 'in the namespace as another user (sudo -u, su): the namespace top stands in all the same' '
 	# The root parent hides its /proc/PID/ns from user nobody; the walk
 	# needs none of it, and the first process of the namespace is the leader.
 	# Everything user nobody needs is in one directory it owns, and the

@@ -473,9 +473,9 @@ test_expect_success TMUX 'errors inside the chat are said and the chat goes on: 
 '
 
 # strace(1) that can delay a system call (ptrace may be forbidden).
-STRACE_DELAY='strace -o /dev/null -e inject=fdatasync:delay_enter=1 true'
+test_lazy_prereq STRACE_DELAY 'strace -o /dev/null -e inject=fdatasync:delay_enter=1 true'
 
-expect_success_if "command -v tmux && $STRACE_DELAY" TMUX_STRACE 'a Ctrl-C after a reply (while it is saved) does not stop the next one' '
+test_expect_success TMUX,STRACE_DELAY 'a Ctrl-C after a reply (while it is saved) does not stop the next one' '
 	start_pane &&
 	# Every fdatasync takes 3 s: the reply is on screen while it is saved.
 	type_line "strace -o /dev/null -e inject=fdatasync:delay_enter=3000000 hermes chat --agent \"cat >/dev/null; echo pong\"; echo \$? >hermes.rc" &&

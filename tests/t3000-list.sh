@@ -170,6 +170,7 @@ test_expect_success '--json: an array of headers with the documented fields' '
 	[{"id":"20260101_090000_aaaaaa","title":"redis debug","title_source":"user","created_at":1767258000.0,"updated_at":1767261600.0,"message_count":2,"cwd":"/srv/shop","preview":"why does BRPOPLPUSH time out","current":true}]
 	EOF
 	test_cmp expect out &&
+	json_valid out &&
 	test_must_be_empty err
 '
 
@@ -177,21 +178,25 @@ test_expect_success '--json keeps the order and honours --limit; an empty store 
 	hermes sessions list --json >out &&
 	echo "[]" >expect &&
 	test_cmp expect out &&
+	json_get out "len(v)" >n &&
+	echo 0 >expect && test_cmp expect n &&
 	three_sessions &&
 	hermes sessions list --json --limit 2 >out 2>err &&
-	tr "{" "\n" <out | sed -n "s/^\"id\":\"\([^\"]*\)\".*/\1/p" >ids &&
+	json_get out "[s[\"id\"] for s in v]" >ids &&
 	printf "20251230_090000_aaaaaa\n20260101_090000_cccccc\n" >expect &&
 	test_cmp expect ids &&
 	hermes sessions list --json --all >out &&
-	tr "{" "\n" <out | grep -c "\"preview\":" >n &&
-	echo 3 >expect &&
-	test_cmp expect n
+	json_get out "[s[\"preview\"] for s in v]" >previews &&
+	test_line_count = 3 previews
 '
 
 test_expect_success '--json escapes what a title may hold' '
 	hermes chat --title "say \"hi\" \\ bye" -q x --no-agent -Q &&
 	hermes sessions list --json >out &&
-	grep "\"title\":\"say \\\\\"hi\\\\\" \\\\\\\\ bye\"" out
+	grep "\"title\":\"say \\\\\"hi\\\\\" \\\\\\\\ bye\"" out &&
+	json_get out "[s[\"title\"] for s in v]" >titles &&
+	printf "%s\n" "say \"hi\" \\ bye" >expect &&
+	test_cmp expect titles
 '
 
 test_expect_success 'a corrupt session file is skipped with a warning naming it' '

@@ -33,7 +33,7 @@ test_expect_success '--all lists every session, newest first, exactly once' '
 test_expect_success '--all --json holds every session, in the same order' '
 	HERMES_HOME="$TRASH_ROOT/large-home" &&
 	hermes sessions list --all --json >out &&
-	tr "{" "\n" <out | sed -n "s/.*\"title\":\"\([^\"]*\)\".*/\1/p" >titles &&
+	json_get out "[s[\"title\"] for s in v]" >titles &&
 	awk "BEGIN { for (i = 10049; i >= 0; i--) print \"t\" i }" >expect &&
 	test_cmp expect titles &&
 	tail -c 2 out | od -c | grep "]  *\\\\n"
@@ -51,7 +51,7 @@ test_expect_success '--limit past one page cuts, and says so' '
 '
 
 # strace(1) that can trace (ptrace may be forbidden).
-STRACE='strace -f -o /dev/null true'
+test_lazy_prereq STRACE 'strace -f -o /dev/null true'
 
 # session_file I: the file of session tI.
 session_file() {
@@ -74,7 +74,7 @@ test_expect_success 'the header index: files changed behind it are read again, t
 	touch -r "$f" replaced &&
 	mv replaced "$f" &&
 	rm "$(session_file 10049)" &&
-	if eval "$STRACE" 2>/dev/null; then
+	if test_have_prereq STRACE; then
 		strace -f -e trace=openat -o trace hermes sessions list --all >after &&
 		sed -n "s|.*/sessions/\([^\"]*\)\".*|\1|p" trace | sort -u >opened &&
 		printf "%s\n" 20260101_000083_001388.json 20260101_000150_002328.json >expect &&
@@ -87,7 +87,7 @@ test_expect_success 'the header index: files changed behind it are read again, t
 	test_cmp expect actual
 '
 
-expect_success_if "test \"\$(id -u)\" = 0 && command -v setpriv && command -v prlimit && $STRACE" ROOT_SETPRIV_PRLIMIT_STRACE 'a large scan where no thread can be started: the same list, from the index' '
+test_expect_success ROOT,SETPRIV,PRLIMIT,STRACE 'a large scan where no thread can be started: the same list, from the index' '
 	# The index spreads its stat calls over threads; a user at the limit
 	# of processes (as root is never) cannot start one, and the calling
 	# thread stats every file itself.

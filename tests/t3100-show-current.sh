@@ -57,7 +57,9 @@ test_expect_success 'show --json: the session file itself' '
 	hermes chat --title notes -q "say \"hi\"" --no-agent -Q &&
 	id=$(session_id_by_title notes) &&
 	hermes sessions show notes --json >out &&
-	test_cmp "$HERMES_HOME/sessions/$id.json" out
+	test_cmp "$HERMES_HOME/sessions/$id.json" out &&
+	json_get out "[m[\"content\"] for m in v[\"messages\"]]" >contents &&
+	echo "say \"hi\"" >expect && test_cmp expect contents
 '
 
 test_expect_success 'show and list show stored escape sequences, never send them to the terminal' '
@@ -75,7 +77,10 @@ test_expect_success 'show and list show stored escape sequences, never send them
 	grep -F "bad^[[2Jtitle^Itab\\u{202e}evil" out &&
 	test "$(awk -F "	" "{ print NF }" out | sort -u)" = 5 &&
 	# The raw text stays in the file, and in --json.
-	hermes sessions show escapes --json | grep -F "\\u001b]0;pwned" &&
+	hermes sessions show escapes --json >out &&
+	grep -F "\\u001b]0;pwned" out &&
+	json_get out "v[\"messages\"][0][\"content\"]" >content &&
+	printf "hi ${esc}]0;pwned${bel} ${esc}[31mred${cr}over\n" >expect && test_cmp expect content &&
 	# Every other place a stored title is shown.
 	hermes sessions prune --older-than 30 --dry-run >out &&
 	grep -F "bad^[[2Jtitle^Itab\\u{202e}evil" out &&
@@ -137,7 +142,8 @@ test_expect_success 'current: latest, when nothing is in this workspace' '
 	cat >expect <<-\EOF &&
 	{"id":"20260101_090000_bbbbbb","title":"newer","reason":"latest"}
 	EOF
-	test_cmp expect out
+	test_cmp expect out &&
+	json_valid out
 '
 
 test_expect_success 'current: workspace, the newest session under the git root' '
@@ -151,7 +157,8 @@ test_expect_success 'current: workspace, the newest session under the git root' 
 	cat >expect <<-\EOF &&
 	{"id":"20260101_090000_aaaaaa","title":"in ws","reason":"workspace"}
 	EOF
-	test_cmp expect out
+	test_cmp expect out &&
+	json_valid out
 '
 
 test_expect_success 'current: breadcrumb, the session this terminal used last' '
@@ -167,6 +174,7 @@ test_expect_success 'current: breadcrumb, the session this terminal used last' '
 	{"id":"20260101_090000_aaaaaa","title":"pane three","reason":"breadcrumb"}
 	EOF
 	test_cmp expect out &&
+	json_valid out &&
 	TMUX_PANE=%4 hermes sessions current >out &&
 	printf "20260101_090000_cccccc\tnewest\tworkspace (the newest session in this workspace)\n" >expect &&
 	test_cmp expect out
@@ -181,7 +189,8 @@ test_expect_success 'current: a breadcrumb to a deleted session is as good as no
 	cat >expect <<-\EOF &&
 	{"id":"20260101_090000_bbbbbb","title":"stays","reason":"latest"}
 	EOF
-	test_cmp expect out
+	test_cmp expect out &&
+	json_valid out
 '
 
 test_expect_success 'current names the session bare -c then continues' '
@@ -189,7 +198,7 @@ test_expect_success 'current names the session bare -c then continues' '
 	mk_session 20260101_090000_aaaaaa "in ws" user 1767261600 "$TRASH/ws" &&
 	mk_session 20260101_090000_bbbbbb "elsewhere" user 1767348000 /elsewhere &&
 	(cd ws && hermes sessions current --json) >out &&
-	grep "\"id\":\"20260101_090000_aaaaaa\"" out &&
+	test "$(json_get out "v[\"id\"]")" = 20260101_090000_aaaaaa &&
 	(cd ws && hermes chat -c -q "went here" --no-agent) 2>err &&
 	echo "session_id: 20260101_090000_aaaaaa" >expect &&
 	test_cmp expect err

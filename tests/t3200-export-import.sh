@@ -223,7 +223,8 @@ test_expect_success 'import: a title another session holds gets a suffix' '
 	echo "imported 1 session, skipped 0 that already existed, renamed 1 whose title was taken" >expect &&
 	test_cmp expect err &&
 	hermes sessions list --json >list &&
-	grep "\"id\":\"20260101_090000_aaaaaa\",\"title\":\"redis debug (2)\"" list
+	json_get list "[s[\"title\"] for s in v if s[\"id\"] == \"20260101_090000_aaaaaa\"]" >title &&
+	echo "redis debug (2)" >expect && test_cmp expect title
 '
 
 test_expect_success 'import: a damaged (truncated) line is named and skipped, the rest imported, exit 4' '
@@ -303,7 +304,7 @@ test_expect_success 'import: titles follow the title rules (no escapes, no bidi 
 	printf "{\"format\":1,\"id\":\"20260101_090000_cccccc\",\"title\":\"${zw} \\\\t\",\"messages\":[]}\n" >>in.jsonl &&
 	hermes sessions import in.jsonl &&
 	hermes sessions list --json >list &&
-	tr "{" "\n" <list | sed -n "s/.*\"title\":\"\([^\"]*\)\".*/\1/p" | sort >titles &&
+	json_get list "[s[\"title\"] for s in v]" | sort >titles &&
 	printf "\n%099d…\nred[31m alerttxt\n" 0 >expect &&
 	test_cmp expect titles
 '

@@ -3,7 +3,7 @@ test_description='hermes sessions import never replaces a file at a session'"'"'
 . "$(dirname "$0")/lib.sh"
 
 # strace(1) that can trace and inject faults (ptrace may be forbidden).
-STRACE='strace -f -o /dev/null -e inject=/^link:error=EPERM true'
+test_lazy_prereq STRACE_INJECT 'strace -f -o /dev/null -e inject=/^link:error=EPERM true'
 
 SA='{"format":1,"id":"20260101_090000_aaaaaa","title":"redis debug","title_source":"user","created_at":1767258000.0,"updated_at":1767261600.0,"cwd":"/srv","message_count":2,"preview":"why?","messages":[{"role":"user","content":"why?","ts":1767258000.0},{"role":"assistant","content":"because","ts":1767258060.0}]}'
 SB='{"format":1,"id":"20251231_090000_bbbbbb","title":"hello","title_source":"auto","created_at":1767344400.0,"updated_at":1767348000.0,"cwd":"/home","message_count":1,"preview":"hello","messages":[{"role":"user","content":"hello","ts":1767344400.0}]}'
@@ -83,14 +83,14 @@ test_expect_success 'a directory at a session'"'"'s name: skipped, the rest impo
 	test_must_fail temporaries
 '
 
-expect_success_if "$STRACE" STRACE 'a session file that appears while import runs is not overwritten' '
+test_expect_success STRACE_INJECT 'a session file that appears while import runs is not overwritten' '
 	printf "%s\n" "$SA" >in.jsonl &&
 	# Each placing of a file (link, or rename before) waits 2 s first: time
 	# for another writer to create the same name after import looked.
 	raced_import "/^(link|rename):delay_enter=2000000" 1
 '
 
-expect_success_if "$STRACE" STRACE 'without hard links (EPERM) import still works, and still overwrites nothing' '
+test_expect_success STRACE_INJECT 'without hard links (EPERM) import still works, and still overwrites nothing' '
 	printf "%s\n%s\n" "$SA" "$SB" >in.jsonl &&
 	strace -f -o trace -e inject="/^link:error=EPERM" \
 		hermes sessions import in.jsonl 2>err &&
@@ -107,7 +107,7 @@ expect_success_if "$STRACE" STRACE 'without hard links (EPERM) import still work
 	raced_import "/^link:error=EPERM:delay_enter=2000000" 2
 '
 
-expect_success_if "$STRACE" STRACE 'a write that fails halfway through leaves no temporary files behind' '
+test_expect_success STRACE_INJECT 'a write that fails halfway through leaves no temporary files behind' '
 	printf "%s\n%s\n%s\n" "$SA" "$SB" "$SC" >in.jsonl &&
 	# The second file placed (link, or rename before) fails with EIO.
 	test_expect_code 4 strace -f -o /dev/null -e inject="/^(link|rename):error=EIO:when=2" \

@@ -4,14 +4,14 @@ test_description='hermes sessions rename and the title rules (also for --title, 
 
 # The title of the session with this ID, from list --json.
 title_of () {
-	hermes sessions list --all --json | tr "{" "\n" | grep -F "\"id\":\"$1\"" |
-		sed 's/.*"title":"\([^"]*\)".*/\1/'
+	hermes sessions list --all --json |
+		json_get - "[s['title'] for s in v if s['id'] == a[0]]" "$1"
 }
 
 # title_source of the session with this title.
 source_of () {
-	hermes sessions list --all --json | tr "{" "\n" | grep -F "\"title\":\"$1\"" |
-		sed 's/.*"title_source":"\([^"]*\)".*/\1/'
+	hermes sessions list --all --json |
+		json_get - "[s['title_source'] for s in v if s['title'] == a[0]]" "$1"
 }
 
 # A session titled "redis debug"; its ID in $id.
@@ -175,8 +175,8 @@ test_expect_success 'an automatic title never replaces a user title' '
 	hermes sessions rename "auto words" renamed &&
 	hermes chat -c renamed -q "more words" --no-agent -Q &&
 	test "$(source_of renamed)" = user &&
-	hermes sessions list --json | tr "{" "\n" |
-		sed -n "s/.*\"title\":\"\([^\"]*\)\".*/\1/p" | sort >titles &&
+	hermes sessions list --json >list &&
+	json_get list "[s[\"title\"] for s in v]" | sort >titles &&
 	printf "my title\nrenamed\nthread\n" >expect &&
 	test_cmp expect titles
 '
@@ -186,7 +186,8 @@ test_expect_success 'a later message never gives an untitled session a title ano
 	# An untitled session with messages, as an import may bring.
 	mk_session 20250101_000000_00aaaa "" "" 1735689600 "$TRASH" user "hello" &&
 	hermes chat -r 20250101_000000_00aaaa -q "redis debug" --no-agent -Q &&
-	hermes sessions list --all --json | tr "{" "\n" | grep -c "\"title\":\"redis debug\"" >count &&
+	hermes sessions list --all --json >list &&
+	json_get list "len([s for s in v if s[\"title\"] == \"redis debug\"])" >count &&
 	echo 1 >expect &&
 	test_cmp expect count &&
 	hermes chat -c "redis debug" -q "to the titled one" --no-agent -Q &&

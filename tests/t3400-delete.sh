@@ -85,7 +85,7 @@ test_expect_success 'breadcrumbs pointing at deleted sessions go; others stay' '
 	echo tmux_pane--3.$MACHINE.json >expect &&
 	test_cmp expect after &&
 	TMUX_PANE=%3 hermes sessions current --json >out &&
-	grep "\"reason\":\"breadcrumb\"" out
+	test "$(json_get out "v[\"reason\"]")" = breadcrumb
 '
 
 test_expect_success 'after a delete, bare -c in that terminal does not bring it back' '

@@ -73,7 +73,8 @@ test_expect_success 'every message whose command exited 0 is in the session' '
 	HERMES_HOME=$CRASH_HOME &&
 	id=$(cat "$TRASH_ROOT/crash-id") &&
 	hermes sessions show "$id" --json >s.json &&
-	grep -o "\"content\":\"a[12]-[0-9]*\"" s.json | sed "s/.*:\"\(.*\)\"/\1/" | sort >present &&
+	json_get s.json "[m[\"content\"] for m in v[\"messages\"]]" >contents &&
+	grep "^a[12]-[0-9]*\$" contents | sort >present &&
 	sort "$TRASH_ROOT/committed" >committed &&
 	comm -23 committed present >lost &&
 	figure "t4010: messages lost: $(wc -l <lost | tr -d " ") of $(wc -l <committed | tr -d " ") committed appends" &&
@@ -81,21 +82,23 @@ test_expect_success 'every message whose command exited 0 is in the session' '
 	# No message twice, and the header counts what the file holds.
 	sort present | uniq -d >dups &&
 	test_must_be_empty dups &&
-	n=$(grep -c "^{\"role\"" s.json) &&
-	grep "\"message_count\":$n," s.json
+	json_get s.json "[v[\"message_count\"], len(v[\"messages\"])]" >counts &&
+	test "$(sed -n 1p counts)" = "$(sed -n 2p counts)"
 '
 
 test_expect_success 'every committed new session exists, and every session file parses' '
 	HERMES_HOME=$CRASH_HOME &&
 	hermes sessions list --all --json >list.json 2>list.err &&
 	test_must_be_empty list.err &&
+	json_get list.json "[s[\"preview\"] for s in v]" >previews &&
 	while read -r msg; do
-		grep -q "\"preview\":\"$msg\"" list.json || { echo "lost session $msg"; return 1; }
+		grep -qxF "$msg" previews || { echo "lost session $msg"; return 1; }
 	done <"$TRASH_ROOT/c1.committed" &&
 	files=0 &&
 	for f in "$HERMES_HOME"/sessions/*.json; do
 		id=$(basename "$f" .json) &&
-		hermes sessions show "$id" --json >/dev/null || { echo "unreadable: $f"; return 1; }
+		{ hermes sessions show "$id" --json >s.json && json_valid s.json; } ||
+			{ echo "unreadable: $f"; return 1; }
 		files=$((files + 1))
 	done &&
 	figure "t4010: $files session files checked, all parse" &&

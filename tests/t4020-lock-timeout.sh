@@ -63,8 +63,10 @@ test_expect_success PYTHON3 'held locks give exit 4 after 10 s naming the lock; 
 	# They waited for the lock rather than giving up at once.
 	test $took -ge 9 &&
 	test "$(session_count)" = 2 &&
-	! hermes sessions show "$one" --json | grep blocked &&
-	hermes sessions show "$two" --json | grep "\"content\":\"free\""
+	show_contents "$one" >contents &&
+	! grep blocked contents &&
+	show_contents "$two" >contents &&
+	grep -x free contents
 '
 
 cat "$TRASH_ROOT/figures" 2>/dev/null

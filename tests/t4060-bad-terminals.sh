@@ -3,7 +3,7 @@ test_description='no terminal, closed or full standard streams, a new session, n
 . "$(dirname "$0")/lib.sh"
 
 # Root may make a private mount namespace and hide /proc in it.
-NO_PROC='test "$(id -u)" = 0 && unshare -m sh -c "mount -t tmpfs none /proc && ! test -e /proc/self"'
+test_lazy_prereq NO_PROC 'test "$(id -u)" = 0 && unshare -m sh -c "mount -t tmpfs none /proc && ! test -e /proc/self"'
 
 test_expect_success SETSID 'all streams redirected, in a new session without a terminal' '
 	setsid -w hermes chat -q first --agent "echo reply" </dev/null >out 2>err &&
@@ -40,14 +40,8 @@ test_expect_success 'stdin, stdout and stderr closed: no crash, no stray writes 
 	hermes sessions show hi >&- 2>&- &&
 	test_expect_code 1 hermes chat -c nothing -q x --no-agent <&- >&- 2>&- &&
 	test_expect_code 2 hermes chat <&- >&- 2>&- &&
-	hermes sessions show hi --json >s.json &&
-	grep -o "\"content\":\"[^\"]*\"" s.json >contents &&
-	cat >expect <<-\EOF &&
-	"content":"hi"
-	"content":"reply"
-	"content":"more"
-	"content":"reply2"
-	EOF
+	show_contents hi >contents &&
+	printf "hi\nreply\nmore\nreply2\n" >expect &&
 	test_cmp expect contents &&
 	test "$(wc -c <"$HERMES_HOME/.lock")" = 0
 '
@@ -63,7 +57,8 @@ test_expect_success 'stdin a directory, stdout full: clear errors, not crashes' 
 	grep "^hermes: writing to stdout" err &&
 	test_must_fail hermes chat -c -q x --agent "echo reply" -Q >/dev/full 2>err &&
 	grep "^hermes: " err &&
-	hermes sessions show hi --json | grep "\"content\":\"x\""
+	show_contents hi >contents &&
+	grep -x x contents
 '
 
 test_expect_success 'no HOME and no HERMES_HOME: a clear error' '
@@ -73,7 +68,7 @@ test_expect_success 'no HOME and no HERMES_HOME: a clear error' '
 	grep "^hermes: neither HERMES_HOME nor HOME is set" err
 '
 
-expect_success_if "$NO_PROC" NO_PROC 'without /proc: chat, breadcrumbs, -c, list and current work' '
+test_expect_success NO_PROC 'without /proc: chat, breadcrumbs, -c, list and current work' '
 	cat >noproc.sh <<-EOF &&
 	mount -t tmpfs none /proc || exit 99
 	test -e /proc/self && exit 98
@@ -94,11 +89,12 @@ expect_success_if "$NO_PROC" NO_PROC 'without /proc: chat, breadcrumbs, -c, list
 	grep "breadcrumb" current &&
 	# The breadcrumb was written, without the leader start time /proc gives.
 	grep "\"leader\":\"[0-9]*\"" "$HERMES_HOME/terminal-sessions/tmux_pane--4.$MACHINE.json" &&
-	hermes sessions show first --json | grep "\"content\":\"second\"" &&
+	show_contents first >contents &&
+	grep -x second contents &&
 	figure "t4060: without /proc (tmpfs over /proc in a private mount namespace): chat, breadcrumb (leader $(sed -n "s/.*\"leader\":\"\([^\"]*\)\".*/\1/p" "$HERMES_HOME/terminal-sessions/tmux_pane--4.$MACHINE.json"), no start time), -c, list, current: all exit 0, stderr empty"
 '
 
-expect_success_if "$NO_PROC && script -qc true /dev/null" NO_PROC_PTY 'without /proc, in a real terminal: the tty is still found' '
+test_expect_success NO_PROC,SCRIPT 'without /proc, in a real terminal: the tty is still found' '
 	cat >noproc.sh <<-EOF &&
 	mount -t tmpfs none /proc || exit 99
 	export HERMES_HOME="$HERMES_HOME"
@@ -108,7 +104,8 @@ expect_success_if "$NO_PROC && script -qc true /dev/null" NO_PROC_PTY 'without /
 	ls "$HERMES_HOME/terminal-sessions" >crumbs &&
 	grep "^tty-dev-" crumbs &&
 	grep "breadcrumb" transcript &&
-	hermes sessions show in-a-tty --json | grep "\"content\":\"again\"" &&
+	show_contents in-a-tty >contents &&
+	grep -x again contents &&
 	figure "t4060: without /proc in a pty: terminal found as $(cat crumbs), -c continued it"
 '
 

@@ -2,15 +2,10 @@
 test_description='hermes completion: bash, zsh and fish scripts'
 . "$(dirname "$0")/lib.sh"
 
-# Prerequisites lib.sh does not list: the shells themselves.
-test_have_prereq() {
-	case $1 in
-	BASH) command -v bash >/dev/null 2>&1 ;;
-	ZSH) command -v zsh >/dev/null 2>&1 ;;
-	FISH) command -v fish >/dev/null 2>&1 ;;
-	*) false ;;
-	esac
-}
+# The shells themselves.
+test_lazy_prereq BASH 'command -v bash'
+test_lazy_prereq ZSH 'command -v zsh'
+test_lazy_prereq FISH 'command -v fish'
 
 # bash_complete LINE [TEXT]: what the bash script offers with the cursor at
 # the end of LINE, one a line, sorted. TEXT is the text readline replaces
