@@ -5,11 +5,14 @@
 #   make test         the shell test suite alone; TESTS='t3000-list.sh ...'
 #                     names the scripts to run
 #   make install      install binary, man page, completions, contrib agents
-#   make uninstall    remove what make install installed
+#   make uninstall    remove what make install installed (it reads the list
+#                     make install left in $(DATADIR)/hermes/installed-files)
 #   make static       a statically linked binary (target/static/hermes)
 #   make lint-man     check the man page with mandoc -Tlint
 # Install locations follow the usual conventions and may be overridden:
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
+# CARGO_TARGET_DIR, as cargo reads it, is where the binary is built and
+# where make install takes it from.
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -22,7 +25,11 @@ CARGO ?= cargo
 INSTALL ?= install
 MANDOC ?= mandoc
 
-BIN = target/release/hermes
+TARGET_DIR = $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),target)
+BIN = $(TARGET_DIR)/release/hermes
+# What make install writes: one installed path a line (without DESTDIR), so
+# that make uninstall removes those, wherever BINDIR or MANDIR pointed.
+MANIFEST = $(DATADIR)/hermes/installed-files
 AGENTS = $(notdir $(wildcard contrib/agents/*))
 
 # make static: the host's own target triple, so that no other standard
@@ -78,13 +85,38 @@ install:
 		"$(DESTDIR)$(BASHCOMPDIR)/hermes" "$(DESTDIR)$(ZSHCOMPDIR)/_hermes" \
 		"$(DESTDIR)$(FISHCOMPDIR)/hermes.fish"
 	$(INSTALL) -m 755 $(addprefix contrib/agents/,$(AGENTS)) "$(DESTDIR)$(DATADIR)/hermes/agents"
+	printf '%s\n' "$(BINDIR)/hermes" "$(MANDIR)/man1/hermes.1" \
+		"$(BASHCOMPDIR)/hermes" "$(ZSHCOMPDIR)/_hermes" "$(FISHCOMPDIR)/hermes.fish" \
+		$(addprefix "$(DATADIR)/hermes/agents/,$(addsuffix ",$(AGENTS))) \
+		>"$(DESTDIR)$(MANIFEST)"
+	chmod 644 "$(DESTDIR)$(MANIFEST)"
 
-# Removes what install put there, and the directories that are hermes's own.
+# Removes the files make install listed in $(MANIFEST) (or, for an install
+# made before that list existed, those at today's locations), then the
+# directories that are hermes's own. With no hermes under these locations it
+# says so and fails: a PREFIX other than install's would otherwise remove
+# nothing, quietly. It removes only files with the names hermes installs.
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/hermes" "$(DESTDIR)$(MANDIR)/man1/hermes.1" \
-		"$(DESTDIR)$(BASHCOMPDIR)/hermes" "$(DESTDIR)$(ZSHCOMPDIR)/_hermes" \
-		"$(DESTDIR)$(FISHCOMPDIR)/hermes.fish"
-	rm -f $(addprefix "$(DESTDIR)$(DATADIR)/hermes/agents/",$(AGENTS))
+	@manifest="$(DESTDIR)$(MANIFEST)"; \
+	files=$$(if test -f "$$manifest"; then \
+		cat "$$manifest"; \
+	elif test -f "$(DESTDIR)$(BINDIR)/hermes"; then \
+		printf '%s\n' "$(BINDIR)/hermes" "$(MANDIR)/man1/hermes.1" \
+			"$(BASHCOMPDIR)/hermes" "$(ZSHCOMPDIR)/_hermes" "$(FISHCOMPDIR)/hermes.fish" \
+			$(addprefix "$(DATADIR)/hermes/agents/,$(addsuffix ",$(AGENTS))); \
+	else \
+		echo "make uninstall: no hermes installed here: neither $$manifest nor $(DESTDIR)$(BINDIR)/hermes exists" >&2; \
+		echo "make uninstall: run it with the PREFIX (or DATADIR) that make install was given, e.g. make uninstall PREFIX=/usr" >&2; \
+		if found=$$(command -v hermes); then echo "make uninstall: the hermes on PATH is $$found" >&2; fi; \
+		exit 1; \
+	fi) || exit 1; \
+	printf '%s\n' "$$files" | while IFS= read -r file; do \
+		case $${file##*/} in \
+		hermes | hermes.1 | _hermes | hermes.fish | $(subst $(eval) , | ,$(AGENTS))) rm -f "$(DESTDIR)$$file" ;; \
+		*) echo "make uninstall: $$manifest names $$file, not a file hermes installs; left alone" >&2 ;; \
+		esac; \
+	done; \
+	rm -f "$$manifest"; \
 	rmdir "$(DESTDIR)$(DATADIR)/hermes/agents" "$(DESTDIR)$(DATADIR)/hermes" 2>/dev/null || true
 
 static:

@@ -50,6 +50,7 @@ test_expect_success 'make install puts exactly these files under DESTDIR' '
 	755 ./usr/local/share/hermes/agents/llm
 	755 ./usr/local/share/hermes/agents/ollama
 	755 ./usr/local/share/hermes/agents/openai-compatible
+	644 ./usr/local/share/hermes/installed-files
 	644 ./usr/local/share/man/man1/hermes.1
 	644 ./usr/local/share/zsh/site-functions/_hermes
 	EOF
@@ -86,6 +87,7 @@ test_expect_success 'PREFIX, BINDIR and MANDIR are honoured, and the page names 
 	./usr/share/hermes/agents/llm
 	./usr/share/hermes/agents/ollama
 	./usr/share/hermes/agents/openai-compatible
+	./usr/share/hermes/installed-files
 	./usr/share/zsh/site-functions/_hermes
 	EOF
 	test_cmp expect actual &&
@@ -108,7 +110,7 @@ test_expect_success 'install uses only portable install -d and install -m' '
 	make_install install DESTDIR="$pkg" INSTALL="$STRICT_INSTALL" >out 2>&1 &&
 	grep "^install -d " install.log &&
 	grep "^install -m 755 " install.log &&
-	test "$(list_files "$pkg" | wc -l)" = 8
+	test "$(list_files "$pkg" | wc -l)" = 9
 '
 
 test_expect_success 'without cargo (sudo make install) it installs the binary built before' '
@@ -116,7 +118,7 @@ test_expect_success 'without cargo (sudo make install) it installs the binary bu
 	make -s -C "$ROOT" CARGO=no-such-cargo BIN="$HERMES_BIN" install DESTDIR="$pkg" >out 2>&1 &&
 	grep "^no-such-cargo not found: installing the .* built before$" out &&
 	cmp "$HERMES_BIN" "$pkg/usr/local/bin/hermes" &&
-	test "$(list_files "$pkg" | wc -l)" = 8
+	test "$(list_files "$pkg" | wc -l)" = 9
 '
 
 test_expect_success 'make uninstall removes exactly what install put there' '
@@ -144,10 +146,81 @@ test_expect_success 'after install and uninstall no file is left' '
 	! test -e "$pkg/usr/share/hermes"
 '
 
-test_expect_success 'uninstall with nothing installed succeeds quietly' '
+test_expect_success 'install lists what it installed; uninstall with the PREFIX alone removes it, wherever BINDIR and MANDIR were' '
 	pkg=$TRASH.pkg &&
-	make_install uninstall DESTDIR="$TRASH.empty" >out 2>&1 &&
-	test_must_be_empty out
+	make_install install DESTDIR="$pkg" PREFIX=/usr BINDIR=/usr/sbin MANDIR=/usr/man >out 2>&1 &&
+	cat >expect <<-\EOF &&
+	/usr/sbin/hermes
+	/usr/man/man1/hermes.1
+	/usr/share/bash-completion/completions/hermes
+	/usr/share/zsh/site-functions/_hermes
+	/usr/share/fish/vendor_completions.d/hermes.fish
+	/usr/share/hermes/agents/llm
+	/usr/share/hermes/agents/ollama
+	/usr/share/hermes/agents/openai-compatible
+	EOF
+	test_cmp expect "$pkg/usr/share/hermes/installed-files" &&
+	make_install uninstall DESTDIR="$pkg" PREFIX=/usr >out 2>&1 &&
+	test_must_be_empty out &&
+	find "$pkg" -type f >left &&
+	test_must_be_empty left
+'
+
+test_expect_success 'uninstall without the PREFIX install was given says so, names the hermes on PATH, fails, removes nothing' '
+	pkg=$TRASH.pkg &&
+	make_install install DESTDIR="$pkg" PREFIX=/opt/hermes >out 2>&1 &&
+	list_files "$pkg" >before &&
+	test_expect_code 2 env PATH="$pkg/opt/hermes/bin:$PATH" \
+		make -s -C "$ROOT" CARGO=true uninstall DESTDIR="$pkg" >out 2>err &&
+	test_must_be_empty out &&
+	cat >expect <<-EOF &&
+	make uninstall: no hermes installed here: neither $pkg/usr/local/share/hermes/installed-files nor $pkg/usr/local/bin/hermes exists
+	make uninstall: run it with the PREFIX (or DATADIR) that make install was given, e.g. make uninstall PREFIX=/usr
+	make uninstall: the hermes on PATH is $pkg/opt/hermes/bin/hermes
+	EOF
+	grep "^make uninstall: " err >actual &&
+	test_cmp expect actual &&
+	list_files "$pkg" >after &&
+	test_cmp before after
+'
+
+test_expect_success 'uninstall where nothing is installed says so and fails' '
+	test_expect_code 2 make_install uninstall DESTDIR="$TRASH.empty" >out 2>err &&
+	test_must_be_empty out &&
+	grep "^make uninstall: no hermes installed here" err
+'
+
+test_expect_success 'uninstall removes only names hermes installs, whatever the list says' '
+	pkg=$TRASH.pkg &&
+	make_install install DESTDIR="$pkg" >out 2>&1 &&
+	echo precious >"$pkg/usr/local/bin/other-tool" &&
+	echo /usr/local/bin/other-tool >>"$pkg/usr/local/share/hermes/installed-files" &&
+	make_install uninstall DESTDIR="$pkg" >out 2>err &&
+	grep "^make uninstall: .* names /usr/local/bin/other-tool, not a file hermes installs; left alone$" err &&
+	find "$pkg" -type f >left &&
+	echo "$pkg/usr/local/bin/other-tool" >expect &&
+	test_cmp expect left
+'
+
+test_expect_success 'uninstall of an install made before the list existed removes the files at their places' '
+	pkg=$TRASH.pkg &&
+	make_install install DESTDIR="$pkg" >out 2>&1 &&
+	rm "$pkg/usr/local/share/hermes/installed-files" &&
+	make_install uninstall DESTDIR="$pkg" >out 2>&1 &&
+	find "$pkg" -type f >left &&
+	test_must_be_empty left
+'
+
+test_expect_success 'install takes the binary from CARGO_TARGET_DIR when it is set' '
+	pkg=$TRASH.pkg &&
+	# Not the binary in target/release: a stand-in, to tell them apart.
+	mkdir -p "$TRASH.target/release" &&
+	printf "#!/bin/sh\necho \"completion for \$2\"\n" >"$TRASH.target/release/hermes" &&
+	chmod 755 "$TRASH.target/release/hermes" &&
+	CARGO_TARGET_DIR=$TRASH.target make -s -C "$ROOT" CARGO=true install DESTDIR="$pkg" >out 2>&1 &&
+	cmp "$TRASH.target/release/hermes" "$pkg/usr/local/bin/hermes" &&
+	echo "completion for bash" >expect &&
+	test_cmp expect "$pkg/usr/local/share/bash-completion/completions/hermes"
 '
 
 test_done
