@@ -97,7 +97,7 @@ test_expect_success '--run=LIST runs only those tests' '
 
 test_expect_success 'make unit and make test have rules; TESTS names the scripts' '
 	make -n -C "$ROOT" unit >out &&
-	grep "test --release" out &&
+	grep "cargo test " out &&
 	make -n -C "$ROOT" test TESTS=t0000-harness.sh >out &&
 	grep "tests/run t0000-harness.sh$" out
 '
