@@ -16,13 +16,16 @@ pub enum AgentInput {
     Text,
 }
 
-impl AgentInput {
-    pub fn parse(s: &str) -> Option<AgentInput> {
-        match s {
-            "json" => Some(AgentInput::Json),
-            "transcript" => Some(AgentInput::Transcript),
-            "text" => Some(AgentInput::Text),
-            _ => None,
+impl std::str::FromStr for AgentInput {
+    /// Why not, for the caller to place (a line of config.toml).
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<AgentInput, String> {
+        match name {
+            "json" => Ok(AgentInput::Json),
+            "transcript" => Ok(AgentInput::Transcript),
+            "text" => Ok(AgentInput::Text),
+            _ => Err(format!("agent_input must be \"json\", \"transcript\" or \"text\", not \"{name}\"")),
         }
     }
 }
@@ -58,13 +61,7 @@ pub fn load(store: &Store) -> Result<Config> {
         seen.push(key.clone());
         match key.as_str() {
             "agent" => config.agent = Some(value).filter(|v| !v.trim().is_empty()),
-            "agent_input" => {
-                config.agent_input = Some(AgentInput::parse(&value).ok_or_else(|| {
-                    at_line(format!(
-                        "agent_input must be \"json\", \"transcript\" or \"text\", not \"{value}\""
-                    ))
-                })?)
-            }
+            "agent_input" => config.agent_input = Some(value.parse().map_err(at_line)?),
             "model" => config.model = Some(value).filter(|v| !v.is_empty()),
             other => crate::note!(
                 "hermes: warning: {}: line {}: unknown key '{other}' ignored (known: {})",

@@ -21,6 +21,10 @@ pub enum Error {
     NothingToContinue,
     /// Bad command line; the text says what and what to do instead.
     Usage(String),
+    /// `-h`/`--help` among a command's arguments. Not a failure: the
+    /// command-line parser answers it with that command's help text, so it
+    /// never reaches `main`.
+    HelpWanted,
     /// The agent command could not run or failed.
     Agent(String),
     /// An I/O error on a path of the store.
@@ -68,7 +72,7 @@ impl Error {
             // Oversized input is the user's to fix: a usage error.
             Error::TooLarge(_) => EXIT_USAGE,
             Error::Interrupted => EXIT_INTERRUPTED,
-            Error::BrokenPipe => 0,
+            Error::BrokenPipe | Error::HelpWanted => 0,
         }
     }
 }
@@ -120,7 +124,7 @@ impl fmt::Display for Error {
             Error::TooLarge(text) | Error::Refused(text) => write!(f, "hermes: {text}"),
             Error::Store(text) => write!(f, "hermes: {text}"),
             Error::Interrupted => write!(f, "hermes: interrupted"),
-            Error::BrokenPipe => Ok(()),
+            Error::BrokenPipe | Error::HelpWanted => Ok(()),
         }
     }
 }

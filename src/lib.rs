@@ -1,10 +1,11 @@
 //! hermes: chat sessions as plain JSON files; every terminal continues its
 //! own conversation. The library holds everything; `main.rs` only parses,
 //! runs and reports. Layers, bottom up (no module uses one above it):
-//! `sys`, `error`, `hash`, `time`, `text`, `output`; `store`; `config`;
+//! `sys`, `error`, `args`, `hash`, `time`, `text`, `output`; `store`; `config`;
 //! `terminal`; `view`; `chat` and `sessions` (which never use each other);
 //! `cli`; and `run` here.
 
+pub mod args;
 pub mod chat;
 pub mod cli;
 pub mod config;
@@ -30,7 +31,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Print(text) => print(&text),
         Command::Version { verbose } => print(&version_text(verbose)),
-        Command::Completion(shell) => print(cli::completion::script(&shell)),
+        Command::Completion(shell) => print(cli::completion::script(shell)),
         Command::Chat(args) => chat::run(&open_store(cli.profile)?, args),
         Command::Sessions(command) => sessions::run(&open_store(cli.profile)?, command),
     }

@@ -3,11 +3,12 @@
 //! reply after it finishes, so nothing typed is ever lost.
 
 pub mod agent;
+pub mod args;
 
 use std::io::{self, Read, Write};
 
 use crate::chat::agent::Agent;
-use crate::cli::{AgentChoice, ChatArgs, Query, Target};
+use crate::chat::args::{AgentChoice, Args, Query, Target};
 use crate::config::{self, AgentInput};
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -34,7 +35,7 @@ struct Chat<'a> {
     join_titled: bool,
 }
 
-pub fn run(store: &Store, args: ChatArgs) -> Result<()> {
+pub fn run(store: &Store, args: Args) -> Result<()> {
     let interactive = args.query.is_none() && sys::isatty(0);
     let terminal = terminal::identify();
     // Which session first: a wrong name fails before anything is read or written.

@@ -6,11 +6,35 @@
 //! (titles never hold tabs or newlines). The option lists are written out
 //! here; tests/t6100-completion.sh checks them against the `--help` texts.
 
-pub fn script(shell: &str) -> &'static str {
+use std::str::FromStr;
+
+use crate::error::Error;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+impl FromStr for Shell {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<Shell, Error> {
+        match name {
+            "bash" => Ok(Shell::Bash),
+            "zsh" => Ok(Shell::Zsh),
+            "fish" => Ok(Shell::Fish),
+            _ => Err(Error::usage(format!("completion: unknown shell '{name}' (bash, zsh, fish)"))),
+        }
+    }
+}
+
+pub fn script(shell: Shell) -> &'static str {
     match shell {
-        "bash" => BASH,
-        "zsh" => ZSH,
-        _ => FISH,
+        Shell::Bash => BASH,
+        Shell::Zsh => ZSH,
+        Shell::Fish => FISH,
     }
 }
 

@@ -209,15 +209,3 @@ pub fn for_sessions_verb(verb: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
-
-/// Whether a sessions verb accepts a long flag: read off the Usage line and
-/// the option lines of its help text (not the prose, which may name another
-/// command's flags), so the parser and the help can never disagree.
-pub fn verb_takes(verb: &str, flag: &str) -> bool {
-    for_sessions_verb(verb).is_some_and(|text| {
-        text.lines()
-            .filter(|line| line.starts_with("Usage:") || line.trim_start().starts_with('-'))
-            .flat_map(|line| line.split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == ','))
-            .any(|word| word == flag)
-    })
-}

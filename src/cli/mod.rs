@@ -1,5 +1,7 @@
-//! Command-line parsing: argv in, a typed `Cli` out. Nothing here touches
-//! the file system, so `--help` and `--version` always work.
+//! Command-line parsing: the global options and the command, then each
+//! command's own `parse` (beside it: `chat::args`, `sessions::VERB`) builds
+//! its typed arguments. Nothing here touches the file system, so `--help`
+//! and `--version` always work.
 
 pub mod completion;
 pub mod help;
@@ -8,7 +10,11 @@ use std::ffi::OsString;
 
 use lexopt::prelude::*;
 
+use crate::args::{peek_option, peek_word, string};
+use crate::chat;
 use crate::error::{Error, Result};
+use crate::sessions::{self, current, delete, export, import, list, prune, rename, show, stats};
+use completion::Shell;
 
 #[derive(Debug)]
 pub struct Cli {
@@ -18,73 +24,15 @@ pub struct Cli {
 
 #[derive(Debug)]
 pub enum Command {
-    Chat(ChatArgs),
-    Sessions(SessionsCommand),
-    Completion(String),
+    Chat(chat::args::Args),
+    Sessions(sessions::Command),
+    Completion(Shell),
     /// Print this text to stdout and succeed.
     Print(String),
     Version {
         verbose: bool,
     },
 }
-
-#[derive(Debug, Default)]
-pub struct ChatArgs {
-    pub target: Target,
-    pub create_if_missing: bool,
-    pub query: Option<Query>,
-    pub quiet: bool,
-    pub title: Option<String>,
-    pub agent: AgentChoice,
-}
-
-#[derive(Debug, Default, PartialEq)]
-pub enum Target {
-    #[default]
-    New,
-    /// Bare `-c`: this terminal's session.
-    ContinueHere,
-    /// `-c NAME`: by ID, then by title.
-    ContinueNamed(String),
-    /// `-r ID`: by exact ID.
-    Resume(String),
-}
-
-#[derive(Debug, PartialEq)]
-pub enum Query {
-    Text(String),
-    Stdin,
-}
-
-#[derive(Debug, Default, PartialEq)]
-pub enum AgentChoice {
-    #[default]
-    Configured,
-    Command(String),
-    Disabled,
-}
-
-#[derive(Debug)]
-pub enum SessionsCommand {
-    List { limit: usize, all: bool, here: bool, json: bool },
-    Show { name: String, json: bool },
-    Current { json: bool },
-    Export { names: Vec<String>, format: ExportFormat, output: Option<OsString> },
-    Import(crate::sessions::import::Args),
-    Rename { name: String, title: String },
-    Delete { names: Vec<String>, yes: bool },
-    Prune { days: f64, dry_run: bool, yes: bool },
-    Stats { json: bool },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ExportFormat {
-    Json,
-    Jsonl,
-    Markdown,
-}
-
-pub const DEFAULT_LIST_LIMIT: usize = 20;
 
 /// Parse the process arguments.
 pub fn parse() -> Result<Cli> {
@@ -129,7 +77,7 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
     let command = match peek_word(&mut parser).as_deref() {
         Some("chat") => {
             parser.next()?;
-            parse_chat(&mut parser)?
+            parsed(chat::args::parse(&mut parser), help::CHAT, Command::Chat)?
         }
         Some("sessions") => {
             parser.next()?;
@@ -148,27 +96,9 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
                 "unknown command '{word}' (commands: chat, sessions, completion, help)"
             )));
         }
-        None => parse_chat(&mut parser)?,
+        None => parsed(chat::args::parse(&mut parser), help::CHAT, Command::Chat)?,
     };
     Ok(Cli { profile, command })
-}
-
-/// The next raw argument if it looks like an option (without consuming it).
-fn peek_option(parser: &mut lexopt::Parser) -> Option<String> {
-    let raw = parser.try_raw_args()?;
-    let next = raw.peek()?.to_str()?;
-    next.starts_with('-').then(|| next.to_string())
-}
-
-/// The next raw argument if it is a plain word (without consuming it).
-fn peek_word(parser: &mut lexopt::Parser) -> Option<String> {
-    let raw = parser.try_raw_args()?;
-    let next = raw.peek()?.to_string_lossy().into_owned();
-    (!next.starts_with('-')).then_some(next)
-}
-
-fn string(os: OsString) -> String {
-    os.into_string().unwrap_or_else(|os| os.to_string_lossy().into_owned())
 }
 
 fn valid_profile(name: String) -> Result<String> {
@@ -185,100 +115,13 @@ fn valid_profile(name: String) -> Result<String> {
     }
 }
 
-fn parse_chat(parser: &mut lexopt::Parser) -> Result<Command> {
-    let mut args = ChatArgs::default();
-    let mut continue_flag = false;
-    let mut continue_name: Option<String> = None;
-    let mut resume: Option<String> = None;
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Short('c') | Long("continue") => {
-                if continue_flag {
-                    return Err(Error::usage("-c/--continue given twice"));
-                }
-                continue_flag = true;
-                // `-c NAME`, `-c=NAME`, `--continue NAME`: NAME is optional,
-                // and is the next word unless that is an option.
-                continue_name = match parser.optional_value() {
-                    Some(v) => Some(string(v)),
-                    None => peek_word(parser).map(|_| parser.value().map(string)).transpose()?,
-                };
-            }
-            Short('r') | Long("resume") => resume = Some(string(parser.value()?)),
-            Long("create-if-missing") => args.create_if_missing = true,
-            Short('q') | Long("query") => {
-                let value = parser.value()?;
-                if args.query.is_some() {
-                    return Err(Error::usage("-q given twice: one message at a time"));
-                }
-                args.query = Some(if value == "-" { Query::Stdin } else { Query::Text(string(value)) });
-            }
-            Short('Q') | Long("quiet") => args.quiet = true,
-            Long("title") => {
-                if args.title.is_some() {
-                    return Err(Error::usage("--title given twice"));
-                }
-                args.title = Some(string(parser.value()?));
-            }
-            Long("agent") => {
-                let command = string(parser.value()?);
-                if command.trim().is_empty() {
-                    return Err(Error::usage("--agent wants a command; --no-agent runs none"));
-                }
-                if args.agent != AgentChoice::Configured {
-                    return Err(Error::usage("--agent and --no-agent: one of them, once"));
-                }
-                args.agent = AgentChoice::Command(command);
-            }
-            Long("no-agent") => {
-                if args.agent != AgentChoice::Configured {
-                    return Err(Error::usage("--agent and --no-agent: one of them, once"));
-                }
-                args.agent = AgentChoice::Disabled;
-            }
-            Short('h') | Long("help") => return Ok(Command::Print(help::CHAT.to_string())),
-            Value(stray) => {
-                let stray = string(stray);
-                return Err(match &continue_name {
-                    Some(name) => Error::usage(format!(
-                        "unexpected argument '{stray}' after -c '{name}'; quote a title with spaces: hermes chat -c \"{name} {stray}\""
-                    )),
-                    None => Error::usage(format!(
-                        "unexpected argument '{stray}'; to send a message use -q \"{stray}\""
-                    )),
-                });
-            }
-            _ => return Err(arg.unexpected().into()),
-        }
+/// A command's own parse, with its `--help` answered by `help_text`.
+fn parsed<T>(parsed: Result<T>, help_text: &str, command: impl FnOnce(T) -> Command) -> Result<Command> {
+    match parsed {
+        Ok(args) => Ok(command(args)),
+        Err(Error::HelpWanted) => Ok(Command::Print(help_text.to_string())),
+        Err(e) => Err(e),
     }
-    args.target = match (continue_flag, continue_name, resume) {
-        (true, _, Some(_)) => return Err(Error::usage("-c and -r cannot be used together")),
-        (false, _, Some(id)) => Target::Resume(id),
-        (true, Some(name), None) => Target::ContinueNamed(name),
-        (true, None, None) => Target::ContinueHere,
-        (false, _, None) => Target::New,
-    };
-    if args.create_if_missing {
-        match args.target {
-            Target::ContinueNamed(_) => {}
-            Target::ContinueHere => {
-                return Err(Error::usage(
-                    "--create-if-missing requires a session name: hermes chat -c NAME --create-if-missing",
-                ));
-            }
-            _ => {
-                return Err(Error::usage(
-                    "--create-if-missing only works with -c NAME: hermes chat -c NAME --create-if-missing",
-                ));
-            }
-        }
-    }
-    if args.title.is_some() && args.target != Target::New {
-        return Err(Error::usage(
-            "--title names a new session; to rename one use: hermes sessions rename NAME TITLE",
-        ));
-    }
-    Ok(Command::Chat(args))
 }
 
 fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
@@ -289,137 +132,25 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
         }
         Some(other) => return Err(other.unexpected().into()),
     };
-    let Some(verb_help) = help::for_sessions_verb(&verb) else {
-        return Err(Error::usage(format!(
-            "unknown sessions command '{verb}' (list, show, current, export, import, rename, delete, prune, stats)"
-        )));
-    };
-    let mut positional: Vec<String> = Vec::new();
-    let mut positional_os: Vec<OsString> = Vec::new();
-    let mut json = false;
-    let mut limit = DEFAULT_LIST_LIMIT;
-    let mut all = false;
-    let mut here = false;
-    let mut format = None;
-    let mut output = None;
-    let mut yes = false;
-    let mut dry_run = false;
-    let mut days = None;
-    let mut from = None;
-    let flag_ok = |flag: &str| help::verb_takes(&verb, flag);
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Short('h') | Long("help") => return Ok(Command::Print(verb_help.to_string())),
-            Long("json") if flag_ok("--json") => json = true,
-            Long("all") if flag_ok("--all") => all = true,
-            Long("here") if flag_ok("--here") => here = true,
-            Long("limit") | Short('n') if flag_ok("--limit") => {
-                let v = string(parser.value()?);
-                limit = v
-                    .parse()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| Error::usage(format!("--limit wants a positive number, not '{v}'")))?;
-            }
-            Long("format") | Short('f') if flag_ok("--format") => {
-                let v = string(parser.value()?);
-                format = Some(match v.as_str() {
-                    "json" => ExportFormat::Json,
-                    "jsonl" => ExportFormat::Jsonl,
-                    "markdown" | "md" => ExportFormat::Markdown,
-                    _ => {
-                        return Err(Error::usage(format!(
-                            "--format must be json, jsonl or markdown, not '{v}'"
-                        )));
-                    }
-                });
-            }
-            Short('o') | Long("output") if flag_ok("--output") => {
-                output = Some(parser.value()?).filter(|file| !file.is_empty());
-                if output.is_none() {
-                    return Err(Error::usage("-o/--output wants a file name"));
-                }
-            }
-            Short('y') | Long("yes") if flag_ok("--yes") => yes = true,
-            Long("dry-run") if flag_ok("--dry-run") => dry_run = true,
-            Long("from") if flag_ok("--from") => from = Some(string(parser.value()?).parse()?),
-            Long("older-than") if flag_ok("--older-than") => {
-                let v = string(parser.value()?);
-                days =
-                    Some(v.parse::<f64>().ok().filter(|d| d.is_finite() && *d >= 0.0).ok_or_else(|| {
-                        Error::usage(format!("--older-than wants a number of days, not '{v}'"))
-                    })?);
-            }
-            Value(v) => {
-                positional.push(v.to_string_lossy().into_owned());
-                positional_os.push(v);
-            }
-            _ => return Err(arg.unexpected().into()),
-        }
-    }
-    let want = |n: usize, what: &str| -> Result<()> {
-        if positional.len() == n {
-            Ok(())
-        } else if positional.len() < n {
-            Err(Error::usage(format!("sessions {verb}: missing {what}; see 'hermes sessions {verb} --help'")))
-        } else {
-            Err(Error::usage(format!(
-                "sessions {verb}: unexpected argument '{}'; quote names with spaces",
-                positional[n]
-            )))
+    use sessions::Command as Verb;
+    let (parsed_verb, help_text): (Result<Verb>, _) = match verb.as_str() {
+        "list" => (list::parse(parser).map(Verb::List), help::LIST),
+        "show" => (show::parse(parser).map(Verb::Show), help::SHOW),
+        "current" => (current::parse(parser).map(Verb::Current), help::CURRENT),
+        "export" => (export::parse(parser).map(Verb::Export), help::EXPORT),
+        "import" => (import::parse(parser).map(Verb::Import), help::IMPORT),
+        "rename" => (rename::parse(parser).map(Verb::Rename), help::RENAME),
+        "delete" => (delete::parse(parser).map(Verb::Delete), help::DELETE),
+        "prune" => (prune::parse(parser).map(Verb::Prune), help::PRUNE),
+        "stats" => (stats::parse(parser).map(Verb::Stats), help::STATS),
+        _ => {
+            return Err(Error::usage(format!(
+                "unknown sessions command '{verb}' ({})",
+                sessions::VERBS.join(", ")
+            )));
         }
     };
-    let command = match verb.as_str() {
-        "list" => {
-            want(0, "")?;
-            SessionsCommand::List { limit, all, here, json }
-        }
-        "show" => {
-            want(1, "NAME or ID")?;
-            SessionsCommand::Show { name: positional.remove(0), json }
-        }
-        "current" => {
-            want(0, "")?;
-            SessionsCommand::Current { json }
-        }
-        "export" => SessionsCommand::Export {
-            names: positional,
-            format: format.unwrap_or(ExportFormat::Json),
-            output,
-        },
-        "import" => {
-            want(1, "FILE")?;
-            SessionsCommand::Import(crate::sessions::import::Args {
-                file: positional_os.remove(0),
-                from: from.unwrap_or(crate::sessions::import::Source::Hermes),
-                dry_run,
-            })
-        }
-        "rename" => {
-            want(2, "NAME or ID and the new TITLE")?;
-            let title = positional.pop().unwrap_or_default();
-            SessionsCommand::Rename { name: positional.remove(0), title }
-        }
-        "delete" => {
-            if positional.is_empty() {
-                want(1, "NAME or ID")?;
-            }
-            SessionsCommand::Delete { names: positional, yes }
-        }
-        "prune" => {
-            want(0, "")?;
-            let days = days.ok_or_else(|| {
-                Error::usage("sessions prune: --older-than DAYS is required, e.g. hermes sessions prune --older-than 90")
-            })?;
-            SessionsCommand::Prune { days, dry_run, yes }
-        }
-        "stats" => {
-            want(0, "")?;
-            SessionsCommand::Stats { json }
-        }
-        _ => unreachable!("verb checked above"),
-    };
-    Ok(Command::Sessions(command))
+    parsed(parsed_verb, help_text, Command::Sessions)
 }
 
 fn parse_completion(parser: &mut lexopt::Parser) -> Result<Command> {
@@ -429,10 +160,7 @@ fn parse_completion(parser: &mut lexopt::Parser) -> Result<Command> {
             if let Some(arg) = parser.next()? {
                 return Err(arg.unexpected().into());
             }
-            match shell.as_str() {
-                "bash" | "zsh" | "fish" => Ok(Command::Completion(shell)),
-                _ => Err(Error::usage(format!("completion: unknown shell '{shell}' (bash, zsh, fish)"))),
-            }
+            Ok(Command::Completion(shell.parse()?))
         }
         Some(Short('h') | Long("help")) | None => Ok(Command::Print(help::COMPLETION.to_string())),
         Some(other) => Err(other.unexpected().into()),
@@ -460,4 +188,121 @@ fn parse_help(parser: &mut lexopt::Parser) -> Result<Command> {
         }
     };
     Ok(Command::Print(text.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_words(words: &[&str]) -> Result<Cli> {
+        parse_from(words.iter().map(OsString::from))
+    }
+
+    /// Each verb's option list, as its module defines it.
+    fn verb_options() -> Vec<(&'static str, &'static [&'static str])> {
+        vec![
+            ("list", list::OPTIONS),
+            ("show", show::OPTIONS),
+            ("current", current::OPTIONS),
+            ("export", export::OPTIONS),
+            ("import", import::OPTIONS),
+            ("rename", rename::OPTIONS),
+            ("delete", delete::OPTIONS),
+            ("prune", prune::OPTIONS),
+            ("stats", stats::OPTIONS),
+        ]
+    }
+
+    /// The options a help text defines: those on its Usage lines and
+    /// option lines, not the ones its prose mentions.
+    fn options_in_help(text: &str) -> Vec<String> {
+        let mut options: Vec<String> = text
+            .lines()
+            .take_while(|line| !line.starts_with("Interactive commands:"))
+            .filter(|line| line.starts_with("Usage:") || line.trim_start().starts_with('-'))
+            .flat_map(|line| line.split(|c: char| c.is_whitespace() || "[],|".contains(c)))
+            .filter(|word| word.starts_with('-') && word.len() > 1 && word != &"-")
+            .map(str::to_string)
+            .collect();
+        options.extend(["-h".to_string(), "--help".to_string()]);
+        options.sort();
+        options.dedup();
+        options
+    }
+
+    fn sorted(options: &[&str]) -> Vec<String> {
+        let mut options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+        options.sort();
+        options
+    }
+
+    #[test]
+    fn every_verb_lists_the_options_its_help_shows() {
+        for (verb, options) in verb_options() {
+            let help_text = help::for_sessions_verb(verb).unwrap();
+            assert_eq!(sorted(options), options_in_help(help_text), "sessions {verb}");
+        }
+        assert_eq!(sorted(chat::args::OPTIONS), options_in_help(help::CHAT), "chat");
+    }
+
+    #[test]
+    fn every_verb_takes_its_options_and_refuses_the_others() {
+        let all: Vec<&str> = verb_options().iter().flat_map(|(_, options)| options.iter().copied()).collect();
+        for (verb, options) in verb_options() {
+            for option in &all {
+                // A value that every option taking one accepts.
+                let value = if option.contains("format") || *option == "-f" { "json" } else { "1" };
+                let result = parse_words(&["sessions", verb, option, value, "x", "y"]);
+                let refused =
+                    matches!(&result, Err(Error::Usage(text)) if text.starts_with("invalid option"));
+                assert_eq!(refused, !options.contains(option), "sessions {verb} {option}: {result:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn verbs_build_their_typed_arguments() {
+        let cli = parse_words(&["sessions", "list", "-n", "5", "--here"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Sessions(sessions::Command::List(list::Args {
+                limit: 5,
+                all: false,
+                here: true,
+                json: false
+            }))
+        ));
+        let cli =
+            parse_words(&["-p", "work", "sessions", "export", "a", "b", "-f", "md", "-o", "out"]).unwrap();
+        assert_eq!(cli.profile.as_deref(), Some("work"));
+        let Command::Sessions(sessions::Command::Export(args)) = cli.command else {
+            panic!("{:?}", cli.command)
+        };
+        assert_eq!(args.names, ["a", "b"]);
+        assert_eq!(args.format, export::ExportFormat::Markdown);
+        assert_eq!(args.output.as_deref(), Some(std::ffi::OsStr::new("out")));
+        let cli = parse_words(&["-c", "redis debug", "-q", "-"]).unwrap();
+        let Command::Chat(args) = cli.command else { panic!("{:?}", cli.command) };
+        assert_eq!(args.target, chat::args::Target::ContinueNamed("redis debug".into()));
+        assert_eq!(args.query, Some(chat::args::Query::Stdin));
+    }
+
+    #[test]
+    fn help_anywhere_among_a_verbs_arguments_prints_its_help() {
+        let cli = parse_words(&["sessions", "prune", "--dry-run", "--help"]).unwrap();
+        assert!(matches!(cli.command, Command::Print(text) if text == help::PRUNE));
+        let cli = parse_words(&["chat", "-c", "x", "-h"]).unwrap();
+        assert!(matches!(cli.command, Command::Print(text) if text == help::CHAT));
+    }
+
+    #[test]
+    fn shells_and_formats_parse_by_name_and_refuse_others() {
+        assert_eq!("zsh".parse::<Shell>().unwrap(), Shell::Zsh);
+        assert!(matches!("tcsh".parse::<Shell>(), Err(Error::Usage(_))));
+        assert!(matches!(parse_words(&["completion", "csh"]), Err(Error::Usage(_))));
+        assert_eq!("jsonl".parse::<export::ExportFormat>().unwrap(), export::ExportFormat::Jsonl);
+        assert!("yaml".parse::<export::ExportFormat>().is_err());
+        assert_eq!("text".parse::<crate::config::AgentInput>(), Ok(crate::config::AgentInput::Text));
+        assert!("xml".parse::<crate::config::AgentInput>().is_err());
+    }
 }

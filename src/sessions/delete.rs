@@ -1,13 +1,45 @@
 //! `hermes sessions delete`: remove sessions, and the breadcrumbs that
 //! pointed at them.
 
-use crate::error::Result;
+use lexopt::prelude::*;
+
+use crate::args::{positional_args, string};
+use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::session::Header;
 use crate::terminal::breadcrumb;
 use crate::terminal::resolve;
 
-pub fn run(store: &Store, names: &[String], yes: bool) -> Result<()> {
+/// The options `delete` takes, for the help and completion checks.
+pub const OPTIONS: &[&str] = &["-y", "--yes", "-h", "--help"];
+
+#[derive(Debug, PartialEq)]
+pub struct Args {
+    /// One or more, each an ID or an exact title.
+    pub names: Vec<String>,
+    pub yes: bool,
+}
+
+pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut yes = false;
+    let mut names = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('y') | Long("yes") => yes = true,
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Value(value) => names.push(string(value)),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    if names.is_empty() {
+        let [_] = positional_args("delete", Vec::new(), "NAME or ID")?;
+    }
+    Ok(Args { names, yes })
+}
+
+pub fn run(store: &Store, args: Args) -> Result<()> {
+    let Args { names, yes } = args;
+    let names = &names;
     // Resolve every name before deleting anything: a typo deletes nothing.
     let mut doomed: Vec<Header> = Vec::new();
     for name in names {

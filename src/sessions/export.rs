@@ -1,12 +1,15 @@
 //! `hermes sessions export`: sessions as a JSON array, JSON lines (what
 //! `import` reads) or Markdown, to stdout or atomically to a file.
 
-use std::ffi::OsStr;
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
-use crate::cli::ExportFormat;
+use lexopt::prelude::*;
+
+use crate::args::string;
 use crate::error::{Error, Result};
 use crate::output::{Destination, Out, destination, open_stream};
 use crate::store::Store;
@@ -18,7 +21,64 @@ use crate::view::markdown_one;
 
 use super::Progress;
 
-pub fn run(store: &Store, names: &[String], format: ExportFormat, output_file: Option<&OsStr>) -> Result<()> {
+/// The options `export` takes, for the help and completion checks.
+pub const OPTIONS: &[&str] = &["-f", "--format", "-o", "--output", "-h", "--help"];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ExportFormat {
+    Json,
+    Jsonl,
+    Markdown,
+}
+
+impl FromStr for ExportFormat {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<ExportFormat> {
+        match name {
+            "json" => Ok(ExportFormat::Json),
+            "jsonl" => Ok(ExportFormat::Jsonl),
+            "markdown" | "md" => Ok(ExportFormat::Markdown),
+            _ => Err(Error::usage(format!("--format must be json, jsonl or markdown, not '{name}'"))),
+        }
+    }
+}
+
+#[derive(Debug, PartialEq)]
+pub struct Args {
+    /// None means every session.
+    pub names: Vec<String>,
+    pub format: ExportFormat,
+    /// None (or `-`) means stdout.
+    pub output: Option<OsString>,
+}
+
+pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut names = Vec::new();
+    let mut format = ExportFormat::Json;
+    let mut output = None;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('f') | Long("format") => format = string(parser.value()?).parse()?,
+            Short('o') | Long("output") => {
+                let file = parser.value()?;
+                if file.is_empty() {
+                    return Err(Error::usage("-o/--output wants a file name"));
+                }
+                output = Some(file);
+            }
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Value(value) => names.push(string(value)),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    Ok(Args { names, format, output })
+}
+
+pub fn run(store: &Store, args: Args) -> Result<()> {
+    let Args { names, format, output } = args;
+    let names = &names;
+    let output_file = output.as_deref();
     // Every session in ID order (IDs begin with their creation time), so
     // exports are stable and an export/import/export round trip is identical.
     let ids: Vec<[u8; 22]> = if names.is_empty() { store.session_ids()? } else { named_ids(store, names)? };

@@ -1,7 +1,10 @@
 //! `hermes sessions list`: sessions by newest activity, marking the one
 //! bare `-c` would continue in this terminal.
 
-use crate::error::Result;
+use lexopt::prelude::*;
+
+use crate::args::{positional_args, string};
+use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::store::Store;
 use crate::store::session::{self, Header};
@@ -12,7 +15,49 @@ use crate::view::list::{Printer, collect, scan_listed};
 /// stays flat however large the store (`--all` on 100,000 sessions).
 const PAGE: usize = 10_000;
 
-pub fn run(store: &Store, limit: usize, all: bool, here: bool, json: bool) -> Result<()> {
+/// How many sessions `list` shows without `--limit` or `--all`.
+pub const DEFAULT_LIMIT: usize = 20;
+
+/// The options `list` takes, for the help and completion checks.
+pub const OPTIONS: &[&str] = &["-n", "--limit", "--all", "--here", "--json", "-h", "--help"];
+
+#[derive(Debug, PartialEq)]
+pub struct Args {
+    pub limit: usize,
+    pub all: bool,
+    pub here: bool,
+    pub json: bool,
+}
+
+pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut limit = DEFAULT_LIMIT;
+    let mut all = false;
+    let mut here = false;
+    let mut json = false;
+    let mut positional = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('n') | Long("limit") => {
+                let value = string(parser.value()?);
+                limit =
+                    value.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        Error::usage(format!("--limit wants a positive number, not '{value}'"))
+                    })?;
+            }
+            Long("all") => all = true,
+            Long("here") => here = true,
+            Long("json") => json = true,
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Value(value) => positional.push(value),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    let [] = positional_args("list", positional, "")?;
+    Ok(Args { limit, all, here, json })
+}
+
+pub fn run(store: &Store, args: Args) -> Result<()> {
+    let Args { limit, all, here, json } = args;
     let terminal = terminal::identify();
     let limit = if all { usize::MAX } else { limit };
     let mut printer = Printer { out: Out::new(), json, current: None, rows: 0 };

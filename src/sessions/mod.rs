@@ -13,24 +13,39 @@ pub mod stats;
 
 use std::io::{self, Write};
 
-use crate::cli::SessionsCommand;
 use crate::error::Result;
 use crate::store::Store;
 use crate::sys;
 
-pub fn run(store: &Store, command: SessionsCommand) -> Result<()> {
+/// The verbs, in the order help and completions list them.
+pub const VERBS: &[&str] =
+    &["list", "show", "current", "export", "import", "rename", "delete", "prune", "stats"];
+
+/// One sessions verb with its arguments, as each verb's `parse` built them.
+#[derive(Debug, PartialEq)]
+pub enum Command {
+    List(list::Args),
+    Show(show::Args),
+    Current(current::Args),
+    Export(export::Args),
+    Import(import::Args),
+    Rename(rename::Args),
+    Delete(delete::Args),
+    Prune(prune::Args),
+    Stats(stats::Args),
+}
+
+pub fn run(store: &Store, command: Command) -> Result<()> {
     match command {
-        SessionsCommand::List { limit, all, here, json } => list::run(store, limit, all, here, json),
-        SessionsCommand::Show { name, json } => show::run(store, &name, json),
-        SessionsCommand::Current { json } => current::run(store, json),
-        SessionsCommand::Export { names, format, output } => {
-            export::run(store, &names, format, output.as_deref())
-        }
-        SessionsCommand::Import(args) => import::run(store, args),
-        SessionsCommand::Rename { name, title } => rename::run(store, &name, &title),
-        SessionsCommand::Delete { names, yes } => delete::run(store, &names, yes),
-        SessionsCommand::Prune { days, dry_run, yes } => prune::run(store, days, dry_run, yes),
-        SessionsCommand::Stats { json } => stats::run(store, json),
+        Command::List(args) => list::run(store, args),
+        Command::Show(args) => show::run(store, args),
+        Command::Current(args) => current::run(store, args),
+        Command::Export(args) => export::run(store, args),
+        Command::Import(args) => import::run(store, args),
+        Command::Rename(args) => rename::run(store, args),
+        Command::Delete(args) => delete::run(store, args),
+        Command::Prune(args) => prune::run(store, args),
+        Command::Stats(args) => stats::run(store, args),
     }
 }
 

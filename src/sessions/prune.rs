@@ -10,6 +10,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use lexopt::prelude::*;
+
+use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
 use crate::output::{self, Out};
 use crate::store::Store;
@@ -31,7 +34,48 @@ enum Crumb {
     Orphan(String),
 }
 
-pub fn run(store: &Store, days: f64, dry_run: bool, yes: bool) -> Result<()> {
+/// The options `prune` takes, for the help and completion checks.
+pub const OPTIONS: &[&str] = &["--older-than", "--dry-run", "-y", "--yes", "-h", "--help"];
+
+#[derive(Debug, PartialEq)]
+pub struct Args {
+    /// Sessions inactive for longer than this many days go.
+    pub days: f64,
+    pub dry_run: bool,
+    pub yes: bool,
+}
+
+pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut days = None;
+    let mut dry_run = false;
+    let mut yes = false;
+    let mut positional = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("older-than") => {
+                let value = string(parser.value()?);
+                days = Some(value.parse::<f64>().ok().filter(|d| d.is_finite() && *d >= 0.0).ok_or_else(
+                    || Error::usage(format!("--older-than wants a number of days, not '{value}'")),
+                )?);
+            }
+            Long("dry-run") => dry_run = true,
+            Short('y') | Long("yes") => yes = true,
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Value(value) => positional.push(value),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    let [] = positional_args("prune", positional, "")?;
+    let days = days.ok_or_else(|| {
+        Error::usage(
+            "sessions prune: --older-than DAYS is required, e.g. hermes sessions prune --older-than 90",
+        )
+    })?;
+    Ok(Args { days, dry_run, yes })
+}
+
+pub fn run(store: &Store, args: Args) -> Result<()> {
+    let Args { days, dry_run, yes } = args;
     let cutoff = time::now() - days * 86400.0;
     let inactive = |h: &Header| h.updated_at < cutoff && h.format <= FORMAT;
     let mut sessions: Vec<Header> = Vec::new();

@@ -1,13 +1,38 @@
 //! `hermes sessions rename`: a new user title, under the title rules.
 
-use crate::error::Result;
+use lexopt::prelude::*;
+
+use crate::args::{positional_args, string};
+use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::titles;
 use crate::terminal::resolve;
 
-pub fn run(store: &Store, name: &str, title: &str) -> Result<()> {
-    let header = resolve::find_by_name(store, name)?;
-    let renamed = titles::rename(store, &header.id, title)?;
+/// The options `rename` takes, for the help and completion checks.
+pub const OPTIONS: &[&str] = &["-h", "--help"];
+
+#[derive(Debug, PartialEq)]
+pub struct Args {
+    pub name: String,
+    pub title: String,
+}
+
+pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut positional = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Value(value) => positional.push(value),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    let [name, title] = positional_args("rename", positional, "NAME or ID and the new TITLE")?;
+    Ok(Args { name: string(name), title: string(title) })
+}
+
+pub fn run(store: &Store, args: Args) -> Result<()> {
+    let header = resolve::find_by_name(store, &args.name)?;
+    let renamed = titles::rename(store, &header.id, &args.title)?;
     crate::note!("renamed {} to '{}'", renamed.id, renamed.title);
     Ok(())
 }

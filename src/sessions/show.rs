@@ -1,15 +1,42 @@
 //! `hermes sessions show`: one conversation, roles clearly marked.
 
+use lexopt::prelude::*;
+
+use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::store::Store;
 use crate::store::session::{self, Session};
 use crate::terminal::resolve;
 
-pub fn run(store: &Store, name: &str, json: bool) -> Result<()> {
-    let session = load_named(store, name)?;
+/// The options `show` takes, for the help and completion checks.
+pub const OPTIONS: &[&str] = &["--json", "-h", "--help"];
+
+#[derive(Debug, PartialEq)]
+pub struct Args {
+    pub name: String,
+    pub json: bool,
+}
+
+pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut json = false;
+    let mut positional = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("json") => json = true,
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Value(value) => positional.push(value),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    let [name] = positional_args("show", positional, "NAME or ID")?;
+    Ok(Args { name: string(name), json })
+}
+
+pub fn run(store: &Store, args: Args) -> Result<()> {
+    let session = load_named(store, &args.name)?;
     let mut out = Out::new();
-    if json {
+    if args.json {
         out.write(&String::from_utf8_lossy(&session::encode(&session.header, &session.messages)))?;
         return out.flush();
     }

@@ -1,8 +1,10 @@
 //! `hermes sessions stats`: how much is in the store.
 
+use lexopt::prelude::*;
 use nanoserde::SerJson;
 
-use crate::error::Result;
+use crate::args::positional_args;
+use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::store::Store;
 use crate::terminal::breadcrumb;
@@ -20,7 +22,30 @@ struct Stats {
     breadcrumbs: u64,
 }
 
-pub fn run(store: &Store, json: bool) -> Result<()> {
+/// The options `stats` takes, for the help and completion checks.
+pub const OPTIONS: &[&str] = &["--json", "-h", "--help"];
+
+#[derive(Debug, PartialEq)]
+pub struct Args {
+    pub json: bool,
+}
+
+pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut json = false;
+    let mut positional = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("json") => json = true,
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Value(value) => positional.push(value),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    let [] = positional_args("stats", positional, "")?;
+    Ok(Args { json })
+}
+
+pub fn run(store: &Store, args: Args) -> Result<()> {
     let mut stats = Stats::default();
     store.scan(|entry| {
         stats.bytes +=
@@ -39,7 +64,7 @@ pub fn run(store: &Store, json: bool) -> Result<()> {
     })?;
     stats.breadcrumbs = breadcrumb::all(store).len() as u64;
     let mut out = Out::new();
-    if json {
+    if args.json {
         out.line(&stats.serialize_json())?;
         return out.flush();
     }

@@ -16,6 +16,9 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Seek;
 use std::path::{Path, PathBuf};
 
+use lexopt::prelude::*;
+
+use crate::args::{positional_args, string};
 use crate::error::{Error, Result, describe_io};
 use crate::output;
 use crate::store::Store;
@@ -33,11 +36,32 @@ const COMMIT_EVERY: usize = 2000;
 /// Damaged lines named one by one; past this many, only counted.
 const DAMAGED_NAMED: usize = 10;
 
-#[derive(Debug)]
+/// The options `import` takes, for the help and completion checks.
+pub const OPTIONS: &[&str] = &["--from", "--dry-run", "-h", "--help"];
+
+#[derive(Debug, PartialEq)]
 pub struct Args {
+    /// The file to read, `-` for stdin.
     pub file: OsString,
     pub from: Source,
     pub dry_run: bool,
+}
+
+pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut from = Source::Hermes;
+    let mut dry_run = false;
+    let mut positional = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("from") => from = string(parser.value()?).parse()?,
+            Long("dry-run") => dry_run = true,
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Value(value) => positional.push(value),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    let [file] = positional_args("import", positional, "FILE")?;
+    Ok(Args { file, from, dry_run })
 }
 
 /// Every session of the input, in order, whatever its source.

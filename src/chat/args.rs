@@ -1,0 +1,156 @@
+//! `hermes chat`'s arguments: which session, what to send, which agent.
+
+use lexopt::prelude::*;
+
+use crate::args::{peek_word, string};
+use crate::error::{Error, Result};
+
+/// The options `chat` takes, for the help and completion checks.
+pub const OPTIONS: &[&str] = &[
+    "-c",
+    "--continue",
+    "-r",
+    "--resume",
+    "--create-if-missing",
+    "-q",
+    "--query",
+    "-Q",
+    "--quiet",
+    "--title",
+    "--agent",
+    "--no-agent",
+    "-h",
+    "--help",
+];
+
+#[derive(Debug, Default, PartialEq)]
+pub struct Args {
+    pub target: Target,
+    pub create_if_missing: bool,
+    pub query: Option<Query>,
+    pub quiet: bool,
+    pub title: Option<String>,
+    pub agent: AgentChoice,
+}
+
+#[derive(Debug, Default, PartialEq)]
+pub enum Target {
+    #[default]
+    New,
+    /// Bare `-c`: this terminal's session.
+    ContinueHere,
+    /// `-c NAME`: by ID, then by title.
+    ContinueNamed(String),
+    /// `-r ID`: by exact ID.
+    Resume(String),
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Query {
+    Text(String),
+    Stdin,
+}
+
+#[derive(Debug, Default, PartialEq)]
+pub enum AgentChoice {
+    #[default]
+    Configured,
+    Command(String),
+    Disabled,
+}
+
+pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut args = Args::default();
+    let mut continue_flag = false;
+    let mut continue_name: Option<String> = None;
+    let mut resume: Option<String> = None;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('c') | Long("continue") => {
+                if continue_flag {
+                    return Err(Error::usage("-c/--continue given twice"));
+                }
+                continue_flag = true;
+                // `-c NAME`, `-c=NAME`, `--continue NAME`: NAME is optional,
+                // and is the next word unless that is an option.
+                continue_name = match parser.optional_value() {
+                    Some(v) => Some(string(v)),
+                    None => peek_word(parser).map(|_| parser.value().map(string)).transpose()?,
+                };
+            }
+            Short('r') | Long("resume") => resume = Some(string(parser.value()?)),
+            Long("create-if-missing") => args.create_if_missing = true,
+            Short('q') | Long("query") => {
+                let value = parser.value()?;
+                if args.query.is_some() {
+                    return Err(Error::usage("-q given twice: one message at a time"));
+                }
+                args.query = Some(if value == "-" { Query::Stdin } else { Query::Text(string(value)) });
+            }
+            Short('Q') | Long("quiet") => args.quiet = true,
+            Long("title") => {
+                if args.title.is_some() {
+                    return Err(Error::usage("--title given twice"));
+                }
+                args.title = Some(string(parser.value()?));
+            }
+            Long("agent") => {
+                let command = string(parser.value()?);
+                if command.trim().is_empty() {
+                    return Err(Error::usage("--agent wants a command; --no-agent runs none"));
+                }
+                if args.agent != AgentChoice::Configured {
+                    return Err(Error::usage("--agent and --no-agent: one of them, once"));
+                }
+                args.agent = AgentChoice::Command(command);
+            }
+            Long("no-agent") => {
+                if args.agent != AgentChoice::Configured {
+                    return Err(Error::usage("--agent and --no-agent: one of them, once"));
+                }
+                args.agent = AgentChoice::Disabled;
+            }
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Value(stray) => {
+                let stray = string(stray);
+                return Err(match &continue_name {
+                    Some(name) => Error::usage(format!(
+                        "unexpected argument '{stray}' after -c '{name}'; quote a title with spaces: hermes chat -c \"{name} {stray}\""
+                    )),
+                    None => Error::usage(format!(
+                        "unexpected argument '{stray}'; to send a message use -q \"{stray}\""
+                    )),
+                });
+            }
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    args.target = match (continue_flag, continue_name, resume) {
+        (true, _, Some(_)) => return Err(Error::usage("-c and -r cannot be used together")),
+        (false, _, Some(id)) => Target::Resume(id),
+        (true, Some(name), None) => Target::ContinueNamed(name),
+        (true, None, None) => Target::ContinueHere,
+        (false, _, None) => Target::New,
+    };
+    if args.create_if_missing {
+        match args.target {
+            Target::ContinueNamed(_) => {}
+            Target::ContinueHere => {
+                return Err(Error::usage(
+                    "--create-if-missing requires a session name: hermes chat -c NAME --create-if-missing",
+                ));
+            }
+            _ => {
+                return Err(Error::usage(
+                    "--create-if-missing only works with -c NAME: hermes chat -c NAME --create-if-missing",
+                ));
+            }
+        }
+    }
+    if args.title.is_some() && args.target != Target::New {
+        return Err(Error::usage(
+            "--title names a new session; to rename one use: hermes sessions rename NAME TITLE",
+        ));
+    }
+    Ok(args)
+}
