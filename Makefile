@@ -9,10 +9,18 @@
 #                     make install left in $(DATADIR)/hermes/installed-files)
 #   make static       a statically linked binary (target/static/hermes)
 #   make lint-man     check the man page with mandoc -Tlint
+#   make dist         hermes-VERSION.tar.gz: the sources and vendor/ (all the
+#                     crates), which build with no network
+#   make check-dist   make dist, then build it twice (in two directories,
+#                     with two CARGO_HOMEs, the first with no network) and
+#                     compare the binaries; see tests/t6800-dist.sh
+#   make deb          hermes_VERSION-1_ARCH.deb, built with dpkg-deb
 # Install locations follow the usual conventions and may be overridden:
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
 # CARGO_TARGET_DIR, as cargo reads it, is where the binary is built and
-# where make install takes it from.
+# where make install takes it from. SOURCE_DATE_EPOCH, when set, is the
+# installed man page's date (and the time of every file in make dist's and
+# make deb's archives).
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -39,12 +47,42 @@ STATIC_TARGET ?= $(shell rustc -vV | sed -n 's/^host: //p')
 STATIC_RUSTFLAGS ?= -C target-feature=+crt-static
 STATIC_BUILD_DIR = target/static-build
 
-.PHONY: all build check test unit lint-man install uninstall static clean
+VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' Cargo.toml | head -n 1)
+DIST = hermes-$(VERSION)
+
+# Reproducible builds: the binary names its dependencies' source files (in
+# panic locations). Where those live, under vendor/ here or in CARGO_HOME's
+# registry, is rewritten to fixed names, so that two builds in two places,
+# by two users, give the same bytes. On by default in a release tree (one
+# with vendor/); REPRODUCIBLE=1 asks for it in a checkout too (it changes
+# RUSTFLAGS, so cargo rebuilds what a plain cargo build made).
+REPRODUCIBLE ?= $(if $(wildcard vendor/.),1,)
+CARGO_HOME_DIR = $(if $(CARGO_HOME),$(CARGO_HOME),$(HOME)/.cargo)
+REMAP_RUSTFLAGS = --remap-path-prefix=$(CURDIR)=/usr/src/$(DIST) \
+	--remap-path-prefix=$(CARGO_HOME_DIR)=/usr/src/cargo-home
+BUILD_ENV = $(if $(REPRODUCIBLE),RUSTFLAGS='$(strip $(RUSTFLAGS) $(REMAP_RUSTFLAGS))')
+
+# The man page's date: SOURCE_DATE_EPOCH's day when it is set, else the one
+# the page carries.
+MAN_DATE = $(if $(SOURCE_DATE_EPOCH),$(shell date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d))
+
+# make deb
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
+DEB_VERSION = $(VERSION)-1
+DEB = hermes_$(DEB_VERSION)_$(DEB_ARCH).deb
+# Where the .deb is written, and where its tree is put together.
+DEBDIR ?= .
+DEB_ROOT ?= $(CURDIR)/target/deb/root
+# The time of every file in the .deb (and the man page's date): the
+# changelog's, unless SOURCE_DATE_EPOCH says otherwise.
+DEB_EPOCH = $(if $(SOURCE_DATE_EPOCH),$(SOURCE_DATE_EPOCH),$(shell dpkg-parsechangelog -l contrib/deb/changelog -STimestamp 2>/dev/null))
+
+.PHONY: all build check test unit lint-man install uninstall static clean dist check-dist deb
 
 all: build
 
 build:
-	$(CARGO) build --release --locked
+	$(BUILD_ENV) $(CARGO) build --release --locked
 
 $(BIN): build
 
@@ -77,6 +115,7 @@ install:
 	$(INSTALL) -m 755 "$(BIN)" "$(DESTDIR)$(BINDIR)/hermes"
 	sed -e 's|/usr/local/share/hermes/|$(DATADIR)/hermes/|g' \
 		-e 's|/usr/local/bin/hermes|$(BINDIR)/hermes|g' \
+		$(if $(MAN_DATE),-e 's|^\(\.TH HERMES 1\) [0-9-]*|\1 $(MAN_DATE)|') \
 		man/hermes.1 >"$(DESTDIR)$(MANDIR)/man1/hermes.1"
 	"$(BIN)" completion bash >"$(DESTDIR)$(BASHCOMPDIR)/hermes"
 	"$(BIN)" completion zsh >"$(DESTDIR)$(ZSHCOMPDIR)/_hermes"
@@ -125,6 +164,53 @@ static:
 	mkdir -p target/static
 	cp "$(STATIC_BUILD_DIR)/$(STATIC_TARGET)/release/hermes" target/static/hermes
 	@file target/static/hermes 2>/dev/null || true
+
+# The release tarball: the files git tracks (as they are in the work tree),
+# vendor/ from cargo vendor (this needs the network, or the crates in
+# CARGO_HOME), and a .cargo/config.toml that builds from vendor/ alone.
+# Reproducible: names sorted, owner root, every time SOURCE_DATE_EPOCH's
+# (else the last commit's), gzip without a time stamp.
+dist:
+	rm -rf "target/dist/$(DIST)" "$(DIST).tar.gz"
+	mkdir -p "target/dist/$(DIST)/.cargo"
+	git ls-files -z | tar --null -T - -cf - | tar -xf - -C "target/dist/$(DIST)"
+	$(CARGO) vendor --quiet --locked --versioned-dirs "target/dist/$(DIST)/vendor" >/dev/null
+	printf '%s\n' '# Build from vendor/ alone: no network, no registry.' \
+		'[source.crates-io]' 'replace-with = "vendored-sources"' '' \
+		'[source.vendored-sources]' 'directory = "vendor"' '' \
+		'[net]' 'offline = true' >"target/dist/$(DIST)/.cargo/config.toml"
+	tar --sort=name --format=gnu --owner=0 --group=0 --numeric-owner \
+		--mode=u+rw,go=u-w \
+		--mtime=@$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct)} \
+		-C target/dist -cf - "$(DIST)" | gzip -9n >"$(DIST).tar.gz"
+	rm -rf "target/dist/$(DIST)"
+	@echo "$(DIST).tar.gz"
+
+# Builds the tarball with no network and twice reproducibly, and runs a
+# test script in the unpacked tree (tests/t6800-dist.sh).
+check-dist: build dist
+	HERMES_DIST_TARBALL="$(CURDIR)/$(DIST).tar.gz" sh tests/run t6800-dist.sh
+
+# A .deb for this machine's architecture from make install's files under
+# /usr, with the control file, copyright and changelog from contrib/deb/.
+deb: build
+	rm -rf "$(DEB_ROOT)" "$(DEBDIR)/$(DEB)"
+	$(MAKE) --no-print-directory install DESTDIR="$(DEB_ROOT)" PREFIX=/usr \
+		ZSHCOMPDIR=/usr/share/zsh/vendor-completions SOURCE_DATE_EPOCH=$(DEB_EPOCH)
+	rm "$(DEB_ROOT)/usr/share/hermes/installed-files"
+	gzip -9n "$(DEB_ROOT)/usr/share/man/man1/hermes.1"
+	$(INSTALL) -d "$(DEB_ROOT)/usr/share/doc/hermes" "$(DEB_ROOT)/DEBIAN"
+	$(INSTALL) -m 644 contrib/deb/copyright "$(DEB_ROOT)/usr/share/doc/hermes/copyright"
+	gzip -9n <contrib/deb/changelog >"$(DEB_ROOT)/usr/share/doc/hermes/changelog.Debian.gz"
+	chmod 644 "$(DEB_ROOT)/usr/share/doc/hermes/changelog.Debian.gz"
+	sed -e 's/@VERSION@/$(DEB_VERSION)/' -e 's/@ARCH@/$(DEB_ARCH)/' \
+		-e "s/@SIZE@/$$(du -sk --exclude=DEBIAN "$(DEB_ROOT)" | cut -f1)/" \
+		-e "s/@LIBC@/$$(objdump -T "$(BIN)" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -t. -k1,1n -k2,2n -k3,3n | tail -n 1)/" \
+		contrib/deb/control >"$(DEB_ROOT)/DEBIAN/control"
+	cd "$(DEB_ROOT)" && find usr -type f | sort | xargs md5sum >DEBIAN/md5sums
+	chmod 644 "$(DEB_ROOT)/DEBIAN/control" "$(DEB_ROOT)/DEBIAN/md5sums"
+	SOURCE_DATE_EPOCH=$(DEB_EPOCH) dpkg-deb --root-owner-group -Zxz --build "$(DEB_ROOT)" "$(DEBDIR)/$(DEB)" >/dev/null
+	@echo "$(DEBDIR)/$(DEB)"
 
 clean:
 	$(CARGO) clean

@@ -103,6 +103,19 @@ test_expect_success MANDOC 'the installed page is still lint-clean' '
 	test_must_be_empty out
 '
 
+test_expect_success 'with SOURCE_DATE_EPOCH set, the installed page carries its day; without, the page'"'"'s own' '
+	pkg=$TRASH.pkg &&
+	SOURCE_DATE_EPOCH=86400 make_install install DESTDIR="$pkg" >out 2>&1 &&
+	grep "^\.TH HERMES 1 1970-01-02 " "$pkg/usr/local/share/man/man1/hermes.1" &&
+	sed "/^\.TH /d" "$ROOT/man/hermes.1" >expect &&
+	sed "/^\.TH /d" "$pkg/usr/local/share/man/man1/hermes.1" >actual &&
+	test_cmp expect actual &&
+	(unset SOURCE_DATE_EPOCH && make_install install DESTDIR="$pkg.2") >out 2>&1 &&
+	grep "^\.TH " "$ROOT/man/hermes.1" >expect &&
+	grep "^\.TH " "$pkg.2/usr/local/share/man/man1/hermes.1" >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'install uses only portable install -d and install -m' '
 	pkg=$TRASH.pkg &&
 	INSTALL_LOG=$TRASH/install.log &&
