@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::output::{Destination, Out, destination, open_stream};
 use crate::store::Store;
 use crate::store::fsio;
-use crate::store::session;
+use crate::store::{format, session};
 use crate::terminal::resolve;
 use crate::text::counted;
 use crate::view::markdown_one;
@@ -120,10 +120,10 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
                 format!(
                     "{}{}",
                     if first { "\n" } else { ",\n" },
-                    session::encode_line(&session.header, &session.messages)
+                    format::encode_line(&session.header, &session.messages)
                 )
             }
-            ExportFormat::Jsonl => format!("{}\n", session::encode_line(&session.header, &session.messages)),
+            ExportFormat::Jsonl => format!("{}\n", format::encode_line(&session.header, &session.messages)),
             ExportFormat::Markdown => {
                 format!("{}{}", if first { "" } else { "\n---\n\n" }, markdown_one(&session))
             }

@@ -6,7 +6,8 @@ use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::store::Store;
-use crate::store::session::{self, Session};
+use crate::store::format;
+use crate::store::session::Session;
 use crate::terminal::resolve;
 
 /// The options `show` takes, for the help and completion checks.
@@ -37,7 +38,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     let session = load_named(store, &args.name)?;
     let mut out = Out::new();
     if args.json {
-        out.write(&String::from_utf8_lossy(&session::encode(&session.header, &session.messages)))?;
+        out.write(&String::from_utf8_lossy(&format::encode(&session.header, &session.messages)))?;
         return out.flush();
     }
     out.write(&crate::view::render(&session))?;

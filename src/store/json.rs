@@ -1,11 +1,14 @@
-//! A strict, allocation-free JSON validator, and the header/messages split of
-//! a session file.
+//! JSON: a strict, allocation-free validator, and `parse`, the only way
+//! into nanoserde.
 //!
-//! nanoserde does the decoding, but it trusts its input to be well formed
-//! (it panics on some malformed documents). Every byte string is therefore
-//! checked here first, so that a corrupt or hostile file is an error value,
-//! never a crash. The checker is iterative, so nesting depth cannot overflow
-//! the stack.
+//! nanoserde does the decoding, but it trusts its input to be well formed:
+//! it panics on some malformed documents and never returns on some
+//! truncated ones (`{"a":[[[`). `parse` therefore checks every byte string
+//! here first, so that a corrupt or hostile document is an error value,
+//! never a crash or a hang. The checker is iterative, so nesting depth
+//! cannot overflow the stack.
+
+use nanoserde::DeJson;
 
 /// Deepest nesting accepted; sessions need 3 levels.
 const MAX_DEPTH: usize = 64;
@@ -23,33 +26,31 @@ impl std::fmt::Display for Invalid {
     }
 }
 
+/// Decode `bytes` as a `T`, after checking that they are valid JSON.
+pub fn parse<T: DeJson>(bytes: &[u8]) -> Result<T, String> {
+    validate(bytes).map_err(|e| e.to_string())?;
+    let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+    T::deserialize_json(text).map_err(|e| e.to_string())
+}
+
 /// Check that `bytes` is exactly one JSON value (surrounded by optional
 /// whitespace), in UTF-8.
 pub fn validate(bytes: &[u8]) -> Result<(), Invalid> {
-    validate_probing(bytes, usize::MAX).map(drop)
-}
-
-/// `validate`, also returning where the container that opens at byte
-/// `probe` closes (the offset of its closing bracket), if one opens there.
-pub fn validate_probing(bytes: &[u8], probe: usize) -> Result<Option<usize>, Invalid> {
     if let Err(e) = std::str::from_utf8(bytes) {
         return Err(Invalid { offset: e.valid_up_to(), what: "invalid UTF-8" });
     }
-    let mut p = Checker { bytes, at: 0, probe, probe_depth: None, probe_end: None };
+    let mut p = Checker { bytes, at: 0 };
     p.value()?;
     p.skip_ws();
     if p.at != bytes.len() {
         return Err(p.fail("trailing data"));
     }
-    Ok(p.probe_end)
+    Ok(())
 }
 
 struct Checker<'a> {
     bytes: &'a [u8],
     at: usize,
-    probe: usize,
-    probe_depth: Option<usize>,
-    probe_end: Option<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -96,21 +97,14 @@ impl Checker<'_> {
                     if depth == MAX_DEPTH {
                         return Err(self.fail("nested too deeply"));
                     }
-                    let probed = self.at == self.probe;
                     self.at += 1;
                     self.skip_ws();
                     let close = if kind == Open::Object { b'}' } else { b']' };
                     if self.peek() == Some(close) {
-                        if probed {
-                            self.probe_end = Some(self.at);
-                        }
                         self.at += 1;
                     } else {
                         stack[depth] = kind;
                         depth += 1;
-                        if probed {
-                            self.probe_depth = Some(depth);
-                        }
                         if kind == Open::Object {
                             self.key()?;
                         }
@@ -141,10 +135,6 @@ impl Checker<'_> {
                         break;
                     }
                     Some(c) if c == close => {
-                        if self.probe_depth == Some(depth) {
-                            self.probe_end = Some(self.at);
-                            self.probe_depth = None;
-                        }
                         self.at += 1;
                         depth -= 1;
                     }
@@ -239,14 +229,6 @@ impl Checker<'_> {
     }
 }
 
-/// Where the pieces of a session file are, for files laid out as hermes
-/// writes them (and as `jq .` reformats them): flat header fields, then
-/// `"messages": [...]` last.
-pub struct Layout {
-    /// The inside of the messages array: between `[` and `]`.
-    pub messages: std::ops::Range<usize>,
-}
-
 /// Find the top-level `"messages":` key. An unescaped quote cannot occur
 /// inside a JSON string, and a string *value* is never followed by `:`, so
 /// the first `"messages"` followed by a colon is a key; in a flat header it
@@ -270,32 +252,6 @@ pub fn find_messages_key(doc: &[u8]) -> Option<(usize, usize)> {
 
 pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
-}
-
-/// Validate a session document and split it. Err for malformed JSON; Ok(None)
-/// when it is JSON but not in hermes's layout (messages not the last key).
-/// One pass over the bytes does both.
-pub fn layout(doc: &[u8]) -> Result<Option<Layout>, Invalid> {
-    let Some((key, value)) = find_messages_key(doc) else {
-        return validate(doc).map(|()| None);
-    };
-    let mut open = value;
-    while doc.get(open).is_some_and(u8::is_ascii_whitespace) {
-        open += 1;
-    }
-    let close = validate_probing(doc, open)?;
-    let before = doc[..key].trim_ascii_end();
-    let (Some(close), true, Some(b'[')) = (close, before.ends_with(b","), doc.get(open)) else {
-        return Ok(None);
-    };
-    let mut rest = close + 1;
-    while doc.get(rest).is_some_and(u8::is_ascii_whitespace) {
-        rest += 1;
-    }
-    if doc.get(rest) != Some(&b'}') {
-        return Ok(None);
-    }
-    Ok(Some(Layout { messages: open + 1..close }))
 }
 
 #[cfg(test)]
@@ -343,18 +299,5 @@ mod tests {
         assert!(validate(b"\"\xff\"").is_err());
         let deep = "[".repeat(100_000);
         assert!(validate(deep.as_bytes()).is_err());
-    }
-
-    #[test]
-    fn splits_the_hermes_layout() {
-        let doc = br#"{"id":"messages","messages":[{"a":"]"},{"b":2}]}"#;
-        let l = layout(doc).unwrap().unwrap();
-        assert_eq!(&doc[l.messages], br#"{"a":"]"},{"b":2}"#);
-        let pretty = b"{\n \"id\": \"x\",\n \"messages\" : [\n ]\n}\n";
-        assert!(layout(pretty).unwrap().is_some());
-        assert!(layout(br#"{"messages":[],"id":"x"}"#).unwrap().is_none());
-        assert!(layout(br#"{"id":"x","messages":[],"t":[1]}"#).unwrap().is_none());
-        assert!(layout(br#"{"id":"x","messages":[[1],{"a":[]}]}"#).unwrap().is_some());
-        assert!(layout(br#"{"id":"x","messages":[}"#).is_err());
     }
 }

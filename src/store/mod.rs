@@ -1,6 +1,7 @@
 //! The session store: where a profile's files live, and reading, creating,
 //! appending to, updating and removing session files under the right locks.
 
+pub mod format;
 pub mod fsio;
 pub mod index;
 pub mod json;
@@ -14,15 +15,12 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::store::format::Fault;
 use crate::store::lock::{Guard, LockFile};
 use session::{FORMAT, Header, Message, Session};
 
 /// A session file larger than this is refused rather than read into memory.
 pub const MAX_SESSION_BYTES: u64 = 256 << 20;
-/// How much of a file `list` reads first; headers are usually far smaller.
-const HEADER_PROBE: usize = 4096;
-/// A header must end within this many bytes (titles and cwd are bounded).
-const HEADER_MAX: usize = 64 << 10;
 
 pub struct Store {
     pub home: PathBuf,
@@ -185,7 +183,6 @@ impl Store {
         mut writer: Option<&mut index::Writer>,
         visit: &mut dyn FnMut(Scanned),
     ) -> Result<usize> {
-        let mut buf = Vec::with_capacity(HEADER_PROBE);
         let mut stale = 0;
         // With an index, a scan is one stat per file and little else: stat
         // by name relative to the open directory, a batch at a time, spread
@@ -228,23 +225,17 @@ impl Store {
                     }
                     stale += 1;
                 }
-                self.read_one(id, &mut buf, writer.as_deref_mut(), visit);
+                self.read_one(id, writer.as_deref_mut(), visit);
             }
         }
         Ok(stale)
     }
 
     /// The header of one file read from the file itself, for `walk`.
-    fn read_one(
-        &self,
-        id: &str,
-        buf: &mut Vec<u8>,
-        writer: Option<&mut index::Writer>,
-        visit: &mut dyn FnMut(Scanned),
-    ) {
+    fn read_one(&self, id: &str, writer: Option<&mut index::Writer>, visit: &mut dyn FnMut(Scanned)) {
         let dir_path = self.sessions_dir.as_path();
         let path = dir_path.join(format!("{id}.json"));
-        match read_header_into(&path, buf) {
+        match read_header(&path) {
             Err(HeaderError::Gone) => {} // deleted while we looked
             Err(HeaderError::Bad(why)) => visit(Scanned { dir: dir_path, id, size: None, header: Err(why) }),
             Ok((header, stamp)) => {
@@ -261,8 +252,7 @@ impl Store {
         let Some(path) = self.session_path(id) else {
             return Ok(None);
         };
-        let mut buf = Vec::new();
-        match read_header_into(&path, &mut buf) {
+        match read_header(&path) {
             Ok((h, _)) => Ok(Some(h)),
             Err(HeaderError::Gone) => Ok(None),
             Err(HeaderError::Bad(why)) => Err(Error::Corrupt { path, why }),
@@ -274,13 +264,31 @@ impl Store {
         let Some(path) = self.session_path(id) else {
             return Ok(None);
         };
-        match read_session_bytes(&path)? {
-            None => Ok(None),
-            Some(bytes) => session::decode(&bytes)
-                .and_then(|s| check_file_name(&path, &s.header).map(|()| s))
-                .map(Some)
-                .map_err(|why| Error::Corrupt { path, why }),
+        let Some(reader) = self.open(id)? else {
+            return Ok(None);
+        };
+        let format = reader.header().format;
+        match reader.into_session() {
+            Ok(session) => Ok(Some(session)),
+            // A newer hermes may lay its files out otherwise.
+            Err(Fault::Damaged(_)) if format > FORMAT => Err(Error::NewerFormat { path, format }),
+            Err(fault) => Err(fault_error(&path, fault)),
         }
+    }
+
+    /// A session's file opened for reading its messages one by one, header
+    /// decoded; Ok(None) if there is no such session. What it reads is one
+    /// version of the file, whatever replaces it meanwhile.
+    pub fn open(&self, id: &str) -> Result<Option<format::Reader<fs::File>>> {
+        let Some(path) = self.session_path(id) else {
+            return Ok(None);
+        };
+        let Some(file) = open_session(&path)? else {
+            return Ok(None);
+        };
+        let reader = format::read(file).map_err(|fault| fault_error(&path, fault))?;
+        check_file_name(&path, reader.header()).map_err(|why| Error::Corrupt { path, why })?;
+        Ok(Some(reader))
     }
 
     /// Write a brand-new session. The caller holds the store lock and has
@@ -291,46 +299,37 @@ impl Store {
         if fs::symlink_metadata(&path).is_ok() {
             return Err(Error::Store(format!("{}: already exists", path.display())));
         }
-        fsio::write_atomic(&path, &session::encode(header, messages))
+        fsio::write_atomic(&path, &format::encode(header, messages))
     }
 
     /// Append messages to a session under its lock, re-reading it first so
     /// that concurrent writers never lose each other's messages. `edit` may
-    /// adjust the header (say, the title) in the same write.
+    /// adjust the header (say, the title) in the same write. The file is
+    /// streamed through bounded buffers into its replacement: memory does
+    /// not grow with the session.
     pub fn append(&self, id: &str, messages: &[Message], edit: impl FnOnce(&mut Header)) -> Result<Header> {
         let _guard = self.lock_session(id)?;
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
-        let bytes = read_session_bytes(&path)?.ok_or_else(|| gone(id))?;
-        let corrupt = |why: String| Error::Corrupt { path: path.clone(), why };
-        let layout = crate::store::json::layout(&bytes)
-            .map_err(|e| corrupt(e.to_string()))?
-            .ok_or_else(|| corrupt("not in session layout".into()))?;
-        let mut header = session::decode_header(&bytes).map_err(corrupt)?;
-        check_file_name(&path, &header).map_err(corrupt)?;
-        refuse_newer(&path, &header)?;
-        let old = trim_ascii(&bytes[layout.messages]);
-        let mut raw = Vec::with_capacity(old.len() + 256);
-        if !old.is_empty() {
-            raw.push(b'\n');
-            raw.extend_from_slice(old);
-        }
-        for m in messages {
-            if !raw.is_empty() {
-                raw.push(b',');
-            }
-            raw.push(b'\n');
-            raw.extend_from_slice(session::encode_message(m).as_bytes());
-            header.note_message(m);
-        }
-        edit(&mut header);
-        let out = session::encode_raw(&header, &raw);
-        if out.len() as u64 > MAX_SESSION_BYTES {
-            return Err(Error::TooLarge(format!(
+        let file = open_session(&path)?.ok_or_else(|| gone(id))?;
+        let too_large = || {
+            Error::TooLarge(format!(
                 "session {id} would grow past {} MiB; start a new session",
                 MAX_SESSION_BYTES >> 20
-            )));
+            ))
+        };
+        // Refuse before copying when the size alone says so.
+        let adding: u64 = messages.iter().map(|m| m.content.len() as u64 + 2).sum();
+        let size = file.metadata().map_err(|e| Error::io(&path, e))?.len();
+        if size.saturating_add(adding) > MAX_SESSION_BYTES {
+            return Err(too_large());
         }
-        fsio::write_atomic(&path, &out)?;
+        let mut out = fsio::AtomicFile::create(&path)?;
+        let header = match format::append(file, &mut out, id, messages, edit, MAX_SESSION_BYTES) {
+            Ok(header) => header,
+            Err(Fault::TooLarge) => return Err(too_large()),
+            Err(fault) => return Err(fault_error(&path, fault)),
+        };
+        out.commit()?;
         Ok(header)
     }
 
@@ -379,10 +378,19 @@ impl Store {
 /// session (a copied file, or damage) would send an append or a delete
 /// meant for this file to that session's, so it makes the file invalid.
 fn check_file_name(path: &Path, header: &Header) -> std::result::Result<(), String> {
-    if path.file_stem().and_then(|s| s.to_str()) == Some(header.id.as_str()) {
-        Ok(())
-    } else {
-        Err(format!("it says it is session '{}', not the one its name says", header.id))
+    format::check_id(header, path.file_stem().and_then(|s| s.to_str()).unwrap_or(""))
+}
+
+/// A fault of the file at `path` as the user sees it.
+fn fault_error(path: &Path, fault: Fault) -> Error {
+    match fault {
+        Fault::Damaged(why) => Error::Corrupt { path: path.to_path_buf(), why },
+        Fault::Newer(format) => Error::NewerFormat { path: path.to_path_buf(), format },
+        Fault::TooLarge => Error::Corrupt {
+            path: path.to_path_buf(),
+            why: format!("larger than {} MiB", MAX_SESSION_BYTES >> 20),
+        },
+        Fault::Io(e) => Error::io(path, e),
     }
 }
 
@@ -395,22 +403,6 @@ pub fn refuse_newer(path: &Path, header: &Header) -> Result<()> {
         return Err(Error::NewerFormat { path: path.to_path_buf(), format: header.format });
     }
     Ok(())
-}
-
-fn trim_ascii(mut b: &[u8]) -> &[u8] {
-    while let [first, rest @ ..] = b {
-        if !first.is_ascii_whitespace() {
-            break;
-        }
-        b = rest;
-    }
-    while let [rest @ .., last] = b {
-        if !last.is_ascii_whitespace() {
-            break;
-        }
-        b = rest;
-    }
-    b
 }
 
 /// Files stat'ed per batch of a scan: enough to keep the threads busy,
@@ -462,11 +454,15 @@ fn stamps_in(dir: &fs::File, ids: &[[u8; 22]], threads: usize) -> Vec<io::Result
     })
 }
 
-/// The bytes of a session file; None when it does not exist. Files that
-/// cannot be read as a regular file of sane size are errors (exit 4).
-fn read_session_bytes(path: &Path) -> Result<Option<Vec<u8>>> {
-    match fsio::read_limited(path, MAX_SESSION_BYTES) {
-        Ok(b) => Ok(Some(b)),
+/// A session file opened for reading; None when it does not exist. Files
+/// that are not a regular file of sane size are errors (exit 4).
+fn open_session(path: &Path) -> Result<Option<fs::File>> {
+    match fsio::open_regular(path) {
+        Ok((_, meta)) if meta.len() > MAX_SESSION_BYTES => Err(Error::Corrupt {
+            path: path.to_path_buf(),
+            why: format!("larger than {} MiB", MAX_SESSION_BYTES >> 20),
+        }),
+        Ok((file, _)) => Ok(Some(file)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) if e.kind() == io::ErrorKind::InvalidData => {
             Err(Error::Corrupt { path: path.to_path_buf(), why: e.to_string() })
@@ -483,12 +479,11 @@ enum HeaderError {
     Bad(String),
 }
 
-/// Read just enough of a session file to decode its header.
-fn read_header_into(
-    path: &Path,
-    buf: &mut Vec<u8>,
-) -> std::result::Result<(Header, index::Stamp), HeaderError> {
-    let (mut file, meta) = match fsio::open_regular(path) {
+/// The header of a session file, once every message in it has been
+/// checked (a damaged message makes the whole file damaged). A file written
+/// by a newer hermes is taken at its header's word: its layout may differ.
+fn read_header(path: &Path) -> std::result::Result<(Header, index::Stamp), HeaderError> {
+    let (file, meta) = match fsio::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(HeaderError::Gone),
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
@@ -496,44 +491,23 @@ fn read_header_into(
         }
         Err(e) => return Err(HeaderError::Bad(e.to_string())),
     };
-    let bad = |e: io::Error| HeaderError::Bad(e.to_string());
     // Too big to load is as unusable as damaged: `list` says so up front
     // instead of listing a session that every other command refuses.
     if meta.len() > MAX_SESSION_BYTES {
         return Err(HeaderError::Bad(format!("larger than {} MiB", MAX_SESSION_BYTES >> 20)));
     }
-    fsio::read_prefix(&mut file, buf, HEADER_PROBE).map_err(bad)?;
-    if buf.len() == HEADER_PROBE && crate::store::json::find_messages_key(buf).is_none() {
-        let mut more = Vec::new();
-        fsio::read_prefix(&mut file, &mut more, HEADER_MAX - HEADER_PROBE).map_err(bad)?;
-        buf.extend_from_slice(&more);
-    }
-    let header = session::decode_header(buf).map_err(HeaderError::Bad)?;
-    check_file_name(path, &header).map_err(HeaderError::Bad)?;
-    // A file cut short (a full disk, a copy interrupted) still has its
-    // header; its end tells. One small read keeps `list` honest about it.
-    let size = meta.len();
-    let read = buf.len() as u64;
-    let tail_ok = if read == size {
-        ends_like_a_session(buf)
+    let bad = |fault| match fault {
+        Fault::Damaged(why) => HeaderError::Bad(why),
+        Fault::Io(e) => HeaderError::Bad(e.to_string()),
+        Fault::Newer(format) => HeaderError::Bad(format!("format {format}")),
+        Fault::TooLarge => HeaderError::Bad(format!("larger than {} MiB", MAX_SESSION_BYTES >> 20)),
+    };
+    let reader = format::read(file).map_err(bad)?;
+    check_file_name(path, reader.header()).map_err(HeaderError::Bad)?;
+    let header = if reader.header().format > FORMAT {
+        reader.header().clone()
     } else {
-        let mut tail = [0u8; 16];
-        let from = size.saturating_sub(tail.len() as u64);
-        match std::os::unix::fs::FileExt::read_at(&file, &mut tail, from) {
-            Ok(n) => ends_like_a_session(&tail[..n]),
-            Err(e) => return Err(bad(e)),
-        }
+        reader.check().map_err(bad)?
     };
-    if !tail_ok {
-        return Err(HeaderError::Bad("truncated: does not end with ']}'".into()));
-    }
     Ok((header, index::Stamp::of(&meta)))
-}
-
-fn ends_like_a_session(bytes: &[u8]) -> bool {
-    let trimmed = trim_ascii(bytes);
-    let Some(rest) = trimmed.strip_suffix(b"}") else {
-        return false;
-    };
-    trim_ascii(rest).ends_with(b"]")
 }

@@ -1,9 +1,7 @@
-//! A session: its header, its messages, and their on-disk JSON form
-//! (format 1), plus the rules for IDs, titles and previews.
+//! A session: its header and its messages, and the rules for IDs, titles
+//! and previews. Their bytes on disk are `format`'s.
 
 use nanoserde::{DeJson, SerJson};
-
-use crate::store::json;
 
 pub const FORMAT: u64 = 1;
 pub const MAX_TITLE_CHARS: usize = 100;
@@ -35,7 +33,6 @@ pub struct Header {
 pub struct Message {
     pub role: String,
     pub content: String,
-    #[nserde(default)]
     pub ts: f64,
 }
 
@@ -88,107 +85,6 @@ impl Header {
             }
         }
     }
-}
-
-/// Why a document is not a session, phrased for the user.
-pub type DecodeError = String;
-
-/// Parse the header from the start of a session file. `prefix` may be the
-/// whole file or only its first bytes.
-pub fn decode_header(prefix: &[u8]) -> Result<Header, DecodeError> {
-    let Some((key, _)) = json::find_messages_key(prefix) else {
-        return Err(if prefix.is_empty() { "empty file".into() } else { "no \"messages\" field".into() });
-    };
-    let mut end = key;
-    while end > 0 && prefix[end - 1].is_ascii_whitespace() {
-        end -= 1;
-    }
-    if end == 0 || prefix[end - 1] != b',' {
-        return Err("\"messages\" is not the last field".into());
-    }
-    let mut head = prefix[..end - 1].to_vec();
-    head.push(b'}');
-    json::validate(&head).map_err(|e| e.to_string())?;
-    let text = std::str::from_utf8(&head).map_err(|e| e.to_string())?;
-    let header = Header::deserialize_json(text).map_err(|e| format!("bad header: {e}"))?;
-    // 1e999 parses as infinity, which would be written back as `inf`: a
-    // file hermes could no longer read. Such a file is damaged, not data.
-    if !(header.created_at.is_finite() && header.updated_at.is_finite()) {
-        return Err(TIME_OUT_OF_RANGE.into());
-    }
-    Ok(header)
-}
-
-const TIME_OUT_OF_RANGE: &str = "a time is out of range";
-
-/// Parse a whole session file.
-pub fn decode(doc: &[u8]) -> Result<Session, DecodeError> {
-    let layout =
-        json::layout(doc).map_err(|e| e.to_string())?.ok_or("not a session object with \"messages\" last")?;
-    let header = decode_header(doc)?;
-    let messages = decode_messages(&doc[layout.messages])?;
-    Ok(Session { header, messages })
-}
-
-/// Parse the inside of a messages array (no brackets).
-pub fn decode_messages(inner: &[u8]) -> Result<Vec<Message>, DecodeError> {
-    let mut array = Vec::with_capacity(inner.len() + 2);
-    array.push(b'[');
-    array.extend_from_slice(inner);
-    array.push(b']');
-    let text = std::str::from_utf8(&array).map_err(|e| e.to_string())?;
-    let messages = Vec::<Message>::deserialize_json(text).map_err(|e| format!("bad messages: {e}"))?;
-    if messages.iter().any(|m| !m.ts.is_finite()) {
-        return Err(TIME_OUT_OF_RANGE.into());
-    }
-    Ok(messages)
-}
-
-/// The file form: header fields first, one message per line, `messages` last.
-pub fn encode(header: &Header, messages: &[Message]) -> Vec<u8> {
-    let mut raw = Vec::new();
-    for (i, m) in messages.iter().enumerate() {
-        if i > 0 {
-            raw.push(b',');
-        }
-        raw.push(b'\n');
-        raw.extend_from_slice(m.serialize_json().as_bytes());
-    }
-    encode_raw(header, &raw)
-}
-
-/// Like `encode`, with the messages already serialized (comma separated,
-/// each on its own line): appending to a long session copies the existing
-/// messages as bytes instead of decoding and re-encoding them.
-pub fn encode_raw(header: &Header, raw_messages: &[u8]) -> Vec<u8> {
-    let head = header.serialize_json();
-    let mut out = Vec::with_capacity(head.len() + raw_messages.len() + 32);
-    out.extend_from_slice(&head.as_bytes()[..head.len() - 1]); // drop '}'
-    out.extend_from_slice(b",\"messages\":[");
-    out.extend_from_slice(raw_messages);
-    out.extend_from_slice(b"\n]}\n");
-    out
-}
-
-/// The one-line form used by `export --format jsonl` and inside
-/// `--format json`: the same fields, no newlines.
-pub fn encode_line(header: &Header, messages: &[Message]) -> String {
-    let head = header.serialize_json();
-    let mut out = String::with_capacity(head.len() + 64 * messages.len() + 16);
-    out.push_str(&head[..head.len() - 1]);
-    out.push_str(",\"messages\":[");
-    for (i, m) in messages.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&m.serialize_json());
-    }
-    out.push_str("]}");
-    out
-}
-
-pub fn encode_message(m: &Message) -> String {
-    m.serialize_json()
 }
 
 /// `YYYYMMDD_HHMMSS_xxxxxx`: the only strings that ever become file names.
@@ -283,45 +179,6 @@ fn preview_of(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn sample() -> Session {
-        let mut header = Header::new("20261202_143015_a1b2c3".into(), "/home/ana".into(), 1.5);
-        let messages = vec![
-            Message { role: "user".into(), content: "why \"quotes\"\n and \u{7}bell".into(), ts: 2.0 },
-            Message { role: "assistant".into(), content: "ok".into(), ts: 3.25 },
-        ];
-        for m in &messages {
-            header.note_message(m);
-        }
-        Session { header, messages }
-    }
-
-    #[test]
-    fn round_trips_through_the_file_form() {
-        let s = sample();
-        let bytes = encode(&s.header, &s.messages);
-        assert_eq!(decode(&bytes).unwrap(), s);
-        assert_eq!(decode_header(&bytes[..bytes.len() / 2 + 60]).unwrap(), s.header);
-        assert_eq!(s.header.message_count, 2);
-        assert_eq!(s.header.title, "why \"quotes\"");
-        assert_eq!(s.header.title_source, TITLE_AUTO);
-    }
-
-    #[test]
-    fn rejects_what_is_not_a_session() {
-        for doc in [
-            "",
-            "[]",
-            "{}",
-            "{\"messages\":[]}",
-            "{\"format\":1,\"messages\":[1]}",
-            "{\"id\":1,\"messages\":[]}",
-            "{\"format\":1,\"id\":\"x\",\"created_at\":1e999,\"messages\":[]}",
-            "{\"format\":1,\"id\":\"x\",\"messages\":[{\"role\":\"user\",\"content\":\"\",\"ts\":-1e999}]}",
-        ] {
-            assert!(decode(doc.as_bytes()).is_err(), "{doc}");
-        }
-    }
 
     #[test]
     fn checks_id_shape() {

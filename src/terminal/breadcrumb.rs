@@ -38,9 +38,7 @@ fn legacy_path_for(store: &Store, terminal: &Terminal) -> PathBuf {
 
 /// Parse a breadcrumb file's bytes; None for anything malformed.
 pub fn decode(bytes: &[u8]) -> Option<Breadcrumb> {
-    json::validate(bytes).ok()?;
-    let text = std::str::from_utf8(bytes).ok()?;
-    Breadcrumb::deserialize_json(text).ok()
+    json::parse(bytes).ok()
 }
 
 /// This terminal's breadcrumb, if it is fresh, belongs to this incarnation

@@ -6,6 +6,7 @@ use std::io::Seek;
 
 use crate::error::Result;
 use crate::store::json;
+use crate::store::format;
 use crate::store::session::{self, FORMAT, Session};
 
 use super::source::{self, Source, Tally, rejected};
@@ -37,8 +38,15 @@ pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Resul
             tally.damaged.push((line_no, why.to_string()));
             return Ok(());
         }
-        let session = session::decode(line)
-            .map_err(|why| source::wrong_source(name, line_no, Source::Hermes, line, &why))?;
+        let session = match format::decode(line) {
+            Ok(session) => session,
+            // A hermes session with damaged messages is a damaged line.
+            Err(why) if format::decode_header(line).is_ok() => {
+                tally.damaged.push((line_no, why));
+                return Ok(());
+            }
+            Err(why) => return Err(source::wrong_source(name, line_no, Source::Hermes, line, &why)),
+        };
         if !session::is_valid_id(&session.header.id) {
             return Err(rejected(name, line_no, &format!("invalid session id '{}'", session.header.id)));
         }

@@ -23,6 +23,7 @@ use crate::error::{Error, Result, describe_io};
 use crate::output;
 use crate::store::Store;
 use crate::store::fsio::Batch;
+use crate::store::format;
 use crate::store::session::{self, Session};
 use crate::text::counted;
 
@@ -157,7 +158,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             return Ok(());
         }
         let path = store.session_path(&s.header.id).expect("valid IDs only");
-        batch.add(&path, &session::encode(&s.header, &s.messages))?;
+        batch.add(&path, &format::encode(&s.header, &s.messages))?;
         if batch.len() >= COMMIT_EVERY {
             let existed = batch.commit()?;
             (imported, skipped) = (imported - existed, skipped + existed);

@@ -1,0 +1,518 @@
+//! The session file format (format 1), and the one door to a session file's
+//! bytes: reading it with every message checked, writing it, and appending
+//! to it by splicing new messages after the old ones' bytes.
+//!
+//! A file is one JSON object: the small header fields first, `messages`
+//! last, one message per line:
+//!
+//! ```text
+//! {"format":1,"id":"...",...,"messages":[
+//! {"role":"user","content":"...","ts":1.5},
+//! {"role":"assistant","content":"...","ts":2.5}
+//! ]}
+//! ```
+//!
+//! Reading streams the messages one at a time through a bounded buffer, so
+//! checking, appending to or sending a session never holds more than one
+//! message of it. A file whose messages do not all check is damaged as a
+//! whole: it is never appended to or rewritten.
+
+use std::io::{self, BufRead, BufReader, Cursor, Read, Write};
+
+use nanoserde::SerJson;
+
+use crate::store::json;
+use crate::store::session::{FORMAT, Header, MAX_MESSAGE_BYTES, Message, Session};
+
+/// The roles a message may have; anything else is damage.
+pub const ROLES: [&str; 3] = ["user", "assistant", "system"];
+
+/// A header must end within this many bytes (titles and cwd are bounded).
+pub const HEADER_MAX: usize = 64 << 10;
+/// How much of a file is read first to find its header.
+const HEADER_PROBE: usize = 4096;
+/// The most bytes one stored message may take: content at the limit with
+/// every byte escaped (`\u00XX`), and room for the other fields.
+const MESSAGE_BYTES_MAX: usize = 6 * MAX_MESSAGE_BYTES + (64 << 10);
+/// The read buffer of a streamed file.
+const BUFFER_BYTES: usize = 64 << 10;
+
+/// Why a session file cannot be read, or appended to.
+#[derive(Debug)]
+pub enum Fault {
+    /// Not a valid session file; the text says why, for the user.
+    Damaged(String),
+    /// Written by a newer hermes (this format number): never modified.
+    Newer(u64),
+    /// The result would be larger than the limit it was given.
+    TooLarge,
+    /// Reading or writing failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for Fault {
+    fn from(e: io::Error) -> Fault {
+        Fault::Io(e)
+    }
+}
+
+fn damaged(why: impl Into<String>) -> Fault {
+    Fault::Damaged(why.into())
+}
+
+const TIME_OUT_OF_RANGE: &str = "a time is out of range";
+const TRUNCATED: &str = "truncated: does not end with ']}'";
+
+/// Parse the header from the start of a session file. `prefix` may be the
+/// whole file or only its first bytes.
+pub fn decode_header(prefix: &[u8]) -> Result<Header, String> {
+    let Some((key, _)) = json::find_messages_key(prefix) else {
+        return Err(if prefix.is_empty() { "empty file".into() } else { "no \"messages\" field".into() });
+    };
+    let head = prefix[..key].trim_ascii_end();
+    let Some(head) = head.strip_suffix(b",") else {
+        return Err("\"messages\" is not the last field".into());
+    };
+    let mut head = head.to_vec();
+    head.push(b'}');
+    let header: Header = json::parse(&head).map_err(|e| format!("bad header: {e}"))?;
+    // 1e999 parses as infinity, which would be written back as `inf`: a
+    // file hermes could no longer read. Such a file is damaged, not data.
+    if !(header.created_at.is_finite() && header.updated_at.is_finite()) {
+        return Err(TIME_OUT_OF_RANGE.into());
+    }
+    Ok(header)
+}
+
+/// The file name is the ID every command acts on. A header naming another
+/// session (a copied file, or damage) would send an append or a delete
+/// meant for this file to that session's, so it makes the file invalid.
+pub fn check_id(header: &Header, id: &str) -> Result<(), String> {
+    if header.id == id {
+        Ok(())
+    } else {
+        Err(format!("it says it is session '{}', not the one its name says", header.id))
+    }
+}
+
+/// Decode and check one stored message.
+fn decode_message(bytes: &[u8]) -> Result<Message, String> {
+    let message: Message = json::parse(bytes).map_err(|e| format!("bad message: {e}"))?;
+    if !ROLES.contains(&message.role.as_str()) {
+        return Err(format!("a message has the role {:?}, not user, assistant or system", message.role));
+    }
+    if !message.ts.is_finite() {
+        return Err(TIME_OUT_OF_RANGE.into());
+    }
+    Ok(message)
+}
+
+/// A session file being read: its header, then its messages one by one.
+pub struct Reader<R: Read> {
+    src: BufReader<io::Chain<Cursor<Vec<u8>>, R>>,
+    header: Header,
+    state: State,
+    /// The last message's bytes, as stored.
+    raw: Vec<u8>,
+    /// How many messages were read.
+    count: u64,
+}
+
+#[derive(PartialEq)]
+enum State {
+    First,
+    Next,
+    End,
+}
+
+/// Start reading a session file: read and decode its header.
+pub fn read<R: Read>(mut src: R) -> Result<Reader<R>, Fault> {
+    let mut prefix = Vec::new();
+    let mut want = HEADER_PROBE;
+    // Read on until the `[` of `"messages": [` is in, or the header limit.
+    let open = loop {
+        let got = fill_to(&mut src, &mut prefix, want)?;
+        if let Some((_, value)) = json::find_messages_key(&prefix) {
+            let blank = prefix[value..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if value + blank < prefix.len() {
+                break value + blank;
+            }
+        }
+        if got < want || want >= HEADER_MAX {
+            break prefix.len();
+        }
+        want = (want * 4).min(HEADER_MAX);
+    };
+    let header = decode_header(&prefix).map_err(Fault::Damaged)?;
+    if prefix.get(open) != Some(&b'[') {
+        return Err(damaged(if open == prefix.len() { TRUNCATED } else { "\"messages\" is not an array" }));
+    }
+    let rest = prefix.split_off(open + 1);
+    Ok(Reader {
+        src: BufReader::with_capacity(BUFFER_BYTES, Cursor::new(rest).chain(src)),
+        header,
+        state: State::First,
+        raw: Vec::new(),
+        count: 0,
+    })
+}
+
+/// Read from `src` until `buf` holds `want` bytes or the input ends;
+/// returns how many bytes `buf` holds.
+fn fill_to(src: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> io::Result<usize> {
+    let have = buf.len();
+    if have < want {
+        src.by_ref().take((want - have) as u64).read_to_end(buf)?;
+    }
+    Ok(buf.len())
+}
+
+impl<R: Read> Reader<R> {
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The next message, checked; None after the last one, once the end of
+    /// the file has been checked too.
+    pub fn next_message(&mut self) -> Result<Option<Message>, Fault> {
+        match self.state {
+            State::End => return Ok(None),
+            State::First => {
+                if self.peek()? == Some(b']') {
+                    return self.end().map(|()| None);
+                }
+            }
+            State::Next => match self.peek()? {
+                Some(b',') => {
+                    self.src.consume(1);
+                    self.peek()?;
+                }
+                Some(b']') => return self.end().map(|()| None),
+                None => return Err(damaged(TRUNCATED)),
+                Some(_) => return Err(damaged("expected ',' or ']' after a message")),
+            },
+        }
+        self.count += 1;
+        self.state = State::Next;
+        self.raw.clear();
+        take_object(&mut self.src, &mut self.raw)?;
+        decode_message(&self.raw).map(Some).map_err(|why| damaged(format!("message {}: {why}", self.count)))
+    }
+
+    /// The bytes of the message `next_message` returned last, as stored.
+    pub fn raw(&self) -> &[u8] {
+        &self.raw
+    }
+
+    /// Read every message to the end, checking each; the header.
+    pub fn check(mut self) -> Result<Header, Fault> {
+        while self.next_message()?.is_some() {}
+        Ok(self.header)
+    }
+
+    /// The whole session, every message in memory.
+    pub fn into_session(mut self) -> Result<Session, Fault> {
+        let mut messages = Vec::new();
+        while let Some(m) = self.next_message()? {
+            messages.push(m);
+        }
+        Ok(Session { header: self.header, messages })
+    }
+
+    /// The next byte that is not whitespace, left unread.
+    fn peek(&mut self) -> Result<Option<u8>, Fault> {
+        loop {
+            let chunk = self.src.fill_buf()?;
+            if chunk.is_empty() {
+                return Ok(None);
+            }
+            let blank = chunk.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if blank < chunk.len() {
+                let byte = chunk[blank];
+                self.src.consume(blank);
+                return Ok(Some(byte));
+            }
+            let n = chunk.len();
+            self.src.consume(n);
+        }
+    }
+
+    /// After the messages' `]`: the object's `}`, whitespace, and nothing more.
+    fn end(&mut self) -> Result<(), Fault> {
+        self.src.consume(1);
+        match self.peek()? {
+            Some(b'}') => self.src.consume(1),
+            Some(b',') => return Err(damaged("\"messages\" is not the last field")),
+            None => return Err(damaged(TRUNCATED)),
+            Some(_) => return Err(damaged("expected '}' after the messages")),
+        }
+        if self.peek()?.is_some() {
+            return Err(damaged("trailing data after the session"));
+        }
+        self.state = State::End;
+        Ok(())
+    }
+}
+
+/// Copy one JSON object (the next bytes must open it) from `src` into
+/// `into`, up to its closing brace. Only finds its end: `decode_message`
+/// validates it.
+fn take_object(src: &mut impl BufRead, into: &mut Vec<u8>) -> Result<(), Fault> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    loop {
+        let chunk = src.fill_buf()?;
+        if chunk.is_empty() {
+            return Err(damaged(TRUNCATED));
+        }
+        if depth == 0 && chunk[0] != b'{' {
+            return Err(damaged("a message is not an object"));
+        }
+        let mut end = None;
+        let mut at = 0;
+        while at < chunk.len() {
+            let b = chunk[at];
+            at += 1;
+            if in_string {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == b'"' {
+                    in_string = false;
+                } else {
+                    // Strings are most of a session: skip to the next byte
+                    // that matters.
+                    let plain = chunk[at..].iter().position(|&b| b == b'"' || b == b'\\');
+                    at = plain.map_or(chunk.len(), |p| at + p);
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(at);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let n = end.unwrap_or(chunk.len());
+        if into.len() + n > MESSAGE_BYTES_MAX {
+            return Err(damaged(format!("a message is larger than {} MiB", MESSAGE_BYTES_MAX >> 20)));
+        }
+        into.extend_from_slice(&chunk[..n]);
+        src.consume(n);
+        if end.is_some() {
+            return Ok(());
+        }
+    }
+}
+
+/// Parse a whole session file held in memory.
+pub fn decode(doc: &[u8]) -> Result<Session, String> {
+    match read(doc).and_then(Reader::into_session) {
+        Ok(session) => Ok(session),
+        Err(Fault::Damaged(why)) => Err(why),
+        Err(Fault::Newer(format)) => Err(format!("format {format}")),
+        Err(Fault::TooLarge) => Err("too large".into()),
+        Err(Fault::Io(e)) => Err(e.to_string()),
+    }
+}
+
+/// The header fields as the start of the file form: `{...,"messages":[`.
+fn write_head(out: &mut impl Write, header: &Header) -> io::Result<()> {
+    let head = header.serialize_json();
+    out.write_all(&head.as_bytes()[..head.len() - 1])?; // drop '}'
+    out.write_all(b",\"messages\":[")
+}
+
+const TAIL: &[u8] = b"\n]}\n";
+
+/// The file form of a session.
+pub fn encode(header: &Header, messages: &[Message]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256 + messages.iter().map(|m| m.content.len() + 64).sum::<usize>());
+    write_head(&mut out, header).expect("writes to a Vec succeed");
+    for (i, m) in messages.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
+        out.extend_from_slice(m.serialize_json().as_bytes());
+    }
+    out.extend_from_slice(TAIL);
+    out
+}
+
+/// The one-line form used by `export --format jsonl` and inside
+/// `--format json`: the same fields, no newlines.
+pub fn encode_line(header: &Header, messages: &[Message]) -> String {
+    let head = header.serialize_json();
+    let mut out = String::with_capacity(head.len() + 64 * messages.len() + 16);
+    out.push_str(&head[..head.len() - 1]);
+    out.push_str(",\"messages\":[");
+    for (i, m) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&m.serialize_json());
+    }
+    out.push_str("]}");
+    out
+}
+
+/// Append `messages` to the session file read from `src` (which must be
+/// session `id`), writing the new file to `out`: the new header (counts,
+/// times, preview; then `edit`), the old messages' bytes as they were, each
+/// checked, then the new ones. At most `limit` bytes are written; the new
+/// header is returned. On any error `out` holds a partial file to discard.
+pub fn append(
+    src: impl Read,
+    out: &mut impl Write,
+    id: &str,
+    messages: &[Message],
+    edit: impl FnOnce(&mut Header),
+    limit: u64,
+) -> Result<Header, Fault> {
+    let mut reader = read(src)?;
+    let mut header = reader.header().clone();
+    check_id(&header, id).map_err(Fault::Damaged)?;
+    if header.format > FORMAT {
+        return Err(Fault::Newer(header.format));
+    }
+    for m in messages {
+        header.note_message(m);
+    }
+    edit(&mut header);
+    let mut out = Bounded { out, written: 0, limit };
+    let mut head = Vec::new();
+    write_head(&mut head, &header)?;
+    out.write_all(&head)?;
+    let mut first = true;
+    while reader.next_message()?.is_some() {
+        out.write_all(if first { b"\n" } else { b",\n" })?;
+        out.write_all(reader.raw())?;
+        first = false;
+    }
+    for m in messages {
+        out.write_all(if first { b"\n" } else { b",\n" })?;
+        out.write_all(m.serialize_json().as_bytes())?;
+        first = false;
+    }
+    out.write_all(TAIL)?;
+    Ok(header)
+}
+
+/// A writer that refuses to write more than `limit` bytes in all.
+struct Bounded<'a, W: Write> {
+    out: &'a mut W,
+    written: u64,
+    limit: u64,
+}
+
+impl<W: Write> Bounded<'_, W> {
+    fn write_all(&mut self, bytes: &[u8]) -> Result<(), Fault> {
+        self.written += bytes.len() as u64;
+        if self.written > self.limit {
+            return Err(Fault::TooLarge);
+        }
+        self.out.write_all(bytes).map_err(Fault::Io)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Session {
+        let mut header = Header::new("20261202_143015_a1b2c3".into(), "/home/ana".into(), 1.5);
+        let messages = vec![
+            Message { role: "user".into(), content: "why \"quotes\"\n and \u{7}bell".into(), ts: 2.0 },
+            Message { role: "assistant".into(), content: "ok }]{[".into(), ts: 3.25 },
+        ];
+        for m in &messages {
+            header.note_message(m);
+        }
+        Session { header, messages }
+    }
+
+    #[test]
+    fn round_trips_through_the_file_form() {
+        let s = sample();
+        let bytes = encode(&s.header, &s.messages);
+        assert_eq!(decode(&bytes).unwrap(), s);
+        assert_eq!(decode_header(&bytes[..bytes.len() / 2 + 60]).unwrap(), s.header);
+        assert_eq!(s.header.message_count, 2);
+        assert_eq!(s.header.title, "why \"quotes\"");
+        assert_eq!(s.header.title_source, crate::store::session::TITLE_AUTO);
+    }
+
+    #[test]
+    fn reads_a_file_in_pieces_of_any_size() {
+        let s = sample();
+        let bytes = encode(&s.header, &s.messages);
+        struct Trickle<'a>(&'a [u8]);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = buf.len().min(self.0.len()).min(3);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        assert_eq!(read(Trickle(&bytes)).unwrap().into_session().unwrap(), s);
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_session() {
+        let m = r#"{"role":"user","content":"","ts":1}"#;
+        for doc in [
+            String::new(),
+            "[]".into(),
+            "{}".into(),
+            "{\"messages\":[]}".into(),
+            "{\"format\":1,\"messages\":[1]}".into(),
+            "{\"id\":1,\"messages\":[]}".into(),
+            "{\"format\":1,\"id\":\"x\",\"created_at\":1e999,\"messages\":[]}".into(),
+            "{\"format\":1,\"id\":\"x\",\"messages\":[{\"role\":\"user\",\"content\":\"\",\"ts\":-1e999}]}"
+                .into(),
+            // Damaged messages: the header alone is fine.
+            r#"{"format":1,"id":"x","messages":[1,2,3]}"#.into(),
+            r#"{"format":1,"id":"x","messages":[null]}"#.into(),
+            r#"{"format":1,"id":"x","messages":[{"content":"","ts":1}]}"#.into(),
+            r#"{"format":1,"id":"x","messages":[{"role":"user","content":""}]}"#.into(),
+            r#"{"format":1,"id":"x","messages":[{"role":"user","content":"","ts":"1"}]}"#.into(),
+            r#"{"format":1,"id":"x","messages":[{"role":"user","content":5,"ts":1}]}"#.into(),
+            r#"{"format":1,"id":"x","messages":[{"role":"evil","content":"","ts":1}]}"#.into(),
+            format!(r#"{{"format":1,"id":"x","messages":[{m},]}}"#),
+            format!(r#"{{"format":1,"id":"x","messages":[{m}{m}]}}"#),
+            format!(r#"{{"format":1,"id":"x","messages":[{m}]}}x"#),
+            format!(r#"{{"format":1,"id":"x","messages":[{m}],"z":1}}"#),
+            format!(r#"{{"format":1,"id":"x","messages":[{m}]"#),
+            r#"{"format":1,"id":"x","z":[[["#.into(),
+            r#"{"format":1,"id":"x","messages":[{"role":"user","content":"","ts":1,"z":[[["#.into(),
+        ] {
+            assert!(decode(doc.as_bytes()).is_err(), "{doc}");
+        }
+    }
+
+    #[test]
+    fn appends_after_the_old_bytes() {
+        let s = sample();
+        let old = encode(&s.header, &s.messages);
+        let new = Message { role: "user".into(), content: "third".into(), ts: 9.0 };
+        let mut out = Vec::new();
+        let header =
+            append(&old[..], &mut out, &s.header.id, std::slice::from_ref(&new), |_| {}, 1 << 20).unwrap();
+        let mut all = s.messages.clone();
+        all.push(new);
+        assert_eq!(out, encode(&header, &all));
+        assert_eq!(header.message_count, 3);
+        assert_eq!(header.updated_at, 9.0);
+        let mut out = Vec::new();
+        assert!(matches!(append(&old[..], &mut out, "other", &[], |_| {}, 1 << 20), Err(Fault::Damaged(_))));
+        assert!(matches!(append(&old[..], &mut out, &s.header.id, &[], |_| {}, 10), Err(Fault::TooLarge)));
+    }
+}
