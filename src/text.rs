@@ -38,6 +38,114 @@ pub fn printable(text: &str, keep_layout: bool) -> Cow<'_, str> {
     Cow::Owned(shown)
 }
 
+/// Output on its way to a terminal, a piece at a time (an agent's reply as
+/// it streams): shown as `printable` shows stored text, so an escape
+/// sequence is seen, not obeyed; only SGR colour sequences (`ESC [ ... m`)
+/// pass, when `colors`. A sequence or character cut between two pieces is
+/// held until the next one.
+pub struct TerminalFilter {
+    held: Vec<u8>,
+    colors: bool,
+}
+
+/// The longest SGR sequence let through; a longer one is shown, not obeyed.
+const SGR_MAX: usize = 64;
+
+impl TerminalFilter {
+    pub fn new(colors: bool) -> TerminalFilter {
+        TerminalFilter { held: Vec::new(), colors }
+    }
+
+    /// What to write now of `piece`.
+    pub fn push(&mut self, piece: &[u8]) -> String {
+        self.held.extend_from_slice(piece);
+        let ready = self.complete_prefix();
+        let shown = self.render(&self.held[..ready]);
+        self.held.drain(..ready);
+        shown
+    }
+
+    /// What was held back, once no more is coming.
+    pub fn finish(&mut self) -> String {
+        let shown = self.render(&self.held);
+        self.held.clear();
+        shown
+    }
+
+    /// How much of `held` can be shown without knowing what follows: not a
+    /// trailing CR (CRLF is a line end), a character cut short, or an
+    /// escape sequence that may still become SGR.
+    fn complete_prefix(&self) -> usize {
+        let data = &self.held;
+        if self.colors
+            && let Some(esc) = data.iter().rposition(|&b| b == 0x1b)
+        {
+            let rest = &data[esc + 1..];
+            let open = match rest.split_first() {
+                None => true,
+                Some((b'[', params)) => params.len() < SGR_MAX && params.iter().all(|&b| is_sgr_param(b)),
+                Some(_) => false,
+            };
+            if open {
+                return esc;
+            }
+        }
+        if data.last() == Some(&b'\r') {
+            return data.len() - 1;
+        }
+        for at in (data.len().saturating_sub(3)..data.len()).rev() {
+            let b = data[at];
+            if b & 0xC0 == 0x80 {
+                continue; // a continuation byte: look for its lead
+            }
+            let need = match b {
+                0xF0.. => 4,
+                0xE0.. => 3,
+                0xC0.. => 2,
+                _ => 1,
+            };
+            if at + need > data.len() {
+                return at;
+            }
+            break;
+        }
+        data.len()
+    }
+
+    fn render(&self, bytes: &[u8]) -> String {
+        let text = String::from_utf8_lossy(bytes);
+        if !self.colors {
+            return printable(&text, true).into_owned();
+        }
+        let mut shown = String::with_capacity(text.len());
+        let mut rest: &str = &text;
+        while let Some(esc) = rest.find('\u{1b}') {
+            shown.push_str(&printable(&rest[..esc], true));
+            let sequence = &rest.as_bytes()[esc..];
+            let params = sequence.iter().skip(2).take_while(|&&b| is_sgr_param(b)).count();
+            if sequence.get(1) == Some(&b'[') && params < SGR_MAX && sequence.get(2 + params) == Some(&b'm') {
+                shown.push_str(&rest[esc..esc + 3 + params]);
+                rest = &rest[esc + 3 + params..];
+            } else {
+                shown.push_str("^[");
+                rest = &rest[esc + 1..];
+            }
+        }
+        shown.push_str(&printable(rest, true));
+        shown
+    }
+}
+
+fn is_sgr_param(b: u8) -> bool {
+    b.is_ascii_digit() || b == b';' || b == b':'
+}
+
+/// Whether colour sequences may reach the terminal: not under `NO_COLOR`
+/// (<https://no-color.org>: set and not empty).
+pub fn colors_allowed() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
 /// "1 session", "2 sessions".
 pub fn counted(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
@@ -128,5 +236,27 @@ mod tests {
         let fitted = fit_columns(&wide, 28);
         assert_eq!(columns_of(&fitted), 27);
         assert!(fitted.ends_with('…'));
+    }
+
+    #[test]
+    fn terminal_filter_shows_escapes_and_passes_colours() {
+        let input = "a\u{1b}[31mred\u{1b}[0m \u{1b}]52;c;eA==\u{7}\u{1b}[2J é\r\nz";
+        for colors in [true, false] {
+            let whole =
+                TerminalFilter::new(colors).push(input.as_bytes()) + &TerminalFilter::new(colors).finish();
+            for split in 1..input.len() {
+                let mut f = TerminalFilter::new(colors);
+                let mut shown = f.push(&input.as_bytes()[..split]);
+                shown += &f.push(&input.as_bytes()[split..]);
+                shown += &f.finish();
+                assert_eq!(shown, whole, "split at {split}");
+            }
+            let expected = if colors {
+                "a\u{1b}[31mred\u{1b}[0m ^[]52;c;eA==^G^[[2J é\nz"
+            } else {
+                "a^[[31mred^[[0m ^[]52;c;eA==^G^[[2J é\nz"
+            };
+            assert_eq!(whole, expected);
+        }
     }
 }

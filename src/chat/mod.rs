@@ -215,12 +215,35 @@ impl Chat<'_> {
             }
             return Ok(ReplyOutcome::NoAgent);
         };
-        let session =
-            self.store.load(&header.id)?.ok_or(Error::Store(format!("session {} vanished", header.id)))?;
-        let reply = agent.reply(&session.header, &session.messages, out)?;
+        // The conversation goes to the agent straight from the file, a
+        // message at a time.
+        let conversation =
+            self.store.open(&header.id)?.ok_or(Error::Store(format!("session {} vanished", header.id)))?;
+        let current = conversation.header().clone();
+        let reply = if sys::isatty(1) {
+            let mut shown =
+                OnTerminal { out, filter: crate::text::TerminalFilter::new(crate::text::colors_allowed()) };
+            let reply = agent.reply(&current, conversation, &mut shown);
+            let rest = shown.filter.finish();
+            let _ = shown.out.write_all(rest.as_bytes()).and_then(|()| shown.out.flush());
+            reply?
+        } else {
+            agent.reply(&current, conversation, out)?
+        };
         if !reply.text.is_empty() {
             let message = Message { role: "assistant".into(), content: reply.text, ts: time::now() };
-            self.store.append(&header.id, &[message], |_| {})?;
+            match self.store.append(&header.id, &[message], |_| {}) {
+                Ok(_) => {}
+                // Shown, but the session has no room for it.
+                Err(Error::TooLarge(_)) => {
+                    return Err(Error::Store(format!(
+                        "the reply would grow session {} past {} MiB, so it was not saved; start a new session",
+                        header.id,
+                        crate::store::MAX_SESSION_BYTES >> 20
+                    )));
+                }
+                Err(e) => return Err(e),
+            }
         }
         if let Some(e) = reply.output_error {
             return Err(Error::Store(format!(
@@ -418,6 +441,25 @@ fn title_taken(title: &str, holder: &str) -> Error {
     Error::Refused(format!(
         "the title '{title}' is already used by session {holder}; choose another, or continue it with 'hermes chat -c \"{title}\"'"
     ))
+}
+
+/// Agent output on its way to a terminal: filtered, so that what a model
+/// writes cannot set the title, the clipboard or clear the screen.
+struct OnTerminal<'a> {
+    out: &'a mut dyn Write,
+    filter: crate::text::TerminalFilter,
+}
+
+impl Write for OnTerminal<'_> {
+    fn write(&mut self, piece: &[u8]) -> io::Result<usize> {
+        let shown = self.filter.push(piece);
+        self.out.write_all(shown.as_bytes())?;
+        Ok(piece.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 enum ReplyOutcome {

@@ -62,6 +62,9 @@ How:
 
 Interactive commands: /help /title [NEW] /new [TITLE] /save [FILE]
 /sessions /id /quit. Ctrl-D quits; Ctrl-C stops a running reply.
+On a terminal a reply's escape sequences are shown, not obeyed (colours pass,
+unless NO_COLOR is set); what the agent leaves running once it exits is
+killed.
 ";
 
 pub const SESSIONS: &str = "\

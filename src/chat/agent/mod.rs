@@ -1,0 +1,266 @@
+//! The agent: the external command that writes replies. `reply` runs it
+//! (`process`), feeds it the conversation straight from the session file,
+//! reads its output through the decoder (`decode`) while showing it, and
+//! gives the verdict.
+
+pub mod decode;
+pub mod process;
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::unix::io::AsRawFd;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Command, ExitStatus, Stdio};
+
+use nanoserde::SerJson;
+
+use crate::config::AgentInput;
+use crate::error::{Error, Result, describe_io};
+use crate::store::format::{Fault, Reader};
+use crate::store::session::{Header, MAX_MESSAGE_BYTES, Message};
+use crate::sys;
+use decode::{Decoder, TooLarge};
+use process::Process;
+
+pub struct Agent {
+    pub command: String,
+    pub input: AgentInput,
+    pub model: Option<String>,
+}
+
+/// What came back: the reply text, and whether the user interrupted it.
+pub struct Reply {
+    pub text: String,
+    pub interrupted: bool,
+    /// stdout failed (other than a closed pipe) while the reply was shown:
+    /// the reply is still whole and worth saving; the caller reports this.
+    pub output_error: Option<io::Error>,
+}
+
+#[derive(SerJson)]
+struct WireMessage<'a> {
+    role: &'a str,
+    content: &'a str,
+}
+
+/// Write what the agent reads on stdin, reading the conversation one
+/// message at a time from the session file: a long session is never held
+/// in memory whole.
+pub fn write_input(
+    format: AgentInput,
+    model: Option<&str>,
+    mut conversation: Reader<impl Read>,
+    to: &mut impl Write,
+) -> Result<(), Fault> {
+    match format {
+        AgentInput::Json => {
+            // `{"model":"...","stream":true,"messages":[{"role":...,"content":...},...]}`:
+            // streaming is always asked for, as hermes shows a streamed
+            // reply as it arrives, and an agent can hand the body to the
+            // server untouched.
+            to.write_all(b"{\"model\":")?;
+            to.write_all(model.unwrap_or("").to_string().serialize_json().as_bytes())?;
+            to.write_all(b",\"stream\":true,\"messages\":[")?;
+            let mut first = true;
+            while let Some(m) = conversation.next_message()? {
+                if !first {
+                    to.write_all(b",")?;
+                }
+                first = false;
+                let wire = WireMessage { role: &m.role, content: &m.content };
+                to.write_all(wire.serialize_json().as_bytes())?;
+            }
+            to.write_all(b"]}\n")?;
+        }
+        AgentInput::Transcript => {
+            while let Some(m) = conversation.next_message()? {
+                for piece in [m.role.as_bytes(), b": ", m.content.as_bytes(), b"\n\n"] {
+                    to.write_all(piece)?;
+                }
+            }
+        }
+        AgentInput::Text => {
+            let mut last = None;
+            while let Some(m) = conversation.next_message()? {
+                if m.role == "user" {
+                    last = Some(m);
+                }
+            }
+            let text = last.map(|m: Message| m.content).unwrap_or_default();
+            to.write_all(text.as_bytes())?;
+            to.write_all(b"\n")?;
+        }
+    }
+    to.flush()?;
+    Ok(())
+}
+
+/// What reading the agent's output came to, before the verdict.
+struct Output {
+    decoder: Decoder,
+    too_large: bool,
+    interrupted: bool,
+    write_failed: Option<io::Error>,
+}
+
+/// How output is read, a piece at a time.
+const READ_BYTES: usize = 8192;
+
+impl Agent {
+    /// Run the agent on the conversation, writing the reply to `out` as it
+    /// arrives. SIGINT/SIGTERM stop the agent (its whole process group) and
+    /// return what had arrived, marked interrupted; an agent that does not
+    /// stop within the grace period, or a second signal, gets SIGKILL. Once
+    /// the agent has exited, output is read for a moment more, then what it
+    /// left running is killed and the reply is complete.
+    pub fn reply(&self, header: &Header, conversation: Reader<File>, out: &mut dyn Write) -> Result<Reply> {
+        let mut command = Command::new("/bin/sh");
+        command
+            .arg("-c")
+            .arg(&self.command)
+            .env("HERMES_SESSION_ID", &header.id)
+            .env("HERMES_SESSION_TITLE", &header.title)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        if let Some(model) = &self.model {
+            command.env("HERMES_MODEL", model);
+        }
+        let (mut agent, stdin, stdout) = Process::spawn(&mut command)
+            .map_err(|e| Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e))))?;
+        // Feed input from a thread so a large conversation cannot deadlock
+        // against an agent that writes before it has read everything. It is
+        // not waited for: it ends by itself once nothing holds the agent's
+        // stdin open (an agent may ignore its stdin).
+        let (input, model) = (self.input, self.model.clone());
+        let feeder = std::thread::Builder::new().spawn(move || {
+            let mut stdin = io::BufWriter::with_capacity(64 << 10, stdin);
+            let _ = write_input(input, model.as_deref(), conversation, &mut stdin);
+        });
+        if let Err(e) = feeder {
+            agent.abandon();
+            return Err(self.failure("cannot start a thread to feed", &e));
+        }
+        let output = match self.read_output(&mut agent, stdout, out) {
+            Ok(output) => output,
+            Err(e) => {
+                agent.abandon();
+                return Err(e);
+            }
+        };
+        let mut interrupted = output.interrupted;
+        let status = match agent.wait(&mut interrupted) {
+            Ok(status) => status,
+            Err(e) => {
+                agent.abandon();
+                return Err(self.failure("waiting for", &e));
+            }
+        };
+        // A late signal (after EOF) still counts as an interruption.
+        if sys::take_signal().is_some() {
+            interrupted = true;
+        }
+        self.verdict(Output { interrupted, ..output }, status, out)
+    }
+
+    /// Read the agent's output until it ends (or the agent is killed, or it
+    /// has exited and left something holding its stdout), showing each
+    /// decoded piece on `out` as it comes.
+    fn read_output(
+        &self,
+        agent: &mut Process,
+        mut stdout: std::process::ChildStdout,
+        out: &mut dyn Write,
+    ) -> Result<Output> {
+        let mut o =
+            Output { decoder: Decoder::default(), too_large: false, interrupted: false, write_failed: None };
+        let mut buf = [0u8; READ_BYTES];
+        loop {
+            // Every turn, not only when a read is interrupted: a signal that
+            // came while hermes was writing or decoding counts as well.
+            o.interrupted |= agent.check().map_err(|e| self.failure("waiting for", &e))?;
+            if agent.is_killed() || agent.outlived() {
+                break; // whatever still holds its stdout is not waited for
+            }
+            match sys::wait_readable(stdout.as_raw_fd(), agent.patience()) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(self.failure("reading from", &e)),
+            }
+            let n = match stdout.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(self.failure("reading from", &e)),
+            };
+            if o.too_large {
+                continue; // drained, not kept, until the agent has stopped
+            }
+            match o.decoder.feed(&buf[..n]) {
+                Ok(shown) => show(out, &shown, &mut o.write_failed),
+                Err(TooLarge) => {
+                    o.too_large = true;
+                    o.decoder = Decoder::default(); // its memory back now
+                    agent.stop();
+                }
+            }
+        }
+        Ok(o)
+    }
+
+    /// The reply, or why there is none, once the agent has exited.
+    fn verdict(&self, output: Output, status: ExitStatus, out: &mut dyn Write) -> Result<Reply> {
+        let Output { decoder, too_large, interrupted, mut write_failed } = output;
+        let finished = if too_large { Err(TooLarge) } else { decoder.finish() };
+        let Ok(finished) = finished else {
+            return Err(Error::Agent(format!(
+                "agent '{}' wrote a reply larger than {} MiB; stopped it, the reply was not saved",
+                self.command,
+                MAX_MESSAGE_BYTES >> 20
+            )));
+        };
+        show(out, &finished.shown, &mut write_failed);
+        if finished.malformed > 0 {
+            crate::output::warn(&format!(
+                "agent '{}' sent {} that {} not JSON; skipped",
+                self.command,
+                crate::text::counted(finished.malformed, "event"),
+                if finished.malformed == 1 { "was" } else { "were" }
+            ));
+        }
+        // A reader that went away is not an error; a full disk is, once
+        // the reply is safe.
+        let output_error = write_failed.filter(|e| e.kind() != io::ErrorKind::BrokenPipe);
+        if interrupted {
+            return Ok(Reply { text: finished.text, interrupted: true, output_error });
+        }
+        if let Some(message) = finished.error {
+            return Err(Error::Agent(format!("agent '{}' returned an error: {message}", self.command)));
+        }
+        if !status.success() {
+            let how = match (status.code(), status.signal()) {
+                (Some(code), _) => format!("exited with status {code}"),
+                (None, Some(sig)) => format!("was killed by signal {sig}"),
+                _ => "failed".to_string(),
+            };
+            return Err(Error::Agent(format!("agent '{}' {how}", self.command)));
+        }
+        Ok(Reply { text: finished.text, interrupted: false, output_error })
+    }
+
+    /// An I/O error of hermes' own while it ran the agent, as the user sees it.
+    fn failure(&self, doing: &str, e: &io::Error) -> Error {
+        Error::Agent(format!("{doing} agent '{}': {}", self.command, describe_io(e)))
+    }
+}
+
+/// Show a decoded piece, unless showing already failed once.
+fn show(out: &mut dyn Write, shown: &[u8], failed: &mut Option<io::Error>) {
+    if !shown.is_empty()
+        && failed.is_none()
+        && let Err(e) = out.write_all(shown).and_then(|()| out.flush())
+    {
+        *failed = Some(e);
+    }
+}

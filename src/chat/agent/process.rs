@@ -1,0 +1,154 @@
+//! The agent's process: started in a process group of its own, stopped on
+//! a signal (SIGTERM to the group, SIGKILL after a grace period or a second
+//! signal), and never outlived by what it started: once it has exited, what
+//! is left of its group is killed.
+
+use std::io;
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus};
+use std::time::{Duration, Instant};
+
+use crate::sys;
+
+/// How long an agent has to exit after SIGTERM before it gets SIGKILL.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// How long output is still read once the agent itself has exited: what it
+/// wrote last is in the pipe by then; a child it left behind (a server it
+/// started, a stray `sleep`) may hold the pipe open for ever.
+pub const AFTER_EXIT: Duration = Duration::from_millis(500);
+
+/// The longest hermes waits before looking for a signal again: one caught
+/// just before a wait began does not interrupt that wait.
+pub const TICK: Duration = Duration::from_millis(100);
+
+/// A running agent, and how far stopping it has gone.
+pub struct Process {
+    child: Child,
+    stop: Stop,
+    /// When the agent was seen to have exited, and how.
+    exited: Option<(Instant, ExitStatus)>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Stop {
+    No,
+    /// SIGTERM went to its process group; SIGKILL follows at this instant.
+    Asked(Instant),
+    Killed,
+}
+
+impl Process {
+    /// Start `command` (set up with piped stdin and stdout) in a process
+    /// group of its own: Ctrl-C reaches hermes alone, which then stops the
+    /// agent and everything it started, and keeps the chat.
+    pub fn spawn(command: &mut Command) -> io::Result<(Process, ChildStdin, ChildStdout)> {
+        use std::os::unix::process::CommandExt;
+        let mut child = command.process_group(0).spawn()?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        Ok((Process { child, stop: Stop::No, exited: None }, stdin, stdout))
+    }
+
+    /// Stop the agent and everything it started: SIGTERM to its process
+    /// group the first time, SIGKILL the next.
+    pub fn stop(&mut self) {
+        match self.stop {
+            Stop::No => {
+                sys::kill_group(self.child.id(), sys::SIGTERM);
+                self.stop = Stop::Asked(Instant::now() + GRACE);
+            }
+            Stop::Asked(_) => self.kill(),
+            Stop::Killed => {}
+        }
+    }
+
+    fn kill(&mut self) {
+        sys::kill_group(self.child.id(), sys::SIGKILL);
+        if self.exited.is_none() {
+            let _ = self.child.kill(); // in case it left its process group
+        }
+        self.stop = Stop::Killed;
+    }
+
+    pub fn is_killed(&self) -> bool {
+        self.stop == Stop::Killed
+    }
+
+    /// Act on what happened since the last look: a caught signal stops the
+    /// agent (a second one kills it), and so does a grace period that ran
+    /// out; notice the agent's exit. Returns whether a signal was caught.
+    pub fn check(&mut self) -> io::Result<bool> {
+        let caught = sys::take_signal().is_some();
+        if caught {
+            self.stop();
+        }
+        if let Stop::Asked(deadline) = self.stop
+            && Instant::now() >= deadline
+        {
+            self.kill();
+        }
+        if self.exited.is_none()
+            && let Some(status) = self.child.try_wait()?
+        {
+            self.exited = Some((Instant::now(), status));
+        }
+        Ok(caught)
+    }
+
+    /// Whether reading its output should end although the pipe is still
+    /// open: the agent exited a while ago, and what holds the pipe is
+    /// something it left behind. That is killed now.
+    pub fn outlived(&mut self) -> bool {
+        match self.exited {
+            Some((at, _)) if at.elapsed() >= AFTER_EXIT => {
+                if !self.is_killed() {
+                    self.kill();
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// How long to wait for the agent before looking again.
+    pub fn patience(&self) -> Duration {
+        let mut patience = TICK;
+        if let Stop::Asked(deadline) = self.stop {
+            patience = patience.min(deadline.saturating_duration_since(Instant::now()));
+        }
+        if let Some((at, _)) = self.exited {
+            patience = patience.min(AFTER_EXIT.saturating_sub(at.elapsed()));
+        }
+        patience
+    }
+
+    /// Wait for the agent to exit, still acting on signals (which set
+    /// `interrupted`) and on the grace period. Once it is gone, what it
+    /// left running in its group (deaf to SIGTERM, or holding a pipe) goes
+    /// too.
+    pub fn wait(&mut self, interrupted: &mut bool) -> io::Result<ExitStatus> {
+        let mut nap = Duration::from_millis(1);
+        loop {
+            *interrupted |= self.check()?;
+            if let Some((_, status)) = self.exited {
+                if !self.is_killed() && sys::group_exists(self.child.id()) {
+                    self.kill();
+                }
+                return Ok(status);
+            }
+            std::thread::sleep(nap.min(self.patience()));
+            nap = (nap * 2).min(TICK);
+        }
+    }
+
+    /// Give up on the agent after an error of hermes' own: kill it and
+    /// reap it, so that nothing is left running.
+    pub fn abandon(&mut self) {
+        if !self.is_killed() {
+            self.kill();
+        }
+        if self.exited.is_none() {
+            let _ = self.child.wait();
+        }
+    }
+}
