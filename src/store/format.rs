@@ -107,6 +107,93 @@ fn decode_message(bytes: &[u8]) -> Result<Message, String> {
     Ok(message)
 }
 
+/// Whether a message is valid, told fast for the form hermes writes:
+/// valid JSON holding exactly `role`, `content` and `ts`, once each, with
+/// no escapes in the role, no `\u` escapes in the content and `ts` a
+/// plain decimal number. False means "not told": `decode_message` decides.
+/// Checking a long session this way costs a fraction of decoding it.
+fn is_plainly_valid(bytes: &[u8]) -> bool {
+    if json::validate(bytes).is_err() {
+        return false;
+    }
+    let blank = |at: &mut usize| {
+        while bytes.get(*at).is_some_and(u8::is_ascii_whitespace) {
+            *at += 1;
+        }
+    };
+    // The end of the string that opens at `at` (its closing quote), and
+    // whether it holds a backslash or a `\u` escape.
+    let string_end = |at: usize| -> (usize, bool, bool) {
+        let (mut i, mut escapes, mut unicode) = (at + 1, false, false);
+        loop {
+            match bytes[i..].iter().position(|&b| b == b'"' || b == b'\\') {
+                Some(p) if bytes[i + p] == b'\\' => {
+                    escapes = true;
+                    unicode |= bytes[i + p + 1] == b'u';
+                    i += p + 2;
+                }
+                Some(p) => return (i + p, escapes, unicode),
+                None => return (bytes.len(), true, true), // not after validate
+            }
+        }
+    };
+    let mut seen = [false; 3];
+    let mut at = 1; // after '{'
+    loop {
+        blank(&mut at);
+        if bytes.get(at) != Some(&b'"') {
+            return false;
+        }
+        let (end, escaped, _) = string_end(at);
+        let key = &bytes[at + 1..end];
+        at = end + 1;
+        blank(&mut at);
+        at += 1; // ':', as validated
+        blank(&mut at);
+        let which = match key {
+            b"role" if !escaped && bytes[at] == b'"' => {
+                let (end, escaped, _) = string_end(at);
+                let role = &bytes[at + 1..end];
+                if escaped || !ROLES.iter().any(|r| r.as_bytes() == role) {
+                    return false;
+                }
+                at = end + 1;
+                0
+            }
+            b"content" if !escaped && bytes[at] == b'"' => {
+                let (end, _, unicode) = string_end(at);
+                if unicode {
+                    return false;
+                }
+                at = end + 1;
+                1
+            }
+            b"ts" if !escaped => {
+                let digits = bytes[at..].iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
+                let number = &bytes[at..at + digits];
+                if digits == 0 || digits > 16 {
+                    return false;
+                }
+                at += digits;
+                if bytes.get(at).is_some_and(|b| matches!(b, b'e' | b'E')) || number.starts_with(b"-.") {
+                    return false;
+                }
+                2
+            }
+            _ => return false,
+        };
+        if std::mem::replace(&mut seen[which], true) {
+            return false;
+        }
+        blank(&mut at);
+        match bytes.get(at) {
+            Some(b',') => at += 1,
+            Some(b'}') => return seen == [true; 3],
+            _ => return false,
+        }
+    }
+}
+
 /// A session file being read: its header, then its messages one by one.
 pub struct Reader<R: Read> {
     src: BufReader<io::Chain<Cursor<Vec<u8>>, R>>,
@@ -175,11 +262,31 @@ impl<R: Read> Reader<R> {
     /// The next message, checked; None after the last one, once the end of
     /// the file has been checked too.
     pub fn next_message(&mut self) -> Result<Option<Message>, Fault> {
+        if !self.advance()? {
+            return Ok(None);
+        }
+        decode_message(&self.raw).map(Some).map_err(|why| damaged(format!("message {}: {why}", self.count)))
+    }
+
+    /// Like `next_message`, without decoding the message (it is checked
+    /// all the same): its bytes are `raw()`. False after the last one.
+    pub fn next_checked(&mut self) -> Result<bool, Fault> {
+        if !self.advance()? {
+            return Ok(false);
+        }
+        if !is_plainly_valid(&self.raw) {
+            decode_message(&self.raw).map_err(|why| damaged(format!("message {}: {why}", self.count)))?;
+        }
+        Ok(true)
+    }
+
+    /// Read the next message's bytes into `raw`; false at the end.
+    fn advance(&mut self) -> Result<bool, Fault> {
         match self.state {
-            State::End => return Ok(None),
+            State::End => return Ok(false),
             State::First => {
                 if self.peek()? == Some(b']') {
-                    return self.end().map(|()| None);
+                    return self.end().map(|()| false);
                 }
             }
             State::Next => match self.peek()? {
@@ -187,7 +294,7 @@ impl<R: Read> Reader<R> {
                     self.src.consume(1);
                     self.peek()?;
                 }
-                Some(b']') => return self.end().map(|()| None),
+                Some(b']') => return self.end().map(|()| false),
                 None => return Err(damaged(TRUNCATED)),
                 Some(_) => return Err(damaged("expected ',' or ']' after a message")),
             },
@@ -196,17 +303,17 @@ impl<R: Read> Reader<R> {
         self.state = State::Next;
         self.raw.clear();
         take_object(&mut self.src, &mut self.raw)?;
-        decode_message(&self.raw).map(Some).map_err(|why| damaged(format!("message {}: {why}", self.count)))
+        Ok(true)
     }
 
-    /// The bytes of the message `next_message` returned last, as stored.
+    /// The bytes of the message read last, as stored.
     pub fn raw(&self) -> &[u8] {
         &self.raw
     }
 
     /// Read every message to the end, checking each; the header.
     pub fn check(mut self) -> Result<Header, Fault> {
-        while self.next_message()?.is_some() {}
+        while self.next_checked()? {}
         Ok(self.header)
     }
 
@@ -391,7 +498,7 @@ pub fn append(
     write_head(&mut head, &header)?;
     out.write_all(&head)?;
     let mut first = true;
-    while reader.next_message()?.is_some() {
+    while reader.next_checked()? {
         out.write_all(if first { b"\n" } else { b",\n" })?;
         out.write_all(reader.raw())?;
         first = false;
@@ -496,6 +603,31 @@ mod tests {
         ] {
             assert!(decode(doc.as_bytes()).is_err(), "{doc}");
         }
+    }
+
+    #[test]
+    fn the_fast_check_never_passes_what_decoding_refuses() {
+        for m in [
+            r#"{"role":"user","content":"a \"b\" \n","ts":1.5}"#,
+            r#"{ "ts" : 1 , "content" : "" , "role" : "system" }"#,
+            r#"{"role":"assistant","content":"x","ts":-0.25}"#,
+            r#"{"role":"evil","content":"x","ts":1}"#,
+            r#"{"role":"user","content":"x"}"#,
+            r#"{"role":"user","content":"x","ts":1,"ts":2}"#,
+            r#"{"role":"user","content":"\u00e9","ts":1}"#,
+            r#"{"role":"user","content":"x","ts":1e3}"#,
+            r#"{"role":"user","content":"x","ts":12345678901234567890}"#,
+            r#"{"role":"user","content":5,"ts":1}"#,
+            r#"{"role":"user","content":"x","ts":"1"}"#,
+            r#"{"role":"us\u0065r","content":"x","ts":1}"#,
+            r#"{"role":"user","content":"x","ts":1,"extra":[1]}"#,
+        ] {
+            if is_plainly_valid(m.as_bytes()) {
+                assert!(decode_message(m.as_bytes()).is_ok(), "{m}");
+            }
+        }
+        assert!(is_plainly_valid(br#"{"role":"user","content":"a \"b\" \n","ts":1.5}"#));
+        assert!(is_plainly_valid(br#"{ "ts" : 1 , "content" : "" , "role" : "system" }"#));
     }
 
     #[test]
