@@ -61,7 +61,12 @@ fn damaged(why: impl Into<String>) -> Fault {
 }
 
 const TIME_OUT_OF_RANGE: &str = "a time is out of range";
-const TRUNCATED: &str = "truncated: does not end with ']}'";
+pub const TRUNCATED: &str = "truncated: does not end with ']}'";
+
+/// Whether the last bytes of a file end as a session file does (`]}`).
+pub fn ends_like_a_session(tail: &[u8]) -> bool {
+    tail.trim_ascii().strip_suffix(b"}").is_some_and(|rest| rest.trim_ascii_end().ends_with(b"]"))
+}
 
 /// Parse the header from the start of a session file. `prefix` may be the
 /// whole file or only its first bytes.
@@ -169,7 +174,8 @@ fn is_plainly_valid(bytes: &[u8]) -> bool {
                 1
             }
             b"ts" if !escaped => {
-                let digits = bytes[at..].iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
+                let digits =
+                    bytes[at..].iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
                 let number = &bytes[at..at + digits];
                 if digits == 0 || digits > 16 {
                     return false;

@@ -235,7 +235,7 @@ impl Store {
     fn read_one(&self, id: &str, writer: Option<&mut index::Writer>, visit: &mut dyn FnMut(Scanned)) {
         let dir_path = self.sessions_dir.as_path();
         let path = dir_path.join(format!("{id}.json"));
-        match read_header(&path) {
+        match read_header(&path, Check::Messages) {
             Err(HeaderError::Gone) => {} // deleted while we looked
             Err(HeaderError::Bad(why)) => visit(Scanned { dir: dir_path, id, size: None, header: Err(why) }),
             Ok((header, stamp)) => {
@@ -248,11 +248,17 @@ impl Store {
     }
 
     /// The header of one session; Ok(None) if there is no such session.
+    /// Its messages are not read: what reads or rewrites the session
+    /// checks them.
     pub fn header(&self, id: &str) -> Result<Option<Header>> {
+        self.header_checked(id, Check::Ends)
+    }
+
+    fn header_checked(&self, id: &str, check: Check) -> Result<Option<Header>> {
         let Some(path) = self.session_path(id) else {
             return Ok(None);
         };
-        match read_header(&path) {
+        match read_header(&path, check) {
             Ok((h, _)) => Ok(Some(h)),
             Err(HeaderError::Gone) => Ok(None),
             Err(HeaderError::Bad(why)) => Err(Error::Corrupt { path, why }),
@@ -355,7 +361,7 @@ impl Store {
         let Some(path) = self.session_path(id) else {
             return Ok(false);
         };
-        match self.header(id)? {
+        match self.header_checked(id, Check::Messages)? {
             Some(header) if doomed(&header) => fsio::remove(&path).map(|()| true),
             _ => Ok(false),
         }
@@ -479,10 +485,21 @@ enum HeaderError {
     Bad(String),
 }
 
-/// The header of a session file, once every message in it has been
-/// checked (a damaged message makes the whole file damaged). A file written
+/// How much of a file `read_header` checks.
+#[derive(Clone, Copy, PartialEq)]
+enum Check {
+    /// Every message (a damaged message makes the whole file damaged):
+    /// what a scan and a removal rely on.
+    Messages,
+    /// The header, and that the file ends as a session does: enough to
+    /// resolve a name, as the command that then reads or rewrites the
+    /// session checks every message anyway.
+    Ends,
+}
+
+/// The header of a session file, checked as `check` says. A file written
 /// by a newer hermes is taken at its header's word: its layout may differ.
-fn read_header(path: &Path) -> std::result::Result<(Header, index::Stamp), HeaderError> {
+fn read_header(path: &Path, check: Check) -> std::result::Result<(Header, index::Stamp), HeaderError> {
     let (file, meta) = match fsio::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(HeaderError::Gone),
@@ -502,9 +519,21 @@ fn read_header(path: &Path) -> std::result::Result<(Header, index::Stamp), Heade
         Fault::Newer(format) => HeaderError::Bad(format!("format {format}")),
         Fault::TooLarge => HeaderError::Bad(format!("larger than {} MiB", MAX_SESSION_BYTES >> 20)),
     };
+    let mut tail = [0u8; 16];
+    let tail = match std::os::unix::fs::FileExt::read_at(&file, &mut tail, meta.len().saturating_sub(16)) {
+        Ok(n) => tail[..n].to_vec(),
+        Err(e) => return Err(HeaderError::Bad(e.to_string())),
+    };
     let reader = format::read(file).map_err(bad)?;
     check_file_name(path, reader.header()).map_err(HeaderError::Bad)?;
     let header = if reader.header().format > FORMAT {
+        reader.header().clone()
+    } else if check == Check::Ends {
+        // A file cut short (a full disk, a copy interrupted) still has its
+        // header; its end tells.
+        if !format::ends_like_a_session(&tail) {
+            return Err(HeaderError::Bad(format::TRUNCATED.into()));
+        }
         reader.header().clone()
     } else {
         reader.check().map_err(bad)?

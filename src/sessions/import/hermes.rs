@@ -5,8 +5,8 @@ use std::fs::File;
 use std::io::Seek;
 
 use crate::error::Result;
-use crate::store::json;
 use crate::store::format;
+use crate::store::json;
 use crate::store::session::{self, FORMAT, Session};
 
 use super::source::{self, Source, Tally, rejected};

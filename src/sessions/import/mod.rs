@@ -22,8 +22,8 @@ use crate::args::{positional_args, string};
 use crate::error::{Error, Result, describe_io};
 use crate::output;
 use crate::store::Store;
-use crate::store::fsio::Batch;
 use crate::store::format;
+use crate::store::fsio::Batch;
 use crate::store::session::{self, Session};
 use crate::text::counted;
 
