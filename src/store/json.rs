@@ -26,11 +26,16 @@ impl std::fmt::Display for Invalid {
     }
 }
 
-/// Decode `bytes` as a `T`, after checking that they are valid JSON.
+/// Decode `bytes` as a `T`, after checking that they are valid JSON. The
+/// error is phrased for a user: a missing field by name, else where in the
+/// document the content did not fit.
 pub fn parse<T: DeJson>(bytes: &[u8]) -> Result<T, String> {
     validate(bytes).map_err(|e| e.to_string())?;
     let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
-    T::deserialize_json(text).map_err(|e| e.to_string())
+    T::deserialize_json(text).map_err(|e| match e.msg {
+        nanoserde::DeJsonErrReason::MissingKey(key) => format!("no \"{key}\" field"),
+        _ => format!("unexpected content at line {} column {}", e.line + 1, e.col + 1),
+    })
 }
 
 /// Check that `bytes` is exactly one JSON value (surrounded by optional

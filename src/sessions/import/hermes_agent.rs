@@ -75,7 +75,7 @@ pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Resul
         if !line.starts_with(b"{") {
             return Err(wrong("not a JSON object"));
         }
-        let agent: AgentSession = source::decode(line).map_err(|why| wrong(&why))?;
+        let agent: AgentSession = json::parse(line).map_err(|why| wrong(&why))?;
         let session = convert(agent, &mut tally);
         tally.sessions += 1;
         each(session)

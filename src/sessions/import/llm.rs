@@ -102,7 +102,7 @@ pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Resul
 }
 
 fn parse(name: &str, line: usize, bytes: &[u8]) -> Result<Exchange> {
-    source::decode(bytes).map_err(|why| source::wrong_source(name, line, Source::Llm, bytes, &why))
+    json::parse(bytes).map_err(|why| source::wrong_source(name, line, Source::Llm, bytes, &why))
 }
 
 fn convert(conversation: &str, exchanges: Vec<(f64, Exchange)>, tally: &mut Tally) -> Session {

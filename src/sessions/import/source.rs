@@ -156,15 +156,6 @@ pub fn for_each_line(
     }
 }
 
-/// Decode one record that `json::validate` has accepted.
-pub fn decode<T: DeJson>(record: &[u8]) -> std::result::Result<T, String> {
-    let text = std::str::from_utf8(record).map_err(|_| "invalid UTF-8".to_string())?;
-    T::deserialize_json(text).map_err(|e| match e.msg {
-        nanoserde::DeJsonErrReason::MissingKey(key) => format!("no \"{key}\" field"),
-        _ => format!("unexpected content at line {} column {}", e.line + 1, e.col + 1),
-    })
-}
-
 /// A session ID for a conversation whose own ID is not hermes's shape: its
 /// start time (UTC, so the same on every machine) and a hash of the source
 /// ID, so that importing the same file again finds it already there.
@@ -314,11 +305,12 @@ mod tests {
     #[test]
     fn counts_lists_and_reads_loose_fields() {
         let p: Probe =
-            decode(br#"{"calls":[{"a":[1,2]},{"b":null}],"content":[{"type":"text"}],"active":0}"#).unwrap();
+            json::parse(br#"{"calls":[{"a":[1,2]},{"b":null}],"content":[{"type":"text"}],"active":0}"#)
+                .unwrap();
         assert_eq!(p.calls.0, 2);
         assert!(matches!(p.content, Content::Other));
         assert!(!p.active.0);
-        let p: Probe = decode(br#"{"calls":"[]","content":"hi"}"#).unwrap();
+        let p: Probe = json::parse(br#"{"calls":"[]","content":"hi"}"#).unwrap();
         assert_eq!(p.calls.0, 0);
         assert!(matches!(p.content, Content::Text(ref t) if t == "hi"));
         assert!(p.active.0);
