@@ -109,10 +109,21 @@ impl AtomicFile {
         }
     }
 
-    pub fn commit(mut self) -> Result<()> {
+    pub fn commit(self) -> Result<()> {
+        self.commit_with(|| {}, || {})
+    }
+
+    /// `commit`, running `before_rename` and `after_rename` right around
+    /// the rename (the catalog watches the directory there).
+    pub fn commit_with(mut self, before_rename: impl FnOnce(), after_rename: impl FnOnce()) -> Result<()> {
         let target = self.target.clone();
         let synced = self.out.flush().and_then(|()| self.out.get_ref().sync_data());
-        synced.and_then(|()| fs::rename(&self.temp, &target)).map_err(|e| Error::io(&target, e))?;
+        let renamed = synced.and_then(|()| {
+            before_rename();
+            fs::rename(&self.temp, &target)
+        });
+        renamed.map_err(|e| Error::io(&target, e))?;
+        after_rename();
         self.temp = PathBuf::new(); // renamed: nothing for Drop to remove
         sync_dir(target.parent().unwrap_or(Path::new(".")));
         Ok(())
@@ -198,8 +209,14 @@ pub fn read_prefix(file: &mut File, buf: &mut Vec<u8>, limit: usize) -> io::Resu
 
 /// Remove a file and make the removal durable; a file already gone is fine.
 pub fn remove(path: &Path) -> Result<()> {
+    remove_with(path, || {})
+}
+
+/// `remove`, running `after_unlink` right after the name is gone.
+pub fn remove_with(path: &Path, after_unlink: impl FnOnce()) -> Result<()> {
     match fs::remove_file(path) {
         Ok(()) => {
+            after_unlink();
             if let Some(dir) = path.parent() {
                 sync_dir(dir);
             }

@@ -176,7 +176,7 @@ impl Writer {
 /// FNV-1a of a line: a torn or damaged index line is never believed.
 /// Eight bytes a step (an FNV-style mix over words): scans check one
 /// checksum per session, so this sits in the hot loop.
-fn checksum(line: &str) -> u64 {
+pub(crate) fn checksum(line: &str) -> u64 {
     let bytes = line.as_bytes();
     let mut chunks = bytes.chunks_exact(8);
     let mix = |h: u64, w: u64| (h ^ w).wrapping_mul(0x100000001b3).rotate_left(29);
@@ -222,7 +222,7 @@ fn parse_line(line: &str) -> Option<Entry> {
     Some(Entry { id: id.to_string(), stamp, header })
 }
 
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     if !s.contains(['\\', '\t', '\n', '\r']) {
         return s.to_string();
     }
@@ -239,7 +239,7 @@ fn escape(s: &str) -> String {
     out
 }
 
-fn unescape(s: &str) -> Option<String> {
+pub(crate) fn unescape(s: &str) -> Option<String> {
     if !s.contains('\\') {
         return Some(s.to_string());
     }

@@ -3,7 +3,8 @@
 //!
 //! Byte 0 is the store-wide lock (creating, renaming, importing, deleting:
 //! whatever must keep titles unique). Each session locks one byte chosen by
-//! a hash of its ID; two IDs sharing a byte only wait for each other.
+//! a hash of its ID; two IDs sharing a byte only wait for each other. The
+//! byte after those is the catalog lock (see `store::catalog`).
 //! Locks are released when the guard drops or the process dies, so a
 //! SIGKILLed writer never leaves a stale lock behind.
 
@@ -21,6 +22,8 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// Offset of the first per-session byte, and how many there are.
 const SESSION_BYTES_START: u64 = 1;
 const SESSION_BYTES: u64 = 1 << 20;
+/// The byte after the sessions' ones.
+const CATALOG_BYTE: u64 = SESSION_BYTES_START + SESSION_BYTES;
 
 pub struct LockFile {
     file: File,
@@ -60,6 +63,13 @@ impl LockFile {
 
     pub fn store(&self) -> Result<Guard<'_>> {
         self.acquire(0, "store lock".to_string())
+    }
+
+    /// The catalog lock: held by every write that changes the sessions
+    /// directory, from just before the change until the catalog's state
+    /// records it, so that no two writers' records cross.
+    pub fn catalog(&self) -> Result<Guard<'_>> {
+        self.acquire(CATALOG_BYTE, "catalog lock".to_string())
     }
 
     pub fn session(&self, id: &str) -> Result<Guard<'_>> {

@@ -1,6 +1,7 @@
 //! The session store: where a profile's files live, and reading, creating,
 //! appending to, updating and removing session files under the right locks.
 
+pub mod catalog;
 pub mod format;
 pub mod fsio;
 pub mod index;
@@ -15,6 +16,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::store::catalog::{Catalog, DirStamp};
 use crate::store::format::Fault;
 use crate::store::lock::{Guard, LockFile};
 use session::{FORMAT, Header, Message, Session};
@@ -77,6 +79,14 @@ impl Store {
         self.home.join(".lock")
     }
 
+    fn catalog_path(&self) -> PathBuf {
+        self.home.join("catalog")
+    }
+
+    fn catalog_state_path(&self) -> PathBuf {
+        self.home.join("catalog-state")
+    }
+
     /// The file of a session. Only well-formed IDs become names, so nothing
     /// a user types can point outside the store.
     pub fn session_path(&self, id: &str) -> Option<PathBuf> {
@@ -137,28 +147,100 @@ impl Store {
     /// each. Only the first few KiB of a file are read, and in a large store
     /// not even that while the header index vouches for the file.
     pub fn scan(&self, mut visit: impl FnMut(Scanned)) -> Result<()> {
+        // Taken before the directory is read: the catalog this pass builds
+        // describes the directory as it was then, if it is still so at the end.
+        let before = DirStamp::of(&self.sessions_dir);
         let ids = self.session_ids()?;
         if ids.len() < index::MIN_SESSIONS {
             return self.walk(&ids, None, None, &mut visit).map(drop);
         }
+        // Every full pass writes a fresh catalog: what other programs
+        // changed in place (no directory time tells) is caught up here.
+        if let Some(before) = before {
+            let mut builder = catalog::Builder::default();
+            self.scan_indexed(&ids, &mut |entry: Scanned| {
+                match &entry.header {
+                    Ok(h) => builder.add_header(h),
+                    Err(_) => builder.damaged += 1,
+                }
+                visit(entry)
+            })?;
+            drop(ids);
+            self.install_catalog(builder, before);
+            return Ok(());
+        }
+        self.scan_indexed(&ids, &mut visit)
+    }
+
+    /// Put a catalog built by a full pass in place, if the directory is
+    /// still as it was before the pass (a cache: failures only cost speed).
+    fn install_catalog(&self, builder: catalog::Builder, before: DirStamp) {
+        let Ok(_guard) = self.lock_file().and_then(LockFile::catalog) else { return };
+        if DirStamp::of(&self.sessions_dir) != Some(before) {
+            return;
+        }
+        let generation = catalog::new_generation();
+        if builder.write(&self.catalog_path(), generation).is_ok() {
+            let state = catalog::State { generation, dir: before, journal: Vec::new() };
+            let _ = state.write(&self.catalog_state_path());
+        }
+    }
+
+    /// The catalog and its state, if they describe the sessions directory
+    /// as it is now.
+    pub fn catalog(&self) -> Option<(catalog::State, Catalog)> {
+        let state = catalog::State::read(&self.catalog_state_path())?;
+        if DirStamp::of(&self.sessions_dir) != Some(state.dir) {
+            return None;
+        }
+        let catalog = Catalog::open(&self.catalog_path())?;
+        (catalog.generation == state.generation).then_some((state, catalog))
+    }
+
+    /// The sessions titled any of `titles`, each checked against its own
+    /// file; None when the catalog cannot say (missing, stale, damaged, no
+    /// such title, or a session it names says otherwise), and every file
+    /// must be read instead.
+    pub fn sessions_titled(&self, titles: &[&str]) -> Option<Vec<Header>> {
+        let (_, catalog) = self.catalog()?;
+        let mut ids: Vec<[u8; 22]> = Vec::new();
+        for title in titles {
+            for id in catalog.titled(title)? {
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+        }
+        if ids.is_empty() {
+            return None;
+        }
+        ids.iter()
+            .map(|key| {
+                let header = self.header(std::str::from_utf8(key).ok()?).ok()??;
+                titles.contains(&header.title.as_str()).then_some(header)
+            })
+            .collect()
+    }
+
+    fn scan_indexed(&self, ids: &[[u8; 22]], visit: &mut dyn FnMut(Scanned)) -> Result<()> {
         let index_path = self.home.join("index");
         let mut reader = index::Reader::open(&index_path);
         if !reader.is_usable() {
             // No index yet: build one in this same pass.
             let mut writer = index::Writer::create(&index_path);
-            self.walk(&ids, None, writer.as_mut(), &mut visit)?;
+            self.walk(ids, None, writer.as_mut(), visit)?;
             if let Some(_writer) = writer {
                 index::Writer::finish(_writer)
             }
             return Ok(());
         }
-        let stale = self.walk(&ids, Some(&mut reader), None, &mut visit)?;
+        let stale = self.walk(ids, Some(&mut reader), None, visit)?;
         if stale > 64 + ids.len() / 64 {
             // Enough has changed that re-reading it every time costs more
             // than refreshing the index once.
             let mut reader = index::Reader::open(&index_path);
             if let Some(mut writer) = index::Writer::create(&index_path) {
-                self.walk(&ids, Some(&mut reader), Some(&mut writer), &mut |_| {})?;
+                self.walk(ids, Some(&mut reader), Some(&mut writer), &mut |_| {})?;
                 writer.finish();
             }
         }
@@ -305,7 +387,42 @@ impl Store {
         if fs::symlink_metadata(&path).is_ok() {
             return Err(Error::Store(format!("{}: already exists", path.display())));
         }
-        fsio::write_atomic(&path, &format::encode(header, messages))
+        let mut watch = self.watch_dir()?;
+        let mut file = self.begin_session_write(&path, &mut watch)?;
+        std::io::Write::write_all(&mut file, &format::encode(header, messages))
+            .map_err(|e| Error::io(&path, e))?;
+        self.commit_session_write(file, &mut watch)?;
+        watch.finish(self, Change::Put(header));
+        Ok(())
+    }
+
+    /// Start a change to the sessions directory: the catalog lock, and
+    /// whether the catalog describes the directory up to now.
+    fn watch_dir(&self) -> Result<Watch<'_>> {
+        let guard = self.lock_file()?.catalog()?;
+        let state = catalog::State::read(&self.catalog_state_path())
+            .filter(|s| DirStamp::of(&self.sessions_dir) == Some(s.dir));
+        Ok(Watch { _guard: guard, state, after_temp: None, dir_after: None })
+    }
+
+    /// The temporary file of a session write, noting the directory right
+    /// after it appeared.
+    fn begin_session_write(&self, path: &Path, watch: &mut Watch) -> Result<fsio::AtomicFile> {
+        let file = fsio::AtomicFile::create(path)?;
+        watch.after_temp = watch.state.as_ref().and_then(|_| DirStamp::of(&self.sessions_dir));
+        Ok(file)
+    }
+
+    /// Rename a session write into place, watching that nothing but this
+    /// write changed the directory since its temporary file appeared (what
+    /// changed meanwhile the catalog must not vouch for).
+    fn commit_session_write(&self, file: fsio::AtomicFile, watch: &mut Watch) -> Result<()> {
+        let clean = std::cell::Cell::new(watch.state.is_some());
+        let after_temp = watch.after_temp;
+        file.commit_with(
+            || clean.set(clean.get() && DirStamp::of(&self.sessions_dir) == after_temp),
+            || watch.dir_after = DirStamp::of(&self.sessions_dir).filter(|_| clean.get()),
+        )
     }
 
     /// Append messages to a session under its lock, re-reading it first so
@@ -329,13 +446,23 @@ impl Store {
         if size.saturating_add(adding) > MAX_SESSION_BYTES {
             return Err(too_large());
         }
-        let mut out = fsio::AtomicFile::create(&path)?;
+        let mut watch = self.watch_dir()?;
+        let mut out = self.begin_session_write(&path, &mut watch)?;
+        let mut retitled = false;
+        let edit = |h: &mut Header| {
+            let before = h.title.clone();
+            edit(h);
+            retitled = h.title != before;
+        };
         let header = match format::append(file, &mut out, id, messages, edit, MAX_SESSION_BYTES) {
             Ok(header) => header,
             Err(Fault::TooLarge) => return Err(too_large()),
             Err(fault) => return Err(fault_error(&path, fault)),
         };
-        out.commit()?;
+        self.commit_session_write(out, &mut watch)?;
+        // A new title (rename, under the store lock) changes the catalog;
+        // a new message only moves the session's activity.
+        watch.finish(self, if retitled { Change::Put(&header) } else { Change::Touch(id) });
         Ok(header)
     }
 
@@ -348,7 +475,11 @@ impl Store {
     pub fn remove(&self, id: &str) -> Result<()> {
         let _guard = self.lock_session(id)?;
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
-        fsio::remove(&path)
+        let mut watch = self.watch_dir()?;
+        let clean = watch.state.is_some();
+        fsio::remove_with(&path, || watch.dir_after = DirStamp::of(&self.sessions_dir).filter(|_| clean))?;
+        watch.finish(self, Change::Remove(id));
+        Ok(())
     }
 
     /// Remove a session file if `doomed` holds for its header, read under
@@ -362,6 +493,8 @@ impl Store {
             return Ok(false);
         };
         match self.header_checked(id, Check::Messages)? {
+            // Prune removes many: the next full pass rebuilds the catalog
+            // once, rather than each removal rewriting it.
             Some(header) if doomed(&header) => fsio::remove(&path).map(|()| true),
             _ => Ok(false),
         }
@@ -377,6 +510,74 @@ impl Store {
                 _ => continue,
             }
         }
+    }
+}
+
+/// A change to the sessions directory under way (see `Store::watch_dir`):
+/// the catalog lock, and the catalog's state while it still holds.
+struct Watch<'a> {
+    _guard: Guard<'a>,
+    state: Option<catalog::State>,
+    /// The directory right after this write's temporary file appeared.
+    after_temp: Option<DirStamp>,
+    /// The directory right after the change, if nothing else changed it
+    /// while this write was under way.
+    dir_after: Option<DirStamp>,
+}
+
+/// What a write did, for the catalog.
+enum Change<'a> {
+    /// A session written with this header (new, or retitled).
+    Put(&'a Header),
+    /// A session's activity moved.
+    Touch(&'a str),
+    Remove(&'a str),
+}
+
+impl Watch<'_> {
+    /// Record the change in the catalog and the directory's new times,
+    /// if the catalog held up to the change. Otherwise nothing: its state
+    /// no longer matches the directory, so it is not believed.
+    fn finish(self, store: &Store, change: Change) {
+        let (Some(mut state), Some(after)) = (self.state, self.dir_after) else { return };
+        state.dir = after;
+        match change {
+            Change::Touch(id) => {
+                let key = session::id_key(id);
+                if !state.journal.contains(&key) {
+                    if state.journal.len() >= catalog::JOURNAL_MAX {
+                        return;
+                    }
+                    state.journal.push(key);
+                }
+            }
+            Change::Put(_) | Change::Remove(_) => {
+                let Some(old) =
+                    Catalog::open(&store.catalog_path()).filter(|c| c.generation == state.generation)
+                else {
+                    return;
+                };
+                let mut builder = catalog::Builder::default();
+                if !builder.load(&old) {
+                    return;
+                }
+                let id = match &change {
+                    Change::Put(h) => h.id.as_str(),
+                    Change::Remove(id) | Change::Touch(id) => id,
+                };
+                let key = session::id_key(id);
+                builder.remove(|k| *k == key);
+                if let Change::Put(header) = change {
+                    builder.add_header(header);
+                }
+                state.journal.retain(|k| *k != key);
+                state.generation = catalog::new_generation();
+                if builder.write(&store.catalog_path(), state.generation).is_err() {
+                    return;
+                }
+            }
+        }
+        let _ = state.write(&store.catalog_state_path());
     }
 }
 

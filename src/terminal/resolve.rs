@@ -82,15 +82,26 @@ impl FallbackPicker {
     }
 
     pub fn consider(&mut self, header: &Header) {
+        self.consider_session(header.updated_at, &header.id, &header.cwd);
+    }
+
+    /// `consider`, from a session's activity time, ID and directory.
+    pub fn consider_session(&mut self, updated_at: f64, id: &str, cwd: &str) {
         let newer = |best: &Option<(f64, String)>| {
-            best.as_ref().is_none_or(|(t, id)| (header.updated_at, &header.id) > (*t, id))
+            best.as_ref().is_none_or(|(t, best_id)| (updated_at, id) > (*t, best_id.as_str()))
         };
         if newer(&self.newest) {
-            self.newest = Some((header.updated_at, header.id.clone()));
+            self.newest = Some((updated_at, id.to_string()));
         }
-        if newer(&self.newest_here) && in_workspace(self.workspace.as_deref(), header) {
-            self.newest_here = Some((header.updated_at, header.id.clone()));
+        if newer(&self.newest_here) && started_in(self.workspace.as_deref(), cwd) {
+            self.newest_here = Some((updated_at, id.to_string()));
         }
+    }
+
+    /// Whether the newest session in the workspace is known, given that
+    /// sessions now come in order of activity: found, or no workspace.
+    pub fn has_workspace_pick(&self) -> bool {
+        self.newest_here.is_some() || self.workspace.is_none()
     }
 
     /// The ID `-c` falls back to, and why.
@@ -105,7 +116,12 @@ impl FallbackPicker {
 
 /// Whether a session was started inside `workspace`.
 pub fn in_workspace(workspace: Option<&Path>, header: &Header) -> bool {
-    workspace.is_some_and(|w| !header.cwd.is_empty() && Path::new(&header.cwd).starts_with(w))
+    started_in(workspace, &header.cwd)
+}
+
+/// Whether a session started in `cwd` belongs to `workspace`.
+pub fn started_in(workspace: Option<&Path>, cwd: &str) -> bool {
+    workspace.is_some_and(|w| !cwd.is_empty() && Path::new(cwd).starts_with(w))
 }
 
 /// Newest activity first; ties broken by ID so the order is stable.
@@ -141,6 +157,15 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     // form of what was typed matches too: `-c "a  b"` finds "a b".
     let cleaned = session::sanitize_title(name);
     let wanted = cleaned.as_deref().unwrap_or(name);
+    // The catalog names the holders of a title, each checked against its
+    // file; when it cannot say, every file is read.
+    let titles: Vec<&str> = std::iter::once(name).chain(cleaned.as_deref()).collect();
+    if let Some(newest) = store
+        .sessions_titled(&titles)
+        .and_then(|holders| holders.into_iter().reduce(|a, b| if is_newer(&b, &a) { b } else { a }))
+    {
+        return Ok(Lookup::Found(newest));
+    }
     let mut exact: Option<Header> = None;
     let mut near: Option<Header> = None;
     store.scan(|entry| {

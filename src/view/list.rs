@@ -125,6 +125,9 @@ pub struct Listing {
 /// selection, so memory does not grow with the store), their total, and
 /// which one `-c` would pick.
 pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, here: bool) -> Result<Listing> {
+    if let Some(listing) = from_catalog(store, terminal, limit, here) {
+        return Ok(listing);
+    }
     let mut shown: Vec<Header> = Vec::new();
     let mut total = 0;
     let current = scan_listed(store, terminal, here, |header| {
@@ -137,6 +140,71 @@ pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, here: b
     // keep_newest only trims once it has gathered enough; finish the job.
     shown.truncate(limit);
     Ok(Listing { shown, total, current })
+}
+
+/// The listing from the catalog, while it describes the directory: its
+/// first lines (newest first) and the sessions appended to since it was
+/// written, each row shown read from its own file and checked against the
+/// catalog. None when anything disagrees (or a file is damaged, which the
+/// full scan warns about): then the store is scanned.
+fn from_catalog(store: &Store, terminal: Option<&Terminal>, limit: usize, here: bool) -> Option<Listing> {
+    let (state, catalog) = store.catalog()?;
+    if catalog.damaged > 0 {
+        return None;
+    }
+    let breadcrumb = resolve::from_breadcrumb(store, terminal, time::now()).ok()?;
+    let workspace = resolve::current_workspace();
+    let belongs = |cwd: &str| !here || resolve::started_in(workspace.as_deref(), cwd);
+    let mut picker = FallbackPicker::new();
+    // Sessions appended to since: the catalog has their old activity time.
+    let mut rows: Vec<(f64, [u8; 22], Option<Header>)> = Vec::new();
+    let mut total = 0;
+    for key in &state.journal {
+        let header = store.header(std::str::from_utf8(key).ok()?).ok()??;
+        picker.consider(&header);
+        if belongs(&header.cwd) {
+            total += 1;
+            rows.push((header.updated_at, *key, Some(header)));
+        }
+    }
+    let mut from_catalog = 0;
+    let mut titles: Vec<([u8; 22], String)> = Vec::new();
+    for entry in catalog.entries()? {
+        let entry = entry?;
+        if state.journal.contains(&entry.id) {
+            continue;
+        }
+        picker.consider_session(entry.updated_at, entry.id(), &entry.cwd);
+        if belongs(&entry.cwd) {
+            total += 1;
+            if from_catalog < limit {
+                from_catalog += 1;
+                rows.push((entry.updated_at, entry.id, None));
+                titles.push((entry.id, entry.title));
+            }
+        }
+        // Past the rows and the pick, the rest only counts (and `--here`
+        // counts only its own).
+        if !here && from_catalog >= limit && (breadcrumb.is_some() || picker.has_workspace_pick()) {
+            total = catalog.sessions as usize;
+            break;
+        }
+    }
+    rows.sort_by(|a, b| (b.0, &b.1).partial_cmp(&(a.0, &a.1)).unwrap_or(std::cmp::Ordering::Equal));
+    rows.truncate(limit);
+    let shown = rows
+        .into_iter()
+        .map(|(updated_at, key, fresh)| match fresh {
+            Some(header) => Some(header),
+            None => {
+                let header = store.header(std::str::from_utf8(&key).ok()?).ok()??;
+                let title = &titles.iter().find(|(k, _)| *k == key)?.1;
+                (header.updated_at == updated_at && header.title == *title).then_some(header)
+            }
+        })
+        .collect::<Option<Vec<Header>>>()?;
+    let current = breadcrumb.map(|(h, _)| h.id).or_else(|| picker.pick().map(|(id, _)| id));
+    Some(Listing { shown, total, current })
 }
 
 /// The one scan behind every listing: hands `keep` each readable session
