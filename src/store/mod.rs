@@ -175,7 +175,12 @@ impl Store {
     /// Put a catalog built by a full pass in place, if the directory is
     /// still as it was before the pass (a cache: failures only cost speed).
     fn install_catalog(&self, builder: catalog::Builder, before: DirStamp) {
-        let Ok(_guard) = self.lock_file().and_then(LockFile::catalog) else { return };
+        // Not lock_file(): a listing prepares (and warns about) nothing.
+        if self.locks.get().is_none() {
+            let Ok(lock) = LockFile::open(&self.lock_path()) else { return };
+            let _ = self.locks.set(lock);
+        }
+        let Some(Ok(_guard)) = self.locks.get().map(LockFile::catalog) else { return };
         if DirStamp::of(&self.sessions_dir) != Some(before) {
             return;
         }
