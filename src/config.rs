@@ -47,11 +47,11 @@ pub fn load(store: &Store) -> Result<Config> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
         Err(e) => return Err(Error::io(&path, e)),
     };
-    let bad = |why: String| Error::Store(format!("{}: {why}", path.display()));
+
     let mut config = Config::default();
     let mut seen: Vec<String> = Vec::new();
     for (number, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
-        let at_line = |why: String| bad(format!("line {}: {why}", number + 1));
+        let at_line = |why: String| Error::ConfigSyntax { path: path.clone(), line: number + 1, why };
         let Some((key, value)) = parse_line(line).map_err(at_line)? else {
             continue;
         };
@@ -63,12 +63,12 @@ pub fn load(store: &Store) -> Result<Config> {
             "agent" => config.agent = Some(value).filter(|v| !v.trim().is_empty()),
             "agent_input" => config.agent_input = Some(value.parse().map_err(at_line)?),
             "model" => config.model = Some(value).filter(|v| !v.is_empty()),
-            other => crate::note!(
-                "hermes: warning: {}: line {}: unknown key '{other}' ignored (known: {})",
+            other => crate::output::warn(&format!(
+                "{}: line {}: unknown key '{other}' ignored (known: {})",
                 path.display(),
                 number + 1,
                 KEYS.join(", ")
-            ),
+            )),
         }
     }
     Ok(config)

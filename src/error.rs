@@ -3,6 +3,9 @@
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::text::counted;
 
 /// Exit statuses, as SPEC "Exit status" lists them.
 pub const EXIT_NOT_FOUND: i32 = 1;
@@ -32,16 +35,46 @@ pub enum Error {
     /// A session or breadcrumb file that does not parse.
     Corrupt { path: PathBuf, why: String },
     /// A session written by a newer hermes: readable, never rewritten.
-    NewerFormat { path: PathBuf, format: u64 },
-    /// A lock held elsewhere for longer than the timeout.
-    LockTimeout { lock: PathBuf, what: String },
+    /// `understood` is the newest format this hermes reads.
+    NewerFormat { path: PathBuf, format: u64, understood: u64 },
+    /// A lock held elsewhere for longer than `waited`.
+    LockTimeout { lock: PathBuf, what: String, waited: Duration },
     /// A request that is well formed but cannot be honoured as asked (a
     /// title another session holds, delete without --yes off a terminal).
     Refused(String),
     /// Input over a size limit (a message, a title, an import line).
     TooLarge(String),
-    /// Anything else the store refuses, already phrased for the user.
-    Store(String),
+    /// Neither `$HERMES_HOME` nor `$HOME` says where the store is.
+    NoHome,
+    /// A path the store needs as a directory is something else.
+    NotADirectory(PathBuf),
+    /// A new session's file is already there (an ID generated twice).
+    AlreadyExists(PathBuf),
+    /// A session deleted by another hermes while this one was using it.
+    Vanished { id: String },
+    /// config.toml does not parse.
+    ConfigSyntax { path: PathBuf, line: usize, why: String },
+    /// Writing to stdout failed, and not because its reader left (a full
+    /// disk behind a redirection).
+    StdoutWrite(io::Error),
+    /// A reply saved in the session but not shown: stdout failed.
+    ReplyNotShown { id: String, source: io::Error },
+    /// A reply shown but not saved: the session would outgrow `max_bytes`.
+    ReplyNotSaved { id: String, max_bytes: u64 },
+    /// Reading the user's answer on the terminal failed.
+    TerminalRead(io::Error),
+    /// An export file to be written where there is no directory.
+    NoDirectory { path: PathBuf, dir: PathBuf },
+    /// Writing the export file failed.
+    ExportWrite(io::Error),
+    /// An export written without the sessions that are damaged.
+    ExportIncomplete { damaged: usize },
+    /// Reading an import's input (a file, or stdin) failed.
+    ImportRead { name: String, source: io::Error },
+    /// An import input refused whole, at `line`: nothing was imported.
+    ImportRejected { name: String, line: usize, why: String },
+    /// An import done without its damaged lines.
+    ImportIncomplete { name: String, damaged: usize, dry_run: bool },
     /// SIGINT/SIGTERM while we waited.
     Interrupted,
     /// stdout was closed by its reader (`hermes sessions list | head -1`).
@@ -68,15 +101,43 @@ impl Error {
             | Error::Corrupt { .. }
             | Error::NewerFormat { .. }
             | Error::LockTimeout { .. }
-            | Error::Store(_) => EXIT_STORE,
+            | Error::NoHome
+            | Error::NotADirectory(_)
+            | Error::AlreadyExists(_)
+            | Error::Vanished { .. }
+            | Error::ConfigSyntax { .. }
+            | Error::StdoutWrite(_)
+            | Error::ReplyNotShown { .. }
+            | Error::ReplyNotSaved { .. }
+            | Error::TerminalRead(_)
+            | Error::NoDirectory { .. }
+            | Error::ExportWrite(_)
+            | Error::ExportIncomplete { .. }
+            | Error::ImportRead { .. }
+            | Error::ImportRejected { .. }
+            | Error::ImportIncomplete { .. } => EXIT_STORE,
             // Oversized input is the user's to fix: a usage error.
             Error::TooLarge(_) => EXIT_USAGE,
             Error::Interrupted => EXIT_INTERRUPTED,
             Error::BrokenPipe | Error::HelpWanted => 0,
         }
     }
+
+    /// Whether the message is printed exactly as it is, without the
+    /// `hermes: ` every other error starts with (SPEC gives the not-found
+    /// text of `chat -c NAME` verbatim).
+    pub fn is_verbatim(&self) -> bool {
+        matches!(self, Error::NotFound { .. })
+    }
 }
 
+/// The words that say a file is not a session file, for the error and for
+/// every warning that skips or leaves one.
+pub fn not_a_session_file(path: &Path, why: &str) -> String {
+    format!("{}: not a valid session file ({why})", path.display())
+}
+
+/// The text of an error, without the `hermes: ` its printer adds.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -89,41 +150,71 @@ impl fmt::Display for Error {
                 writeln!(f, "Use 'hermes sessions list' to see available sessions, or pass")?;
                 write!(f, "--create-if-missing to start a new session with that title.")
             }
-            Error::NoSuchId(id) => write!(
-                f,
-                "hermes: no session has the ID '{}'; see 'hermes sessions list' for IDs",
-                visible(id)
-            ),
-            Error::NothingToContinue => {
-                write!(f, "hermes: no session to continue; start one with 'hermes chat'")
+            Error::NoSuchId(id) => {
+                write!(f, "no session has the ID '{}'; see 'hermes sessions list' for IDs", visible(id))
             }
+            Error::NothingToContinue => write!(f, "no session to continue; start one with 'hermes chat'"),
             Error::Usage(text) => {
-                write!(f, "hermes: {text}")?;
+                write!(f, "{text}")?;
                 if !text.contains("--help") {
                     write!(f, "\nTry 'hermes --help' for more information.")?;
                 }
                 Ok(())
             }
-            Error::Agent(text) => write!(f, "hermes: {text}"),
-            Error::Io { path, source } => {
-                write!(f, "hermes: {}: {}", path.display(), describe_io(source))
-            }
-            Error::Corrupt { path, why } => {
-                write!(f, "hermes: {}: not a valid session file ({why}); left untouched", path.display())
-            }
-            Error::NewerFormat { path, format } => write!(
+            Error::Agent(text) | Error::TooLarge(text) | Error::Refused(text) => write!(f, "{text}"),
+            Error::Io { path, source } => write!(f, "{}: {}", path.display(), describe_io(source)),
+            Error::Corrupt { path, why } => write!(f, "{}; left untouched", not_a_session_file(path, why)),
+            Error::NewerFormat { path, format, understood } => write!(
                 f,
-                "hermes: {}: written in format {format} by a newer hermes; this one understands format 1 and will not modify it",
+                "{}: written in format {format} by a newer hermes; this one understands format {understood} and will not modify it",
                 path.display()
             ),
-            Error::LockTimeout { lock, what } => write!(
+            Error::LockTimeout { lock, what, waited } => write!(
                 f,
-                "hermes: timed out after 10s waiting for the {what} ({}); another hermes holds it",
+                "timed out after {}s waiting for the {what} ({}); another hermes holds it",
+                waited.as_secs(),
                 lock.display()
             ),
-            Error::TooLarge(text) | Error::Refused(text) => write!(f, "hermes: {text}"),
-            Error::Store(text) => write!(f, "hermes: {text}"),
-            Error::Interrupted => write!(f, "hermes: interrupted"),
+            Error::NoHome => write!(
+                f,
+                "neither HERMES_HOME nor HOME is set, so there is nowhere to keep sessions; set HERMES_HOME=/path/to/dir"
+            ),
+            Error::NotADirectory(path) => write!(f, "{}: exists and is not a directory", path.display()),
+            Error::AlreadyExists(path) => write!(f, "{}: already exists", path.display()),
+            Error::Vanished { id } => write!(f, "session {id} was deleted while in use"),
+            Error::ConfigSyntax { path, line, why } => write!(f, "{}: line {line}: {why}", path.display()),
+            Error::StdoutWrite(e) => write!(f, "writing to stdout: {}", describe_io(e)),
+            Error::ReplyNotShown { id, source } => write!(
+                f,
+                "could not show the reply ({}); it is saved: hermes sessions show {id}",
+                describe_io(source)
+            ),
+            Error::ReplyNotSaved { id, max_bytes } => write!(
+                f,
+                "the reply would grow session {id} past {} MiB, so it was not saved; start a new session",
+                max_bytes >> 20
+            ),
+            Error::TerminalRead(e) => write!(f, "reading the terminal: {}", describe_io(e)),
+            Error::NoDirectory { path, dir } => {
+                write!(f, "cannot write {}: no directory {}", path.display(), dir.display())
+            }
+            Error::ExportWrite(e) => write!(f, "writing the export: {}", describe_io(e)),
+            Error::ExportIncomplete { damaged } => write!(
+                f,
+                "{} could not be exported (see the warnings above); the export holds the rest",
+                counted(*damaged, "damaged session")
+            ),
+            Error::ImportRead { name, source } => write!(f, "{name}: {}", describe_io(source)),
+            Error::ImportRejected { name, line, why } => {
+                write!(f, "{name}:{line}: {why}; nothing was imported")
+            }
+            Error::ImportIncomplete { name, damaged, dry_run } => write!(
+                f,
+                "{name}: {} skipped; {}",
+                counted(*damaged, "damaged line"),
+                if *dry_run { "the rest would be imported" } else { "the rest was imported" }
+            ),
+            Error::Interrupted => write!(f, "interrupted"),
             Error::BrokenPipe | Error::HelpWanted => Ok(()),
         }
     }
@@ -149,5 +240,78 @@ pub fn describe_io(e: &io::Error) -> String {
 impl From<lexopt::Error> for Error {
     fn from(e: lexopt::Error) -> Error {
         Error::Usage(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn io_error() -> io::Error {
+        io::Error::from(io::ErrorKind::StorageFull)
+    }
+
+    /// One of each kind, with the status SPEC gives it.
+    fn every_kind() -> Vec<(Error, i32)> {
+        let path = || PathBuf::from("/h/sessions/x.json");
+        vec![
+            (Error::NotFound { name: "x".into(), did_you_mean: None }, EXIT_NOT_FOUND),
+            (Error::NoSuchId("x".into()), EXIT_NOT_FOUND),
+            (Error::NothingToContinue, EXIT_NOT_FOUND),
+            (Error::usage("bad"), EXIT_USAGE),
+            (Error::Refused("no".into()), EXIT_USAGE),
+            (Error::TooLarge("big".into()), EXIT_USAGE),
+            (Error::Agent("failed".into()), EXIT_AGENT),
+            (Error::io(&path(), io_error()), EXIT_STORE),
+            (Error::Corrupt { path: path(), why: "truncated".into() }, EXIT_STORE),
+            (Error::NewerFormat { path: path(), format: 9, understood: 1 }, EXIT_STORE),
+            (
+                Error::LockTimeout { lock: path(), what: "lock".into(), waited: Duration::from_secs(10) },
+                EXIT_STORE,
+            ),
+            (Error::NoHome, EXIT_STORE),
+            (Error::NotADirectory(path()), EXIT_STORE),
+            (Error::AlreadyExists(path()), EXIT_STORE),
+            (Error::Vanished { id: "x".into() }, EXIT_STORE),
+            (Error::ConfigSyntax { path: path(), line: 3, why: "no '='".into() }, EXIT_STORE),
+            (Error::StdoutWrite(io_error()), EXIT_STORE),
+            (Error::ReplyNotShown { id: "x".into(), source: io_error() }, EXIT_STORE),
+            (Error::ReplyNotSaved { id: "x".into(), max_bytes: 64 << 20 }, EXIT_STORE),
+            (Error::TerminalRead(io_error()), EXIT_STORE),
+            (Error::NoDirectory { path: path(), dir: path() }, EXIT_STORE),
+            (Error::ExportWrite(io_error()), EXIT_STORE),
+            (Error::ExportIncomplete { damaged: 2 }, EXIT_STORE),
+            (Error::ImportRead { name: "f".into(), source: io_error() }, EXIT_STORE),
+            (Error::ImportRejected { name: "f".into(), line: 1, why: "not JSON".into() }, EXIT_STORE),
+            (Error::ImportIncomplete { name: "f".into(), damaged: 1, dry_run: false }, EXIT_STORE),
+            (Error::Interrupted, EXIT_INTERRUPTED),
+        ]
+    }
+
+    #[test]
+    fn each_kind_has_its_exit_status() {
+        for (error, status) in every_kind() {
+            assert_eq!(error.exit_code(), status, "{error:?}");
+        }
+    }
+
+    #[test]
+    fn messages_leave_the_prefix_to_their_printer() {
+        for (error, _) in every_kind() {
+            let text = error.to_string();
+            assert!(!text.is_empty() && !text.starts_with("hermes"), "{error:?}: {text}");
+        }
+    }
+
+    #[test]
+    fn numbers_in_messages_come_from_the_values_given() {
+        let newer = Error::NewerFormat { path: "f".into(), format: 7, understood: 3 };
+        assert!(newer.to_string().contains("written in format 7") && newer.to_string().contains("format 3"));
+        let timeout = Error::LockTimeout {
+            lock: "l".into(),
+            what: "store lock".into(),
+            waited: Duration::from_secs(4),
+        };
+        assert!(timeout.to_string().starts_with("timed out after 4s"));
     }
 }

@@ -65,10 +65,7 @@ fn open_store(profile: Option<String>) -> Result<Store> {
         None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
             Some(home) => PathBuf::from(home).join(".hermes"),
             None => {
-                return Err(Error::Store(
-                    "neither HERMES_HOME nor HOME is set, so there is nowhere to keep sessions; set HERMES_HOME=/path/to/dir"
-                        .into(),
-                ));
+                return Err(Error::NoHome);
             }
         },
     };

@@ -1,20 +1,17 @@
 //! The `hermes` binary: parse, run, and the one place where an error becomes
 //! a message and an exit status.
 
-use hermes::error::Error;
-use hermes::note;
+use hermes::output;
 
 fn main() {
     std::panic::set_hook(Box::new(|info| {
         // Never a backtrace: one line that says it is our bug.
-        note!("hermes: internal error: {info}; please report this bug");
+        output::notice(&format!("internal error: {info}; please report this bug"));
     }));
     let status = match hermes::cli::parse().and_then(hermes::run) {
         Ok(()) => 0,
         Err(e) => {
-            if !matches!(e, Error::BrokenPipe) {
-                note!("{e}");
-            }
+            output::report(&e);
             e.exit_code()
         }
     };

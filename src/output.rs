@@ -40,16 +40,34 @@ impl Drop for Out {
 }
 
 pub fn map_stdout_error(e: io::Error) -> Error {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        Error::BrokenPipe
-    } else {
-        Error::Store(format!("writing to stdout: {}", crate::error::describe_io(&e)))
+    if e.kind() == io::ErrorKind::BrokenPipe { Error::BrokenPipe } else { Error::StdoutWrite(e) }
+}
+
+/// Say something on stderr in hermes's voice: the one place that writes
+/// the `hermes: ` every error, warning and notice starts with.
+pub fn notice(text: &str) {
+    crate::note!("hermes: {text}");
+}
+
+/// Print an error: prefixed, except the one text SPEC gives verbatim; a
+/// closed stdout says nothing.
+pub fn report(e: &Error) {
+    match e {
+        Error::BrokenPipe | Error::HelpWanted => {}
+        e if e.is_verbatim() => crate::note!("{e}"),
+        e => notice(&e.to_string()),
     }
 }
 
-/// Print a warning about a file that was skipped.
+/// Print a warning: something was skipped or left, and the command goes on.
 pub fn warn(text: &str) {
-    crate::note!("hermes: warning: {text}");
+    notice(&format!("warning: {text}"));
+}
+
+/// Warn about a file in the sessions folder that is not a session file;
+/// `outcome` says what became of it ("skipped", "left in place").
+pub fn warn_not_a_session_file(path: &Path, why: &str, outcome: &str) {
+    warn(&format!("{}; {outcome}", crate::error::not_a_session_file(path, why)));
 }
 
 /// `println!` that never panics: a closed or full stdout is not worth a
@@ -105,11 +123,7 @@ pub fn destination(given: &Path) -> Result<Destination> {
             // Otherwise the error would name the temporary file, which the
             // user never asked for.
             if let Some(dir) = path.parent().filter(|d| !d.is_dir()) {
-                return Err(Error::Store(format!(
-                    "cannot write {}: no directory {}",
-                    path.display(),
-                    dir.display()
-                )));
+                return Err(Error::NoDirectory { path: path.clone(), dir: dir.to_path_buf() });
             }
             Ok(Destination::Replace(path))
         }

@@ -203,14 +203,14 @@ impl Chat<'_> {
     fn reply(&self, header: &Header, out: &mut dyn Write) -> Result<ReplyOutcome> {
         let Some(agent) = &self.agent else {
             if self.hint_missing_agent {
-                crate::note!(
-                    "hermes: no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')"
+                output::notice(
+                    "no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')",
                 );
                 if let Some(other) = config::foreign_config(self.store) {
-                    crate::note!(
-                        "hermes: {} is not read: it is another program's (the Python Hermes keeps its settings there); hermes reads config.toml",
+                    output::notice(&format!(
+                        "{} is not read: it is another program's (the Python Hermes keeps its settings there); hermes reads config.toml",
                         other.display()
-                    );
+                    ));
                 }
             }
             return Ok(ReplyOutcome::NoAgent);
@@ -218,7 +218,7 @@ impl Chat<'_> {
         // The conversation goes to the agent straight from the file, a
         // message at a time.
         let conversation =
-            self.store.open(&header.id)?.ok_or(Error::Store(format!("session {} vanished", header.id)))?;
+            self.store.open(&header.id)?.ok_or_else(|| Error::Vanished { id: header.id.clone() })?;
         let current = conversation.header().clone();
         let reply = if sys::isatty(1) {
             let mut shown =
@@ -236,21 +236,16 @@ impl Chat<'_> {
                 Ok(_) => {}
                 // Shown, but the session has no room for it.
                 Err(Error::TooLarge(_)) => {
-                    return Err(Error::Store(format!(
-                        "the reply would grow session {} past {} MiB, so it was not saved; start a new session",
-                        header.id,
-                        crate::store::MAX_SESSION_BYTES >> 20
-                    )));
+                    return Err(Error::ReplyNotSaved {
+                        id: header.id.clone(),
+                        max_bytes: crate::store::MAX_SESSION_BYTES,
+                    });
                 }
                 Err(e) => return Err(e),
             }
         }
         if let Some(e) = reply.output_error {
-            return Err(Error::Store(format!(
-                "could not show the reply ({}); it is saved: hermes sessions show {}",
-                crate::error::describe_io(&e),
-                header.id
-            )));
+            return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
         }
         Ok(if reply.interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
     }
@@ -424,8 +419,7 @@ impl Chat<'_> {
                     crate::say!("Nothing to save yet.");
                     return Ok(true);
                 };
-                let session =
-                    self.store.load(&h.id)?.ok_or(Error::Store(format!("session {} vanished", h.id)))?;
+                let session = self.store.load(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
                 let file = if rest.is_empty() { format!("hermes-{}.md", h.id) } else { home_relative(rest) };
                 output::write_file(std::path::Path::new(&file), view::markdown(&[session]).as_bytes())?;
                 crate::say!("Saved to {file}.");
@@ -508,7 +502,7 @@ fn go_on_after(e: Error) -> Result<()> {
 /// that a command line gets.
 fn note_in_chat(e: &Error) {
     match e {
-        Error::Usage(text) => crate::note!("hermes: {text}"),
-        e => crate::note!("{e}"),
+        Error::Usage(text) => output::notice(text),
+        e => output::report(e),
     }
 }

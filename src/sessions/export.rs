@@ -16,7 +16,6 @@ use crate::store::Store;
 use crate::store::fsio;
 use crate::store::{format, session};
 use crate::terminal::resolve;
-use crate::text::counted;
 use crate::view::markdown_one;
 
 use super::Progress;
@@ -106,10 +105,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             // Exporting everything is a backup: one damaged file must not
             // stop the rest. It is named, counted, and fails the command.
             Err(Error::Corrupt { path, why }) if names.is_empty() => {
-                crate::output::warn(&format!(
-                    "{}: not a valid session file ({why}); not exported",
-                    path.display()
-                ));
+                crate::output::warn_not_a_session_file(&path, &why, "not exported");
                 damaged += 1;
                 continue;
             }
@@ -139,10 +135,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     if damaged > 0 {
         // The export is written, but a backup script must not take it for
         // a complete one.
-        return Err(Error::Store(format!(
-            "{} could not be exported (see the warnings above); the export holds the rest",
-            counted(damaged, "damaged session")
-        )));
+        return Err(Error::ExportIncomplete { damaged });
     }
     Ok(())
 }
@@ -158,9 +151,7 @@ impl Sink {
     fn write(&mut self, text: &str) -> Result<()> {
         match self {
             Sink::Stdout(out) => out.write(text),
-            Sink::File(file) => file
-                .write_all(text.as_bytes())
-                .map_err(|e| Error::Store(format!("writing the export: {}", crate::error::describe_io(&e)))),
+            Sink::File(file) => file.write_all(text.as_bytes()).map_err(Error::ExportWrite),
             Sink::Stream(path, out) => out.write_all(text.as_bytes()).map_err(|e| Error::io(path, e)),
         }
     }

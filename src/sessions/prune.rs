@@ -82,16 +82,13 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     store.scan(|entry| match entry.header {
         Ok(h) if inactive(&h) => sessions.push(h),
         // Listed but never rewritten, and not deleted behind anyone's back.
-        Ok(ref h) if h.format > FORMAT && h.updated_at < cutoff => crate::note!(
-            "hermes: {}: written in format {} by a newer hermes; left in place",
+        Ok(ref h) if h.format > FORMAT && h.updated_at < cutoff => output::notice(&format!(
+            "{}: written in format {} by a newer hermes; left in place",
             entry.path().display(),
             h.format
-        ),
-        Ok(_) => {}
-        Err(ref why) => output::warn(&format!(
-            "{}: not a valid session file ({why}); left in place",
-            entry.path().display()
         )),
+        Ok(_) => {}
+        Err(ref why) => output::warn_not_a_session_file(&entry.path(), why, "left in place"),
     })?;
     sessions.sort_by(|a, b| a.id.cmp(&b.id));
     let mut temps: Vec<PathBuf> = [store.sessions_dir(), store.crumbs_dir(), &store.home]
@@ -150,7 +147,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             Ok(true) => removed += 1,
             Ok(false) => {}
             Err(Error::Corrupt { path, why }) => {
-                output::warn(&format!("{}: not a valid session file ({why}); left in place", path.display()))
+                output::warn_not_a_session_file(&path, &why, "left in place")
             }
             Err(e) => return Err(e),
         }

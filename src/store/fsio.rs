@@ -23,7 +23,7 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
             if fs::metadata(dir).is_ok_and(|m| m.is_dir()) {
                 return Ok(());
             }
-            return Err(Error::Store(format!("{}: exists and is not a directory", dir.display())));
+            return Err(Error::NotADirectory(dir.to_path_buf()));
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(Error::io(dir, e)),
@@ -238,12 +238,12 @@ pub fn warn_if_unsafe_home(home: &Path) {
         problems.push(format!("is owned by uid {}, not you", meta.uid()));
     }
     if !problems.is_empty() {
-        crate::note!(
-            "hermes: warning: {} {}; run 'chmod 700 {}' if that is not intended",
+        crate::output::warn(&format!(
+            "{} {}; run 'chmod 700 {}' if that is not intended",
             home.display(),
             problems.join(" and "),
             home.display()
-        );
+        ));
     }
 }
 

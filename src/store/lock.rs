@@ -90,7 +90,7 @@ impl LockFile {
                 return Err(Error::Interrupted);
             }
             if Instant::now() >= deadline {
-                return Err(Error::LockTimeout { lock: self.path.clone(), what });
+                return Err(Error::LockTimeout { lock: self.path.clone(), what, waited: TIMEOUT });
             }
             std::thread::sleep(pause);
             pause = (pause * 2).min(Duration::from_millis(25));

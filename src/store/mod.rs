@@ -364,7 +364,9 @@ impl Store {
         match reader.into_session() {
             Ok(session) => Ok(Some(session)),
             // A newer hermes may lay its files out otherwise.
-            Err(Fault::Damaged(_)) if format > FORMAT => Err(Error::NewerFormat { path, format }),
+            Err(Fault::Damaged(_)) if format > FORMAT => {
+                Err(Error::NewerFormat { path, format, understood: FORMAT })
+            }
             Err(fault) => Err(fault_error(&path, fault)),
         }
     }
@@ -390,7 +392,7 @@ impl Store {
         self.prepare()?;
         let path = self.session_path(&header.id).expect("generated IDs are valid");
         if fs::symlink_metadata(&path).is_ok() {
-            return Err(Error::Store(format!("{}: already exists", path.display())));
+            return Err(Error::AlreadyExists(path));
         }
         let mut watch = self.watch_dir()?;
         let mut file = self.begin_session_write(&path, &mut watch)?;
@@ -597,7 +599,7 @@ fn check_file_name(path: &Path, header: &Header) -> std::result::Result<(), Stri
 fn fault_error(path: &Path, fault: Fault) -> Error {
     match fault {
         Fault::Damaged(why) => Error::Corrupt { path: path.to_path_buf(), why },
-        Fault::Newer(format) => Error::NewerFormat { path: path.to_path_buf(), format },
+        Fault::Newer(format) => Error::NewerFormat { path: path.to_path_buf(), format, understood: FORMAT },
         Fault::TooLarge => Error::Corrupt {
             path: path.to_path_buf(),
             why: format!("larger than {} MiB", MAX_SESSION_BYTES >> 20),
@@ -607,12 +609,16 @@ fn fault_error(path: &Path, fault: Fault) -> Error {
 }
 
 fn gone(id: &str) -> Error {
-    Error::Store(format!("session {id} was deleted while in use"))
+    Error::Vanished { id: id.to_string() }
 }
 
 pub fn refuse_newer(path: &Path, header: &Header) -> Result<()> {
     if header.format > FORMAT {
-        return Err(Error::NewerFormat { path: path.to_path_buf(), format: header.format });
+        return Err(Error::NewerFormat {
+            path: path.to_path_buf(),
+            format: header.format,
+            understood: FORMAT,
+        });
     }
     Ok(())
 }

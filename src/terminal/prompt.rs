@@ -28,7 +28,10 @@ pub fn read_line() -> Result<Line> {
             Ok(_) => {
                 // The rest of the line goes too, not into the next one.
                 while matches!(stdin.read(&mut byte), Ok(1)) && byte[0] != b'\n' {}
-                return Err(Error::TooLarge("the line is longer than 16 MiB; nothing was sent".into()));
+                return Err(Error::TooLarge(format!(
+                    "the line is longer than {} MiB; nothing was sent",
+                    MAX_MESSAGE_BYTES >> 20
+                )));
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => match sys::take_signal() {
                 Some(sys::SIGINT) => return Ok(Line::Cancelled),
@@ -36,7 +39,7 @@ pub fn read_line() -> Result<Line> {
                 None => continue,
             },
             Err(e) => {
-                return Err(Error::Store(format!("reading the terminal: {}", crate::error::describe_io(&e))));
+                return Err(Error::TerminalRead(e));
             }
         }
     }

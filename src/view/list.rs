@@ -27,7 +27,7 @@ struct Entry<'a> {
 }
 
 fn warn_skipped(path: &std::path::Path, why: &str) {
-    output::warn(&format!("{}: not a valid session file ({why}); skipped", path.display()));
+    output::warn_not_a_session_file(path, why, "skipped");
 }
 
 /// Writes rows as they come: a JSON array, tab-separated lines for a pipe,

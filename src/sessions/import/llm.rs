@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 
 use nanoserde::DeJson;
 
-use crate::error::{Error, Result, describe_io};
+use crate::error::{Error, Result};
 use crate::store::MAX_SESSION_BYTES;
 use crate::store::json;
 use crate::store::session::{Header, Message, Session, TITLE_AUTO};
@@ -51,7 +51,7 @@ struct Place {
 }
 
 pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Result<()>) -> Result<Tally> {
-    let io_error = |e: std::io::Error| Error::Store(format!("{name}: {}", describe_io(&e)));
+    let io_error = |source: std::io::Error| Error::ImportRead { name: name.to_string(), source };
     // Pass over the array: every exchange checked, its place noted under
     // its conversation, conversations kept in order of first appearance.
     let mut order: Vec<String> = Vec::new();
@@ -164,7 +164,8 @@ fn for_each_element(
     let mut element = Vec::new();
     let mut start = Element { offset: 0, line: 1 };
     loop {
-        let chunk = reader.fill_buf().map_err(|e| Error::Store(format!("{name}: {}", describe_io(&e))))?;
+        let chunk =
+            reader.fill_buf().map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
         if chunk.is_empty() {
             break;
         }
@@ -213,7 +214,7 @@ fn for_each_element(
 /// JSON Lines export of hermes or the Python Hermes), judged by its first
 /// line.
 fn not_an_array(input: &mut File, name: &str) -> Result<Option<Error>> {
-    let io_error = |e: std::io::Error| Error::Store(format!("{name}: {}", describe_io(&e)));
+    let io_error = |source: std::io::Error| Error::ImportRead { name: name.to_string(), source };
     input.rewind().map_err(io_error)?;
     let mut reader = BufReader::new(Read::by_ref(input));
     let mut first = Vec::new();

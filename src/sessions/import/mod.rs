@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use lexopt::prelude::*;
 
 use crate::args::{positional_args, string};
-use crate::error::{Error, Result, describe_io};
+use crate::error::{Error, Result};
 use crate::output;
 use crate::store::Store;
 use crate::store::format;
@@ -72,7 +72,7 @@ fn read(
     name: &str,
     each: &mut dyn FnMut(Session) -> Result<()>,
 ) -> Result<source::Tally> {
-    input.rewind().map_err(|e| Error::Store(format!("{name}: {}", describe_io(&e))))?;
+    input.rewind().map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
     let tally = match from {
         Source::Hermes => hermes::read(input, name, each)?,
         Source::HermesAgent => hermes_agent::read(input, name, each)?,
@@ -128,11 +128,11 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         let key = session::id_key(&s.header.id);
         if !ids.insert(key) {
             if let Some((path, why)) = damaged.remove(&key) {
-                output::warn(&format!(
-                    "{}: not a valid session file ({why}); left in place, so session {} was not imported",
-                    path.display(),
-                    s.header.id
-                ));
+                output::warn_not_a_session_file(
+                    &path,
+                    &why,
+                    &format!("left in place, so session {} was not imported", s.header.id),
+                );
             }
             skipped += 1;
             return Ok(());
@@ -171,11 +171,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     report(&tally, imported, skipped, retitled, args.dry_run);
     match tally.damaged.len() {
         0 => Ok(()),
-        n => Err(Error::Store(format!(
-            "{name}: {} skipped; {}",
-            counted(n, "damaged line"),
-            if args.dry_run { "the rest would be imported" } else { "the rest was imported" }
-        ))),
+        damaged => Err(Error::ImportIncomplete { name, damaged, dry_run: args.dry_run }),
     }
 }
 
@@ -223,7 +219,7 @@ fn open_input(file: &OsStr) -> Result<File> {
     if file == "-" {
         let mut spool = tempfile_in_tmp()?;
         std::io::copy(&mut std::io::stdin().lock(), &mut spool)
-            .map_err(|e| Error::Store(format!("reading stdin: {}", describe_io(&e))))?;
+            .map_err(|source| Error::ImportRead { name: "reading stdin".into(), source })?;
         return Ok(spool);
     }
     let path = Path::new(file);

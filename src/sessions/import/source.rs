@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 use nanoserde::{DeJson, DeJsonErr, DeJsonState, DeJsonTok};
 
-use crate::error::{Error, Result, describe_io};
+use crate::error::{Error, Result};
 use crate::store::MAX_SESSION_BYTES;
 use crate::store::json;
 use crate::store::session::{self, Session, TITLE_AUTO};
@@ -97,7 +97,7 @@ pub fn wrong_source(name: &str, line: usize, expected: Source, record: &[u8], wh
 
 /// An input refused whole, at `line`.
 pub fn rejected(name: &str, line: usize, why: &str) -> Error {
-    Error::Store(format!("{name}:{line}: {why}; nothing was imported"))
+    Error::ImportRejected { name: name.to_string(), line, why: why.to_string() }
 }
 
 /// Which tool wrote the input, judged by the keys in its first 64 KiB (for
@@ -138,7 +138,7 @@ pub fn for_each_line(
         let n = Read::by_ref(&mut reader)
             .take(MAX_SESSION_BYTES + 1)
             .read_until(b'\n', &mut line)
-            .map_err(|e| Error::Store(format!("{name}: {}", describe_io(&e))))?;
+            .map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
         if n == 0 {
             return Ok(());
         }
