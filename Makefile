@@ -77,7 +77,7 @@ DEB_ROOT ?= $(CURDIR)/target/deb/root
 # changelog's, unless SOURCE_DATE_EPOCH says otherwise.
 DEB_EPOCH = $(if $(SOURCE_DATE_EPOCH),$(SOURCE_DATE_EPOCH),$(shell dpkg-parsechangelog -l contrib/deb/changelog -STimestamp 2>/dev/null))
 
-.PHONY: all build check test unit lint-man install uninstall static clean dist check-dist deb
+.PHONY: all build check test unit lint-shell lint-man install uninstall static clean dist check-dist deb
 
 all: build
 
@@ -86,7 +86,18 @@ build:
 
 $(BIN): build
 
-check: unit test
+check: unit lint-shell test
+
+SHELLCHECK ?= shellcheck
+
+# The bash completion script, checked where shellcheck is installed.
+lint-shell:
+	@if command -v $(SHELLCHECK) >/dev/null 2>&1; then \
+		echo "$(SHELLCHECK) src/cli/completions/hermes.bash"; \
+		$(SHELLCHECK) -s bash src/cli/completions/hermes.bash; \
+	else \
+		echo "shellcheck not installed: src/cli/completions/hermes.bash not checked"; \
+	fi
 
 # Unit tests in the dev profile: a second LTO build of the test harness
 # would double the time of every check and test nothing more.

@@ -6,6 +6,7 @@ test_description='hermes completion: bash, zsh and fish scripts'
 test_lazy_prereq BASH 'command -v bash'
 test_lazy_prereq ZSH 'command -v zsh'
 test_lazy_prereq FISH 'command -v fish'
+test_lazy_prereq SHELLCHECK 'command -v shellcheck'
 
 # bash_complete LINE [TEXT]: what the bash script offers with the cursor at
 # the end of LINE, one a line, sorted. TEXT is the text readline replaces
@@ -55,6 +56,19 @@ test_expect_success 'hermes completion SHELL prints a script; other shells are r
 	test_expect_code 2 hermes completion tcsh >out 2>err &&
 	test_must_be_empty out &&
 	grep "^hermes: completion: unknown shell .tcsh. (bash, zsh, fish)$" err
+'
+
+test_expect_success 'the scripts hermes prints are the files in src/cli/completions' '
+	hermes completion bash >actual &&
+	test_cmp "$ROOT/src/cli/completions/hermes.bash" actual &&
+	hermes completion zsh >actual &&
+	test_cmp "$ROOT/src/cli/completions/_hermes" actual &&
+	hermes completion fish >actual &&
+	test_cmp "$ROOT/src/cli/completions/hermes.fish" actual
+'
+
+test_expect_success SHELLCHECK 'shellcheck finds nothing in the bash script' '
+	shellcheck -s bash "$ROOT/src/cli/completions/hermes.bash"
 '
 
 test_expect_success 'completion writes no files' '
