@@ -45,8 +45,12 @@ pub fn map_stdout_error(e: io::Error) -> Error {
 
 /// Say something on stderr in hermes's voice: the one place that writes
 /// the `hermes: ` every error, warning and notice starts with.
+///
+/// Arguments, titles and paths in a message are shown, never obeyed: a
+/// control character (an escape sequence) in any line is made visible.
 pub fn notice(text: &str) {
-    crate::note!("hermes: {text}");
+    let shown: Vec<_> = text.lines().map(|line| crate::text::printable(line, false)).collect();
+    crate::note!("hermes: {}", shown.join("\n"));
 }
 
 /// Print an error: prefixed, except the one text SPEC gives verbatim; a

@@ -196,7 +196,9 @@ test_expect_success '-c NAME finds what -c NAME --create-if-missing created, wha
 
 test_expect_success '-c NAME: an ID match comes before a title match' '
 	a=$(mk alpha) &&
-	b=$(mk "$a") &&
+	b=$(mk placeholder) &&
+	# hermes refuses such a title now; an older hermes, or an edit, made it.
+	sed -i "s/\"title\":\"placeholder\"/\"title\":\"$a\"/" "$HERMES_HOME/sessions/$b.json" &&
 	test "$(field "$b" title)" = "$a" &&
 	hermes chat -c "$a" -q which --no-agent 2>err &&
 	echo "session_id: $a" >expect && test_cmp expect err &&

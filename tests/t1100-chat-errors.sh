@@ -357,4 +357,20 @@ test_expect_success 'a name with terminal escapes is echoed escaped, not obeyed'
 	test_cmp expect first
 '
 
+test_expect_success 'usage errors show escape sequences from arguments escaped, not obeyed' '
+	esc=$(printf "\033[31m") &&
+	test_expect_code 2 hermes chat -q x "$esc" >out 2>err &&
+	test_must_be_empty out &&
+	! grep -q "$(printf "\033")" err &&
+	grep -F "unexpected argument '"'^[[31m'"'" err &&
+	test_expect_code 2 hermes sessions rename "$(printf "a\033]2;pwned\007")" 2>err &&
+	! grep -q "$(printf "\033")" err &&
+	test_expect_code 2 hermes "$(printf "%s\033[2J" --bad)" 2>err &&
+	! grep -q "$(printf "\033")" err &&
+	grep -F "^[[2J" err &&
+	test_expect_code 2 hermes chat --title "$(printf "\342\200\256")x" -q "" 2>err &&
+	test_expect_code 2 hermes sessions list --limit "$(printf "9\033[2J")" 2>err &&
+	! grep -q "$(printf "\033")" err
+'
+
 test_done

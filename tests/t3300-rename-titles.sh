@@ -141,6 +141,26 @@ test_expect_success 'rename needs a name and a title; an unquoted title is caugh
 	test "$(title_of "$id")" = "redis debug"
 '
 
+test_expect_success 'a title shaped like a session ID is refused everywhere (it would be looked up as that ID)' '
+	redis_session &&
+	hermes chat --title other -q x --no-agent -Q &&
+	other=$(session_id_by_title other) &&
+	test_expect_code 2 hermes sessions rename "redis debug" "$other" 2>err &&
+	echo "hermes: '"'"'$other'"'"' has the shape of a session ID, which a title must not have (it would be looked up as an ID); choose another" >expect &&
+	test_cmp expect err &&
+	test "$(title_of "$id")" = "redis debug" &&
+	hermes chat -c "redis debug" -q still --no-agent -Q &&
+	test_expect_code 2 hermes sessions rename "redis debug" 20991231_235959_abcdef &&
+	test_expect_code 2 hermes chat --title 20991231_235959_abcdef -q x --no-agent -Q &&
+	test_expect_code 2 hermes chat -c 20991231_235959_abcdef --create-if-missing -q x --no-agent -Q &&
+	test "$(session_count)" = 2 &&
+	# shaped like one only after cleaning: still refused
+	test_expect_code 2 hermes sessions rename "redis debug" " 20991231_235959_abcdef$(printf "\342\200\213")" &&
+	# not the shape (upper-case hex, one digit short): an ordinary title
+	hermes sessions rename "redis debug" 20991231_235959_ABCDEF &&
+	hermes sessions rename 20991231_235959_ABCDEF 20991231_235959_abcde
+'
+
 test_expect_success 'chat --title follows the same rules' '
 	hermes chat --title "$(printf " a\342\200\256b\033[1m  c ")" -q x --no-agent -Q &&
 	test "$(source_of "ab[1m c")" = user &&

@@ -77,7 +77,9 @@ test_expect_success 'the ID is tried before titles' '
 	hermes chat --title first -q x --no-agent -Q &&
 	first=$(session_id_by_title first) &&
 	hermes chat --title second -q y --no-agent -Q &&
-	hermes sessions rename second "$first" &&
+	second=$(session_id_by_title second) &&
+	# hermes refuses such a title now; an older hermes, or an edit, made it.
+	sed -i "s/\"title\":\"second\"/\"title\":\"$first\"/" "$HERMES_HOME/sessions/$second.json" &&
 	hermes sessions show "$first" >out &&
 	head -n 1 out >title &&
 	echo first >expect &&

@@ -5,10 +5,19 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::session::{self, Header, MAX_TITLE_CHARS, TITLE_USER};
 
-/// A title a person gave: cleaned, non-empty, at most 100 characters.
+/// A title a person gave: cleaned, non-empty, at most 100 characters, and
+/// not shaped like a session ID.
 pub fn user_title(raw: &str) -> Result<String> {
     let title = session::sanitize_title(raw)
         .ok_or_else(|| Error::usage("a title cannot be empty (or only invisible characters)"))?;
+    if session::is_valid_id(&title) {
+        // `-c` and every verb look a name up as an ID first: such a title
+        // could never be reached by its name, and the session whose ID it
+        // is would hide it (or it would hide a session imported later).
+        return Err(Error::Refused(format!(
+            "'{title}' has the shape of a session ID, which a title must not have (it would be looked up as an ID); choose another"
+        )));
+    }
     let chars = title.chars().count();
     if chars > MAX_TITLE_CHARS {
         return Err(Error::TooLarge(format!(
