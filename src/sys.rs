@@ -154,8 +154,14 @@ extern "C" fn remember_signal(signal: libc::c_int) {
 /// From now on SIGINT, SIGTERM and SIGHUP only set a flag that `take_signal`
 /// reads, so a running agent can be stopped and the conversation kept. exec
 /// resets caught signals to their defaults, so children are unaffected.
+/// A signal that was ignored when hermes started stays ignored, for hermes
+/// and (exec keeps ignored signals ignored) for its agent: SIGHUP under
+/// `nohup`, SIGINT in a background job of a script, as `sleep` leaves them.
 pub fn catch_interrupts() {
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        if is_ignored(signal) {
+            continue;
+        }
         // SAFETY: sigaction is given a zeroed struct with a valid handler that
         // only performs an atomic store, which is async-signal-safe.
         unsafe {
@@ -165,6 +171,16 @@ pub fn catch_interrupts() {
             action.sa_flags = 0; // no SA_RESTART: a blocked read returns EINTR
             libc::sigaction(signal, &action, std::ptr::null_mut());
         }
+    }
+}
+
+/// Whether `signal` is set to be ignored (SIG_IGN) right now.
+fn is_ignored(signal: i32) -> bool {
+    // SAFETY: with a null new action sigaction only writes the current one
+    // into the zeroed struct we own.
+    unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut current) == 0 && current.sa_sigaction == libc::SIG_IGN
     }
 }
 

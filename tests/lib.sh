@@ -203,6 +203,14 @@ test_must_fail() {
 	return 0
 }
 
+# $interruptible CMD...: CMD with SIGINT at its default, for tests that
+# stand in for a Ctrl-C with kill -INT. A command a script puts in the
+# background (and every command of a script tests/run started in the
+# background) starts with SIGINT ignored, and hermes, as it should, leaves
+# an ignored signal ignored. A word, not a function: "$interruptible CMD &"
+# is then one process, whose pid $! is.
+interruptible="env --default-signal=INT"
+
 # test_expect_code N CMD...: CMD must exit with exactly N.
 test_expect_code() {
 	want=$1

@@ -80,7 +80,7 @@ writing_blocked() {
 # must exit 130, and leave no process of the agent's group (which init may
 # take a moment to reap).
 interrupted_reply() {
-	hermes chat -q "keep me" -Q --agent "$1" >out 2>err &
+	$interruptible hermes chat -q "keep me" -Q --agent "$1" >out 2>err &
 	hermes_pid=$!
 	watchdog 20 $hermes_pid &&
 	wait_for_file agent.pid &&
@@ -120,7 +120,7 @@ test_expect_success 'SIGINT while hermes is busy writing the reply still stops t
 	# and waits in write(2), away from the agent, when the signal comes.
 	(exec 3<shown.fifo && wait_for_file gate && cat <&3 >shown) &
 	reader=$!
-	hermes chat -q "keep me" -Q --agent "$busy_agent" >shown.fifo 2>err &
+	$interruptible hermes chat -q "keep me" -Q --agent "$busy_agent" >shown.fifo 2>err &
 	hermes_pid=$! &&
 	watchdog 20 $hermes_pid &&
 	wait_for_file agent.pid &&
