@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::store::Store;
+use crate::store::trust;
 
 /// How the conversation is handed to the agent on its stdin.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,15 +40,29 @@ pub struct Config {
 
 pub const KEYS: [&str; 3] = ["agent", "agent_input", "model"];
 
-/// Read the profile's config.toml; a missing file is an empty config.
+/// config.toml is a few lines; anything far larger is not one.
+const MAX_CONFIG_BYTES: u64 = 64 << 10;
+
+/// Read the profile's config.toml; a missing file is an empty config. It
+/// names a command hermes runs, so a file another user owns or can write
+/// is refused (see `store::trust`), and no message ever quotes a line of
+/// it: a file that is not a config (a link to /etc/shadow) stays unread.
 pub fn load(store: &Store) -> Result<Config> {
+    use std::io::Read;
     let path = store.config_path();
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+    let bad = |why: String| Error::NotAConfig { path: path.clone(), why };
+    let mut file = match trust::open_config(&path) {
+        Ok(None) => return Ok(Config::default()),
+        Ok(Some(Ok(file))) => file,
+        Ok(Some(Err(problem))) => return Err(Error::Untrusted(problem.message())),
         Err(e) => return Err(Error::io(&path, e)),
     };
-
+    let mut bytes = Vec::new();
+    file.by_ref().take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes).map_err(|e| Error::io(&path, e))?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(bad(format!("larger than {} KiB", MAX_CONFIG_BYTES >> 10)));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".into()))?;
     let mut config = Config::default();
     let mut seen: Vec<String> = Vec::new();
     for (number, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
@@ -61,7 +76,12 @@ pub fn load(store: &Store) -> Result<Config> {
         seen.push(key.clone());
         match key.as_str() {
             "agent" => config.agent = Some(value).filter(|v| !v.trim().is_empty()),
-            "agent_input" => config.agent_input = Some(value.parse().map_err(at_line)?),
+            "agent_input" => {
+                // Not the value: the file may be anything but a config.
+                config.agent_input = Some(value.parse().map_err(|_: String| {
+                    at_line("agent_input must be \"json\", \"transcript\" or \"text\"".to_string())
+                })?)
+            }
             "model" => config.model = Some(value).filter(|v| !v.is_empty()),
             other => crate::output::warn(&format!(
                 "{}: line {}: unknown key '{other}' ignored (known: {})",
@@ -97,18 +117,21 @@ fn parse_line(line: &str) -> Result<Option<(String, String)>, String> {
         return Err(format!("tables are not used here; the keys are {}", KEYS.join(", ")));
     }
     let Some((key, rest)) = line.split_once('=') else {
-        return Err(format!("expected key = \"value\", found '{line}'"));
+        return Err("expected key = \"value\"".to_string());
     };
     let key = key.trim();
     if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-        return Err(format!("'{key}' is not a key; the keys are {}", KEYS.join(", ")));
+        return Err(format!("not a key before '='; the keys are {}", KEYS.join(", ")));
     }
     let rest = rest.trim_start();
+    // Only a known key is named: the file may be anything but a config.
+    let key_shown = if KEYS.contains(&key) { format!("'{key}'") } else { "a key".to_string() };
+    let example = if KEYS.contains(&key) { key } else { "key" };
     let must_quote =
-        || format!("the value of '{key}' must be a quoted string on one line, as in {key} = \"...\"");
+        || format!("the value of {key_shown} must be a quoted string on one line, as in {example} = \"...\"");
     let (value, after) = match rest.chars().next() {
         Some('"') if !rest.starts_with("\"\"\"") => {
-            basic_string(&rest[1..]).map_err(|why| format!("the value of '{key}': {why}"))?
+            basic_string(&rest[1..]).map_err(|why| format!("the value of {key_shown}: {why}"))?
         }
         Some('\'') if !rest.starts_with("'''") => {
             let end = rest[1..].find('\'').ok_or_else(must_quote)?;
@@ -118,10 +141,10 @@ fn parse_line(line: &str) -> Result<Option<(String, String)>, String> {
     };
     let after = after.trim_start();
     if !after.is_empty() && !after.starts_with('#') {
-        return Err(format!("unexpected '{after}' after the value of '{key}'"));
+        return Err(format!("unexpected text after the value of {key_shown}"));
     }
     if value.contains('\0') {
-        return Err(format!("the value of '{key}' holds a NUL character"));
+        return Err(format!("the value of {key_shown} holds a NUL character"));
     }
     Ok(Some((key.to_string(), value)))
 }
@@ -135,10 +158,8 @@ fn basic_string(s: &str) -> Result<(String, &str), String> {
         match c {
             '"' => return Ok((value, &s[i + 1..])),
             '\\' => {
-                let bad = |what: &str| {
-                    format!(
-                        "a bad escape \\{what} in a string (TOML has \\\" \\\\ \\n \\t \\uXXXX and a few more)"
-                    )
+                let bad = |_: &str| {
+                    "a bad escape in a string (TOML has \\\" \\\\ \\n \\t \\uXXXX and a few more)".to_string()
                 };
                 value.push(match chars.next().map(|(_, c)| c) {
                     Some('b') => '\u{8}',

@@ -52,6 +52,13 @@ pub enum Error {
     AlreadyExists(PathBuf),
     /// A session deleted by another hermes while this one was using it.
     Vanished { id: String },
+    /// A home, store directory or config file that someone else owns or
+    /// can write, or a link where hermes keeps its own directory: the
+    /// text names the path, its owner and mode, and the fix.
+    Untrusted(String),
+    /// config.toml is not a config file at all (too large, not text); its
+    /// content is never quoted.
+    NotAConfig { path: PathBuf, why: String },
     /// config.toml does not parse.
     ConfigSyntax { path: PathBuf, line: usize, why: String },
     /// Writing to stdout failed, and not because its reader left (a full
@@ -105,6 +112,8 @@ impl Error {
             | Error::NotADirectory(_)
             | Error::AlreadyExists(_)
             | Error::Vanished { .. }
+            | Error::Untrusted(_)
+            | Error::NotAConfig { .. }
             | Error::ConfigSyntax { .. }
             | Error::StdoutWrite(_)
             | Error::ReplyNotShown { .. }
@@ -182,6 +191,8 @@ impl fmt::Display for Error {
             Error::NotADirectory(path) => write!(f, "{}: exists and is not a directory", path.display()),
             Error::AlreadyExists(path) => write!(f, "{}: already exists", path.display()),
             Error::Vanished { id } => write!(f, "session {id} was deleted while in use"),
+            Error::Untrusted(text) => f.write_str(text),
+            Error::NotAConfig { path, why } => write!(f, "{}: {why}; not a config file", path.display()),
             Error::ConfigSyntax { path, line, why } => write!(f, "{}: line {line}: {why}", path.display()),
             Error::StdoutWrite(e) => write!(f, "writing to stdout: {}", describe_io(e)),
             Error::ReplyNotShown { id, source } => write!(

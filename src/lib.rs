@@ -32,8 +32,22 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Print(text) => print(&text),
         Command::Version { verbose } => print(&version_text(verbose)),
         Command::Completion(shell) => print(cli::completion::script(shell)),
-        Command::Chat(args) => chat::run(&open_store(cli.profile)?, args),
-        Command::Sessions(command) => sessions::run(&open_store(cli.profile)?, command),
+        Command::Chat(args) => {
+            let store = open_store(cli.profile)?;
+            store.verify()?;
+            chat::run(&store, args)
+        }
+        Command::Sessions(command) => {
+            let store = open_store(cli.profile)?;
+            // A home others can write to is refused to any command that
+            // writes or runs an agent; what only reads goes on, warned.
+            if sessions::is_read_only(&command) {
+                store.warn_if_unsafe();
+            } else {
+                store.verify()?;
+            }
+            sessions::run(&store, command)
+        }
     }
 }
 
@@ -74,8 +88,5 @@ fn open_store(profile: Option<String>) -> Result<Store> {
     } else {
         base
     };
-    Ok(Store::at(match profile {
-        Some(name) => base.join("profiles").join(name),
-        None => base,
-    }))
+    Ok(Store::in_home(base, profile.as_deref()))
 }

@@ -210,21 +210,8 @@ test_expect_success STRACE_INJECT 'a symlink planted at the temporary name is no
 	grep -x planted contents
 '
 
-test_expect_success 'a group- or world-writable HERMES_HOME gets a warning' '
-	hermes chat -q hi --no-agent -Q 2>err &&
-	test_must_be_empty err &&
-	for mode in 777 770 702; do
-		chmod $mode "$HERMES_HOME" &&
-		hermes chat -c -q again --no-agent -Q 2>err &&
-		grep "^hermes: warning: $HERMES_HOME is writable by others (mode $mode)" err || return 1
-	done &&
-	chmod 755 "$HERMES_HOME" &&
-	hermes chat -c -q again --no-agent -Q 2>err &&
-	test_must_be_empty err &&
-	chmod 700 "$HERMES_HOME" &&
-	hermes chat -c -q again --no-agent -Q 2>err &&
-	test_must_be_empty err
-'
+# A home others can write to is refused (or, on a read-only command,
+# warned about): t4110-strict-modes.
 
 cat "$TRASH_ROOT/figures" 2>/dev/null
 test_done

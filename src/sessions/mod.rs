@@ -49,6 +49,21 @@ pub fn run(store: &Store, command: Command) -> Result<()> {
     }
 }
 
+/// Whether a command only reads the store (it may still write a file the
+/// user named, or the header cache).
+pub fn is_read_only(command: &Command) -> bool {
+    match command {
+        Command::List(_)
+        | Command::Show(_)
+        | Command::Current(_)
+        | Command::Export(_)
+        | Command::Stats(_) => true,
+        Command::Prune(args) => args.dry_run,
+        Command::Import(args) => args.dry_run,
+        Command::Rename(_) | Command::Delete(_) => false,
+    }
+}
+
 /// A counter on stderr for long operations, shown only on a terminal.
 pub struct Progress {
     what: &'static str,

@@ -16,7 +16,7 @@ use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
 use crate::output::{self, Out};
 use crate::store::Store;
-use crate::store::fsio::{self, TEMP_SUFFIX};
+use crate::store::fsio;
 use crate::store::session::{FORMAT, Header};
 use crate::terminal::breadcrumb;
 use crate::text::counted;
@@ -218,11 +218,7 @@ fn stray_temporaries(dir: &Path) -> Vec<PathBuf> {
     };
     entries
         .flatten()
-        .filter(|e| {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            name.starts_with('.') && name.ends_with(TEMP_SUFFIX)
-        })
+        .filter(|e| e.file_name().to_str().is_some_and(fsio::is_temp_name))
         .filter(|e| e.metadata().is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t < cutoff)))
         .map(|e| e.path())
         .collect()

@@ -3,7 +3,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -12,6 +12,18 @@ use crate::sys;
 /// Suffix of in-flight temporary files; readers skip them and `prune`
 /// removes old ones.
 pub const TEMP_SUFFIX: &str = ".tmp";
+
+/// Whether a file name is one of hermes's own temporaries:
+/// `.TARGET.HEX12.tmp`, as `AtomicFile`, `Batch` and the index make them.
+/// Sweeps remove nothing else.
+pub fn is_temp_name(name: &str) -> bool {
+    let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(TEMP_SUFFIX)) else {
+        return false;
+    };
+    inner.rsplit_once('.').is_some_and(|(target, hex)| {
+        !target.is_empty() && hex.len() == 12 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    })
+}
 
 /// Create `dir` and any missing parents with mode 0700.
 pub fn ensure_private_dir(dir: &Path) -> Result<()> {
@@ -227,26 +239,6 @@ pub fn remove_with(path: &Path, after_unlink: impl FnOnce()) -> Result<()> {
     }
 }
 
-/// Warn, as ssh and gpg do, when others could tamper with the store.
-pub fn warn_if_unsafe_home(home: &Path) {
-    let Ok(meta) = fs::metadata(home) else { return };
-    let mut problems: Vec<String> = Vec::new();
-    if meta.mode() & 0o022 != 0 {
-        problems.push(format!("is writable by others (mode {:o})", meta.mode() & 0o777));
-    }
-    if meta.uid() != sys::geteuid() {
-        problems.push(format!("is owned by uid {}, not you", meta.uid()));
-    }
-    if !problems.is_empty() {
-        crate::output::warn(&format!(
-            "{} {}; run 'chmod 700 {}' if that is not intended",
-            home.display(),
-            problems.join(" and "),
-            home.display()
-        ));
-    }
-}
-
 /// Many new files at once (import): each written to a temporary name
 /// without its own fsync, then one file-system sync, then each linked to
 /// its name and one directory sync. As safe as `write_atomic` per file, at
@@ -381,6 +373,28 @@ mod tests {
             .collect();
         names.sort();
         names
+    }
+
+    #[test]
+    fn temp_names_are_only_those_hermes_makes() {
+        for name in [
+            ".20250101_000000_abcdef.json.0123456789ab.tmp",
+            ".index.0123456789ab.tmp",
+            ".k.json.aaaaaaaaaaaa.tmp",
+        ] {
+            assert!(is_temp_name(name), "{name}");
+        }
+        for name in [
+            ".notes.tmp",
+            "x.json.0123456789ab.tmp",
+            "..0123456789ab.tmp",
+            ".x.0123456789AB.tmp",
+            ".x.0123456789a.tmp",
+            ".x.0123456789ab.tmp~",
+            ".x.0123456789abc.tmp",
+        ] {
+            assert!(!is_temp_name(name), "{name}");
+        }
     }
 
     #[test]

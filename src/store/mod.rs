@@ -9,6 +9,7 @@ pub mod json;
 pub mod lock;
 pub mod session;
 pub mod titles;
+pub mod trust;
 
 use std::cell::OnceCell;
 use std::fs;
@@ -28,6 +29,11 @@ pub struct Store {
     pub home: PathBuf,
     sessions_dir: PathBuf,
     crumbs_dir: PathBuf,
+    /// The directories from `$HERMES_HOME` down to `home` (the profile's
+    /// `profiles` and `profiles/NAME` when there is one), checked by
+    /// `verify` along with the store's own.
+    chain: Vec<(PathBuf, trust::Place)>,
+    verified: OnceCell<()>,
     locks: OnceCell<LockFile>,
 }
 
@@ -55,11 +61,62 @@ impl Scanned<'_> {
 impl Store {
     /// Describe the store at `home`; touches nothing on disk.
     pub fn at(home: PathBuf) -> Store {
+        Store::in_home(home, None)
+    }
+
+    /// The store of `$HERMES_HOME` (`base`), or of its profile `NAME`
+    /// (`base/profiles/NAME`); touches nothing on disk.
+    pub fn in_home(base: PathBuf, profile: Option<&str>) -> Store {
+        let mut chain = vec![(base.clone(), trust::Place::Home)];
+        let home = match profile {
+            Some(name) => {
+                let profiles = base.join("profiles");
+                let home = profiles.join(name);
+                chain.push((profiles, trust::Place::Inside));
+                chain.push((home.clone(), trust::Place::Inside));
+                home
+            }
+            None => base,
+        };
         Store {
             sessions_dir: home.join("sessions"),
             crumbs_dir: home.join("terminal-sessions"),
             home,
+            chain,
+            verified: OnceCell::new(),
             locks: OnceCell::new(),
+        }
+    }
+
+    /// What is unsafe about the home, its profile directories and the
+    /// store's own directories (see `trust`), first problem first.
+    pub fn trust_problems(&self) -> Vec<trust::Unsafe> {
+        let inside = [&self.sessions_dir, &self.crumbs_dir].map(|dir| (dir.clone(), trust::Place::Inside));
+        self.chain
+            .iter()
+            .chain(inside.iter())
+            .filter_map(|(dir, place)| trust::check_dir(dir, *place).err())
+            .collect()
+    }
+
+    /// Refuse (exit 4) a home another user could tamper with: every
+    /// command that writes to the store, or reads config.toml, asks first.
+    pub fn verify(&self) -> Result<()> {
+        if self.verified.get().is_some() {
+            return Ok(());
+        }
+        if let Some(problem) = self.trust_problems().into_iter().next() {
+            return Err(Error::Untrusted(problem.message()));
+        }
+        let _ = self.verified.set(());
+        Ok(())
+    }
+
+    /// A read-only command goes on in an unsafe home (your sessions can
+    /// still be listed and exported), saying once what is wrong.
+    pub fn warn_if_unsafe(&self) {
+        for problem in self.trust_problems() {
+            crate::output::warn(&problem.message());
         }
     }
 
@@ -93,14 +150,11 @@ impl Store {
         session::is_valid_id(id).then(|| self.sessions_dir.join(format!("{id}.json")))
     }
 
-    /// Create the store's directories (0700) on first write.
+    /// Create the store's directories (0700) on first write, once the
+    /// home has passed `verify`.
     pub fn prepare(&self) -> Result<()> {
-        let fresh = !self.home.exists();
-        fsio::ensure_private_dir(&self.sessions_dir)?;
-        if !fresh {
-            fsio::warn_if_unsafe_home(&self.home);
-        }
-        Ok(())
+        self.verify()?;
+        fsio::ensure_private_dir(&self.sessions_dir)
     }
 
     fn lock_file(&self) -> Result<&LockFile> {

@@ -70,7 +70,7 @@ pub fn write(store: &Store, terminal: &Terminal, session_id: &str, cwd: &str, no
         ts: now,
         leader: terminal.leader.clone(),
     };
-    if fsio::ensure_private_dir(store.crumbs_dir()).is_err() {
+    if store.verify().is_err() || fsio::ensure_private_dir(store.crumbs_dir()).is_err() {
         return;
     }
     let path = path_for(store, terminal);
@@ -84,14 +84,22 @@ pub fn write(store: &Store, terminal: &Terminal, session_id: &str, cwd: &str, no
 }
 
 /// Breadcrumb files older than 30 days (by modification time, which is the
-/// time of their one atomic write). Removed unless `dry_run`.
+/// time of their one atomic write). Removed unless `dry_run`. Only names
+/// hermes gives breadcrumbs (`KEY.json`), only regular files, and never in
+/// a `terminal-sessions` that is a link or someone else's (see `trust`).
 pub fn remove_stale(store: &Store, dry_run: bool) -> Vec<PathBuf> {
     let mut stale = Vec::new();
+    if store.verify().is_err() {
+        return stale;
+    }
     let Ok(entries) = fs::read_dir(store.crumbs_dir()) else {
         return stale;
     };
     for entry in entries.flatten() {
-        if entry.metadata().is_ok_and(|meta| is_stale(&meta)) {
+        let name = entry.file_name();
+        let is_key = name.to_str().is_some_and(|n| n.ends_with(".json") && !n.starts_with('.'));
+        // DirEntry::metadata does not follow a link: a link is not a file.
+        if is_key && entry.metadata().is_ok_and(|meta| is_stale(&meta)) {
             stale.push(entry.path());
         }
     }
