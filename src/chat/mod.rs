@@ -33,6 +33,9 @@ struct Chat<'a> {
     /// A new session's title that another session holds means "use that
     /// one" (`--create-if-missing`), not "refuse".
     join_titled: bool,
+    /// `-c NAME --create-if-missing`: NAME, to look up again should the
+    /// session it found be deleted before the message is saved.
+    rejoin_name: Option<String>,
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
@@ -68,6 +71,10 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
+        rejoin_name: match &args.target {
+            Target::ContinueNamed(name) if args.create_if_missing => Some(name.clone()),
+            _ => None,
+        },
     };
     if interactive {
         sys::catch_interrupts();
@@ -157,7 +164,16 @@ impl Chat<'_> {
         message: Message,
     ) -> Result<Header> {
         match target {
-            Some(h) => self.store.append(&h.id, &[message], |_| {}),
+            Some(h) => match self.store.append(&h.id, std::slice::from_ref(&message), |_| {}) {
+                // Deleted since the lookup (a daily prune meeting a cron
+                // post): "send to this named thread, make it if needed" is
+                // asked again, under the store lock, so the message is kept.
+                Err(_) if self.rejoin_name.is_some() && matches!(self.store.header(&h.id), Ok(None)) => {
+                    let name = self.rejoin_name.as_deref().unwrap_or_default();
+                    self.create_session(Some(&titles::user_title(name)?), &[message])
+                }
+                saved => saved,
+            },
             None => self.create_session(title, &[message]),
         }
     }
@@ -174,8 +190,11 @@ impl Chat<'_> {
             if !self.join_titled {
                 return Err(title_taken(title, &existing.id));
             }
+            // Still under the store lock, which a delete takes too: the
+            // session cannot vanish between finding it and appending.
+            let saved = store.append(&existing.id, messages, |_| {});
             drop(guard);
-            return store.append(&existing.id, messages, |_| {});
+            return saved;
         }
         let created = time::now();
         let mut header = Header::new(store.new_id(created), resolve::cwd_string(), created);
