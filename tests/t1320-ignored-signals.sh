@@ -1,7 +1,6 @@
 #!/bin/sh
 test_description='signals ignored when hermes starts stay ignored: nohup (SIGHUP) and background jobs of scripts (SIGINT)'
 . "$(dirname "$0")/lib.sh"
-. "$TEST_DIR/lib-fixtures.sh"
 
 # An agent that records its pid (its process group: hermes starts each in
 # its own), then waits for the file "go" before it answers.

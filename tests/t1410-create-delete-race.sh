@@ -1,16 +1,15 @@
 #!/bin/sh
 test_description='chat -c NAME --create-if-missing racing sessions delete NAME: the session is looked up again and made; every poster gets 0 and its message is kept'
 . "$(dirname "$0")/lib.sh"
-. "$TEST_DIR/lib-fixtures.sh"
 
-HAVE_STRACE_INJECT='strace -o /dev/null -e inject=getpid:retval=1 true'
+test_lazy_prereq STRACE_DELAY 'strace -o /dev/null -e inject=fcntl:delay_enter=1 true'
 
 # user_messages ID: the user messages of session ID, one a line.
 user_messages() {
 	hermes sessions show "$1" --json | tr "{" "\n" | sed -n "s/^\"role\":\"user\",\"content\":\"\([^\"]*\)\".*/\1/p"
 }
 
-expect_success_if "$HAVE_STRACE_INJECT" STRACE_INJECT 'a session deleted between the lookup and the append: created again, the message kept, exit 0' '
+test_expect_success STRACE_DELAY 'a session deleted between the lookup and the append: created again, the message kept, exit 0' '
 	hermes chat -c nightly --create-if-missing -q seed --no-agent -Q &&
 	old=$(session_id_by_title nightly) &&
 	# The poster has found the session and opened the lock file; its

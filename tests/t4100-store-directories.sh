@@ -1,7 +1,6 @@
 #!/bin/sh
 test_description='the directories hermes makes inside its home are refused when they are symbolic links or another user'"'"'s; sweeps remove only names hermes makes'
 . "$(dirname "$0")/lib.sh"
-. "$TEST_DIR/lib-fixtures.sh"
 
 # private_home [DIR]: DIR (default $HERMES_HOME) as a user's own home with
 # a store in it: mode 0700, one session.

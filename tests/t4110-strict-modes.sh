@@ -1,7 +1,6 @@
 #!/bin/sh
 test_description='a home, store directory or config.toml another user owns or can write is refused (ssh StrictModes style); config.toml is opened without blocking and never quoted'
 . "$(dirname "$0")/lib.sh"
-. "$TEST_DIR/lib-fixtures.sh"
 
 # An agent that leaves a mark when it runs: a planted config must never
 # get that far.
@@ -76,7 +75,8 @@ test_expect_success 'a home owned by another user is refused, with the fix for a
 	test_cmp expect err
 '
 
-expect_success_if "test \"\$(id -u)\" = 0 && command -v setpriv" ROOT_SETPRIV 'as another user: a world-writable home of root'"'"'s is refused with a fix that is not chmod' '
+test_lazy_prereq SETPRIV 'command -v setpriv'
+test_expect_success ROOT,SETPRIV 'as another user: a world-writable home of root'"'"'s is refused with a fix that is not chmod' '
 	bin=$(lonely_hermes) &&
 	mkdir -m 1777 shared &&
 	chmod 755 "$TRASH" &&
