@@ -46,6 +46,11 @@ pub fn run(cli: Cli) -> Result<()> {
             } else {
                 store.verify()?;
             }
+            if sessions::writes_files(&command) {
+                // Ctrl-C or SIGTERM: stop between items and remove the
+                // temporary in progress, rather than die and leave it.
+                sys::abort_writes_on_signal();
+            }
             sessions::run(&store, command)
         }
     }

@@ -184,6 +184,24 @@ fn is_ignored(signal: i32) -> bool {
     }
 }
 
+/// Whether a store write should give up at a caught signal (see
+/// `abort_writes_on_signal`).
+static ABORT_WRITES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// For the maintenance verbs (import, rename, delete, prune, export -o):
+/// catch SIGINT, SIGTERM and SIGHUP, and have every write in progress give
+/// up at the next step, removing its temporary file, instead of dying with
+/// it left behind. The verbs look at `signal_pending` between items.
+pub fn abort_writes_on_signal() {
+    ABORT_WRITES.store(true, Ordering::SeqCst);
+    catch_interrupts();
+}
+
+/// A signal is pending and writes are to give up at one.
+pub fn write_aborted() -> bool {
+    ABORT_WRITES.load(Ordering::SeqCst) && signal_pending()
+}
+
 /// The signal caught since the last call, if any.
 pub fn take_signal() -> Option<i32> {
     match LAST_SIGNAL.swap(0, Ordering::SeqCst) {

@@ -30,6 +30,7 @@ mixed_store () {
 	: >"$S/.20260101_090000_cccccc.json.0123456789ab.tmp" &&
 	touch -t 202001010000 "$S/.20260101_090000_cccccc.json.0123456789ab.tmp" &&
 	: >"$S/.20260101_090000_cccccc.json.ba9876543210.tmp" &&
+	: >"$HERMES_HOME/.index.ba9876543210.tmp" &&
 	: >"$S/notes.tmp" &&
 	touch -t 202001010000 "$S/notes.tmp" &&
 	mk_crumb tmux_pane--1 20260101_090000_cccccc &&
@@ -60,12 +61,13 @@ test_expect_success '--dry-run lists what would go and removes nothing' '
 	would remove session 20200101_090000_aaaaaa '"'old one'"' (last active 2020-01-01 10:00)
 	would remove session 20200102_090000_bbbbbb '"'old two'"' (last active 2020-01-02 10:00)
 	would remove $S/.20260101_090000_cccccc.json.0123456789ab.tmp
+	would remove $S/.20260101_090000_cccccc.json.ba9876543210.tmp
 	would remove $HERMES_HOME/terminal-sessions/tmux_pane--2.$MACHINE.json
 	would remove $HERMES_HOME/terminal-sessions/tmux_pane--3.$MACHINE.json
 	would remove $HERMES_HOME/terminal-sessions/tmux_pane--4.$MACHINE.json
 	EOF
 	test_cmp expect out &&
-	echo "dry run: 2 sessions, 1 temporary file, 3 breadcrumbs would be removed" >expect &&
+	echo "dry run: 2 sessions, 2 temporary files, 3 breadcrumbs would be removed" >expect &&
 	test_cmp expect err &&
 	find "$HERMES_HOME" -type f | sort >after &&
 	test_cmp before after
@@ -85,11 +87,11 @@ test_expect_success '--yes removes old sessions, old temporaries, stale and orph
 	mixed_store &&
 	hermes sessions prune --older-than 30 --yes >out 2>err &&
 	test_must_be_empty out &&
-	echo "removed 2 sessions, 1 temporary file, 3 breadcrumbs" >expect &&
+	echo "removed 2 sessions, 2 temporary files, 3 breadcrumbs" >expect &&
 	test_cmp expect err &&
 	find "$HERMES_HOME" -type f ! -name .lock | sort >after &&
 	cat >expect <<-EOF &&
-	$S/.20260101_090000_cccccc.json.ba9876543210.tmp
+	$HERMES_HOME/.index.ba9876543210.tmp
 	$S/20260101_090000_cccccc.json
 	$S/notes.tmp
 	$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json
@@ -150,7 +152,7 @@ test_expect_success SCRIPT 'on a terminal it asks first; no keeps everything' '
 	printf "n\n" >no &&
 	pty_transcript "hermes sessions prune --older-than 30" transcript <no &&
 	# The echo of the typed answer may come before or after the question.
-	grep "Remove 2 sessions inactive for 30 days, 1 temporary file and 3 breadcrumbs? \[y/N\]" transcript &&
+	grep "Remove 2 sessions inactive for 30 days, 2 temporary files and 3 breadcrumbs? \[y/N\]" transcript &&
 	grep -E "(^|\[y/N\] )nothing removed$" transcript &&
 	find "$HERMES_HOME" -type f | sort >after &&
 	test_cmp before after

@@ -28,12 +28,13 @@ test_expect_success 'an empty store' '
 	oldest:       -
 	newest:       -
 	breadcrumbs:  0
+	temporaries:  0 (0 bytes)
 	EOF
 	test_cmp expect out &&
 	test_must_be_empty err &&
 	hermes sessions stats --json >out &&
 	cat >expect <<-\EOF &&
-	{"sessions":0,"messages":0,"bytes":0,"unreadable":0,"oldest_activity":null,"newest_activity":null,"breadcrumbs":0}
+	{"sessions":0,"messages":0,"bytes":0,"unreadable":0,"oldest_activity":null,"newest_activity":null,"breadcrumbs":0,"temporaries":0,"temporary_bytes":0}
 	EOF
 	test_cmp expect out &&
 	json_valid out &&
@@ -55,10 +56,11 @@ test_expect_success 'sessions, messages, bytes on disk, oldest and newest activi
 	oldest:       2026-01-01 10:00
 	newest:       2026-01-03 10:00
 	breadcrumbs:  0
+	temporaries:  0 (0 bytes)
 	EOF
 	test_cmp expect out &&
 	hermes sessions stats --json >out &&
-	echo "{\"sessions\":3,\"messages\":5,\"bytes\":$bytes,\"unreadable\":0,\"oldest_activity\":1767261600.0,\"newest_activity\":1767434400.0,\"breadcrumbs\":0}" >expect &&
+	echo "{\"sessions\":3,\"messages\":5,\"bytes\":$bytes,\"unreadable\":0,\"oldest_activity\":1767261600.0,\"newest_activity\":1767434400.0,\"breadcrumbs\":0,\"temporaries\":0,\"temporary_bytes\":0}" >expect &&
 	test_cmp expect out &&
 	json_valid out
 '
@@ -90,7 +92,8 @@ test_expect_success 'breadcrumbs are counted' '
 	hermes sessions stats >out &&
 	grep "^breadcrumbs:  2$" out &&
 	hermes sessions stats --json >out &&
-	test "$(json_get out "v[\"breadcrumbs\"]")" = 2
+	test "$(json_get out "v[\"breadcrumbs\"]")" = 2 &&
+	test "$(json_get out "v[\"temporaries\"]")" = 0
 '
 
 test_expect_success 'unreadable session files are counted apart, their bytes included' '

@@ -85,7 +85,7 @@ Commands:
   prune --older-than DAYS [--dry-run] [--yes]
                          delete sessions inactive for DAYS, stray temporary
                          files and stale breadcrumbs
-  stats [--json]         counts, sizes, oldest and newest
+  stats [--json]         counts, sizes, oldest and newest, stray temporaries
 
 NAME is an ID or an exact title. Run 'hermes sessions COMMAND --help' for more.
 ";
@@ -170,7 +170,8 @@ pub const PRUNE: &str = "\
 Usage: hermes sessions prune --older-than DAYS [--dry-run] [--yes]
 
 Delete sessions with no activity for DAYS days, temporary files of
-interrupted writes older than an hour, breadcrumbs older than 30 days, and
+interrupted writes (of a session once no running hermes holds its lock,
+others once an hour old), breadcrumbs older than 30 days, and
 breadcrumbs pointing at a session file that does not exist (or that this
 prune removes). Damaged session files, sessions written by a newer hermes
 and sessions written to while prune runs are left in place.
@@ -184,7 +185,8 @@ pub const STATS: &str = "\
 Usage: hermes sessions stats [--json]
 
 Print the number of sessions and messages, bytes on disk, the oldest and
-newest activity, and the number of terminal breadcrumbs.
+newest activity, the number of terminal breadcrumbs, and the temporary
+files interrupted writes left (count and bytes; prune removes them).
 
       --json      the same as a JSON object
 ";

@@ -64,9 +64,14 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         }
     }
     let _guard = store.lock_store()?;
-    let ids: Vec<String> = doomed.iter().map(|h| h.id.clone()).collect();
+    let mut ids: Vec<String> = Vec::new();
     for header in &doomed {
+        if crate::sys::signal_pending() {
+            breadcrumb::forget_sessions(store, &ids);
+            return Err(crate::error::Error::Interrupted);
+        }
         store.remove(&header.id)?;
+        ids.push(header.id.clone());
         crate::note!("deleted {} '{}'", header.id, crate::text::printable(&header.title, false));
     }
     breadcrumb::forget_sessions(store, &ids);

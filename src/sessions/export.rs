@@ -97,6 +97,9 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         sink.write("[")?;
     }
     for key in &ids {
+        if crate::sys::write_aborted() {
+            return Err(crate::error::Error::Interrupted); // the temporary goes with the sink
+        }
         progress.tick();
         let id = std::str::from_utf8(key).expect("IDs are ASCII");
         let session = match store.load(id) {

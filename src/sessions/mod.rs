@@ -64,6 +64,15 @@ pub fn is_read_only(command: &Command) -> bool {
     }
 }
 
+/// Whether a command writes files (store files, or an export file) in
+/// steps that a signal should end cleanly.
+pub fn writes_files(command: &Command) -> bool {
+    match command {
+        Command::Export(args) => args.output.as_ref().is_some_and(|o| o != "-"),
+        other => !is_read_only(other),
+    }
+}
+
 /// A counter on stderr for long operations, shown only on a terminal.
 pub struct Progress {
     what: &'static str,

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use lexopt::prelude::*;
@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::output::{self, Out};
 use crate::store::Store;
 use crate::store::fsio;
-use crate::store::session::{FORMAT, Header};
+use crate::store::session::{FORMAT, Header, is_valid_id};
 use crate::terminal::breadcrumb;
 use crate::text::counted;
 use crate::time;
@@ -91,10 +91,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         Err(ref why) => output::warn_not_a_session_file(&entry.path(), why, "left in place"),
     })?;
     sessions.sort_by(|a, b| a.id.cmp(&b.id));
-    let mut temps: Vec<PathBuf> = [store.sessions_dir(), store.crumbs_dir(), &store.home]
-        .iter()
-        .flat_map(|dir| stray_temporaries(dir))
-        .collect();
+    let mut temps: Vec<PathBuf> = unheld_temporaries(store, dry_run)?;
     let crumbs = doomed_breadcrumbs(store, &sessions);
     // Directory order is arbitrary; a listing people read (and diff) is sorted.
     temps.sort();
@@ -140,6 +137,9 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     let mut progress = Progress::new("pruning", sessions.len());
     let mut removed = 0;
     for h in &sessions {
+        if crate::sys::signal_pending() {
+            return Err(Error::Interrupted);
+        }
         progress.tick();
         // Decided again under the session's lock: one written to since the
         // scan (or replaced by a newer hermes) stays.
@@ -153,8 +153,19 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         }
     }
     drop(progress);
+    let mut temps_removed = 0;
     for p in &temps {
-        fsio::remove(p)?;
+        // Under the lock of the session it was written for (and the store
+        // lock, held by creating and importing): no live writer has it.
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let _session = match fsio::temp_session_id(name).filter(|id| is_valid_id(id)) {
+            Some(id) if p.parent() == Some(store.sessions_dir()) => Some(store.lock_session(id)?),
+            _ => None,
+        };
+        if fs::symlink_metadata(p).is_ok() {
+            fsio::remove(p)?;
+            temps_removed += 1;
+        }
     }
     let mut crumbs_removed = 0;
     for (path, crumb) in &crumbs {
@@ -175,7 +186,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     crate::note!(
         "removed {}, {}, {}",
         counted(removed, "session"),
-        counted(temps.len(), "temporary file"),
+        counted(temps_removed, "temporary file"),
         counted(crumbs_removed, "breadcrumb")
     );
     Ok(())
@@ -208,18 +219,29 @@ fn session_file_missing(store: &Store, id: &str) -> bool {
         .is_none_or(|p| fs::symlink_metadata(p).is_err_and(|e| e.kind() == io::ErrorKind::NotFound))
 }
 
-/// Temporary files of interrupted writes, older than an hour.
-fn stray_temporaries(dir: &Path) -> Vec<PathBuf> {
-    let Some(cutoff) = SystemTime::now().checked_sub(TEMP_GRACE) else {
-        return Vec::new();
-    };
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter(|e| e.file_name().to_str().is_some_and(fsio::is_temp_name))
-        .filter(|e| e.metadata().is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t < cutoff)))
-        .map(|e| e.path())
-        .collect()
+/// Temporary files no live writer holds. One in `sessions/` belongs to a
+/// writer holding its session's lock (appending, renaming) or the store
+/// lock (creating, importing; prune holds it while removing): it is stray
+/// when that session's lock is free, however young it is. The index and
+/// breadcrumbs are written without a lock: theirs are stray once an hour
+/// old. (A dry run in a home it may not lock goes by age alone.)
+fn unheld_temporaries(store: &Store, dry_run: bool) -> Result<Vec<PathBuf>> {
+    let cutoff = SystemTime::now().checked_sub(TEMP_GRACE).unwrap_or(SystemTime::UNIX_EPOCH);
+    // With no lock file yet, no writer holds any lock (and none is made).
+    let lock_exists = fs::symlink_metadata(store.lock_path()).is_ok();
+    let may_lock = lock_exists && (!dry_run || store.verify().is_ok());
+    let mut stray = Vec::new();
+    for (path, name, _, modified) in store.temporaries() {
+        let session = fsio::temp_session_id(&name).filter(|id| is_valid_id(id));
+        let unheld = match session {
+            Some(id) if path.parent() == Some(store.sessions_dir()) && (may_lock || !lock_exists) => {
+                !lock_exists || store.try_lock_session(id)?.is_some()
+            }
+            _ => modified < cutoff,
+        };
+        if unheld {
+            stray.push(path);
+        }
+    }
+    Ok(stray)
 }

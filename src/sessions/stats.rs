@@ -20,6 +20,9 @@ struct Stats {
     oldest_activity: Option<f64>,
     newest_activity: Option<f64>,
     breadcrumbs: u64,
+    /// Temporary files of writes that never finished (or are running now).
+    temporaries: u64,
+    temporary_bytes: u64,
 }
 
 /// The options `stats` takes, for the help and completion checks.
@@ -63,6 +66,10 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         }
     })?;
     stats.breadcrumbs = breadcrumb::all(store).len() as u64;
+    for (_, _, size, _) in store.temporaries() {
+        stats.temporaries += 1;
+        stats.temporary_bytes += size;
+    }
     let mut out = Out::new();
     if args.json {
         out.line(&stats.serialize_json())?;
@@ -70,14 +77,16 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     }
     let when = |t: Option<f64>| t.map_or("-".to_string(), time::local_minutes);
     out.write(&format!(
-        "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       {}\nnewest:       {}\nbreadcrumbs:  {}\n",
+        "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       {}\nnewest:       {}\nbreadcrumbs:  {}\ntemporaries:  {} ({} bytes)\n",
         stats.sessions,
         stats.messages,
         stats.bytes,
         stats.unreadable,
         when(stats.oldest_activity),
         when(stats.newest_activity),
-        stats.breadcrumbs
+        stats.breadcrumbs,
+        stats.temporaries,
+        stats.temporary_bytes
     ))?;
     out.flush()
 }

@@ -25,6 +25,30 @@ pub fn is_temp_name(name: &str) -> bool {
     })
 }
 
+/// hermes's own temporaries in `dir` (regular files only, links never):
+/// (path, name, size, modification time).
+pub fn temporaries_in(dir: &Path) -> Vec<(PathBuf, String, u64, std::time::SystemTime)> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok().filter(|n| is_temp_name(n))?;
+            // DirEntry::metadata does not follow a link.
+            let meta = e.metadata().ok().filter(|m| m.is_file())?;
+            Some((e.path(), name, meta.len(), meta.modified().ok()?))
+        })
+        .collect()
+}
+
+/// The session a temporary in `sessions/` was being written for.
+pub fn temp_session_id(name: &str) -> Option<&str> {
+    let inner = name.strip_prefix('.')?.strip_suffix(TEMP_SUFFIX)?;
+    let (target, _) = inner.rsplit_once('.')?;
+    target.strip_suffix(".json")
+}
+
 /// Create `dir` and any missing parents with mode 0700.
 pub fn ensure_private_dir(dir: &Path) -> Result<()> {
     match fs::symlink_metadata(dir) {
@@ -130,11 +154,12 @@ impl AtomicFile {
     pub fn commit_with(mut self, before_rename: impl FnOnce(), after_rename: impl FnOnce()) -> Result<()> {
         let target = self.target.clone();
         let synced = self.out.flush().and_then(|()| self.out.get_ref().sync_data());
-        let renamed = synced.and_then(|()| {
-            before_rename();
-            fs::rename(&self.temp, &target)
-        });
-        renamed.map_err(|e| Error::io(&target, e))?;
+        synced.map_err(|e| Error::io(&target, e))?;
+        if sys::write_aborted() {
+            return Err(Error::Interrupted); // Drop removes the temporary
+        }
+        before_rename();
+        fs::rename(&self.temp, &target).map_err(|e| Error::io(&target, e))?;
         after_rename();
         self.temp = PathBuf::new(); // renamed: nothing for Drop to remove
         sync_dir(target.parent().unwrap_or(Path::new(".")));
@@ -261,6 +286,9 @@ impl Batch {
 
     /// Stage `contents` for `target`, which must not exist yet.
     pub fn add(&mut self, target: &Path, contents: &[u8]) -> Result<()> {
+        if sys::write_aborted() {
+            return Err(Error::Interrupted); // Drop removes what is staged
+        }
         let name = target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
         let (temp, mut file) = loop {
             let temp = self.dir.join(format!(".{name}.{}{TEMP_SUFFIX}", random_hex(12)));
@@ -287,6 +315,9 @@ impl Batch {
             return Ok(0);
         }
         sys::sync_filesystem_of(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
+        if sys::write_aborted() {
+            return Err(Error::Interrupted); // Drop removes what is staged
+        }
         let mut staged = std::mem::take(&mut self.pending).into_iter();
         let mut existed = 0;
         for (temp, target) in staged.by_ref() {

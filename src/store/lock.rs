@@ -77,6 +77,16 @@ impl LockFile {
         self.acquire(start, format!("lock of session {id}"))
     }
 
+    /// The lock of session `id` if no one holds it right now.
+    pub fn try_session(&self, id: &str) -> Result<Option<Guard<'_>>> {
+        let start = SESSION_BYTES_START + crate::hash::fnv1a(id.as_bytes()) % SESSION_BYTES;
+        match sys::try_lock_range(self.file.as_raw_fd(), start, 1) {
+            Ok(true) => Ok(Some(Guard { lock: self, start })),
+            Ok(false) => Ok(None),
+            Err(e) => Err(Error::io(&self.path, e)),
+        }
+    }
+
     fn acquire(&self, start: u64, what: String) -> Result<Guard<'_>> {
         let deadline = Instant::now() + TIMEOUT;
         let mut pause = Duration::from_millis(1);

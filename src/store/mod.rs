@@ -177,6 +177,20 @@ impl Store {
         self.lock_file()?.session(id)
     }
 
+    /// The lock of session `id` if no live writer holds it right now.
+    pub fn try_lock_session(&self, id: &str) -> Result<Option<Guard<'_>>> {
+        self.lock_file()?.try_session(id)
+    }
+
+    /// hermes's temporary files in the store: (path, name, size, mtime),
+    /// sessions' first. Only what a crash or a kill left lingers.
+    pub fn temporaries(&self) -> Vec<(PathBuf, String, u64, std::time::SystemTime)> {
+        [&self.sessions_dir, &self.crumbs_dir, &self.home]
+            .iter()
+            .flat_map(|dir| fsio::temporaries_in(dir))
+            .collect()
+    }
+
     /// IDs of all session files (names of the ID shape only), sorted.
     pub fn session_ids(&self) -> Result<Vec<[u8; 22]>> {
         let entries = match fs::read_dir(&self.sessions_dir) {

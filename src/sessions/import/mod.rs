@@ -92,7 +92,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     let name = Path::new(&args.file).display().to_string();
     let mut input = open_input(&args.file)?;
     // Pass 1: check everything, write nothing.
-    let tally = read(args.from, &mut input, &name, &mut |_| Ok(()))?;
+    let tally = read(args.from, &mut input, &name, &mut |_| interrupted())?;
 
     // A dry run takes no lock and creates nothing: it reads what is there.
     let _guard = if args.dry_run {
@@ -124,6 +124,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     let mut batch = Batch::new(store.sessions_dir());
     // Pass 2: write, in batches.
     read(args.from, &mut input, &name, &mut |mut s| {
+        interrupted()?;
         progress.tick();
         let key = session::id_key(&s.header.id);
         if !ids.insert(key) {
@@ -205,6 +206,12 @@ fn report(tally: &source::Tally, imported: usize, skipped: usize, retitled: usiz
     if tally.damaged.len() > DAMAGED_NAMED {
         output::warn(&format!("{} more damaged lines skipped", tally.damaged.len() - DAMAGED_NAMED));
     }
+}
+
+/// Ctrl-C or SIGTERM: stop before the next session; what is staged goes
+/// with the batch, what was committed stays (each file whole).
+fn interrupted() -> Result<()> {
+    if crate::sys::signal_pending() { Err(Error::Interrupted) } else { Ok(()) }
 }
 
 fn title_key(title: &str) -> u64 {
