@@ -18,6 +18,14 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 pub enum Error {
     /// `-c NAME` (or any verb given a name) matched no session.
     NotFound { name: String, did_you_mean: Option<String> },
+    /// A name that is the title of more than one session (two machines made
+    /// the same thread before they synced): each is a line saying which.
+    Ambiguous { name: String, sessions: Vec<String> },
+    /// Two versions of a session that could not be made one (the git merge
+    /// driver): exit 1, the file left valid.
+    Unmerged(String),
+    /// Conflict copies that could not be merged (each named in a warning).
+    MergeIncomplete(String),
     /// `-r ID` named no session.
     NoSuchId(String),
     /// Bare `-c`, or `sessions current`, with nothing to continue.
@@ -101,7 +109,11 @@ impl Error {
 
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::NotFound { .. } | Error::NoSuchId(_) | Error::NothingToContinue => EXIT_NOT_FOUND,
+            Error::NotFound { .. }
+            | Error::Ambiguous { .. }
+            | Error::Unmerged(_)
+            | Error::NoSuchId(_)
+            | Error::NothingToContinue => EXIT_NOT_FOUND,
             Error::Usage(_) | Error::Refused(_) => EXIT_USAGE,
             Error::Agent(_) => EXIT_AGENT,
             Error::Io { .. }
@@ -115,6 +127,7 @@ impl Error {
             | Error::Untrusted(_)
             | Error::NotAConfig { .. }
             | Error::ConfigSyntax { .. }
+            | Error::MergeIncomplete(_)
             | Error::StdoutWrite(_)
             | Error::ReplyNotShown { .. }
             | Error::ReplyNotSaved { .. }
@@ -159,6 +172,17 @@ impl fmt::Display for Error {
                 writeln!(f, "Use 'hermes sessions list' to see available sessions, or pass")?;
                 write!(f, "--create-if-missing to start a new session with that title.")
             }
+            Error::Ambiguous { name, sessions } => {
+                writeln!(f, "'{}' is ambiguous: {} sessions have that title:", visible(name), sessions.len())?;
+                for line in sessions {
+                    writeln!(f, "  {line}")?;
+                }
+                write!(
+                    f,
+                    "nothing was done; name one by its ID, rename one (hermes sessions rename ID TITLE), or merge them into one (hermes sessions merge {})",
+                    shell_quoted(&visible(name))
+                )
+            }
             Error::NoSuchId(id) => {
                 write!(f, "no session has the ID '{}'; see 'hermes sessions list' for IDs", visible(id))
             }
@@ -170,7 +194,11 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::Agent(text) | Error::TooLarge(text) | Error::Refused(text) => write!(f, "{text}"),
+            Error::Agent(text)
+            | Error::TooLarge(text)
+            | Error::Refused(text)
+            | Error::Unmerged(text)
+            | Error::MergeIncomplete(text) => write!(f, "{text}"),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), describe_io(source)),
             Error::Corrupt { path, why } => write!(f, "{}; left untouched", not_a_session_file(path, why)),
             Error::NewerFormat { path, format, understood } => write!(
@@ -237,6 +265,14 @@ fn visible(name: &str) -> String {
     name.chars()
         .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
         .collect()
+}
+
+/// `text` as one shell word, for a command line a user may paste.
+fn shell_quoted(text: &str) -> String {
+    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c)) {
+        return text.to_string();
+    }
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// `std::io::Error`'s Display adds " (os error 13)"; users need only the words.

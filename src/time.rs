@@ -8,17 +8,41 @@ pub fn now() -> f64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
 }
 
+/// The latest year shown as a date: past it (a clock far ahead, a time
+/// stored in milliseconds) a time is shown as the number stored.
+const LAST_YEAR_SHOWN: i32 = 9999;
+
 pub fn local_minutes(ts: f64) -> String {
     match sys::local_time(ts as i64) {
-        Some((y, mo, d, h, mi, _)) => format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}"),
-        None => "-".to_string(),
+        Some((y, mo, d, h, mi, _)) if y <= LAST_YEAR_SHOWN => format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}"),
+        _ => as_stored(ts),
     }
 }
 
 pub fn local_seconds(ts: f64) -> String {
     match sys::local_time(ts as i64) {
-        Some((y, mo, d, h, mi, s)) => format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}"),
-        None => "-".to_string(),
+        Some((y, mo, d, h, mi, s)) if y <= LAST_YEAR_SHOWN => {
+            format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}")
+        }
+        _ => as_stored(ts),
+    }
+}
+
+/// A time no calendar date fits: the stored number itself, so the file can
+/// be found and fixed.
+fn as_stored(ts: f64) -> String {
+    if ts > 0.0 { format!("{ts}") } else { "-".to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn far_future_times_are_shown_as_stored() {
+        assert_eq!(local_minutes(1e15), "1000000000000000");
+        assert_eq!(local_seconds(1e15), "1000000000000000");
+        assert_eq!(local_minutes(2e11).len(), 16);
     }
 }
 

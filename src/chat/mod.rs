@@ -190,6 +190,13 @@ impl Chat<'_> {
             if !self.join_titled {
                 return Err(title_taken(title, &existing.id));
             }
+            // Joined only when it is the one session of that title: with
+            // two, appending to either would be a guess (and a third is
+            // never made).
+            let existing = match resolve::lookup(store, title)? {
+                Lookup::Found(one) => one,
+                Lookup::Missing { .. } => existing,
+            };
             // Still under the store lock, which a delete takes too: the
             // session cannot vanish between finding it and appending.
             let saved = store.append(&existing.id, messages, |_| {});

@@ -86,6 +86,12 @@ Commands:
                          delete sessions inactive for DAYS, stray temporary
                          files and stale breadcrumbs
   stats [--json]         counts, sizes, oldest and newest, stray temporaries
+  merge [TITLE] [--dry-run] [--yes]
+                         merge conflict copies left by sync tools or editors
+                         into their sessions, or the sessions sharing TITLE
+  merge-file BASE OURS THEIRS
+                         merge two versions of a session file (a git merge
+                         driver)
 
 NAME is an ID or an exact title. Run 'hermes sessions COMMAND --help' for more.
 ";
@@ -191,6 +197,38 @@ files interrupted writes left (count and bytes; prune removes them).
       --json      the same as a JSON object
 ";
 
+pub const MERGE: &str = "\
+Usage: hermes sessions merge [TITLE] [--dry-run] [--yes]
+
+Merge the conflict copies that sync tools and editors leave beside session
+files (Syncthing's ID.sync-conflict-*.json, Dropbox's and Nextcloud's
+'ID (conflicted copy ...).json', ID.json~) into their sessions: every
+message of both, in time order, each once; a title given by a person is
+kept over an automatic one. Each copy is removed once the merged session
+is safely on disk. A copy whose session is gone becomes the session. A
+damaged copy is named and left in place (exit 4).
+
+With TITLE, merge the sessions that share that title (two machines started
+the same thread before they synced) into the oldest of them, the same way;
+the others are removed once it is safely on disk.
+
+      --dry-run   say what would be merged; change nothing
+  -y, --yes       do not ask (needed when not on a terminal)
+";
+
+pub const MERGE_FILE: &str = "\
+Usage: hermes sessions merge-file BASE OURS THEIRS
+
+Merge two versions of one session file, as a git merge driver (%O %A %B):
+the messages of both, in time order, each once, written into OURS (exit 0).
+When both sides gave the session different titles, OURS keeps ours, the
+messages are still merged, and the exit status is 1 so git asks you. Set
+up, in a home kept in git:
+  echo 'sessions/*.json merge=hermes' >> .gitattributes
+  git config merge.hermes.name 'hermes sessions'
+  git config merge.hermes.driver 'hermes sessions merge-file %O %A %B'
+";
+
 pub const COMPLETION: &str = "\
 Usage: hermes completion bash|zsh|fish
 
@@ -211,6 +249,8 @@ pub fn for_sessions_verb(verb: &str) -> Option<&'static str> {
         "delete" => DELETE,
         "prune" => PRUNE,
         "stats" => STATS,
+        "merge" => MERGE,
+        "merge-file" => MERGE_FILE,
         _ => return None,
     })
 }

@@ -13,7 +13,9 @@ use lexopt::prelude::*;
 use crate::args::{peek_option, peek_word, string};
 use crate::chat;
 use crate::error::{Error, Result};
-use crate::sessions::{self, current, delete, export, import, list, prune, rename, show, stats};
+use crate::sessions::{
+    self, current, delete, export, import, list, merge, merge_file, prune, rename, show, stats,
+};
 use completion::Shell;
 
 #[derive(Debug)]
@@ -143,6 +145,8 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
         "delete" => (delete::parse(parser).map(Verb::Delete), help::DELETE),
         "prune" => (prune::parse(parser).map(Verb::Prune), help::PRUNE),
         "stats" => (stats::parse(parser).map(Verb::Stats), help::STATS),
+        "merge" => (merge::parse(parser).map(Verb::Merge), help::MERGE),
+        "merge-file" => (merge_file::parse(parser).map(Verb::MergeFile), help::MERGE_FILE),
         _ => {
             return Err(Error::usage(format!(
                 "unknown sessions command '{verb}' ({})",
@@ -210,6 +214,8 @@ mod tests {
             ("delete", delete::OPTIONS),
             ("prune", prune::OPTIONS),
             ("stats", stats::OPTIONS),
+            ("merge", merge::OPTIONS),
+            ("merge-file", merge_file::OPTIONS),
         ]
     }
 

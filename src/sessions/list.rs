@@ -98,8 +98,9 @@ fn list_in_pages(
     printer: &mut Printer,
 ) -> Result<(usize, usize)> {
     let mut ranked: Vec<(f64, [u8; 22])> = Vec::new();
+    let now = crate::time::now();
     printer.current =
-        scan_listed(store, terminal, here, |h| ranked.push((h.updated_at, session::id_key(&h.id))))?;
+        scan_listed(store, terminal, here, |h| ranked.push((h.activity(now), session::id_key(&h.id))))?;
     let total = ranked.len();
     ranked.sort_by(|a, b| (b.0, &b.1).partial_cmp(&(a.0, &a.1)).unwrap_or(std::cmp::Ordering::Equal));
     ranked.truncate(limit);

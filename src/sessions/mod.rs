@@ -6,6 +6,8 @@ pub mod delete;
 pub mod export;
 pub mod import;
 pub mod list;
+pub mod merge;
+pub mod merge_file;
 pub mod prune;
 pub mod rename;
 pub mod show;
@@ -18,8 +20,19 @@ use crate::store::Store;
 use crate::sys;
 
 /// The verbs, in the order help and completions list them.
-pub const VERBS: &[&str] =
-    &["list", "show", "current", "export", "import", "rename", "delete", "prune", "stats"];
+pub const VERBS: &[&str] = &[
+    "list",
+    "show",
+    "current",
+    "export",
+    "import",
+    "rename",
+    "delete",
+    "prune",
+    "stats",
+    "merge",
+    "merge-file",
+];
 
 /// One sessions verb with its arguments, as each verb's `parse` built them.
 #[derive(Debug, PartialEq)]
@@ -33,6 +46,8 @@ pub enum Command {
     Delete(delete::Args),
     Prune(prune::Args),
     Stats(stats::Args),
+    Merge(merge::Args),
+    MergeFile(merge_file::Args),
 }
 
 pub fn run(store: &Store, command: Command) -> Result<()> {
@@ -46,6 +61,8 @@ pub fn run(store: &Store, command: Command) -> Result<()> {
         Command::Delete(args) => delete::run(store, args),
         Command::Prune(args) => prune::run(store, args),
         Command::Stats(args) => stats::run(store, args),
+        Command::Merge(args) => merge::run(store, args),
+        Command::MergeFile(args) => merge_file::run(args),
     }
 }
 

@@ -76,13 +76,14 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
     let Args { days, dry_run, yes } = args;
-    let cutoff = time::now() - days * 86400.0;
-    let inactive = |h: &Header| h.updated_at < cutoff && h.format <= FORMAT;
+    let now = time::now();
+    let cutoff = now - days * 86400.0;
+    let inactive = |h: &Header| h.activity(now) < cutoff && h.format <= FORMAT;
     let mut sessions: Vec<Header> = Vec::new();
     store.scan(|entry| match entry.header {
         Ok(h) if inactive(&h) => sessions.push(h),
         // Listed but never rewritten, and not deleted behind anyone's back.
-        Ok(ref h) if h.format > FORMAT && h.updated_at < cutoff => output::notice(&format!(
+        Ok(ref h) if h.format > FORMAT && h.activity(now) < cutoff => output::notice(&format!(
             "{}: written in format {} by a newer hermes; left in place",
             entry.path().display(),
             h.format

@@ -65,6 +65,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             Err(_) => stats.unreadable += 1,
         }
     })?;
+    crate::view::list::warn_conflict_copies(store);
     stats.breadcrumbs = breadcrumb::all(store).len() as u64;
     for (_, _, size, _) in store.temporaries() {
         stats.temporaries += 1;

@@ -7,11 +7,12 @@ pub mod fsio;
 pub mod index;
 pub mod json;
 pub mod lock;
+pub mod merge;
 pub mod session;
 pub mod titles;
 pub mod trust;
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -35,6 +36,9 @@ pub struct Store {
     chain: Vec<(PathBuf, trust::Place)>,
     verified: OnceCell<()>,
     locks: OnceCell<LockFile>,
+    /// Conflict copies (see `merge::copy_of`) the last read of the sessions
+    /// directory passed: `list` and `stats` warn about them at no extra cost.
+    copies_seen: Cell<usize>,
 }
 
 /// One entry of a scan: a session file and its header, or why it has none.
@@ -85,6 +89,7 @@ impl Store {
             chain,
             verified: OnceCell::new(),
             locks: OnceCell::new(),
+            copies_seen: Cell::new(0),
         }
     }
 
@@ -199,16 +204,150 @@ impl Store {
             Err(e) => return Err(Error::io(&self.sessions_dir, e)),
         };
         let mut ids = Vec::new();
+        let mut copies = 0;
         for entry in entries {
             let entry = entry.map_err(|e| Error::io(&self.sessions_dir, e))?;
             let name = entry.file_name();
-            let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".json")) else { continue };
-            if session::is_valid_id(id) {
-                ids.push(session::id_key(id));
+            let Some(name) = name.to_str() else { continue };
+            match name.strip_suffix(".json") {
+                Some(id) if session::is_valid_id(id) => ids.push(session::id_key(id)),
+                _ if merge::copy_of(name).is_some() => copies += 1,
+                _ => {}
             }
         }
+        self.copies_seen.set(copies);
         ids.sort_unstable();
         Ok(ids)
+    }
+
+    /// How many conflict copies the last scan saw beside the sessions.
+    pub fn copies_seen(&self) -> usize {
+        self.copies_seen.get()
+    }
+
+    /// The conflict copies beside the session files, by name.
+    pub fn conflict_copies(&self) -> Result<Vec<merge::ConflictCopy>> {
+        let entries = match fs::read_dir(&self.sessions_dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(&self.sessions_dir, e)),
+        };
+        let mut copies = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&self.sessions_dir, e))?;
+            let name = entry.file_name();
+            if let Some(id) = name.to_str().and_then(merge::copy_of) {
+                copies.push(merge::ConflictCopy { path: entry.path(), id: id.to_string() });
+            }
+        }
+        copies.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(copies)
+    }
+
+    /// Merge a conflict copy into its session, then remove the copy: the
+    /// union of their messages (see `merge::union`), written atomically
+    /// under the store lock (the title may change) and the session's lock
+    /// (an append waits, then appends to the merged file). The copy goes
+    /// only once the merged file is durable, so a merge killed at any point
+    /// leaves at worst the copy, and running it again adds nothing twice.
+    /// A copy whose session is gone becomes the session. With `dry_run`,
+    /// only says what it would do. A damaged copy is an error naming it,
+    /// and is left alone.
+    pub fn merge_copy(&self, copy: &merge::ConflictCopy, dry_run: bool) -> Result<MergedCopy> {
+        let _store = if dry_run { None } else { Some(self.lock_store()?) };
+        let theirs = self.read_copy(copy)?;
+        let _session = if dry_run { None } else { Some(self.lock_session(&copy.id)?) };
+        let Some(ours) = self.load(&copy.id)? else {
+            if !dry_run {
+                self.create(&theirs.header, &theirs.messages)?;
+                fsio::remove(&copy.path)?;
+            }
+            return Ok(MergedCopy::Became { messages: theirs.messages.len(), title: theirs.header.title });
+        };
+        let path = self.session_path(&copy.id).expect("a copy's ID is valid");
+        refuse_newer(&path, &ours.header)?;
+        let mut merged = merge::union(&ours, &theirs);
+        // A title that came with the copy and that another session took
+        // meanwhile would make the name ambiguous: ours stays.
+        if merged.session.header.title != ours.header.title
+            && titles::holder(self, &merged.session.header.title, Some(&copy.id))?.is_some()
+        {
+            merged.session.header.title = ours.header.title.clone();
+            merged.session.header.title_source = ours.header.title_source.clone();
+        }
+        if !dry_run {
+            if merged.session != ours {
+                self.replace(&path, &merged.session)?;
+            }
+            fsio::remove(&copy.path)?;
+        }
+        Ok(MergedCopy::Into {
+            added: merged.added,
+            title: merged.session.header.title,
+            title_kept_over: merged.title_kept_over,
+        })
+    }
+
+    /// Fold session `other` into session `into` (two sessions of one title,
+    /// made on two machines before they synced): the union of their
+    /// messages written to `into`, then `other` removed, under the store
+    /// lock and both sessions' locks. Killed before the removal, both are
+    /// left and doing it again finishes the job. With `dry_run`, only
+    /// counts what `into` would gain.
+    pub fn absorb(&self, into: &str, other: &str, dry_run: bool) -> Result<usize> {
+        let _store = if dry_run { None } else { Some(self.lock_store()?) };
+        let _into = if dry_run { None } else { Some(self.lock_session(into)?) };
+        let _other = if dry_run { None } else { Some(self.lock_session(other)?) };
+        let theirs = self.load(other)?.ok_or_else(|| gone(other))?;
+        let ours = self.load(into)?.ok_or_else(|| gone(into))?;
+        let path = self.session_path(into).expect("a loaded ID is valid");
+        refuse_newer(&path, &ours.header)?;
+        refuse_newer(&self.session_path(other).expect("a loaded ID is valid"), &theirs.header)?;
+        let mut merged = merge::union(&ours, &theirs);
+        merged.session.header.title = ours.header.title.clone();
+        merged.session.header.title_source = ours.header.title_source.clone();
+        if !dry_run {
+            if merged.session != ours {
+                self.replace(&path, &merged.session)?;
+            }
+            fsio::remove(&self.session_path(other).expect("a loaded ID is valid"))?;
+        }
+        Ok(merged.added)
+    }
+
+    /// A conflict copy, read whole: a copy of session `id` in a format
+    /// hermes can rewrite, else an error naming the copy.
+    fn read_copy(&self, copy: &merge::ConflictCopy) -> Result<Session> {
+        let corrupt = |why: String| Error::Corrupt { path: copy.path.clone(), why };
+        let file = open_session(&copy.path)?.ok_or_else(|| corrupt("vanished".into()))?;
+        let reader = format::read(file).map_err(|fault| fault_error(&copy.path, fault))?;
+        refuse_newer(&copy.path, reader.header())?;
+        let session = reader.into_session().map_err(|fault| fault_error(&copy.path, fault))?;
+        if session.header.id != copy.id {
+            return Err(corrupt(format!(
+                "it says it is session '{}', not the one its name says",
+                session.header.id
+            )));
+        }
+        Ok(session)
+    }
+
+    /// Write a whole session over its file. The caller holds its lock.
+    fn replace(&self, path: &Path, session: &Session) -> Result<()> {
+        let out = format::encode(&session.header, &session.messages);
+        if out.len() as u64 > MAX_SESSION_BYTES {
+            return Err(Error::TooLarge(format!(
+                "session {} would grow past {} MiB",
+                session.header.id,
+                MAX_SESSION_BYTES >> 20
+            )));
+        }
+        let mut watch = self.watch_dir()?;
+        let mut file = self.begin_session_write(path, &mut watch)?;
+        std::io::Write::write_all(&mut file, &out).map_err(|e| Error::io(path, e))?;
+        self.commit_session_write(file, &mut watch)?;
+        watch.finish(self, Change::Put(&session.header));
+        Ok(())
     }
 
     /// Read the header of every session, in ID order, calling `visit` for
@@ -521,11 +660,18 @@ impl Store {
         if size.saturating_add(adding) > MAX_SESSION_BYTES {
             return Err(too_large());
         }
+        // A time from a clock that ran ahead counts as now (see
+        // Header::activity); a message written now makes it now, so the
+        // session no longer outranks every later one.
+        let newest = messages.iter().map(|m| m.ts).fold(f64::NEG_INFINITY, f64::max);
         let mut watch = self.watch_dir()?;
         let mut out = self.begin_session_write(&path, &mut watch)?;
         let mut retitled = false;
         let edit = |h: &mut Header| {
             let before = h.title.clone();
+            if !messages.is_empty() {
+                h.updated_at = h.updated_at.min(crate::time::now()).max(newest);
+            }
             edit(h);
             retitled = h.title != before;
         };
@@ -654,6 +800,16 @@ impl Watch<'_> {
         }
         let _ = state.write(&store.catalog_state_path());
     }
+}
+
+/// What `merge_copy` did with a conflict copy.
+#[derive(Debug, PartialEq)]
+pub enum MergedCopy {
+    /// Merged into its session: how many messages were new to it, and the
+    /// copy's user title when the session kept its own different one.
+    Into { added: usize, title: String, title_kept_over: Option<String> },
+    /// Its session was gone: the copy became it.
+    Became { messages: usize, title: String },
 }
 
 /// The file name is the ID every command acts on. A header naming another

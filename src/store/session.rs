@@ -7,6 +7,9 @@ pub const FORMAT: u64 = 1;
 pub const MAX_TITLE_CHARS: usize = 100;
 pub const MAX_MESSAGE_BYTES: usize = 16 << 20;
 const PREVIEW_CHARS: usize = 80;
+/// How far ahead of this machine's clock a stored time may be before it is
+/// worth a warning: synced machines' clocks differ by seconds, not minutes.
+pub const CLOCK_SKEW_SECS: f64 = 300.0;
 
 /// The small fields before `messages`: all that listing needs.
 #[derive(Clone, Debug, DeJson, SerJson, PartialEq)]
@@ -58,6 +61,20 @@ impl Header {
             message_count: 0,
             preview: String::new(),
         }
+    }
+
+    /// When the session was last active, for ordering and pruning: a time
+    /// in the future (another machine's clock ran ahead) counts as now, so
+    /// it neither stays "latest" for ever nor escapes pruning by being
+    /// newer than any cutoff for ever.
+    pub fn activity(&self, now: f64) -> f64 {
+        self.updated_at.min(now)
+    }
+
+    /// Whether the stored activity time lies ahead of `now` by more than
+    /// clocks of machines sharing a home usually disagree.
+    pub fn is_from_the_future(&self, now: f64) -> bool {
+        self.updated_at > now + CLOCK_SKEW_SECS
     }
 
     pub fn has_user_title(&self) -> bool {

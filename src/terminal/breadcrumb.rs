@@ -138,6 +138,19 @@ pub fn all(store: &Store) -> Vec<(PathBuf, Option<Breadcrumb>)> {
         .collect()
 }
 
+/// Point the breadcrumbs of session `from` at session `to` (after a merge
+/// folded one into the other), keeping their terminals and times.
+pub fn repoint(store: &Store, from: &str, to: &str) {
+    for (path, crumb) in all(store) {
+        if let Some(mut crumb) = crumb.filter(|c| c.session_id == from) {
+            crumb.session_id = to.to_string();
+            let mut bytes = crumb.serialize_json().into_bytes();
+            bytes.push(b'\n');
+            let _ = fsio::write_atomic(&path, &bytes);
+        }
+    }
+}
+
 /// Remove the breadcrumbs that point at any of `ids` (after a delete).
 pub fn forget_sessions(store: &Store, ids: &[String]) {
     for (path, crumb) in all(store) {

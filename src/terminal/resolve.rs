@@ -72,29 +72,37 @@ pub fn from_breadcrumb(
 /// a scan, and a scan in ID order finds a newer session at almost every step.
 pub struct FallbackPicker {
     workspace: Option<PathBuf>,
+    now: f64,
     newest_here: Option<(f64, String)>,
     newest: Option<(f64, String)>,
 }
 
 impl FallbackPicker {
     pub fn new() -> FallbackPicker {
-        FallbackPicker { workspace: current_workspace(), newest_here: None, newest: None }
+        FallbackPicker {
+            workspace: current_workspace(),
+            now: crate::time::now(),
+            newest_here: None,
+            newest: None,
+        }
     }
 
     pub fn consider(&mut self, header: &Header) {
         self.consider_session(header.updated_at, &header.id, &header.cwd);
     }
 
-    /// `consider`, from a session's activity time, ID and directory.
+    /// `consider`, from a session's activity time, ID and directory. A
+    /// time ahead of now (another machine's clock) counts as now.
     pub fn consider_session(&mut self, updated_at: f64, id: &str, cwd: &str) {
+        let active = updated_at.min(self.now);
         let newer = |best: &Option<(f64, String)>| {
-            best.as_ref().is_none_or(|(t, best_id)| (updated_at, id) > (*t, best_id.as_str()))
+            best.as_ref().is_none_or(|(t, best_id)| (active, id) > (*t, best_id.as_str()))
         };
         if newer(&self.newest) {
-            self.newest = Some((updated_at, id.to_string()));
+            self.newest = Some((active, id.to_string()));
         }
         if newer(&self.newest_here) && started_in(self.workspace.as_deref(), cwd) {
-            self.newest_here = Some((updated_at, id.to_string()));
+            self.newest_here = Some((active, id.to_string()));
         }
     }
 
@@ -124,13 +132,8 @@ pub fn started_in(workspace: Option<&Path>, cwd: &str) -> bool {
     workspace.is_some_and(|w| !cwd.is_empty() && Path::new(cwd).starts_with(w))
 }
 
-/// Newest activity first; ties broken by ID so the order is stable.
-pub fn is_newer(a: &Header, b: &Header) -> bool {
-    (a.updated_at, &a.id) > (b.updated_at, &b.id)
-}
-
 /// The session called `name`: the one with that ID, else the one with that
-/// exact title (the newest, should an import have brought a duplicate).
+/// exact title; a title that several sessions share is an error naming them.
 /// Not found carries a case-insensitive near miss for "Did you mean".
 pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
     match lookup(store, name)? {
@@ -160,28 +163,60 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     // The catalog names the holders of a title, each checked against its
     // file; when it cannot say, every file is read.
     let titles: Vec<&str> = std::iter::once(name).chain(cleaned.as_deref()).collect();
-    if let Some(newest) = store
-        .sessions_titled(&titles)
-        .and_then(|holders| holders.into_iter().reduce(|a, b| if is_newer(&b, &a) { b } else { a }))
-    {
-        return Ok(Lookup::Found(newest));
+    if let Some(mut holders) = store.sessions_titled(&titles) {
+        return if holders.len() > 1 { Err(ambiguous(name, holders)) } else { Ok(Lookup::Found(holders.remove(0))) };
     }
-    let mut exact: Option<Header> = None;
+    let mut exact: Vec<Header> = Vec::new();
     let mut near: Option<Header> = None;
     store.scan(|entry| {
         let Ok(header) = entry.header else { return };
         if header.title == name || cleaned.as_deref() == Some(header.title.as_str()) {
-            if exact.as_ref().is_none_or(|e| is_newer(&header, e)) {
-                exact = Some(header);
-            }
+            exact.push(header);
         } else if near.is_none() && same_ignoring_case(&header.title, wanted) {
             near = Some(header);
         }
     })?;
-    Ok(match exact {
-        Some(h) => Lookup::Found(h),
-        None => Lookup::Missing { did_you_mean: near.map(|h| h.title) },
-    })
+    match exact.len() {
+        0 => Ok(Lookup::Missing { did_you_mean: near.map(|h| h.title) }),
+        1 => Ok(Lookup::Found(exact.remove(0))),
+        _ => Err(ambiguous(name, exact)),
+    }
+}
+
+/// A title that names several sessions (made on two machines before they
+/// synced, or imported) names none: acting on one of them, or creating a
+/// third, would be a guess. Newest first.
+fn ambiguous(name: &str, mut sessions: Vec<Header>) -> Error {
+    let now = crate::time::now();
+    sessions.sort_by(|a, b| b.activity(now).total_cmp(&a.activity(now)).then(b.id.cmp(&a.id)));
+    Error::Ambiguous {
+        name: name.to_string(),
+        sessions: sessions
+            .iter()
+            .map(|h| {
+                format!(
+                    "{}  last active {}  {}",
+                    h.id,
+                    crate::time::local_minutes(h.updated_at),
+                    crate::text::counted(h.message_count as usize, "message")
+                )
+            })
+            .collect(),
+    }
+}
+
+/// Every session whose title is `name` (as typed, or cleaned as titles are).
+pub fn titled(store: &Store, name: &str) -> Result<Vec<Header>> {
+    let cleaned = session::sanitize_title(name);
+    let mut found = Vec::new();
+    store.scan(|entry| {
+        if let Ok(header) = entry.header
+            && (header.title == name || cleaned.as_deref() == Some(header.title.as_str()))
+        {
+            found.push(header);
+        }
+    })?;
+    Ok(found)
 }
 
 /// Case-insensitive equality without allocating: this runs for every

@@ -130,13 +130,12 @@ pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, here: b
     }
     let mut shown: Vec<Header> = Vec::new();
     let mut total = 0;
+    let now = time::now();
     let current = scan_listed(store, terminal, here, |header| {
         total += 1;
-        keep_newest(&mut shown, header, limit);
+        keep_newest(&mut shown, header, limit, now);
     })?;
-    shown.sort_by(|a, b| {
-        (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
-    });
+    shown.sort_by(|a, b| newest_first(a, b, now));
     // keep_newest only trims once it has gathered enough; finish the job.
     shown.truncate(limit);
     Ok(Listing { shown, total, current })
@@ -224,11 +223,16 @@ pub fn scan_listed(
     };
     let mut picker = FallbackPicker::new();
     let workspace = resolve::current_workspace();
+    let now = time::now();
+    let mut from_the_future = 0;
     store.scan(|entry| {
         let header = match entry.header {
             Ok(h) => h,
             Err(ref why) => return warn_skipped(&entry.path(), why),
         };
+        if header.is_from_the_future(now) {
+            from_the_future += 1;
+        }
         if breadcrumb.is_none() && !crumb_unreadable {
             picker.consider(&header);
         }
@@ -236,20 +240,46 @@ pub fn scan_listed(
             keep(header);
         }
     })?;
+    warn_conflict_copies(store);
+    if from_the_future > 0 {
+        let (n, verb) = (from_the_future, if from_the_future == 1 { "was" } else { "were" });
+        output::warn(&format!(
+            "{} {verb} last active in the future (another machine's clock ahead?); listed, continued and pruned as if active now",
+            crate::text::counted(n, "session"),
+        ));
+    }
     Ok(breadcrumb.map(|(h, _)| h.id).or_else(|| picker.pick().map(|(id, _)| id)))
 }
 
+/// The order of a listing: newest activity first (a time in the future
+/// counts as now), ties by ID.
+pub fn newest_first(a: &Header, b: &Header, now: f64) -> std::cmp::Ordering {
+    (b.activity(now), &b.id).partial_cmp(&(a.activity(now), &a.id)).unwrap_or(std::cmp::Ordering::Equal)
+}
+
+/// After a scan: say, once, that conflict copies lie beside the sessions
+/// (their messages are in no listed session until merged), and what to run.
+pub fn warn_conflict_copies(store: &Store) {
+    let n = store.copies_seen();
+    if n > 0 {
+        output::warn(&format!(
+            "{n} conflict {} of sessions (left by a sync tool or an editor) {} not listed; merge {} with 'hermes sessions merge'",
+            if n == 1 { "copy" } else { "copies" },
+            if n == 1 { "is" } else { "are" },
+            if n == 1 { "it into its session" } else { "them into their sessions" },
+        ));
+    }
+}
+
 /// Keep the `limit` newest headers; the vector never grows past 2*limit.
-fn keep_newest(kept: &mut Vec<Header>, header: Header, limit: usize) {
+fn keep_newest(kept: &mut Vec<Header>, header: Header, limit: usize, now: f64) {
     if limit == 0 {
         return;
     }
     kept.push(header);
     if kept.len() >= limit.saturating_mul(2).max(64) {
         // Partition, not sort: the final order is settled once, at the end.
-        kept.select_nth_unstable_by(limit - 1, |a, b| {
-            (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
-        });
+        kept.select_nth_unstable_by(limit - 1, |a, b| newest_first(a, b, now));
         kept.truncate(limit);
     }
 }

@@ -74,7 +74,7 @@ _hermes() {
 	local _hermes_cur _hermes_raw _hermes_quote _hermes_profile=
 	local global='-p --profile -V --version'
 	local chat='-c --continue -r --resume --create-if-missing -q --query -Q --quiet --title --agent --no-agent -h --help'
-	local verbs='list show current export import rename delete prune stats'
+	local verbs='list show current export import rename delete prune stats merge merge-file'
 	COMPREPLY=()
 	_hermes_split_line
 	# Where are we: which command, which sessions verb, how many arguments.
@@ -129,6 +129,7 @@ _hermes() {
 		sessions/export) _hermes_add_words '-f --format -o --output -h --help' "$text" ;;
 		sessions/import) _hermes_add_words '--from --dry-run -h --help' "$text" ;;
 		sessions/delete) _hermes_add_words '-y --yes -h --help' "$text" ;;
+		sessions/merge) _hermes_add_words '--dry-run -y --yes -h --help' "$text" ;;
 		sessions/prune) _hermes_add_words '--older-than --dry-run -y --yes -h --help' "$text" ;;
 		*) _hermes_add_words '-h --help' "$text" ;;
 		esac
@@ -140,6 +141,8 @@ _hermes() {
 	sessions/show | sessions/export | sessions/delete) _hermes_add_sessions title "$text" ;;
 	sessions/rename) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
 	sessions/import) ((nargs == 0)) && compopt -o default 2>/dev/null ;;
+	sessions/merge) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
+	sessions/merge-file) ((nargs < 3)) && compopt -o default 2>/dev/null ;;
 	completion/) ((nargs == 0)) && _hermes_add_words 'bash zsh fish' "$text" ;;
 	help/)
 		if ((nargs == 0)); then

@@ -132,9 +132,13 @@ complete -c hermes -n __hermes_needs_verb -a rename -d 'give a session a new tit
 complete -c hermes -n __hermes_needs_verb -a delete -d 'delete sessions'
 complete -c hermes -n __hermes_needs_verb -a prune -d 'delete sessions inactive for DAYS'
 complete -c hermes -n __hermes_needs_verb -a stats -d 'counts, sizes, oldest and newest'
+complete -c hermes -n __hermes_needs_verb -a merge -d 'merge conflict copies, or the sessions sharing a title'
+complete -c hermes -n __hermes_needs_verb -a merge-file -d 'merge two versions of a session file (git merge driver)'
 complete -c hermes -n '__hermes_sessions_verb show export delete; and not __hermes_previous -o --output -f --format' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_sessions_verb rename; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_sessions_verb import' -F
+complete -c hermes -n '__hermes_sessions_verb merge; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
+complete -c hermes -n '__hermes_sessions_verb merge-file' -F
 complete -c hermes -n '__hermes_sessions_verb import' -l from -x -a 'hermes hermes-agent llm' -d 'what wrote FILE'
 complete -c hermes -n '__hermes_sessions_verb import' -l dry-run -d 'report what would be imported; write nothing'
 complete -c hermes -n '__hermes_sessions_verb list' -s n -l limit -x -d 'show at most N sessions'
@@ -143,11 +147,12 @@ complete -c hermes -n '__hermes_sessions_verb list' -l here -d 'only sessions st
 complete -c hermes -n '__hermes_sessions_verb list show current stats' -l json -d 'output JSON, for scripts'
 complete -c hermes -n '__hermes_sessions_verb export' -s f -l format -x -a 'json jsonl markdown' -d 'output format'
 complete -c hermes -n '__hermes_sessions_verb export' -s o -l output -r -F -d 'write to FILE instead of stdout'
-complete -c hermes -n '__hermes_sessions_verb delete prune' -s y -l yes -d 'do not ask'
+complete -c hermes -n '__hermes_sessions_verb delete prune merge' -s y -l yes -d 'do not ask'
 complete -c hermes -n '__hermes_sessions_verb prune' -l older-than -x -d 'delete sessions inactive for DAYS days'
 complete -c hermes -n '__hermes_sessions_verb prune' -l dry-run -d 'list what would be removed; remove nothing'
+complete -c hermes -n '__hermes_sessions_verb merge' -l dry-run -d 'say what would be merged; change nothing'
 
 # hermes completion SHELL, hermes help [sessions] COMMAND.
 complete -c hermes -n '__hermes_command_is completion 1' -a 'bash zsh fish'
 complete -c hermes -n '__hermes_command_is help 1' -a 'chat sessions completion'
-complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a 'list show current export import rename delete prune stats'
+complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a 'list show current export import rename delete prune stats merge merge-file'

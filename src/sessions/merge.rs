@@ -1,0 +1,178 @@
+//! `hermes sessions merge`: fold the conflict copies that sync tools and
+//! editors leave beside session files back into their sessions.
+
+use lexopt::prelude::*;
+
+use crate::args::{positional_args, string};
+use crate::error::{Error, Result};
+use crate::output::{self, Out};
+use crate::store::merge::file_name;
+use crate::store::{MergedCopy, Store};
+use crate::sys;
+use crate::terminal::{breadcrumb, resolve};
+use crate::text::{counted, printable};
+
+/// The options `merge` takes, for the help and completion checks.
+pub const OPTIONS: &[&str] = &["--dry-run", "-y", "--yes", "-h", "--help"];
+
+#[derive(Debug, PartialEq)]
+pub struct Args {
+    /// Merge the sessions sharing this title, instead of conflict copies.
+    pub title: Option<String>,
+    pub dry_run: bool,
+    pub yes: bool,
+}
+
+pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut dry_run = false;
+    let mut yes = false;
+    let mut positional = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("dry-run") => dry_run = true,
+            Short('y') | Long("yes") => yes = true,
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Value(value) => positional.push(value),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    let title = if positional.is_empty() {
+        None
+    } else {
+        let [title] = positional_args("merge", positional, "TITLE")?;
+        Some(string(title))
+    };
+    Ok(Args { title, dry_run, yes })
+}
+
+pub fn run(store: &Store, args: Args) -> Result<()> {
+    let Args { title, dry_run, yes } = args;
+    if let Some(title) = title {
+        return merge_titled(store, &title, dry_run, yes);
+    }
+    let copies = store.conflict_copies()?;
+    if copies.is_empty() {
+        crate::note!("no conflict copies to merge");
+        return Ok(());
+    }
+    if !dry_run && !yes {
+        if !sys::isatty(0) {
+            return Err(Error::Refused(
+                "not merging without confirmation: stdin is not a terminal; add --yes to hermes sessions merge"
+                    .into(),
+            ));
+        }
+        let question = format!("Merge {} into their sessions?", copies_counted(copies.len()));
+        if !crate::terminal::prompt::confirm(&question, "hermes sessions merge")? {
+            crate::note!("nothing merged");
+            return Ok(());
+        }
+    }
+    let (merge, make) = if dry_run { ("would merge", "would make") } else { ("merged", "made") };
+    let mut out = Out::new();
+    let mut left = 0;
+    for copy in &copies {
+        let name = file_name(&copy.path);
+        match store.merge_copy(copy, dry_run) {
+            Ok(MergedCopy::Into { added, title, title_kept_over }) => {
+                out.line(&format!(
+                    "{merge} {} into {} '{}': {}",
+                    printable(&name, false),
+                    copy.id,
+                    printable(&title, false),
+                    counted(added, "new message")
+                ))?;
+                if let Some(theirs) = title_kept_over {
+                    output::warn(&format!(
+                        "{}: titled '{}' there; the session keeps its title '{}' (rename it to change that)",
+                        printable(&name, false),
+                        printable(&theirs, false),
+                        printable(&title, false)
+                    ));
+                }
+            }
+            Ok(MergedCopy::Became { messages, title }) => out.line(&format!(
+                "{make} {} session {} '{}' (its session was gone): {}",
+                printable(&name, false),
+                copy.id,
+                printable(&title, false),
+                counted(messages, "message")
+            ))?,
+            Err(e @ (Error::Corrupt { .. } | Error::NewerFormat { .. } | Error::TooLarge(_))) => {
+                left += 1;
+                out.flush()?;
+                output::warn(&e.to_string());
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    out.flush()?;
+    let done = copies.len() - left;
+    if dry_run {
+        crate::note!("dry run: {} would be merged", copies_counted(done));
+    } else {
+        crate::note!("merged {}", copies_counted(done));
+    }
+    if left > 0 {
+        return Err(Error::MergeIncomplete(format!(
+            "{} could not be merged (named above); fix or remove {}",
+            copies_counted(left),
+            if left == 1 { "it" } else { "them" }
+        )));
+    }
+    Ok(())
+}
+
+/// `merge TITLE`: the sessions sharing a title (two machines made the same
+/// thread before they synced) become the oldest of them; breadcrumbs that
+/// pointed at the others follow.
+fn merge_titled(store: &Store, title: &str, dry_run: bool, yes: bool) -> Result<()> {
+    let mut sessions = resolve::titled(store, title)?;
+    if sessions.is_empty() {
+        return Err(Error::NotFound { name: title.to_string(), did_you_mean: None });
+    }
+    if sessions.len() == 1 {
+        crate::note!("only one session is titled '{}'; nothing to merge", printable(title, false));
+        return Ok(());
+    }
+    sessions.sort_by(|a, b| a.created_at.total_cmp(&b.created_at).then(a.id.cmp(&b.id)));
+    let into = sessions.remove(0);
+    if !dry_run && !yes {
+        if !sys::isatty(0) {
+            return Err(Error::Refused(
+                "not merging without confirmation: stdin is not a terminal; add --yes to hermes sessions merge"
+                    .into(),
+            ));
+        }
+        let question = format!(
+            "Merge {} titled '{}' into {}?",
+            counted(sessions.len() + 1, "session"),
+            printable(title, false),
+            into.id
+        );
+        if !crate::terminal::prompt::confirm(&question, "hermes sessions merge")? {
+            crate::note!("nothing merged");
+            return Ok(());
+        }
+    }
+    let merge = if dry_run { "would merge" } else { "merged" };
+    let mut out = Out::new();
+    for other in &sessions {
+        let added = store.absorb(&into.id, &other.id, dry_run)?;
+        if !dry_run {
+            breadcrumb::repoint(store, &other.id, &into.id);
+        }
+        out.line(&format!(
+            "{merge} session {} into {} '{}': {}",
+            other.id,
+            into.id,
+            printable(&into.title, false),
+            counted(added, "new message")
+        ))?;
+    }
+    out.flush()
+}
+
+fn copies_counted(n: usize) -> String {
+    format!("{n} conflict {}", if n == 1 { "copy" } else { "copies" })
+}

@@ -1,0 +1,229 @@
+//! Two versions of one session made one: the conflict copies that sync
+//! tools and editors leave beside a session file, and the three files git
+//! hands a merge driver. The union of their messages in time order, each
+//! message once, with the header worked out again.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::store::session::{Header, Message, Session, TITLE_AUTO, TITLE_USER};
+
+/// A file beside the sessions that holds another version of one: what a
+/// sync tool makes when two machines changed the session at once, or an
+/// editor's backup.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConflictCopy {
+    pub path: PathBuf,
+    /// The session it is a version of (from its name).
+    pub id: String,
+}
+
+/// The session ID a conflict copy's file name belongs to, if it is one:
+/// - Syncthing: `ID.sync-conflict-20260101-120000-ABCDEFG.json`
+/// - Dropbox, Nextcloud, ownCloud: `ID (conflicted copy 2026-01-01).json`,
+///   `ID (ana's conflicted copy 2026-01-01).json`,
+///   `ID (conflicted copy 2026-01-01 120000).json`
+/// - editors' backups: `ID.json~`
+pub fn copy_of(name: &str) -> Option<&str> {
+    let id = name.get(..22).filter(|id| crate::store::session::is_valid_id(id))?;
+    let rest = &name[22..];
+    let syncthing =
+        rest.strip_prefix(".sync-conflict-").and_then(|r| r.strip_suffix(".json")).is_some_and(|r| {
+            let b = r.as_bytes();
+            b.len() > 16
+                && b[..8].iter().all(u8::is_ascii_digit)
+                && b[8] == b'-'
+                && b[9..15].iter().all(u8::is_ascii_digit)
+                && b[15] == b'-'
+                && b[16..].iter().all(u8::is_ascii_alphanumeric)
+        });
+    let conflicted_copy = rest
+        .strip_prefix(" (")
+        .and_then(|r| r.strip_suffix(").json"))
+        .is_some_and(|r| r.contains("conflicted copy") || r.contains("Conflicted copy"));
+    let backup = rest == ".json~";
+    (syncthing || conflicted_copy || backup).then_some(id)
+}
+
+/// What merging one version into another came to.
+#[derive(Debug, PartialEq)]
+pub struct Merged {
+    pub session: Session,
+    /// Messages of the incoming version that the other lacked.
+    pub added: usize,
+    /// Two different user titles: ours was kept; this is theirs.
+    pub title_kept_over: Option<String>,
+}
+
+/// The identity of a message: the same role, time and content is the same
+/// message, whichever file it came from.
+fn message_key(m: &Message) -> (&str, u64, &str) {
+    (&m.role, m.ts.to_bits(), &m.content)
+}
+
+/// `ours` with every message of `theirs` it lacks, in time order (a stable
+/// sort: messages of one time keep ours-first order), and its header worked
+/// out again: counts and preview from the messages, the earliest creation,
+/// the latest activity, and a title a person gave kept over an automatic
+/// one. Two different user titles keep ours, and say so. The header's ID
+/// and format stay ours.
+pub fn union(ours: &Session, theirs: &Session) -> Merged {
+    let mut seen: HashSet<(&str, u64, &str)> = ours.messages.iter().map(message_key).collect();
+    let mut messages = ours.messages.clone();
+    let mut added = 0;
+    for m in &theirs.messages {
+        if seen.insert(message_key(m)) {
+            messages.push(m.clone());
+            added += 1;
+        }
+    }
+    messages.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+    let (o, t) = (&ours.header, &theirs.header);
+    let mut header = Header::new(o.id.clone(), o.cwd.clone(), o.created_at.min(t.created_at));
+    header.format = o.format;
+    if header.cwd.is_empty() {
+        header.cwd = t.cwd.clone();
+    }
+    let mut title_kept_over = None;
+    let (title, source) = if o.has_user_title() {
+        if t.has_user_title() && t.title != o.title {
+            title_kept_over = Some(t.title.clone());
+        }
+        (&o.title, &o.title_source)
+    } else if t.has_user_title() || o.title.is_empty() {
+        (&t.title, &t.title_source)
+    } else {
+        (&o.title, &o.title_source)
+    };
+    header.title = title.clone();
+    header.title_source = source.clone();
+    // note_message titles an untitled session from its first message; one
+    // that had a title keeps it, whatever came first.
+    for m in &messages {
+        header.note_message(m);
+    }
+    if header.title.is_empty() {
+        header.title_source = String::new();
+    } else if header.title_source.is_empty() {
+        header.title_source = TITLE_AUTO.to_string();
+    }
+    header.updated_at = header.updated_at.max(o.updated_at).max(t.updated_at);
+    debug_assert!(
+        header.title_source.is_empty() || [TITLE_USER, TITLE_AUTO].contains(&header.title_source.as_str())
+    );
+    Merged { session: Session { header, messages }, added, title_kept_over }
+}
+
+/// Like `union`, knowing the version both came from (git's merge base):
+/// a title only theirs changed is taken, one only ours changed is kept,
+/// and only two different changes are a conflict (ours kept, theirs in
+/// `title_kept_over`).
+pub fn union3(base: Option<&Session>, ours: &Session, theirs: &Session) -> Merged {
+    let mut merged = union(ours, theirs);
+    let titled = |s: &Session| (s.header.title.clone(), s.header.title_source.clone());
+    if let Some(base) = base {
+        if titled(ours) == titled(base) && titled(theirs) != titled(base) {
+            let (title, source) = titled(theirs);
+            merged.session.header.title = title;
+            merged.session.header.title_source = source;
+            merged.title_kept_over = None;
+        } else if titled(theirs) == titled(base) {
+            merged.title_kept_over = None;
+        }
+    }
+    merged
+}
+
+/// The file name of a path, for messages.
+pub fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "20261202_143015_a1b2c3";
+
+    #[test]
+    fn knows_the_names_sync_tools_and_editors_give_copies() {
+        for name in [
+            "20261202_143015_a1b2c3.sync-conflict-20260101-120000-ABCDEFG.json",
+            "20261202_143015_a1b2c3 (conflicted copy 2026-01-01).json",
+            "20261202_143015_a1b2c3 (ana's conflicted copy 2026-01-01).json",
+            "20261202_143015_a1b2c3 (conflicted copy 2026-01-01 120000).json",
+            "20261202_143015_a1b2c3.json~",
+        ] {
+            assert_eq!(copy_of(name), Some(ID), "{name}");
+        }
+        for name in [
+            "20261202_143015_a1b2c3.json",
+            "20261202_143015_a1b2c3.sync-conflict-2026-120000-ABCDEFG.json",
+            "20261202_143015_a1b2c3 (copy).json",
+            "x0261202_143015_a1b2c3.json~",
+            ".20261202_143015_a1b2c3.json.0123456789ab.tmp",
+            "20261202_143015_a1b2c3.json~~",
+            "2026",
+        ] {
+            assert_eq!(copy_of(name), None, "{name}");
+        }
+    }
+
+    fn msg(role: &str, content: &str, ts: f64) -> Message {
+        Message { role: role.into(), content: content.into(), ts }
+    }
+
+    fn session(title: &str, source: &str, messages: Vec<Message>) -> Session {
+        let mut header = Header::new(ID.into(), "/w".into(), messages.first().map_or(1.0, |m| m.ts));
+        header.title = title.into();
+        header.title_source = source.into();
+        for m in &messages {
+            header.note_message(m);
+        }
+        Session { header, messages }
+    }
+
+    #[test]
+    fn unites_messages_in_time_order_each_once() {
+        let common = vec![msg("user", "hi", 10.0), msg("assistant", "hello", 11.0)];
+        let mut a = common.clone();
+        a.push(msg("user", "from a", 20.0));
+        let mut b = common.clone();
+        b.push(msg("user", "from b", 15.0));
+        b.push(msg("user", "hi", 30.0)); // same words, another time: another message
+        let merged = union(&session("hi", "auto", a), &session("hi", "auto", b));
+        let texts: Vec<_> = merged.session.messages.iter().map(|m| (m.content.as_str(), m.ts)).collect();
+        assert_eq!(texts, [("hi", 10.0), ("hello", 11.0), ("from b", 15.0), ("from a", 20.0), ("hi", 30.0)]);
+        assert_eq!(merged.added, 2);
+        assert_eq!(merged.session.header.message_count, 5);
+        assert_eq!(merged.session.header.updated_at, 30.0);
+        assert_eq!(merged.session.header.preview, "hi");
+        // Merging again adds nothing: a merge cut short can be run again.
+        let again = union(&merged.session, &session("hi", "auto", common));
+        assert_eq!(again.added, 0);
+        assert_eq!(again.session, merged.session);
+    }
+
+    #[test]
+    fn a_user_title_wins_over_an_automatic_one_and_ours_over_theirs() {
+        let m = vec![msg("user", "hi", 10.0)];
+        let auto = session("hi", "auto", m.clone());
+        let named = session("redis", "user", m.clone());
+        let other = session("cache", "user", m.clone());
+        let merged = union(&auto, &named);
+        assert_eq!((merged.session.header.title.as_str(), merged.title_kept_over), ("redis", None));
+        let merged = union(&named, &auto);
+        assert_eq!((merged.session.header.title.as_str(), merged.title_kept_over), ("redis", None));
+        let merged = union(&named, &other);
+        assert_eq!(merged.session.header.title, "redis");
+        assert_eq!(merged.title_kept_over.as_deref(), Some("cache"));
+        assert_eq!(merged.session.header.title_source, "user");
+        // With the common ancestor: only theirs renamed, so theirs is taken.
+        let merged = union3(Some(&named), &named, &other);
+        assert_eq!((merged.session.header.title.as_str(), merged.title_kept_over), ("cache", None));
+        let merged = union3(Some(&other), &named, &other);
+        assert_eq!((merged.session.header.title.as_str(), merged.title_kept_over), ("redis", None));
+        let merged = union3(Some(&auto), &named, &other);
+        assert_eq!(merged.title_kept_over.as_deref(), Some("cache"));
+    }
+}
