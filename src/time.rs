@@ -34,18 +34,6 @@ fn as_stored(ts: f64) -> String {
     if ts > 0.0 { format!("{ts}") } else { "-".to_string() }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn far_future_times_are_shown_as_stored() {
-        assert_eq!(local_minutes(1e15), "1000000000000000");
-        assert_eq!(local_seconds(1e15), "1000000000000000");
-        assert_eq!(local_minutes(2e11).len(), 16);
-    }
-}
-
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
 /// `days_from_civil`), so RFC 3339 times convert without the C library.
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
@@ -127,6 +115,13 @@ pub fn parse_rfc3339(s: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn far_future_times_are_shown_as_stored() {
+        assert_eq!(local_minutes(1e15), "1000000000000000");
+        assert_eq!(local_seconds(1e15), "1000000000000000");
+        assert_eq!(local_minutes(2e11).len(), 16);
+    }
 
     #[test]
     fn reads_rfc3339_as_llm_writes_it() {

@@ -33,9 +33,9 @@ contents() {
 
 copy_warning() {
 	if test "$1" = 1; then
-		echo "hermes: warning: 1 conflict copy of sessions (left by a sync tool or an editor) is not listed; merge it into its session with 'hermes sessions merge'"
+		echo "hermes: warning: 1 conflict copy of a session (from a sync tool or an editor) is not listed; merge it with 'hermes sessions merge'"
 	else
-		echo "hermes: warning: $1 conflict copies of sessions (left by a sync tool or an editor) are not listed; merge them into their sessions with 'hermes sessions merge'"
+		echo "hermes: warning: $1 conflict copies of sessions (from a sync tool or an editor) are not listed; merge them with 'hermes sessions merge'"
 	fi
 }
 

@@ -159,7 +159,7 @@ test_expect_success SYNCTHING 'appends on two machines at once: a conflict copy 
 	test_line_count = 2 files &&
 	# Both sides see the copy and say what to run.
 	HERMES_HOME=$HOME_B hermes sessions list >out 2>err &&
-	grep "^hermes: warning: 1 conflict copy of sessions (left by a sync tool or an editor) is not listed; merge it into its session with .hermes sessions merge.\$" err &&
+	grep "^hermes: warning: 1 conflict copy of a session (from a sync tool or an editor) is not listed; merge it with .hermes sessions merge.\$" err &&
 	HERMES_HOME=$HOME_A hermes sessions merge --yes >merge-a 2>&1 &&
 	grep "^merged [0-9_a-f]*\.sync-conflict-[0-9]*-[0-9]*-[A-Z0-9]*\.json into [0-9_a-f]* .shared.: 1 new message\$" merge-a &&
 	t2=$(now) &&

@@ -62,7 +62,11 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
                     .into(),
             ));
         }
-        let question = format!("Merge {} into their sessions?", copies_counted(copies.len()));
+        let question = format!(
+            "Merge {} into {}?",
+            copies_counted(copies.len()),
+            if copies.len() == 1 { "its session" } else { "their sessions" }
+        );
         if !crate::terminal::prompt::confirm(&question, "hermes sessions merge")? {
             crate::note!("nothing merged");
             return Ok(());

@@ -310,7 +310,7 @@ impl Store {
             if merged.session != ours {
                 self.replace(&path, &merged.session)?;
             }
-            fsio::remove(&self.session_path(other).expect("a loaded ID is valid"))?;
+            self.remove_locked(other)?;
         }
         Ok(merged.added)
     }
@@ -695,6 +695,12 @@ impl Store {
     /// Remove a session file. The caller holds the store lock.
     pub fn remove(&self, id: &str) -> Result<()> {
         let _guard = self.lock_session(id)?;
+        self.remove_locked(id)
+    }
+
+    /// Remove a session file whose lock the caller holds (a second guard on
+    /// the same byte would release the caller's when dropped).
+    fn remove_locked(&self, id: &str) -> Result<()> {
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
         let mut watch = self.watch_dir()?;
         let clean = watch.state.is_some();

@@ -263,10 +263,10 @@ pub fn warn_conflict_copies(store: &Store) {
     let n = store.copies_seen();
     if n > 0 {
         output::warn(&format!(
-            "{n} conflict {} of sessions (left by a sync tool or an editor) {} not listed; merge {} with 'hermes sessions merge'",
-            if n == 1 { "copy" } else { "copies" },
+            "{n} conflict {} (from a sync tool or an editor) {} not listed; merge {} with 'hermes sessions merge'",
+            if n == 1 { "copy of a session" } else { "copies of sessions" },
             if n == 1 { "is" } else { "are" },
-            if n == 1 { "it into its session" } else { "them into their sessions" },
+            if n == 1 { "it" } else { "them" },
         ));
     }
 }
