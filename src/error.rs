@@ -173,7 +173,12 @@ impl fmt::Display for Error {
                 write!(f, "--create-if-missing to start a new session with that title.")
             }
             Error::Ambiguous { name, sessions } => {
-                writeln!(f, "'{}' is ambiguous: {} sessions have that title:", visible(name), sessions.len())?;
+                writeln!(
+                    f,
+                    "'{}' is ambiguous: {} sessions have that title:",
+                    visible(name),
+                    sessions.len()
+                )?;
                 for line in sessions {
                     writeln!(f, "  {line}")?;
                 }

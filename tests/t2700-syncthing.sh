@@ -79,7 +79,7 @@ start_syncthing() {
 	for side in a b; do
 		syncthing generate --home="$TRASH/st-$side" --no-default-folder >"$TRASH/gen-$side" 2>&1 &&
 		mkdir -p "$TRASH/home-$side/.stfolder" &&
-		printf "%s\n" index .lock terminal-sessions "(?d).*.tmp" >"$TRASH/home-$side/.stignore" || return 1
+		printf "%s\n" index catalog catalog-state .lock terminal-sessions "(?d).*.tmp" >"$TRASH/home-$side/.stignore" || return 1
 	done &&
 	ID_A=$(sed -n "s/.*Device ID: //p" "$TRASH/gen-a") &&
 	ID_B=$(sed -n "s/.*Device ID: //p" "$TRASH/gen-b") &&

@@ -164,7 +164,11 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     // file; when it cannot say, every file is read.
     let titles: Vec<&str> = std::iter::once(name).chain(cleaned.as_deref()).collect();
     if let Some(mut holders) = store.sessions_titled(&titles) {
-        return if holders.len() > 1 { Err(ambiguous(name, holders)) } else { Ok(Lookup::Found(holders.remove(0))) };
+        return if holders.len() > 1 {
+            Err(ambiguous(name, holders))
+        } else {
+            Ok(Lookup::Found(holders.remove(0)))
+        };
     }
     let mut exact: Vec<Header> = Vec::new();
     let mut near: Option<Header> = None;
