@@ -75,7 +75,10 @@ pub fn is_read_only(command: &Command) -> bool {
         | Command::Current(_)
         | Command::Export(_)
         | Command::Stats(_) => true,
+        // It writes the files git names, never the store.
+        Command::MergeFile(_) => true,
         Command::Prune(args) => args.dry_run,
+        Command::Merge(args) => args.dry_run,
         Command::Import(args) => args.dry_run,
         Command::Rename(_) | Command::Delete(_) => false,
     }
@@ -86,6 +89,7 @@ pub fn is_read_only(command: &Command) -> bool {
 pub fn writes_files(command: &Command) -> bool {
     match command {
         Command::Export(args) => args.output.as_ref().is_some_and(|o| o != "-"),
+        Command::MergeFile(_) => true,
         other => !is_read_only(other),
     }
 }
