@@ -284,3 +284,82 @@ pub fn host_name() -> Option<String> {
     let name = String::from_utf8_lossy(&buf[..end]).into_owned();
     (!name.is_empty()).then_some(name)
 }
+
+/// The terminal attributes of `fd` (termios), if it is a terminal.
+pub fn tty_attributes(fd: RawFd) -> io::Result<libc::termios> {
+    let mut attributes = std::mem::MaybeUninit::<libc::termios>::uninit();
+    // SAFETY: tcgetattr fills the whole termios we own on success, and we
+    // read it only then.
+    unsafe {
+        if libc::tcgetattr(fd, attributes.as_mut_ptr()) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(attributes.assume_init())
+    }
+}
+
+/// Set the terminal attributes of `fd` once its pending output is written
+/// (TCSADRAIN: no typed-ahead input is thrown away).
+pub fn set_tty_attributes(fd: RawFd, attributes: &libc::termios) -> io::Result<()> {
+    // SAFETY: tcsetattr only reads the termios we lend it for the call; it is
+    // async-signal-safe, so the panic hook may call this too.
+    if unsafe { libc::tcsetattr(fd, libc::TCSADRAIN, attributes) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// One read(2) from `fd`, without std's buffering (whatever std's stdin
+/// holds back would be invisible to a poll on the descriptor). A caught
+/// signal ends it as Err(Interrupted).
+pub fn read_fd(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
+    // SAFETY: read writes at most buf.len() bytes into the buffer we own.
+    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    if n < 0 { Err(io::Error::last_os_error()) } else { Ok(n as usize) }
+}
+
+/// Rows and columns of the terminal on `fd`, if it is one and knows them.
+pub fn window_size(fd: RawFd) -> Option<(usize, usize)> {
+    // SAFETY: winsize is plain data; TIOCGWINSZ fills it on success only.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ writes one winsize into the struct we own.
+    let rc = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) };
+    (rc == 0 && size.ws_col > 0 && size.ws_row > 0).then_some((size.ws_row as usize, size.ws_col as usize))
+}
+
+/// Set when the window was resized (SIGWINCH) or the job continued after a
+/// stop (SIGCONT): what is on the screen may need drawing again.
+static SCREEN_CHANGED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+extern "C" fn remember_screen_change(_signal: libc::c_int) {
+    SCREEN_CHANGED.store(true, Ordering::SeqCst);
+}
+
+/// From now on SIGWINCH and SIGCONT set a flag that `take_screen_change`
+/// reads, and end a blocked read with EINTR so the screen can be redrawn.
+pub fn catch_screen_changes() {
+    for signal in [libc::SIGWINCH, libc::SIGCONT] {
+        // SAFETY: as in catch_interrupts: a zeroed sigaction with a handler
+        // that only performs an atomic store.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = remember_screen_change as *const () as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            action.sa_flags = 0;
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+/// Whether the window changed size or the job was continued since the last call.
+pub fn take_screen_change() -> bool {
+    SCREEN_CHANGED.swap(false, Ordering::SeqCst)
+}
+
+/// Stop this process as Ctrl-Z would (SIGTSTP, to its own process group,
+/// as the terminal driver sends it); returns once it is continued (`fg`).
+pub fn suspend_job() {
+    // SAFETY: kill(0, ...) signals our own process group; plain integers.
+    unsafe { libc::kill(0, libc::SIGTSTP) };
+}

@@ -2,7 +2,9 @@
 //! the terminal's current incarnation (its session leader).
 
 pub mod breadcrumb;
+pub mod keys;
 pub mod prompt;
+pub mod raw;
 pub mod resolve;
 
 use std::fs;
