@@ -61,10 +61,23 @@ test_expect_success 'piped stdin continues a session with -c NAME and -c' '
 	messages "$id" >actual && test_cmp expect actual
 '
 
-test_expect_success '-q TEXT wins over data waiting on stdin' '
-	echo "from stdin" | hermes chat -q "from -q" --no-agent -Q &&
+test_expect_success 'piped stdin and -q TEXT: one message, what was piped first, a blank line, then TEXT' '
+	printf "line one\n\n  line two\n\n" | hermes chat -q "explain this" --no-agent -Q &&
 	id=$(only_id) &&
-	echo "user: from -q" >expect &&
+	printf "%s\n" "user: line one\\n\\n  line two\\n\\nexplain this" >expect &&
+	messages "$id" >actual && test_cmp expect actual &&
+	# A file on stdin counts as piped too.
+	printf "from a file\n" >snip.txt &&
+	hermes chat -c -q "and this" --no-agent -Q <snip.txt &&
+	printf "%s\n" "user: from a file\\n\\nand this" >expect &&
+	messages "$id" | tail -n 1 >actual && test_cmp expect actual
+'
+
+test_expect_success '-q TEXT with nothing piped (blank, /dev/null) is TEXT alone' '
+	printf "\n  \n" | hermes chat -q "only this" --no-agent -Q &&
+	hermes chat -c -q "and this" --no-agent -Q </dev/null &&
+	id=$(only_id) &&
+	printf "user: only this\nuser: and this\n" >expect &&
 	messages "$id" >actual && test_cmp expect actual
 '
 

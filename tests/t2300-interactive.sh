@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='interactive hermes chat in a tmux pane: typing, slash commands, Ctrl-D, Ctrl-C, resume'
+test_description='interactive hermes chat in a tmux pane, read as plain lines (TERM=dumb): typing, slash commands, Ctrl-D, Ctrl-C, resume'
 . "$(dirname "$0")/lib.sh"
 
 # tmux runs pane commands with $SHELL; keep that POSIX whatever the user has.
@@ -18,6 +18,8 @@ stop_slow_agents() {
 }
 
 # start_pane: start_tmux, and wait for its shell's prompt; sets $PANE.
+# The shell has TERM=dumb: these tests drive the plain line reading that a
+# terminal without the line editor gets (t2310 tests the editor).
 # Needs wait_until and on_screen, below.
 # Not in $(...): the trap must belong to the test's shell.
 start_pane() {
@@ -25,7 +27,10 @@ start_pane() {
 	trap 'stop_tmux; stop_slow_agents' EXIT &&
 	# Type nothing before the shell is ready: its prompt would land in the
 	# middle of what hermes prints.
-	wait_until on_screen '^\$'
+	wait_until on_screen '^\$' &&
+	tm send-keys -t "$PANE" -l "TERM=dumb; export TERM" &&
+	tm send-keys -t "$PANE" Enter &&
+	wait_until screen_count '^\$' 2
 }
 
 # type_line TEXT: type TEXT into the pane and press Enter.
@@ -275,7 +280,8 @@ test_expect_success TMUX 'bare -c resumes this pane'"'"'s session and shows titl
 	S=$(session_id_by_title "long talk") &&
 	hermes chat -q "newer, elsewhere" --no-agent -Q &&
 	start_hermes "chat -c --no-agent" &&
-	wait_until on_screen -x "Resuming '"'"'long talk'"'"' ($S), 6 messages\." &&
+	wait_until on_screen -x "Resuming '"'"'long talk'"'"' ($S), 6 messages: this terminal'"'"'s session\." &&
+	on_screen -x "(2 earlier messages not shown: hermes sessions show $S)" &&
 	wait_until on_screen -x "msg 6" &&
 	on_screen -x "msg 5" &&
 	! on_screen -x "msg 1" &&
@@ -370,7 +376,7 @@ test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the 
 	wait_until on_screen -x "partial reply" &&
 	wait_until test -s sleep.pid &&
 	tm send-keys -t "$PANE" C-c &&
-	wait_until on_screen -F "[reply interrupted; the conversation is kept]" &&
+	wait_until on_screen -F -x "[reply interrupted; the conversation is kept; /retry asks again]" &&
 	wait_until gone "$(cat sleep.pid)" &&
 	S=$(session_id_by_title "please wait") &&
 	messages "$S" >actual &&
@@ -401,7 +407,7 @@ test_expect_success TMUX 'Ctrl-C before a slow agent said anything keeps the use
 	type_line "are you slow" &&
 	wait_until test -s agent.pid &&
 	tm send-keys -t "$PANE" C-c &&
-	wait_until on_screen -F "[reply interrupted; the conversation is kept]" &&
+	wait_until on_screen -F -x "[reply interrupted; the conversation is kept; /retry asks again]" &&
 	gone "$(cat agent.pid)" &&
 	echo "user: are you slow" >expect &&
 	messages "$(session_id_by_title "are you slow")" >actual &&

@@ -16,8 +16,9 @@ use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, Session, T
 use crate::store::titles;
 use crate::sys;
 use crate::terminal::breadcrumb;
-use crate::terminal::prompt;
-use crate::terminal::resolve::{self, Lookup};
+use crate::terminal::compose;
+use crate::terminal::prompt::{self, LineReader};
+use crate::terminal::resolve::{self, Lookup, Reason};
 use crate::terminal::{self, Terminal};
 use crate::time;
 use crate::{output, view};
@@ -46,10 +47,14 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         Some(raw) => Some(titles::user_title(raw)?),
         None => None,
     };
+    let mut chose_by = None;
     let target = match &args.target {
         Target::New => None,
         Target::ContinueHere => match resolve::resolve_continue(store, terminal.as_ref(), time::now())? {
-            Some((header, _)) => Some(header),
+            Some((header, reason)) => {
+                chose_by = Some(reason);
+                Some(header)
+            }
             None => return Err(Error::NothingToContinue),
         },
         Target::Resume(id) => Some(resolve::find_by_id(store, id)?),
@@ -78,7 +83,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     };
     if interactive {
         sys::catch_interrupts();
-        chat.interactive(target, pending_title)
+        chat.interactive(target, chose_by, pending_title)
     } else {
         let text = read_message(args.query.as_ref())?;
         sys::catch_interrupts();
@@ -106,16 +111,18 @@ fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
 }
 
 /// The one-shot message: `-q TEXT`, or all of stdin (`-q -`, or a pipe).
+/// With `-q TEXT` and stdin a pipe or a file, both are kept in one
+/// message: what came on stdin, a blank line, then TEXT (`cat log |
+/// hermes chat -q "why does this fail?"`).
 fn read_message(query: Option<&Query>) -> Result<String> {
     let text = match query {
-        Some(Query::Text(t)) => t.clone(),
-        Some(Query::Stdin) | None => {
-            let mut buf = Vec::new();
-            io::stdin().lock().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_end(&mut buf).map_err(|e| {
-                Error::Usage(format!("cannot read the message from stdin: {}", crate::error::describe_io(&e)))
-            })?;
-            String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        Some(Query::Text(t)) if stdin_is_piped() => {
+            let piped = read_stdin()?;
+            let piped = piped.trim_end_matches(['\n', '\r']);
+            if piped.trim().is_empty() { t.clone() } else { format!("{piped}\n\n{t}") }
         }
+        Some(Query::Text(t)) => t.clone(),
+        Some(Query::Stdin) | None => read_stdin()?,
     };
     if text.len() > MAX_MESSAGE_BYTES {
         return Err(Error::TooLarge(format!(
@@ -126,6 +133,20 @@ fn read_message(query: Option<&Query>) -> Result<String> {
     let text = text.trim_end_matches(['\n', '\r']).to_string();
     check_not_blank(&text)?;
     Ok(text)
+}
+
+/// Whether stdin is a pipe or a regular file: something was given to read
+/// (a terminal, /dev/null or a closed stdin is not).
+fn stdin_is_piped() -> bool {
+    matches!(sys::fstat_device(0), Some((mode, _)) if mode & libc::S_IFMT == libc::S_IFIFO || mode & libc::S_IFMT == libc::S_IFREG)
+}
+
+fn read_stdin() -> Result<String> {
+    let mut buf = Vec::new();
+    io::stdin().lock().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_end(&mut buf).map_err(|e| {
+        Error::Usage(format!("cannot read the message from stdin: {}", crate::error::describe_io(&e)))
+    })?;
+    Ok(String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// A message must show something: blank or only invisible characters
@@ -142,7 +163,7 @@ fn check_not_blank(text: &str) -> Result<()> {
 
 impl Chat<'_> {
     fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
-        let message = Message { role: "user".into(), content: text, ts: time::now() };
+        let message = Message::new("user", text, time::now());
         let header = self.save_user_message(target.as_ref(), title.as_deref(), message)?;
         self.point_breadcrumb(&header);
         let result = self.reply(&header, &mut io::stdout().lock());
@@ -257,7 +278,10 @@ impl Chat<'_> {
             agent.reply(&current, conversation, out)?
         };
         if !reply.text.is_empty() {
-            let message = Message { role: "assistant".into(), content: reply.text, ts: time::now() };
+            let message = Message {
+                interrupted: reply.interrupted.then_some(true),
+                ..Message::new("assistant", reply.text, time::now())
+            };
             match self.store.append(&header.id, &[message], |_| {}) {
                 Ok(_) => {}
                 // Shown, but the session has no room for it.
@@ -276,13 +300,23 @@ impl Chat<'_> {
         Ok(if reply.interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
     }
 
-    fn interactive(&self, target: Option<Header>, title: Option<String>) -> Result<()> {
-        let mut state = Interactive { current: target, pending_title: title };
-        let stdout = io::stdout();
+    fn interactive(
+        &self,
+        target: Option<Header>,
+        chose_by: Option<Reason>,
+        title: Option<String>,
+    ) -> Result<()> {
+        let mut state = Interactive {
+            current: target,
+            pending_title: title,
+            history: Vec::new(),
+            unanswered: false,
+            lines: LineReader::for_chat(),
+        };
         match &state.current {
             Some(h) => {
                 self.point_breadcrumb(h);
-                self.show_resume(h)?;
+                state.history = self.show_resume(h, chose_by)?;
             }
             None if state.pending_title.is_some() => {
                 // --create-if-missing in a terminal: the named session exists
@@ -300,12 +334,8 @@ impl Chat<'_> {
             if sys::take_signal().is_some_and(|signal| signal != sys::SIGINT) {
                 return Err(Error::Interrupted);
             }
-            {
-                let mut out = stdout.lock();
-                let _ = write!(out, "> ");
-                let _ = out.flush();
-            }
-            let line = match prompt::read_line() {
+            let prompt = prompt_for(&state);
+            let line = match state.lines.read(&prompt, &state.history) {
                 Err(e @ Error::TooLarge(_)) => {
                     go_on_after(e)?;
                     continue;
@@ -321,28 +351,52 @@ impl Chat<'_> {
                     return Ok(());
                 }
             };
-            let line = line.trim();
-            if line.is_empty() {
+            let text = message_text(&line);
+            if text.is_empty() {
                 continue;
             }
-            if let Err(e) = check_not_blank(line) {
+            if let Err(e) = check_not_blank(&text) {
                 note_in_chat(&e);
                 continue;
             }
-            if let Some(command) = line.strip_prefix('/') {
-                match self.slash_command(&mut state, command) {
-                    Ok(true) => continue,
-                    Ok(false) => return Ok(()),
+            let next = match text.strip_prefix('/') {
+                // A slash command is one line; a longer text that starts
+                // with a slash (a pasted path, say) is a message.
+                Some(command) if !command.contains('\n') => match self.slash_command(&mut state, command) {
+                    Ok(next) => next,
                     // A refused title, a file /save cannot write, a lock
                     // another hermes holds: say so and go on.
                     Err(e) => {
                         go_on_after(e)?;
                         continue;
                     }
-                }
+                },
+                _ => Next::Send(text),
+            };
+            let result = match next {
+                Next::Prompt => Ok(()),
+                Next::Quit => return Ok(()),
+                Next::Send(text) => self.send(&mut state, text),
+                Next::Retry => self.retry(&mut state),
+            };
+            if let Err(e) = result {
+                go_on_after(e)?;
             }
-            let message = Message { role: "user".into(), content: line.to_string(), ts: time::now() };
-            let header =
+        }
+    }
+
+    /// Save what was typed and ask the agent. After a failed send, the
+    /// next message joins the unanswered one (the same text typed again is
+    /// not repeated), so failures do not pile up as separate messages.
+    fn send(&self, state: &mut Interactive, text: String) -> Result<()> {
+        let joined = match &state.current {
+            Some(h) if state.unanswered => self.join_unanswered(h, &text)?,
+            _ => None,
+        };
+        let header = match joined {
+            Some(header) => header,
+            None => {
+                let message = Message::new("user", text.clone(), time::now());
                 match self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message)
                 {
                     Ok(header) => header,
@@ -351,41 +405,124 @@ impl Chat<'_> {
                     Err(e) => {
                         go_on_after(e)?;
                         crate::note!("[the message was not saved]");
-                        continue;
+                        return Ok(());
                     }
-                };
-            if state.current.is_none() {
-                self.point_breadcrumb(&header);
-            }
-            state.pending_title = None;
-            state.current = Some(header.clone());
-            match self.reply(&header, &mut stdout.lock()) {
-                Ok(ReplyOutcome::Interrupted) => {
-                    crate::note!("\n[reply interrupted; the conversation is kept]")
                 }
-                Ok(_) => {}
-                // A failing agent, a reply that could not be saved or shown:
-                // the chat goes on (the message itself is saved).
-                Err(e) => go_on_after(e)?,
+            }
+        };
+        if state.current.is_none() {
+            self.point_breadcrumb(&header);
+        }
+        if state.history.last() != Some(&text) {
+            state.history.push(text);
+        }
+        state.pending_title = None;
+        state.current = Some(header.clone());
+        self.answer(state, &header)
+    }
+
+    /// The unanswered last message with `text` joined to it; None if the
+    /// last message is not an unanswered one of the user's after all.
+    fn join_unanswered(&self, header: &Header, text: &str) -> Result<Option<Header>> {
+        let mut joined = false;
+        let header = self.store.edit_messages(&header.id, |messages| match messages.last_mut() {
+            Some(last) if last.role == "user" => {
+                joined = true;
+                if last.content == text {
+                    return false;
+                }
+                last.content = format!("{}\n\n{text}", last.content);
+                last.ts = time::now();
+                true
+            }
+            _ => false,
+        })?;
+        Ok(joined.then_some(header))
+    }
+
+    /// Run the agent on the session as it stands and say how it went.
+    fn answer(&self, state: &mut Interactive, header: &Header) -> Result<()> {
+        state.unanswered = false;
+        match state.lines.cooked(|| self.reply(header, &mut io::stdout().lock())) {
+            Ok(ReplyOutcome::Interrupted) => {
+                crate::note!("\n[reply interrupted; the conversation is kept; /retry asks again]");
+                Ok(())
+            }
+            Ok(_) => Ok(()),
+            // A failing agent, a reply that could not be saved or shown:
+            // the chat goes on (the message itself is saved).
+            Err(e) => {
+                state.unanswered = matches!(e, Error::Agent(_));
+                if state.unanswered {
+                    note_in_chat(&e);
+                    crate::note!("[the message is kept; /retry sends it again, or type more to add to it]");
+                    Ok(())
+                } else {
+                    Err(e)
+                }
             }
         }
     }
 
-    fn show_resume(&self, header: &Header) -> Result<()> {
+    /// `/retry`: ask the agent again about the last user message, when it
+    /// has no reply or its reply was interrupted (that reply is dropped).
+    fn retry(&self, state: &mut Interactive) -> Result<()> {
+        let Some(h) = &state.current else {
+            crate::say!("Nothing to retry yet.");
+            return Ok(());
+        };
+        let mut retried = false;
+        let header = self.store.edit_messages(&h.id, |messages| {
+            let interrupted = messages.last().is_some_and(Message::is_interrupted);
+            let question = messages.len().checked_sub(if interrupted { 2 } else { 1 });
+            retried = question.is_some_and(|at| messages[at].role == "user");
+            if retried && interrupted {
+                messages.pop();
+            }
+            retried && interrupted
+        })?;
+        state.current = Some(header.clone());
+        if !retried {
+            crate::say!("Nothing to retry: the last message has its reply. Type a new one.");
+            return Ok(());
+        }
+        self.answer(state, &header)
+    }
+
+    /// Show which session this is and how it was chosen, then its last
+    /// few messages (from a question, not from the middle of an exchange).
+    /// Returns its user messages, oldest first: the prompt's history.
+    fn show_resume(&self, header: &Header, chose_by: Option<Reason>) -> Result<Vec<String>> {
         let session =
             self.store.load(&header.id)?.unwrap_or(Session { header: header.clone(), messages: vec![] });
         let h = &session.header;
+        let why = match chose_by {
+            Some(Reason::Breadcrumb) => ": this terminal's session",
+            Some(Reason::Workspace) => ": the most recent in this workspace (none yet in this terminal)",
+            Some(Reason::Latest) => ": the most recent of all (none in this terminal or workspace)",
+            None => "",
+        };
         crate::say!(
-            "Resuming '{}' ({}), {}.",
+            "Resuming '{}' ({}), {}{why}.",
             crate::text::printable(&h.title, false),
             h.id,
             crate::text::counted(h.message_count as usize, "message")
         );
-        let skip = session.messages.len().saturating_sub(4);
+        let mut skip = session.messages.len().saturating_sub(RESUME_SHOWN);
+        if skip > 0 && session.messages[skip].role != "user" && session.messages[skip - 1].role == "user" {
+            skip -= 1;
+        }
+        if skip > 0 {
+            crate::say!(
+                "({} not shown: hermes sessions show {})",
+                crate::text::counted(skip, "earlier message"),
+                h.id
+            );
+        }
         for m in &session.messages[skip..] {
             crate::say!("{}", view::render_message(m, 400));
         }
-        Ok(())
+        Ok(user_messages(&session))
     }
 
     /// The title for a session `/new` or `/title` is about to start. One held
@@ -400,15 +537,41 @@ impl Chat<'_> {
         Ok(title)
     }
 
-    /// Carry out a slash command; false means quit.
-    fn slash_command(&self, state: &mut Interactive, command: &str) -> Result<bool> {
+    /// Carry out a slash command, and say what comes next.
+    fn slash_command(&self, state: &mut Interactive, command: &str) -> Result<Next> {
         let (name, rest) = match command.split_once(char::is_whitespace) {
             Some((n, r)) => (n, r.trim()),
             None => (command, ""),
         };
         match name {
             "help" | "?" => crate::say!("{}", SLASH_HELP.trim_end()),
-            "quit" | "exit" | "q" => return Ok(false),
+            "quit" | "exit" | "q" => return Ok(Next::Quit),
+            "retry" => return Ok(Next::Retry),
+            "edit" => {
+                let text = state.lines.cooked(|| compose::in_editor(rest))?;
+                let text = message_text(&text);
+                if text.is_empty() || check_not_blank(&text).is_err() {
+                    crate::say!("Nothing sent: the editor left the message empty.");
+                    return Ok(Next::Prompt);
+                }
+                return Ok(Next::Send(text));
+            }
+            "continue" | "c" => {
+                if rest.is_empty() {
+                    return Err(Error::usage("name the session to continue: /continue NAME"));
+                }
+                let header = match resolve::lookup(self.store, rest)? {
+                    Lookup::Found(header) => header,
+                    Lookup::Missing { did_you_mean } => {
+                        return Err(Error::NotFound { name: rest.to_string(), did_you_mean });
+                    }
+                };
+                self.point_breadcrumb(&header);
+                state.history = self.show_resume(&header, None)?;
+                state.current = Some(header);
+                state.pending_title = None;
+                state.unanswered = false;
+            }
             "id" => match &state.current {
                 Some(h) => crate::say!("{}", h.id),
                 None => crate::say!("(new session: saved with its first message)"),
@@ -438,12 +601,14 @@ impl Chat<'_> {
                 state.pending_title =
                     if rest.is_empty() { None } else { Some(self.title_for_new_session(rest)?) };
                 state.current = None;
+                state.history.clear();
+                state.unanswered = false;
                 crate::say!("New session. It is saved with its first message.");
             }
             "save" => {
                 let Some(h) = &state.current else {
                     crate::say!("Nothing to save yet.");
-                    return Ok(true);
+                    return Ok(Next::Prompt);
                 };
                 let session = self.store.load(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
                 let file = if rest.is_empty() { format!("hermes-{}.md", h.id) } else { home_relative(rest) };
@@ -453,7 +618,7 @@ impl Chat<'_> {
             "sessions" => view::list::print_recent(self.store, self.terminal.as_ref(), 10)?,
             _ => crate::say!("Unknown command '/{name}'. Type /help for the list."),
         }
-        Ok(true)
+        Ok(Next::Prompt)
     }
 }
 
@@ -491,18 +656,71 @@ enum ReplyOutcome {
 struct Interactive {
     current: Option<Header>,
     pending_title: Option<String>,
+    /// The session's user messages, oldest first: Up, Down and Ctrl-R.
+    history: Vec<String>,
+    /// The last send failed (the agent did): its message has no reply.
+    unanswered: bool,
+    lines: LineReader,
 }
 
+/// What a typed line leads to.
+enum Next {
+    Prompt,
+    Quit,
+    Send(String),
+    Retry,
+}
+
+/// Messages shown when a session is resumed.
+const RESUME_SHOWN: usize = 4;
+
 const SLASH_HELP: &str = "\
-/help            this list
-/title [NEW]     show or set the session's title
-/new [TITLE]     start a new session
-/save [FILE]     save the conversation as Markdown (default hermes-ID.md)
-/sessions        recent sessions
-/id              the session's ID
-/quit            leave (also Ctrl-D)
+/help              this list
+/title [NEW]       show or set the session's title
+/new [TITLE]       start a new session
+/continue NAME     switch to another session (by title or ID)
+/retry             ask again about the last message, if it has no reply
+                   or its reply was interrupted
+/edit [TEXT]       write the message in $VISUAL, else $EDITOR, else vi
+/save [FILE]       save the conversation as Markdown (default hermes-ID.md)
+/sessions          recent sessions
+/id                the session's ID
+/quit              leave (also Ctrl-D)
 Ctrl-C while a reply is running stops it and keeps the conversation.
+Keys: Left/Right, Home/End, Ctrl-A/E/B/F, Alt-B/F, Ctrl-W/U/K/Y, Ctrl-L;
+Up/Down and Ctrl-R: earlier messages; Alt-Enter or Ctrl-J: a new line;
+Ctrl-X Ctrl-E: edit the line in $VISUAL/$EDITOR; Ctrl-C clears the line.
 ";
+
+/// The prompt names the session: its title cut to a third of the screen.
+fn prompt_for(state: &Interactive) -> String {
+    let title = match (&state.current, &state.pending_title) {
+        (Some(h), _) => h.title.as_str(),
+        (None, Some(title)) => title.as_str(),
+        (None, None) => return "new session> ".to_string(),
+    };
+    if title.is_empty() {
+        return "> ".to_string();
+    }
+    let (_, width) = terminal::raw::window_size(1);
+    let title = crate::text::printable(title, false);
+    format!("{}> ", crate::text::fit_columns(&title, (width / 3).max(8)))
+}
+
+/// What a typed text sends: a line without its surrounding blanks; a
+/// multi-line text (a paste) keeps its indentation, without blank lines
+/// around it.
+fn message_text(typed: &str) -> String {
+    if !typed.contains('\n') {
+        return typed.trim().to_string();
+    }
+    let lines: Vec<&str> = typed.trim_end().lines().skip_while(|l| l.trim().is_empty()).collect();
+    lines.join("\n")
+}
+
+fn user_messages(session: &Session) -> Vec<String> {
+    session.messages.iter().filter(|m| m.role == "user").map(|m| m.content.clone()).collect()
+}
 
 /// `~/x` as a shell would read it (no shell reads what /save is given).
 fn home_relative(file: &str) -> String {

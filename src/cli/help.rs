@@ -51,7 +51,9 @@ Which session:
                          has it)
 
 How:
-  -q, --query TEXT       send TEXT, print the reply, exit (one-shot)
+  -q, --query TEXT       send TEXT, print the reply, exit (one-shot); with
+                         stdin a pipe or file, one message: stdin, a blank
+                         line, then TEXT
   -q -                   read the message from stdin (also when stdin is not
                          a terminal)
   -Q, --quiet            do not print 'session_id: ID' or hints to stderr
@@ -60,8 +62,12 @@ How:
       --no-agent         only save the message; no reply
   -h, --help             show this help
 
-Interactive commands: /help /title [NEW] /new [TITLE] /save [FILE]
-/sessions /id /quit. Ctrl-D quits; Ctrl-C stops a running reply.
+Interactive commands: /help /title [NEW] /new [TITLE] /continue NAME
+/retry /edit /save [FILE] /sessions /id /quit. Ctrl-D quits; Ctrl-C stops a
+running reply. On a terminal the prompt names the session and edits the line:
+arrows, Home, End and Emacs keys; Up, Down and Ctrl-R for earlier messages;
+Alt-Enter or Ctrl-J for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR
+(with TERM=dumb, plain lines). See 'man hermes'.
 On a terminal a reply's escape sequences are shown, not obeyed (colours pass,
 unless NO_COLOR is set); what the agent leaves running once it exits is
 killed.

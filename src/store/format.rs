@@ -542,8 +542,8 @@ mod tests {
     fn sample() -> Session {
         let mut header = Header::new("20261202_143015_a1b2c3".into(), "/home/ana".into(), 1.5);
         let messages = vec![
-            Message { role: "user".into(), content: "why \"quotes\"\n and \u{7}bell".into(), ts: 2.0 },
-            Message { role: "assistant".into(), content: "ok }]{[".into(), ts: 3.25 },
+            Message::new("user", "why \"quotes\"\n and \u{7}bell".into(), 2.0),
+            Message::new("assistant", "ok }]{[".into(), 3.25),
         ];
         for m in &messages {
             header.note_message(m);
@@ -560,6 +560,20 @@ mod tests {
         assert_eq!(s.header.message_count, 2);
         assert_eq!(s.header.title, "why \"quotes\"");
         assert_eq!(s.header.title_source, crate::store::session::TITLE_AUTO);
+    }
+
+    #[test]
+    fn interrupted_is_written_only_when_true_and_read_when_missing() {
+        let mut s = sample();
+        s.messages
+            .push(Message { interrupted: Some(true), ..Message::new("assistant", "cut sh".into(), 4.0) });
+        let bytes = encode(&s.header, &s.messages);
+        assert_eq!(decode(&bytes).unwrap(), s);
+        let text = String::from_utf8(bytes).unwrap();
+        assert_eq!(text.matches("interrupted").count(), 1);
+        assert!(text.contains(r#""content":"cut sh","ts":4.0,"interrupted":true}"#), "{text}");
+        let old = r#"{"format":1,"id":"x","messages":[{"role":"user","content":"hi","ts":1.0}]}"#;
+        assert_eq!(decode(old.as_bytes()).unwrap().messages[0].interrupted, None);
     }
 
     #[test]
@@ -640,7 +654,7 @@ mod tests {
     fn appends_after_the_old_bytes() {
         let s = sample();
         let old = encode(&s.header, &s.messages);
-        let new = Message { role: "user".into(), content: "third".into(), ts: 9.0 };
+        let new = Message::new("user", "third".into(), 9.0);
         let mut out = Vec::new();
         let header =
             append(&old[..], &mut out, &s.header.id, std::slice::from_ref(&new), |_| {}, 1 << 20).unwrap();

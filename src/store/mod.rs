@@ -687,6 +687,30 @@ impl Store {
         Ok(header)
     }
 
+    /// Change a session's messages under its lock (the last ones, in
+    /// practice: /retry drops an interrupted reply, an unanswered message
+    /// takes in the next one). `edit` returns false to leave the file alone.
+    pub fn edit_messages(&self, id: &str, edit: impl FnOnce(&mut Vec<Message>) -> bool) -> Result<Header> {
+        let _guard = self.lock_session(id)?;
+        let path = self.session_path(id).ok_or_else(|| gone(id))?;
+        let Session { mut header, mut messages } = self.load(id)?.ok_or_else(|| gone(id))?;
+        refuse_newer(&path, &header)?;
+        if !edit(&mut messages) {
+            return Ok(header);
+        }
+        header.message_count = messages.len() as u64;
+        header.updated_at = messages.iter().map(|m| m.ts).fold(header.updated_at, f64::max);
+        let out = format::encode(&header, &messages);
+        if out.len() as u64 > MAX_SESSION_BYTES {
+            return Err(Error::TooLarge(format!(
+                "session {id} would grow past {} MiB; start a new session",
+                MAX_SESSION_BYTES >> 20
+            )));
+        }
+        fsio::write_atomic(&path, &out)?;
+        Ok(header)
+    }
+
     /// Rewrite a session's header only (rename), under its lock.
     pub fn update_header(&self, id: &str, edit: impl FnOnce(&mut Header)) -> Result<Header> {
         self.append(id, &[], edit)

@@ -37,6 +37,20 @@ pub struct Message {
     pub role: String,
     pub content: String,
     pub ts: f64,
+    /// `"interrupted": true` on a reply cut short by Ctrl-C. Optional in
+    /// format 1: written only when true, and readers that do not know it
+    /// pass over it.
+    pub interrupted: Option<bool>,
+}
+
+impl Message {
+    pub fn new(role: &str, content: String, ts: f64) -> Message {
+        Message { role: role.to_string(), content, ts, interrupted: None }
+    }
+
+    pub fn is_interrupted(&self) -> bool {
+        self.interrupted == Some(true)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

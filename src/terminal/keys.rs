@@ -262,11 +262,14 @@ pub struct KeyReader {
     pending: Vec<u8>,
     /// Keys read while waiting for something else (an answer to a query).
     queued: VecDeque<Key>,
+    /// Every byte read while a query waits for its answer, so that what
+    /// was typed meanwhile can be handed on if the answer never comes.
+    recording: Option<Vec<u8>>,
 }
 
 impl KeyReader {
     pub fn new(fd: RawFd) -> KeyReader {
-        KeyReader { fd, pending: Vec::new(), queued: VecDeque::new() }
+        KeyReader { fd, pending: Vec::new(), queued: VecDeque::new(), recording: None }
     }
 
     /// The next key, waiting as long as it takes. A caught SIGINT, SIGTERM
@@ -316,23 +319,30 @@ impl KeyReader {
 
     /// Ask the terminal where its cursor is (`ESC [6n`), waiting at most
     /// `timeout` for the answer; keys typed meanwhile are kept for later.
-    /// None means the terminal did not answer.
+    /// Err(bytes) means the terminal did not answer: `bytes` is all that
+    /// was read meanwhile, as it came, for whoever reads the terminal next.
     pub fn cursor_position(
         &mut self,
         out: &mut dyn Write,
         timeout: Duration,
-    ) -> io::Result<Option<(usize, usize)>> {
+    ) -> io::Result<Result<(usize, usize), Vec<u8>>> {
         out.write_all(b"\x1b[6n")?;
         out.flush()?;
         let deadline = Instant::now() + timeout;
         let mut typed = Vec::new();
+        self.recording = Some(self.pending.clone());
         let answer = loop {
-            match self.read_key_by(Some(deadline))? {
-                Some(Key::CursorPosition { row, column }) => break Some((row, column)),
-                Some(key) => typed.push(key),
-                None => break None,
+            match self.read_key_by(Some(deadline)) {
+                Ok(Some(Key::CursorPosition { row, column })) => break Ok((row, column)),
+                Ok(Some(key)) => typed.push(key),
+                Ok(None) => break Err(self.recording.take().unwrap_or_default()),
+                Err(e) => {
+                    self.recording = None;
+                    return Err(e);
+                }
             }
         };
+        self.recording = None;
         self.queued.extend(typed);
         Ok(answer)
     }
@@ -397,6 +407,9 @@ impl KeyReader {
         let mut buf = [0u8; 4096];
         let n = self.read_some(&mut buf)?;
         self.pending.extend_from_slice(&buf[..n]);
+        if let Some(recording) = &mut self.recording {
+            recording.extend_from_slice(&buf[..n]);
+        }
         Ok(())
     }
 

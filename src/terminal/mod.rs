@@ -1,8 +1,13 @@
 //! Which terminal hermes runs in: its breadcrumb key, and the identity of
-//! the terminal's current incarnation (its session leader).
+//! the terminal's current incarnation (its session leader). Beside it: the
+//! breadcrumbs and which session `-c` means (`breadcrumb`, `resolve`), and
+//! talking to a person at the terminal: raw mode and keys (`raw`, `keys`),
+//! the prompt's line editor (`lineedit`, `compose`) and plain lines (`prompt`).
 
 pub mod breadcrumb;
+pub mod compose;
 pub mod keys;
+pub mod lineedit;
 pub mod prompt;
 pub mod raw;
 pub mod resolve;

@@ -1,11 +1,13 @@
-//! What a person types at the terminal: lines that Ctrl-C cancels, and
-//! yes/no questions.
+//! What a person types at the terminal: lines that Ctrl-C cancels (through
+//! the line editor where the terminal can take it), and yes/no questions.
 
 use std::io::{self, Read, Write};
 
 use crate::error::{Error, Result};
 use crate::store::session::MAX_MESSAGE_BYTES;
 use crate::sys;
+use crate::terminal::keys;
+use crate::terminal::lineedit::Editor;
 
 pub enum Line {
     Text(String),
@@ -13,10 +15,78 @@ pub enum Line {
     End,
 }
 
+/// Where the chat reads what is typed: the line editor on a terminal that
+/// can take it, else plain lines as the terminal's own line discipline
+/// edits them (TERM=dumb, a terminal that does not answer).
+pub enum LineReader {
+    /// Plain lines; `typed_ahead` is what was typed while the terminal was
+    /// asked whether it can take the editor (read in raw mode: Enter as CR).
+    Plain {
+        typed_ahead: Vec<u8>,
+    },
+    Editor(Box<Editor>),
+}
+
+impl LineReader {
+    /// Called only for an interactive chat: nothing of the editor runs in
+    /// one-shot or scripted use.
+    pub fn for_chat() -> LineReader {
+        match Editor::for_terminal() {
+            Ok(editor) => LineReader::Editor(Box::new(editor)),
+            Err(typed) => LineReader::Plain {
+                typed_ahead: typed.into_iter().map(|b| if b == b'\r' { b'\n' } else { b }).collect(),
+            },
+        }
+    }
+
+    pub fn is_editor(&self) -> bool {
+        matches!(self, LineReader::Editor(_))
+    }
+
+    /// Run `during` with the terminal in its ordinary mode (the editor
+    /// keeps it raw between lines): an agent's reply, an external editor.
+    pub fn cooked<T>(&mut self, during: impl FnOnce() -> T) -> T {
+        match self {
+            LineReader::Editor(editor) => editor.cooked(during),
+            LineReader::Plain { .. } => during(),
+        }
+    }
+
+    /// One message. The editor shows `prompt` and steps through `history`
+    /// (oldest first); plain reading shows `> `.
+    pub fn read(&mut self, prompt: &str, history: &[String]) -> Result<Line> {
+        match self {
+            LineReader::Editor(editor) => editor.read_line(prompt, history),
+            LineReader::Plain { typed_ahead } => {
+                {
+                    let mut out = io::stdout().lock();
+                    let _ = write!(out, "> ");
+                    let _ = out.flush();
+                }
+                Ok(match read_line_after(typed_ahead)? {
+                    // Arrow keys and the like arrive here as escape
+                    // sequences: they are no part of the message.
+                    Line::Text(text) => Line::Text(keys::paste_text(text.as_bytes())),
+                    other => other,
+                })
+            }
+        }
+    }
+}
+
 /// One line from the terminal. Reads byte by byte so that Ctrl-C (EINTR)
 /// cancels the line instead of being retried away inside std.
 pub fn read_line() -> Result<Line> {
-    let mut bytes = Vec::new();
+    read_line_after(&mut Vec::new())
+}
+
+/// One line, taking first from `typed_ahead` (bytes already read).
+fn read_line_after(typed_ahead: &mut Vec<u8>) -> Result<Line> {
+    if let Some(end) = typed_ahead.iter().position(|&b| b == b'\n') {
+        let line: Vec<u8> = typed_ahead.drain(..=end).take(end).collect();
+        return Ok(Line::Text(String::from_utf8_lossy(&line).into_owned()));
+    }
+    let mut bytes = std::mem::take(typed_ahead);
     let mut stdin = io::stdin();
     let mut byte = [0u8; 1];
     loop {

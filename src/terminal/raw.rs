@@ -60,6 +60,11 @@ impl RawMode {
         self.suspended(sys::suspend_job);
     }
 
+    /// Raw mode again, in case something changed the terminal behind our back.
+    pub fn reapply(&self) {
+        let _ = sys::set_tty_attributes(self.fd, &raw_attributes(&self.original));
+    }
+
     fn restore(&self) {
         write_to_terminal(PASTE_OFF);
         let _ = sys::set_tty_attributes(self.fd, &self.original);

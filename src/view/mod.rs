@@ -26,11 +26,13 @@ pub fn render(session: &Session) -> String {
     text
 }
 
-/// `[role] time` then the content; content longer than `max_chars` is cut.
+/// `[role] time` (`[assistant, interrupted] time` for a reply cut by
+/// Ctrl-C) then the content; content longer than `max_chars` is cut.
 pub fn render_message(m: &Message, max_chars: usize) -> String {
     let content = printable(&m.content, true);
     let content = if max_chars == usize::MAX { content } else { truncate_words(&content, max_chars).into() };
-    format!("[{}] {}\n{}", printable(&m.role, false), time::local_minutes(m.ts), content)
+    let cut = if m.is_interrupted() { ", interrupted" } else { "" };
+    format!("[{}{cut}] {}\n{}", printable(&m.role, false), time::local_minutes(m.ts), content)
 }
 
 /// Sessions as one Markdown document.
@@ -49,7 +51,8 @@ pub fn markdown_one(session: &Session) -> String {
         h.message_count
     );
     for m in &session.messages {
-        text.push_str(&format!("\n## {} ({})\n\n{}\n", m.role, time::local_seconds(m.ts), m.content));
+        let cut = if m.is_interrupted() { ", interrupted" } else { "" };
+        text.push_str(&format!("\n## {} ({}{cut})\n\n{}\n", m.role, time::local_seconds(m.ts), m.content));
     }
     text
 }

@@ -100,7 +100,7 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Session {
     }
     let mut messages = Vec::with_capacity(agent.messages.len() + 1);
     if let Some(prompt) = agent.system_prompt.filter(|p| !p.trim().is_empty()) {
-        messages.push(Message { role: "system".into(), content: prompt, ts: started });
+        messages.push(Message::new("system", prompt, started));
     }
     let mut last_ts = started;
     for m in agent.messages {
@@ -117,7 +117,7 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Session {
         }
         match m.content {
             Content::Text(text) if !(text.is_empty() && m.tool_calls.0 > 0) => {
-                messages.push(Message { role: m.role, content: text, ts });
+                messages.push(Message { role: m.role, content: text, ts, interrupted: None });
             }
             Content::Text(_) | Content::Missing if m.tool_calls.0 > 0 => {
                 tally.leave_out("assistant messages holding only tool calls", 1);

@@ -125,16 +125,16 @@ fn convert(conversation: &str, exchanges: Vec<(f64, Exchange)>, tally: &mut Tall
         if let Some(system) = e.system.filter(|s| !s.trim().is_empty())
             && system_now.as_ref() != Some(&system)
         {
-            messages.push(Message { role: "system".into(), content: system.clone(), ts });
+            messages.push(Message::new("system", system.clone(), ts));
             system_now = Some(system);
         }
         if let Some(prompt) = e.prompt.filter(|p| !p.is_empty()) {
-            messages.push(Message { role: "user".into(), content: prompt, ts });
+            messages.push(Message::new("user", prompt, ts));
         }
         if let Some(response) = e.response.filter(|r| !r.is_empty()) {
             // The reply came when the exchange ended; never before its prompt.
             let took = e.duration_ms.filter(|d| d.is_finite() && *d > 0.0).unwrap_or(0.0) / 1000.0;
-            messages.push(Message { role: "assistant".into(), content: response, ts: ts + took });
+            messages.push(Message::new("assistant", response, ts + took));
         }
     }
     for m in &messages {
