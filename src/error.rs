@@ -78,6 +78,10 @@ pub enum Error {
     ReplyNotSaved { id: String, max_bytes: u64 },
     /// Reading the user's answer on the terminal failed.
     TerminalRead(io::Error),
+    /// The line editor could not draw on the terminal.
+    TerminalWrite(io::Error),
+    /// `/edit` could not start the editor.
+    Editor { editor: String, source: io::Error },
     /// An export file to be written where there is no directory.
     NoDirectory { path: PathBuf, dir: PathBuf },
     /// Writing the export file failed.
@@ -132,6 +136,8 @@ impl Error {
             | Error::ReplyNotShown { .. }
             | Error::ReplyNotSaved { .. }
             | Error::TerminalRead(_)
+            | Error::TerminalWrite(_)
+            | Error::Editor { .. }
             | Error::NoDirectory { .. }
             | Error::ExportWrite(_)
             | Error::ExportIncomplete { .. }
@@ -239,6 +245,10 @@ impl fmt::Display for Error {
                 max_bytes >> 20
             ),
             Error::TerminalRead(e) => write!(f, "reading the terminal: {}", describe_io(e)),
+            Error::TerminalWrite(e) => write!(f, "writing to the terminal: {}", describe_io(e)),
+            Error::Editor { editor, source } => {
+                write!(f, "cannot run the editor '{}': {}", visible(editor), describe_io(source))
+            }
             Error::NoDirectory { path, dir } => {
                 write!(f, "cannot write {}: no directory {}", path.display(), dir.display())
             }

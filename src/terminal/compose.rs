@@ -38,9 +38,7 @@ fn run_editor(path: &PathBuf) -> Result<String> {
         .arg("sh")
         .arg(path)
         .status()
-        .map_err(|e| {
-            Error::Store(format!("cannot run the editor '{editor}': {}", crate::error::describe_io(&e)))
-        })?;
+        .map_err(|source| Error::Editor { editor: editor.to_string(), source })?;
     // Ctrl-C inside the editor is the editor's; a SIGTERM or SIGHUP still ends hermes.
     match sys::take_signal() {
         Some(signal) if signal != sys::SIGINT => return Err(Error::Interrupted),

@@ -554,6 +554,39 @@ mod tests {
         assert_eq!(decode(&long).key(), Some(Key::Unknown));
     }
 
+    #[test]
+    fn any_bytes_decode_into_keys_that_each_take_some() {
+        // A small fixed generator: the same bytes every run. The fuzz
+        // target `keys` goes much further.
+        let mut state: u32 = 0x2545_f491;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        let alphabet =
+            b"\x1b[O;0123456789~ABCDFHR\r\n\t\x7f\x01\xe8\xb0\x83\xc3\xa9\xf0\x9f\x98\x80\xff200~201~";
+        for _ in 0..2000 {
+            let len = (next() % 40) as usize;
+            let bytes: Vec<u8> = (0..len).map(|_| alphabet[next() as usize % alphabet.len()]).collect();
+            let mut rest = &bytes[..];
+            while !rest.is_empty() {
+                let (key, used) = match decode(rest) {
+                    Decoded::Key(key, used) => (key, used),
+                    Decoded::Incomplete => decode_stalled(rest),
+                };
+                assert!(used >= 1 && used <= rest.len(), "{bytes:?}");
+                if let Key::Char(c) | Key::Alt(c) = key {
+                    assert!(!c.is_control(), "{bytes:?}");
+                }
+                rest = &rest[used..];
+            }
+            let text = paste_text(&bytes);
+            assert!(text.chars().all(|c| !c.is_control() || c == '\n' || c == '\t'), "{bytes:?}");
+        }
+    }
+
     impl Decoded {
         fn key(self) -> Option<Key> {
             match self {

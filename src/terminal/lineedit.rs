@@ -644,7 +644,7 @@ fn terminal_error(e: io::Error) -> Error {
     if e.kind() == io::ErrorKind::BrokenPipe {
         return Error::BrokenPipe;
     }
-    Error::Store(format!("the terminal: {}", crate::error::describe_io(&e)))
+    Error::TerminalWrite(e)
 }
 
 #[cfg(test)]
