@@ -380,14 +380,24 @@ impl KeyReader {
     /// Whether input is ready before `deadline` (None: an hour). A resize
     /// or continue ends the wait early with false (the caller checks the
     /// flag); a terminating signal is Err(Interrupted).
+    ///
+    /// A signal that lands just before the poll starts would not interrupt
+    /// it, so the wait goes in slices and looks at the flag before each.
     fn wait(&self, deadline: Option<Instant>) -> io::Result<bool> {
-        let left = match deadline {
-            Some(d) => d.saturating_duration_since(Instant::now()),
-            None => Duration::from_secs(3600),
-        };
-        match sys::wait_readable(self.fd, left) {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted && !sys::signal_pending() => Ok(false),
-            result => result,
+        const SLICE: Duration = Duration::from_millis(200);
+        let deadline = deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+        loop {
+            if sys::signal_pending() {
+                return Err(io::Error::from(io::ErrorKind::Interrupted));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match sys::wait_readable(self.fd, left.min(SLICE)) {
+                Ok(false) if left > SLICE => continue,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted && !sys::signal_pending() => {
+                    return Ok(false);
+                }
+                result => return result,
+            }
         }
     }
 
