@@ -28,6 +28,9 @@ pub enum Error {
     MergeIncomplete(String),
     /// `-r ID` named no session.
     NoSuchId(String),
+    /// A short ID that fits several sessions: (ID, title, last active) of
+    /// each, newest first.
+    AmbiguousId { name: String, candidates: Vec<(String, String, f64)> },
     /// Bare `-c`, or `sessions current`, with nothing to continue.
     NothingToContinue,
     /// Bad command line; the text says what and what to do instead.
@@ -100,6 +103,9 @@ pub enum Error {
     BrokenPipe,
 }
 
+/// How many sessions an ambiguous short ID lists (newest first).
+const AMBIGUOUS_SHOWN: usize = 10;
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
@@ -117,6 +123,7 @@ impl Error {
             | Error::Ambiguous { .. }
             | Error::Unmerged(_)
             | Error::NoSuchId(_)
+            | Error::AmbiguousId { .. }
             | Error::NothingToContinue => EXIT_NOT_FOUND,
             Error::Usage(_) | Error::Refused(_) => EXIT_USAGE,
             Error::Agent(_) => EXIT_AGENT,
@@ -196,6 +203,19 @@ impl fmt::Display for Error {
             }
             Error::NoSuchId(id) => {
                 write!(f, "no session has the ID '{}'; see 'hermes sessions list' for IDs", visible(id))
+            }
+            Error::AmbiguousId { name, candidates } => {
+                write!(f, "'{}' fits {} sessions; give more of the ID:", visible(name), candidates.len())?;
+                for (id, title, updated_at) in candidates.iter().take(AMBIGUOUS_SHOWN) {
+                    let title = crate::text::printable(title, false);
+                    write!(f, "
+  {id}  {}  {title}", crate::time::local_minutes(*updated_at))?;
+                }
+                if candidates.len() > AMBIGUOUS_SHOWN {
+                    write!(f, "
+  ... and {} more", candidates.len() - AMBIGUOUS_SHOWN)?;
+                }
+                Ok(())
             }
             Error::NothingToContinue => write!(f, "no session to continue; start one with 'hermes chat'"),
             Error::Usage(text) => {

@@ -46,7 +46,8 @@ Which session:
       --create-if-missing
                          with -c NAME: create the session titled NAME if none
                          matches (parallel calls create exactly one)
-  -r, --resume ID        the session with exactly this ID
+  -r, --resume ID        the session with this ID (or a short ID: 8 or more
+                         leading characters, or the last 6 hex digits)
       --title TITLE      title for a new session (refused if another session
                          has it)
 
@@ -99,7 +100,9 @@ Commands:
                          merge two versions of a session file (a git merge
                          driver)
 
-NAME is an ID or an exact title. Run 'hermes sessions COMMAND --help' for more.
+NAME is an ID, an exact title, or a short ID: 8 or more leading characters
+of an ID, or its last 6 hex digits, when only one session has them.
+Run 'hermes sessions COMMAND --help' for more.
 ";
 
 pub const LIST: &str = "\
@@ -118,7 +121,8 @@ List sessions, newest activity first: title, last active, messages, ID.
 pub const SHOW: &str = "\
 Usage: hermes sessions show NAME|ID [--json]
 
-Print a session's conversation. NAME is an ID or an exact title. Control
+Print a session's conversation. NAME is an ID, an exact title or a short
+ID (see 'hermes sessions --help'). Control
 characters in it are shown as ^[ and the like, not sent to the terminal.
 
       --json      the whole session file as JSON, raw text included

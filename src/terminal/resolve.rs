@@ -1,6 +1,7 @@
-//! Which session a command means: by name (ID, then exact title), and which
-//! one bare `hermes chat -c` continues in this terminal. The whole rule for
-//! `-c` lives in `resolve_continue`.
+//! Which session a command means: by name (ID, then exact title, then a
+//! short ID), and which one bare `hermes chat -c` continues in this
+//! terminal. The whole rule for `-c` lives in `resolve_continue`, the rule
+//! for names in `lookup`.
 
 use std::path::{Path, PathBuf};
 
@@ -133,8 +134,9 @@ pub fn started_in(workspace: Option<&Path>, cwd: &str) -> bool {
 }
 
 /// The session called `name`: the one with that ID, else the one with that
-/// exact title; a title that several sessions share is an error naming them.
-/// Not found carries a case-insensitive near miss for "Did you mean".
+/// exact title, else the one a short ID names; a title that several
+/// sessions share, or a short ID that fits several, is an error naming
+/// them. Not found carries a case-insensitive near miss for "Did you mean".
 pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
     match lookup(store, name)? {
         Lookup::Found(h) => Ok(h),
@@ -147,6 +149,8 @@ pub enum Lookup {
     Missing { did_you_mean: Option<String> },
 }
 
+/// Exact matches come first, abbreviations last: a title that happens to
+/// look like the end of some ID still names its own session.
 pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     if name.trim().is_empty() {
         return Ok(Lookup::Missing { did_you_mean: None });
@@ -181,7 +185,10 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
         }
     })?;
     match exact.len() {
-        0 => Ok(Lookup::Missing { did_you_mean: near.map(|h| h.title) }),
+        0 => match by_short_id(store, name)? {
+            Some(h) => Ok(Lookup::Found(h)),
+            None => Ok(Lookup::Missing { did_you_mean: near.map(|h| h.title) }),
+        },
         1 => Ok(Lookup::Found(exact.remove(0))),
         _ => Err(ambiguous(name, exact)),
     }
@@ -223,15 +230,71 @@ pub fn titled(store: &Store, name: &str) -> Result<Vec<Header>> {
     Ok(found)
 }
 
+/// Whether `name` has the form of a short ID: 8 or more leading characters
+/// of an ID, or the 6 hex digits that end one.
+pub fn is_short_id(name: &str) -> bool {
+    let b = name.as_bytes();
+    let is_suffix = b.len() == 6 && b.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
+    let is_prefix = (8..22).contains(&b.len())
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 15 => *c == b'_',
+            16.. => matches!(c, b'0'..=b'9' | b'a'..=b'f'),
+            _ => c.is_ascii_digit(),
+        });
+    is_suffix || is_prefix
+}
+
+/// The IDs among `ids` (sorted) that the short ID `name` fits.
+pub fn ids_fitting<'a>(ids: &'a [[u8; 22]], name: &str) -> Vec<&'a [u8; 22]> {
+    let b = name.as_bytes();
+    if b.len() == 6 {
+        return ids.iter().filter(|id| id.ends_with(b)).collect();
+    }
+    let from = ids.partition_point(|id| &id[..] < b);
+    ids[from..].iter().take_while(|id| id.starts_with(b)).collect()
+}
+
+/// The session a short ID names; None when it fits none. Fitting several
+/// is an error that lists them, newest first, so the user can choose.
+pub fn by_short_id(store: &Store, name: &str) -> Result<Option<Header>> {
+    if !is_short_id(name) {
+        return Ok(None);
+    }
+    let ids = store.session_ids()?;
+    let mut fitting = Vec::new();
+    for key in ids_fitting(&ids, name) {
+        let id = std::str::from_utf8(key).expect("IDs are ASCII");
+        if let Some(h) = store.header(id)? {
+            fitting.push(h);
+        }
+    }
+    match fitting.len() {
+        0 => Ok(None),
+        1 => Ok(fitting.pop()),
+        _ => {
+            fitting.sort_by(|a, b| {
+                (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
+            });
+            Err(Error::AmbiguousId {
+                name: name.to_string(),
+                candidates: fitting.into_iter().map(|h| (h.id, h.title, h.updated_at)).collect(),
+            })
+        }
+    }
+}
+
 /// Case-insensitive equality without allocating: this runs for every
 /// session when a name is not found.
 fn same_ignoring_case(a: &str, b: &str) -> bool {
     a.chars().flat_map(char::to_lowercase).eq(b.chars().flat_map(char::to_lowercase))
 }
 
-/// The session with exactly this ID (`-r`).
+/// The session with this ID (`-r`), or the one its short ID names.
 pub fn find_by_id(store: &Store, id: &str) -> Result<Header> {
-    store.header(id)?.ok_or_else(|| Error::NoSuchId(id.to_string()))
+    if let Some(h) = store.header(id)? {
+        return Ok(h);
+    }
+    by_short_id(store, id)?.ok_or_else(|| Error::NoSuchId(id.to_string()))
 }
 
 /// The current workspace: the enclosing git work tree's root, else the
@@ -245,4 +308,37 @@ pub fn current_workspace() -> Option<PathBuf> {
 /// The current directory as text, for recording in sessions/breadcrumbs.
 pub fn cwd_string() -> String {
     std::env::current_dir().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_ids_have_the_shape_of_an_id_part() {
+        assert!(is_short_id("a1b2c3"));
+        assert!(is_short_id("20261202"));
+        assert!(is_short_id("20261202_1535"));
+        assert!(is_short_id("20261202_153500_a1b2"));
+        assert!(!is_short_id("2026120"));
+        assert!(!is_short_id("A1B2C3"));
+        assert!(!is_short_id("a1b2c"));
+        assert!(!is_short_id("2026x202"));
+        assert!(!is_short_id("20261202_153500_a1b2c3"));
+        assert!(!is_short_id("../../etc"));
+    }
+
+    #[test]
+    fn short_ids_fit_prefixes_and_suffixes() {
+        let ids = [
+            session::id_key("20261202_153500_a1b2c3"),
+            session::id_key("20261202_153501_ffffff"),
+            session::id_key("20261203_000000_a1b2c3"),
+        ];
+        assert_eq!(ids_fitting(&ids, "20261202").len(), 2);
+        assert_eq!(ids_fitting(&ids, "20261202_153501"), vec![&ids[1]]);
+        assert_eq!(ids_fitting(&ids, "a1b2c3").len(), 2);
+        assert_eq!(ids_fitting(&ids, "ffffff"), vec![&ids[1]]);
+        assert!(ids_fitting(&ids, "20261204").is_empty());
+    }
 }
