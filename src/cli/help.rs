@@ -46,8 +46,9 @@ Which session:
       --create-if-missing
                          with -c NAME: create the session titled NAME if none
                          matches (parallel calls create exactly one)
-  -r, --resume ID        the session with this ID (or a short ID: 8 or more
-                         leading characters, or the last 6 hex digits)
+  -r, --resume ID        the session with this ID, or the one a short ID names
+                         (8 or more leading characters, or the last 6 hex
+                         digits)
       --title TITLE      title for a new session (refused if another session
                          has it)
 
