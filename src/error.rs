@@ -31,6 +31,10 @@ pub enum Error {
     /// A short ID that fits several sessions: (ID, title, last active) of
     /// each, newest first.
     AmbiguousId { name: String, candidates: Vec<(String, String, f64)> },
+    /// `sessions search` found nothing.
+    NoMatch(String),
+    /// `sessions list TEXT` found no title holding TEXT.
+    NoTitleMatch(String),
     /// Bare `-c`, or `sessions current`, with nothing to continue.
     NothingToContinue,
     /// Bad command line; the text says what and what to do instead.
@@ -99,6 +103,9 @@ pub enum Error {
     ImportIncomplete { name: String, damaged: usize, dry_run: bool },
     /// SIGINT/SIGTERM while we waited.
     Interrupted,
+    /// Exit with this status, saying nothing (`current --format` without
+    /// a session: a shell prompt shows nothing).
+    Silent(i32),
     /// stdout was closed by its reader (`hermes sessions list | head -1`).
     BrokenPipe,
 }
@@ -124,6 +131,8 @@ impl Error {
             | Error::Unmerged(_)
             | Error::NoSuchId(_)
             | Error::AmbiguousId { .. }
+            | Error::NoMatch(_)
+            | Error::NoTitleMatch(_)
             | Error::NothingToContinue => EXIT_NOT_FOUND,
             Error::Usage(_) | Error::Refused(_) => EXIT_USAGE,
             Error::Agent(_) => EXIT_AGENT,
@@ -154,6 +163,7 @@ impl Error {
             // Oversized input is the user's to fix: a usage error.
             Error::TooLarge(_) => EXIT_USAGE,
             Error::Interrupted => EXIT_INTERRUPTED,
+            Error::Silent(code) => *code,
             Error::BrokenPipe | Error::HelpWanted => 0,
         }
     }
@@ -217,6 +227,12 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
+            Error::NoMatch(text) => write!(f, "no session holds '{}'", visible(text)),
+            Error::NoTitleMatch(text) => write!(
+                f,
+                "no session title holds '{}'; 'hermes sessions search' looks in the messages too",
+                visible(text)
+            ),
             Error::NothingToContinue => write!(f, "no session to continue; start one with 'hermes chat'"),
             Error::Usage(text) => {
                 write!(f, "{text}")?;
@@ -289,7 +305,7 @@ impl fmt::Display for Error {
                 if *dry_run { "the rest would be imported" } else { "the rest was imported" }
             ),
             Error::Interrupted => write!(f, "interrupted"),
-            Error::BrokenPipe | Error::HelpWanted => Ok(()),
+            Error::Silent(_) | Error::BrokenPipe | Error::HelpWanted => Ok(()),
         }
     }
 }

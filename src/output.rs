@@ -57,7 +57,7 @@ pub fn notice(text: &str) {
 /// closed stdout says nothing.
 pub fn report(e: &Error) {
     match e {
-        Error::BrokenPipe | Error::HelpWanted => {}
+        Error::BrokenPipe | Error::HelpWanted | Error::Silent(_) => {}
         e if e.is_verbatim() => crate::note!("{e}"),
         e => notice(&e.to_string()),
     }

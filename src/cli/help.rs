@@ -79,11 +79,15 @@ pub const SESSIONS: &str = "\
 Usage: hermes sessions COMMAND [ARGS]
 
 Commands:
-  list [--limit N] [--all] [--here] [--json]
+  list [TEXT] [--limit N] [--all] [--here] [--json]
                          sessions, newest activity first ('*' marks the one
-                         'hermes chat -c' would continue here)
+                         'hermes chat -c' would continue here); with TEXT,
+                         those whose title holds it
+  search TEXT [--limit N] [--json]
+                         sessions whose title or messages hold TEXT
   show NAME|ID [--json]  print a conversation
-  current [--json]       which session 'hermes chat -c' would continue, and why
+  current [--json] [--format TEMPLATE]
+                         which session 'hermes chat -c' would continue, and why
   export [NAME|ID...] [--format json|jsonl|markdown] [-o FILE]
                          export some or all sessions
   import FILE            import sessions from 'export --format jsonl'
@@ -107,16 +111,33 @@ Run 'hermes sessions COMMAND --help' for more.
 ";
 
 pub const LIST: &str = "\
-Usage: hermes sessions list [--limit N] [--all] [--here] [--json]
+Usage: hermes sessions list [TEXT] [--limit N] [--all] [--here] [--json]
 
 List sessions, newest activity first: title, last active, messages, ID.
 '*' marks the session 'hermes chat -c' would continue in this terminal.
+With TEXT, only sessions whose title holds it (case is ignored unless TEXT
+has a capital letter). On a terminal the table fits its width; to a pipe
+each line is MARK, TITLE, DATE, MESSAGES and ID, tab-separated.
 
   -n, --limit N   show at most N sessions (default 20)
       --all       show every session
       --here      only sessions started in this workspace (git root, else
                   the current directory)
       --json      a JSON array of session headers, for scripts
+";
+
+pub const SEARCH: &str = "\
+Usage: hermes sessions search TEXT [--limit N] [--json]
+
+Sessions whose title or messages hold TEXT, newest activity first, each
+with the place it matched first. Case is ignored unless TEXT has a capital
+letter. TEXT is matched as the messages read, whatever the file escapes
+(quotes, backslashes, newlines, CJK). Exit 0 when some session matches,
+1 when none does. Damaged session files are skipped with a warning.
+
+  -n, --limit N   show at most N sessions (default 20)
+      --json      a JSON array: per session its ID, title, times, the count
+                  of matches and the first 10 snippets
 ";
 
 pub const SHOW: &str = "\
@@ -130,13 +151,17 @@ characters in it are shown as ^[ and the like, not sent to the terminal.
 ";
 
 pub const CURRENT: &str = "\
-Usage: hermes sessions current [--json]
+Usage: hermes sessions current [--json] [--format TEMPLATE]
 
 Print the session 'hermes chat -c' would continue here and why: breadcrumb
 (this terminal used it last), workspace (newest in this git root or
 directory), or latest (newest of all). Exit 1 when there is none.
 
       --json      {\"id\", \"title\", \"reason\"} as JSON
+  -f, --format TEMPLATE
+                  print TEMPLATE with {title}, {id}, {short_id} (the last 6
+                  hex digits) and {reason} filled in, for a shell prompt or
+                  a tmux status line; without a session, print nothing
 ";
 
 pub const EXPORT: &str = "\
@@ -252,6 +277,7 @@ Print a completion script. For example:
 pub fn for_sessions_verb(verb: &str) -> Option<&'static str> {
     Some(match verb {
         "list" => LIST,
+        "search" => SEARCH,
         "show" => SHOW,
         "current" => CURRENT,
         "export" => EXPORT,

@@ -14,7 +14,7 @@ use crate::args::{peek_option, peek_word, string};
 use crate::chat;
 use crate::error::{Error, Result};
 use crate::sessions::{
-    self, current, delete, export, import, list, merge, merge_file, prune, rename, show, stats,
+    self, current, delete, export, import, list, merge, merge_file, prune, rename, search, show, stats,
 };
 use completion::Shell;
 
@@ -137,6 +137,7 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
     use sessions::Command as Verb;
     let (parsed_verb, help_text): (Result<Verb>, _) = match verb.as_str() {
         "list" => (list::parse(parser).map(Verb::List), help::LIST),
+        "search" => (search::parse(parser).map(Verb::Search), help::SEARCH),
         "show" => (show::parse(parser).map(Verb::Show), help::SHOW),
         "current" => (current::parse(parser).map(Verb::Current), help::CURRENT),
         "export" => (export::parse(parser).map(Verb::Export), help::EXPORT),
@@ -206,6 +207,7 @@ mod tests {
     fn verb_options() -> Vec<(&'static str, &'static [&'static str])> {
         vec![
             ("list", list::OPTIONS),
+            ("search", search::OPTIONS),
             ("show", show::OPTIONS),
             ("current", current::OPTIONS),
             ("export", export::OPTIONS),

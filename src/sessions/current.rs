@@ -4,12 +4,14 @@
 use lexopt::prelude::*;
 use nanoserde::SerJson;
 
-use crate::args::positional_args;
+use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::store::Store;
+use crate::store::session::Header;
 use crate::terminal;
 use crate::terminal::resolve::{self, Reason};
+use crate::text;
 use crate::time;
 
 #[derive(SerJson)]
@@ -20,35 +22,90 @@ struct Current<'a> {
 }
 
 /// The options `current` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--json", "-h", "--help"];
+pub const OPTIONS: &[&str] = &["--json", "-f", "--format", "-h", "--help"];
 
 #[derive(Debug, PartialEq)]
 pub struct Args {
     pub json: bool,
+    /// `--format TEMPLATE`, for a shell prompt or a status line.
+    pub format: Option<String>,
 }
 
 pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut json = false;
+    let mut format = None;
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
             Long("json") => json = true,
+            Short('f') | Long("format") => format = Some(string(parser.value()?)),
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(value) => positional.push(value),
             _ => return Err(arg.unexpected().into()),
         }
     }
     let [] = positional_args("current", positional, "")?;
-    Ok(Args { json })
+    if json && format.is_some() {
+        return Err(Error::usage("sessions current: --json or --format, not both"));
+    }
+    Ok(Args { json, format })
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
     let terminal = terminal::identify();
-    let Some((header, reason)) = resolve::resolve_continue(store, terminal.as_ref(), time::now())? else {
+    let Some(template) = args.format else {
+        return describe(store, terminal.as_ref(), args.json);
+    };
+    // For a shell prompt, run at every prompt: quiet and cheap. No
+    // session, an unreadable one, or any trouble: nothing, exit 1.
+    let Ok(Some((header, reason))) = resolve::resolve_continue(store, terminal.as_ref(), time::now()) else {
+        return Err(Error::Silent(crate::error::EXIT_NOT_FOUND));
+    };
+    let mut out = Out::new();
+    out.write(&fill(&template, &header, reason))?;
+    out.flush()
+}
+/// `template` with its fields filled in. `\n` and `\t` are a newline and
+/// a tab; an unknown `{word}` stays as it is.
+pub fn fill(template: &str, header: &Header, reason: Reason) -> String {
+    let title = text::printable(&header.title, false);
+    let short_id = header.id.get(16..).unwrap_or(&header.id);
+    let mut out = String::with_capacity(template.len() + 64);
+    let mut rest = template;
+    while let Some(at) = rest.find(['{', '\\']) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let field = [
+            ("{title}", title.as_ref()),
+            ("{id}", header.id.as_str()),
+            ("{short_id}", short_id),
+            ("{reason}", reason.as_str()),
+            ("\\n", "\n"),
+            ("\\t", "\t"),
+        ]
+        .into_iter()
+        .find(|(name, _)| rest.starts_with(name));
+        match field {
+            Some((name, value)) => {
+                out.push_str(value);
+                rest = &rest[name.len()..];
+            }
+            None => {
+                out.push_str(&rest[..1]);
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn describe(store: &Store, terminal: Option<&terminal::Terminal>, json: bool) -> Result<()> {
+    let Some((header, reason)) = resolve::resolve_continue(store, terminal, time::now())? else {
         return Err(Error::NothingToContinue);
     };
     let mut out = Out::new();
-    if args.json {
+    if json {
         let current = Current { id: &header.id, title: &header.title, reason: reason.as_str() };
         out.line(&current.serialize_json())?;
     } else {
@@ -65,4 +122,21 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         ))?;
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_are_filled() {
+        let mut h = Header::new("20261202_143015_a1b2c3".into(), String::new(), 0.0);
+        h.title = "redis \u{1b}debug".into();
+        assert_eq!(
+            fill("[{title}|{short_id}|{reason}] {id}\\n{nope} {", &h, Reason::Breadcrumb),
+            "[redis ^[debug|a1b2c3|breadcrumb] 20261202_143015_a1b2c3\n{nope} {"
+        );
+        assert_eq!(fill("", &h, Reason::Latest), "");
+        assert_eq!(fill("a\\tb\\", &h, Reason::Latest), "a\tb\\");
+    }
 }

@@ -5,11 +5,11 @@ use lexopt::prelude::*;
 
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
-use crate::output::Out;
+use crate::store::search::Pattern;
 use crate::store::Store;
 use crate::store::session::{self, Header};
 use crate::terminal::{self, Terminal};
-use crate::view::list::{Printer, collect, scan_listed};
+use crate::view::list::{Filter, Printer, collect, scan_listed};
 
 /// Above this many rows, `list` gathers them page by page so that memory
 /// stays flat however large the store (`--all` on 100,000 sessions).
@@ -23,6 +23,8 @@ pub const OPTIONS: &[&str] = &["-n", "--limit", "--all", "--here", "--json", "-h
 
 #[derive(Debug, PartialEq)]
 pub struct Args {
+    /// Only sessions whose title holds this.
+    pub title: Option<String>,
     pub limit: usize,
     pub all: bool,
     pub here: bool,
@@ -52,31 +54,43 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
             _ => return Err(arg.unexpected().into()),
         }
     }
-    let [] = positional_args("list", positional, "")?;
-    Ok(Args { limit, all, here, json })
+    let title = match positional.len() {
+        0 => None,
+        _ => {
+            let [title] = positional_args("list", positional, "")?;
+            Some(string(title))
+        }
+    };
+    Ok(Args { title, limit, all, here, json })
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
-    let Args { limit, all, here, json } = args;
+    let Args { title, limit, all, here, json } = args;
     let terminal = terminal::identify();
+    let filter = Filter { here, title: title.as_deref().map(Pattern::new) };
     let limit = if all { usize::MAX } else { limit };
-    let mut printer = Printer { out: Out::new(), json, current: None, rows: 0 };
+    let mut printer = Printer::new(json, None);
     let (shown, total) = if limit <= PAGE {
-        let listing = collect(store, terminal.as_ref(), limit, here)?;
+        let listing = collect(store, terminal.as_ref(), limit, &filter)?;
         printer.current = listing.current.clone();
+        printer.plan(store, listing.shown.iter());
         if listing.total > 0 || json {
             printer.begin()?;
             listing.shown.iter().try_for_each(|h| printer.row(h))?;
         }
         (listing.shown.len(), listing.total)
     } else {
-        list_in_pages(store, terminal.as_ref(), limit, here, &mut printer)?
+        list_in_pages(store, terminal.as_ref(), limit, &filter, &mut printer)?
     };
     if json {
         printer.end()?;
-        return printer.out.flush();
     }
     printer.out.flush()?;
+    match title {
+        Some(text) if total == 0 => return Err(Error::NoTitleMatch(text)),
+        _ if json => return Ok(()),
+        _ => {}
+    }
     if total == 0 {
         crate::note!(
             "No sessions{}. Start one with 'hermes chat'.",
@@ -94,20 +108,21 @@ fn list_in_pages(
     store: &Store,
     terminal: Option<&Terminal>,
     limit: usize,
-    here: bool,
+    filter: &Filter,
     printer: &mut Printer,
 ) -> Result<(usize, usize)> {
     let mut ranked: Vec<(f64, [u8; 22])> = Vec::new();
     let now = crate::time::now();
     printer.current =
-        scan_listed(store, terminal, here, |h| ranked.push((h.activity(now), session::id_key(&h.id))))?;
+        scan_listed(store, terminal, filter, |h| ranked.push((h.activity(now), session::id_key(&h.id))))?;
     let total = ranked.len();
     ranked.sort_by(|a, b| (b.0, &b.1).partial_cmp(&(a.0, &a.1)).unwrap_or(std::cmp::Ordering::Equal));
     ranked.truncate(limit);
-    if total > 0 || printer.json {
+    if total == 0 && printer.json {
         printer.begin()?;
     }
     let mut shown = 0;
+    let mut begun = total == 0 && printer.json;
     for page in ranked.chunks(PAGE) {
         let slot_of: std::collections::HashMap<[u8; 22], usize> =
             page.iter().enumerate().map(|(i, (_, id))| (*id, i)).collect();
@@ -121,6 +136,12 @@ fn list_in_pages(
                 slots[i] = Some(h);
             }
         })?;
+        if !begun {
+            // The first page sizes the table for all.
+            printer.plan(store, slots.iter().flatten());
+            printer.begin()?;
+            begun = true;
+        }
         // A session deleted between the passes is simply not shown.
         for h in slots.iter().flatten() {
             printer.row(h)?;

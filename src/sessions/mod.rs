@@ -10,6 +10,7 @@ pub mod merge;
 pub mod merge_file;
 pub mod prune;
 pub mod rename;
+pub mod search;
 pub mod show;
 pub mod stats;
 
@@ -22,6 +23,7 @@ use crate::sys;
 /// The verbs, in the order help and completions list them.
 pub const VERBS: &[&str] = &[
     "list",
+    "search",
     "show",
     "current",
     "export",
@@ -38,6 +40,7 @@ pub const VERBS: &[&str] = &[
 #[derive(Debug, PartialEq)]
 pub enum Command {
     List(list::Args),
+    Search(search::Args),
     Show(show::Args),
     Current(current::Args),
     Export(export::Args),
@@ -53,6 +56,7 @@ pub enum Command {
 pub fn run(store: &Store, command: Command) -> Result<()> {
     match command {
         Command::List(args) => list::run(store, args),
+        Command::Search(args) => search::run(store, args),
         Command::Show(args) => show::run(store, args),
         Command::Current(args) => current::run(store, args),
         Command::Export(args) => export::run(store, args),
@@ -71,6 +75,7 @@ pub fn run(store: &Store, command: Command) -> Result<()> {
 pub fn is_read_only(command: &Command) -> bool {
     match command {
         Command::List(_)
+        | Command::Search(_)
         | Command::Show(_)
         | Command::Current(_)
         | Command::Export(_)

@@ -8,6 +8,7 @@ pub mod index;
 pub mod json;
 pub mod lock;
 pub mod merge;
+pub mod search;
 pub mod session;
 pub mod titles;
 pub mod trust;

@@ -6,11 +6,12 @@ use nanoserde::SerJson;
 use crate::error::Result;
 use crate::output::{self, Out};
 use crate::store::Store;
+use crate::store::search::{Match, Pattern};
 use crate::store::session::Header;
 use crate::sys;
 use crate::terminal::Terminal;
 use crate::terminal::resolve::{self, FallbackPicker};
-use crate::text::{columns_of, fit_columns, printable};
+use crate::text::{char_columns, columns_of, fit_columns, printable};
 use crate::time;
 
 #[derive(SerJson)]
@@ -31,59 +32,90 @@ fn warn_skipped(path: &std::path::Path, why: &str) {
 }
 
 /// Writes rows as they come: a JSON array, tab-separated lines for a pipe,
-/// or a table sized to the terminal.
+/// or a table sized to the terminal (see `Layout`).
 pub struct Printer {
     pub out: Out,
     pub json: bool,
     /// The session bare `-c` would continue here, marked `*`.
     pub current: Option<String>,
     pub rows: usize,
+    /// The table's columns, on a terminal; planned by `plan`.
+    pub layout: Option<Layout>,
 }
 
 impl Printer {
-    pub fn begin(&mut self) -> Result<()> {
-        if self.json {
-            self.out.write("[")
-        } else if sys::isatty(1) {
-            let w = title_width();
-            self.out.line(&format!("  {:<w$}  {:<16}  {:>5}  {}", "TITLE", "LAST ACTIVE", "MSGS", "ID"))
-        } else {
-            Ok(())
+    pub fn new(json: bool, current: Option<String>) -> Printer {
+        Printer { out: Out::new(), json, current, rows: 0, layout: None }
+    }
+
+    /// Size the table for these rows (all of them, or the first page) on
+    /// this terminal; nothing to do for JSON or a pipe.
+    pub fn plan<'a>(&mut self, store: &Store, rows: impl Iterator<Item = &'a Header> + Clone) {
+        if !self.json && sys::isatty(1) {
+            let width = sys::terminal_columns(1).unwrap_or(80);
+            self.layout = Some(Layout::plan(width, rows, || store.session_ids().unwrap_or_default()));
         }
     }
 
+    pub fn begin(&mut self) -> Result<()> {
+        if self.json {
+            return self.out.write("[");
+        }
+        if !sys::isatty(1) {
+            return Ok(());
+        }
+        let layout = self.layout.get_or_insert_with(|| Layout::plan(80, std::iter::empty(), Vec::new));
+        let line = layout.heading();
+        self.out.line(&line)
+    }
+
     pub fn row(&mut self, h: &Header) -> Result<()> {
+        self.row_with(h, None)
+    }
+
+    /// A session found by `search`, with where it matched first: on a
+    /// terminal a second, indented line (the match highlighted unless
+    /// NO_COLOR is set); to a pipe a sixth column.
+    pub fn search_row(&mut self, h: &Header, first: &Match) -> Result<()> {
+        match self.width() {
+            Some(width) => {
+                self.row(h)?;
+                let snippet = snippet_line(first, width.saturating_sub(5).max(10), use_color());
+                self.out.line(&format!("    {snippet}"))
+            }
+            None => self.row_with(h, Some(&snippet_line(first, PIPED_SNIPPET, false))),
+        }
+    }
+
+    fn row_with(&mut self, h: &Header, extra: Option<&str>) -> Result<()> {
         let is_current = self.current.as_deref() == Some(h.id.as_str());
         self.rows += 1;
         if self.json {
             let separator = if self.rows > 1 { "," } else { "" };
             return self.out.write(&format!("{separator}{}", entry(h, is_current).serialize_json()));
         }
-        if !sys::isatty(1) {
+        match &mut self.layout {
+            Some(layout) if sys::isatty(1) => {
+                let line = layout.row(h, is_current);
+                self.out.line(&line)
+            }
             // For pipes: tab-separated, unpadded, full titles; mark first.
-            return self.out.line(&format!(
-                "{}\t{}\t{}\t{}\t{}",
+            _ => self.out.line(&format!(
+                "{}\t{}\t{}\t{}\t{}{}{}",
                 if is_current { "*" } else { "" },
                 printable(&h.title, false),
                 time::local_minutes(h.updated_at),
                 h.message_count,
-                h.id
-            ));
+                h.id,
+                if extra.is_some() { "\t" } else { "" },
+                extra.unwrap_or_default(),
+            )),
         }
-        let width = title_width();
-        let title = if h.title.is_empty() {
-            "(untitled)".to_string()
-        } else {
-            fit_columns(&printable(&h.title, false), width)
-        };
-        self.out.line(&format!(
-            "{} {title}{pad}  {:<16}  {:>5}  {}",
-            if is_current { "*" } else { " " },
-            time::local_minutes(h.updated_at),
-            h.message_count,
-            h.id,
-            pad = " ".repeat(width.saturating_sub(columns_of(&title))),
-        ))
+    }
+
+    /// The width a line under a row may take on this terminal, if it is one.
+    pub fn width(&self) -> Option<usize> {
+        self.layout.as_ref().map(|l| l.width)
     }
 
     pub fn end(&mut self) -> Result<()> {
@@ -91,11 +123,171 @@ impl Printer {
     }
 }
 
-/// Columns left for titles: the terminal's width less mark (2), date (16),
-/// count (5), ID (22) and the gaps between them.
-fn title_width() -> usize {
-    let columns = sys::terminal_columns(1).unwrap_or(80).max(60);
-    columns - (2 + 2 + 16 + 2 + 5 + 2 + 22) - 1
+/// Columns of a snippet written to a pipe.
+const PIPED_SNIPPET: usize = 120;
+
+/// Color on a terminal, unless NO_COLOR is set (to anything but "") or
+/// TERM is dumb.
+pub fn use_color() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+}
+
+/// `role: ...before MATCH after...` in at most `width` columns, the match
+/// in view: the text before it gets at most a third of the room.
+pub fn snippet_line(m: &Match, width: usize, color: bool) -> String {
+    let role = printable(&m.role, false);
+    let matched = printable(&m.matched, false);
+    let before = printable(&m.before, false);
+    let after = printable(&m.after, false);
+    let label = format!("{role}: ");
+    let room = width.saturating_sub(columns_of(&label));
+    let matched = fit_columns(&matched, room.max(1));
+    let left = room.saturating_sub(columns_of(&matched));
+    let before_room = (left / 3).max(left.saturating_sub(columns_of(&after)));
+    let before = fit_columns_from_end(&before, before_room.min(left));
+    let after = fit_columns(&after, left.saturating_sub(columns_of(&before)));
+    let (on, off) = if color { ("\x1b[1;31m", "\x1b[0m") } else { ("", "") };
+    format!("{label}{before}{on}{matched}{off}{after}")
+}
+
+/// The end of `s` in at most `max` columns, `…` first where cut.
+fn fit_columns_from_end(s: &str, max: usize) -> String {
+    if columns_of(s) <= max {
+        return s.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut kept: Vec<char> = Vec::new();
+    let mut used = 1;
+    for c in s.chars().rev() {
+        used += char_columns(c);
+        if used > max {
+            break;
+        }
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
+/// A title column never wider than this, however wide the terminal.
+const TITLE_CAP: usize = 60;
+/// Titles are not cut below this many columns while the ID can shrink.
+const TITLE_COMFORT: usize = 20;
+/// Nor below this while other columns can go.
+const TITLE_MIN: usize = 10;
+/// `2026-12-02 14:30` and `12-02 14:30`.
+const DATE_FULL: usize = 16;
+const DATE_SHORT: usize = 11;
+const COUNT: usize = 5;
+const ID_FULL: usize = 22;
+
+/// The columns of a table on a terminal `width` columns wide: mark, title,
+/// last active, messages, ID, two spaces apart, no line reaching the last
+/// column (so none wraps). The title gets the room that is left, up to
+/// what the titles need and TITLE_CAP. When that leaves titles under
+/// TITLE_COMFORT columns, IDs shrink to their shortest unique form (see
+/// `short_id`); below TITLE_MIN, the message count goes, then the date
+/// shortens, then goes.
+pub struct Layout {
+    pub width: usize,
+    title: usize,
+    date: usize,
+    count: bool,
+    id: usize,
+    /// Every ID of the store, sorted, when IDs are shown short.
+    all_ids: Option<Vec<[u8; 22]>>,
+}
+
+impl Layout {
+    pub fn plan<'a>(
+        width: usize,
+        rows: impl Iterator<Item = &'a Header> + Clone,
+        all_ids: impl FnOnce() -> Vec<[u8; 22]>,
+    ) -> Layout {
+        let want = rows.clone().map(|h| columns_of(&shown_title(h))).max().unwrap_or(0).clamp(5, TITLE_CAP);
+        // The line may use width - 1 columns; the mark takes 2.
+        let room = width.saturating_sub(3);
+        let mut layout = Layout { width, title: 0, date: DATE_FULL, count: true, id: ID_FULL, all_ids: None };
+        if room.saturating_sub(layout.others()) < want.min(TITLE_COMFORT) {
+            let ids = all_ids();
+            layout.id = rows.map(|h| short_id(&ids, &h.id).len()).max().unwrap_or(6).max(2);
+            layout.all_ids = Some(ids);
+        }
+        for step in 0..3 {
+            if room.saturating_sub(layout.others()) >= want.min(TITLE_MIN) {
+                break;
+            }
+            match step {
+                0 => layout.count = false,
+                1 => layout.date = DATE_SHORT,
+                _ => layout.date = 0,
+            }
+        }
+        layout.title = room.saturating_sub(layout.others()).min(want).max(1);
+        layout
+    }
+
+    /// Columns taken by what is not the title (with the gaps before them).
+    fn others(&self) -> usize {
+        let gap = |w: usize| if w > 0 { w + 2 } else { 0 };
+        gap(self.date) + gap(if self.count { COUNT } else { 0 }) + gap(self.id)
+    }
+
+    pub fn heading(&self) -> String {
+        self.line(" ", "TITLE", "LAST ACTIVE", "MSGS", "ID")
+    }
+
+    pub fn row(&self, h: &Header, current: bool) -> String {
+        let id = match &self.all_ids {
+            Some(ids) => short_id(ids, &h.id),
+            None => h.id.as_str(),
+        };
+        let when = time::local_minutes(h.updated_at);
+        let when = if self.date == DATE_SHORT { when.get(5..).unwrap_or(&when) } else { &when };
+        self.line(if current { "*" } else { " " }, &shown_title(h), when, &h.message_count.to_string(), id)
+    }
+
+    fn line(&self, mark: &str, title: &str, when: &str, count: &str, id: &str) -> String {
+        let title = fit_columns(title, self.title);
+        let mut line = format!("{mark} {title}{}", " ".repeat(self.title.saturating_sub(columns_of(&title))));
+        if self.date > 0 {
+            line.push_str(&format!("  {:<w$}", fit_columns(when, self.date), w = self.date));
+        }
+        if self.count {
+            line.push_str(&format!("  {count:>COUNT$}"));
+        }
+        line.push_str(&format!("  {}", fit_columns(id, self.id)));
+        // The last guard against wrapping, for terminals too narrow for any
+        // plan: cut the line itself.
+        fit_columns(line.trim_end(), self.width.saturating_sub(1).max(1))
+    }
+}
+
+fn shown_title(h: &Header) -> std::borrow::Cow<'_, str> {
+    if h.title.is_empty() { "(untitled)".into() } else { printable(&h.title, false) }
+}
+
+/// The shortest form of `id` that names it among `ids` (sorted): its
+/// 6-hex suffix when no other ID ends so, else its shortest unique prefix
+/// of 8 or more characters (see `resolve::is_short_id`).
+pub fn short_id<'a>(ids: &[[u8; 22]], id: &'a str) -> &'a str {
+    let key = crate::store::session::id_key(id);
+    let suffix = &key[16..];
+    if ids.iter().filter(|other| other[16..] == *suffix).count() <= 1 {
+        return &id[16..];
+    }
+    let at = ids.partition_point(|other| *other < key);
+    let shared = |other: Option<&[u8; 22]>| {
+        other.filter(|o| **o != key).map_or(0, |o| o.iter().zip(&key).take_while(|(a, b)| a == b).count())
+    };
+    let before = if at > 0 { shared(ids.get(at - 1)) } else { 0 };
+    let after = shared(ids.get(at + usize::from(ids.get(at) == Some(&key))));
+    // IDs share their '_' where they share what is before it, so a
+    // prefix never ends there.
+    let len = (before.max(after) + 1).clamp(8, ID_FULL);
+    &id[..len.min(id.len())]
 }
 
 fn entry(h: &Header, current: bool) -> Entry<'_> {
@@ -124,14 +316,17 @@ pub struct Listing {
 /// One pass over the store: the newest `limit` sessions (a bounded
 /// selection, so memory does not grow with the store), their total, and
 /// which one `-c` would pick.
-pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, here: bool) -> Result<Listing> {
-    if let Some(listing) = from_catalog(store, terminal, limit, here) {
+pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, filter: &Filter) -> Result<Listing> {
+    // The catalog knows activity and titles, not what a title filter asks.
+    if filter.title.is_none()
+        && let Some(listing) = from_catalog(store, terminal, limit, filter.here)
+    {
         return Ok(listing);
     }
     let mut shown: Vec<Header> = Vec::new();
     let mut total = 0;
     let now = time::now();
-    let current = scan_listed(store, terminal, here, |header| {
+    let current = scan_listed(store, terminal, filter, |header| {
         total += 1;
         keep_newest(&mut shown, header, limit, now);
     })?;
@@ -206,13 +401,22 @@ fn from_catalog(store: &Store, terminal: Option<&Terminal>, limit: usize, here: 
     Some(Listing { shown, total, current })
 }
 
+/// Which sessions a listing shows.
+#[derive(Default)]
+pub struct Filter {
+    /// Only those started in this workspace.
+    pub here: bool,
+    /// Only those whose title holds this.
+    pub title: Option<Pattern>,
+}
+
 /// The one scan behind every listing: hands `keep` each readable session
-/// that belongs in the list (all, or this workspace's with `here`), warns
-/// about unreadable files, and returns the ID bare `-c` would continue here.
+/// that belongs in the list (see `Filter`), warns about unreadable files,
+/// and returns the ID bare `-c` would continue here.
 pub fn scan_listed(
     store: &Store,
     terminal: Option<&Terminal>,
-    here: bool,
+    filter: &Filter,
     mut keep: impl FnMut(Header),
 ) -> Result<Option<String>> {
     // A breadcrumb to a session that cannot be read: bare -c would fail on
@@ -236,7 +440,9 @@ pub fn scan_listed(
         if breadcrumb.is_none() && !crumb_unreadable {
             picker.consider(&header);
         }
-        if !here || resolve::in_workspace(workspace.as_deref(), &header) {
+        if (!filter.here || resolve::in_workspace(workspace.as_deref(), &header))
+            && filter.title.as_ref().is_none_or(|p| p.matches(&header.title))
+        {
             keep(header);
         }
     })?;
@@ -286,8 +492,9 @@ fn keep_newest(kept: &mut Vec<Header>, header: Header, limit: usize, now: f64) {
 
 /// The `/sessions` chat command: the few newest, as a table.
 pub fn print_recent(store: &Store, terminal: Option<&Terminal>, limit: usize) -> Result<()> {
-    let listing = collect(store, terminal, limit, false)?;
-    let mut printer = Printer { out: Out::new(), json: false, current: listing.current, rows: 0 };
+    let listing = collect(store, terminal, limit, &Filter::default())?;
+    let mut printer = Printer::new(false, listing.current);
+    printer.plan(store, listing.shown.iter());
     printer.begin()?;
     listing.shown.iter().try_for_each(|h| printer.row(h))?;
     printer.out.flush()

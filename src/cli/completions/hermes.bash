@@ -74,7 +74,7 @@ _hermes() {
 	local _hermes_cur _hermes_raw _hermes_quote _hermes_profile=
 	local global='-p --profile -V --version'
 	local chat='-c --continue -r --resume --create-if-missing -q --query -Q --quiet --title --agent --no-agent -h --help'
-	local verbs='list show current export import rename delete prune stats merge merge-file'
+	local verbs='list search show current export import rename delete prune stats merge merge-file'
 	COMPREPLY=()
 	_hermes_split_line
 	# Where are we: which command, which sessions verb, how many arguments.
@@ -116,7 +116,10 @@ _hermes() {
 		[[ -n $cmd ]] && compopt -o default 2>/dev/null
 		return
 		;;
-	-f | --format) [[ $cmd == sessions ]] && { _hermes_add_words 'json jsonl markdown' "$text"; return; } ;;
+	-f | --format)
+		[[ $cmd == sessions && $verb == export ]] && { _hermes_add_words 'json jsonl markdown' "$text"; return; }
+		[[ $cmd == sessions ]] && return
+		;;
 	--from) [[ $cmd == sessions ]] && { _hermes_add_words 'hermes hermes-agent llm' "$text"; return; } ;;
 	esac
 	if [[ $text == -* ]]; then
@@ -125,7 +128,9 @@ _hermes() {
 		chat/) _hermes_add_words "$chat" "$text" ;;
 		sessions/) _hermes_add_words '-h --help' "$text" ;;
 		sessions/list) _hermes_add_words '-n --limit --all --here --json -h --help' "$text" ;;
-		sessions/show | sessions/current | sessions/stats) _hermes_add_words '--json -h --help' "$text" ;;
+		sessions/search) _hermes_add_words '-n --limit --json -h --help' "$text" ;;
+		sessions/current) _hermes_add_words '--json -f --format -h --help' "$text" ;;
+		sessions/show | sessions/stats) _hermes_add_words '--json -h --help' "$text" ;;
 		sessions/export) _hermes_add_words '-f --format -o --output -h --help' "$text" ;;
 		sessions/import) _hermes_add_words '--from --dry-run -h --help' "$text" ;;
 		sessions/delete) _hermes_add_words '-y --yes -h --help' "$text" ;;

@@ -124,6 +124,7 @@ complete -c hermes -n $chat -l no-agent -d 'only save the message; no reply'
 
 # hermes sessions VERB.
 complete -c hermes -n __hermes_needs_verb -a list -d 'sessions, newest activity first'
+complete -c hermes -n __hermes_needs_verb -a search -d 'sessions whose title or messages hold TEXT'
 complete -c hermes -n __hermes_needs_verb -a show -d 'print a conversation'
 complete -c hermes -n __hermes_needs_verb -a current -d "which session 'hermes chat -c' would continue, and why"
 complete -c hermes -n __hermes_needs_verb -a export -d 'export some or all sessions'
@@ -141,10 +142,11 @@ complete -c hermes -n '__hermes_sessions_verb merge; and __hermes_command_is ses
 complete -c hermes -n '__hermes_sessions_verb merge-file' -F
 complete -c hermes -n '__hermes_sessions_verb import' -l from -x -a 'hermes hermes-agent llm' -d 'what wrote FILE'
 complete -c hermes -n '__hermes_sessions_verb import' -l dry-run -d 'report what would be imported; write nothing'
-complete -c hermes -n '__hermes_sessions_verb list' -s n -l limit -x -d 'show at most N sessions'
+complete -c hermes -n '__hermes_sessions_verb list search' -s n -l limit -x -d 'show at most N sessions'
 complete -c hermes -n '__hermes_sessions_verb list' -l all -d 'show every session'
 complete -c hermes -n '__hermes_sessions_verb list' -l here -d 'only sessions started in this workspace'
-complete -c hermes -n '__hermes_sessions_verb list show current stats' -l json -d 'output JSON, for scripts'
+complete -c hermes -n '__hermes_sessions_verb list search show current stats' -l json -d 'output JSON, for scripts'
+complete -c hermes -n '__hermes_sessions_verb current' -s f -l format -x -d 'print TEMPLATE with {title} {id} {short_id} {reason}'
 complete -c hermes -n '__hermes_sessions_verb export' -s f -l format -x -a 'json jsonl markdown' -d 'output format'
 complete -c hermes -n '__hermes_sessions_verb export' -s o -l output -r -F -d 'write to FILE instead of stdout'
 complete -c hermes -n '__hermes_sessions_verb delete prune merge' -s y -l yes -d 'do not ask'
@@ -155,4 +157,4 @@ complete -c hermes -n '__hermes_sessions_verb merge' -l dry-run -d 'say what wou
 # hermes completion SHELL, hermes help [sessions] COMMAND.
 complete -c hermes -n '__hermes_command_is completion 1' -a 'bash zsh fish'
 complete -c hermes -n '__hermes_command_is help 1' -a 'chat sessions completion'
-complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a 'list show current export import rename delete prune stats merge merge-file'
+complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a 'list search show current export import rename delete prune stats merge merge-file'

@@ -1,0 +1,124 @@
+//! `hermes sessions search`: the sessions whose title or messages hold a
+//! text, newest activity first, each with where it matched.
+
+use lexopt::prelude::*;
+use nanoserde::SerJson;
+
+use crate::args::{positional_args, string};
+use crate::error::{Error, Result};
+use crate::output;
+use crate::store::Store;
+use crate::store::search::{self, Hit, Pattern};
+use crate::view::list::Printer;
+
+#[derive(SerJson)]
+struct HitJson<'a> {
+    id: &'a str,
+    title: &'a str,
+    updated_at: f64,
+    message_count: u64,
+    match_count: usize,
+    matches: Vec<MatchJson<'a>>,
+}
+
+#[derive(SerJson)]
+struct MatchJson<'a> {
+    /// "title" or "message".
+    field: &'a str,
+    /// The message's index (from 0); absent for the title.
+    message: Option<usize>,
+    role: &'a str,
+    /// The text around the match, on one line; `match` is what matched.
+    snippet: String,
+    #[nserde(rename = "match")]
+    matched: &'a str,
+}
+
+/// The options `search` takes, for the help and completion checks.
+pub const OPTIONS: &[&str] = &["-n", "--limit", "--json", "-h", "--help"];
+
+#[derive(Debug, PartialEq)]
+pub struct Args {
+    pub text: String,
+    pub limit: usize,
+    pub json: bool,
+}
+
+pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut limit = super::list::DEFAULT_LIMIT;
+    let mut json = false;
+    let mut positional = Vec::new();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('n') | Long("limit") => {
+                let value = string(parser.value()?);
+                limit =
+                    value.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        Error::usage(format!("--limit wants a positive number, not '{value}'"))
+                    })?;
+            }
+            Long("json") => json = true,
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Value(value) => positional.push(value),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    let [text] = positional_args("search", positional, "TEXT")?;
+    Ok(Args { text: string(text), limit, json })
+}
+
+pub fn run(store: &Store, args: Args) -> Result<()> {
+    let Args { text, limit, json } = args;
+    let text = text.as_str();
+    if text.is_empty() {
+        return Err(Error::usage("sessions search: TEXT is empty; give some text to look for"));
+    }
+    let pattern = Pattern::new(text);
+    let found = search::search(store, &pattern, limit, |path, why| {
+        output::warn(&format!("{}: not a valid session file ({why}); skipped", path.display()))
+    })?;
+    let mut printer = Printer::new(json, None);
+    if json {
+        printer.begin()?;
+        for (i, hit) in found.hits.iter().enumerate() {
+            printer.out.write(if i > 0 { "," } else { "" })?;
+            printer.out.write(&hit_json(hit).serialize_json())?;
+        }
+        printer.end()?;
+    } else if !found.hits.is_empty() {
+        printer.plan(store, found.hits.iter().map(|hit| &hit.header));
+        printer.begin()?;
+        for hit in &found.hits {
+            printer.search_row(&hit.header, &hit.matches[0])?;
+        }
+    }
+    printer.out.flush()?;
+    if found.hits.is_empty() {
+        return Err(Error::NoMatch(text.to_string()));
+    }
+    if found.more && !json {
+        crate::note!("(the newest {limit} shown; use --limit N to see more)");
+    }
+    Ok(())
+}
+
+fn hit_json(hit: &Hit) -> HitJson<'_> {
+    HitJson {
+        id: &hit.header.id,
+        title: &hit.header.title,
+        updated_at: hit.header.updated_at,
+        message_count: hit.header.message_count,
+        match_count: hit.total,
+        matches: hit
+            .matches
+            .iter()
+            .map(|m| MatchJson {
+                field: if m.message.is_some() { "message" } else { "title" },
+                message: m.message,
+                role: &m.role,
+                snippet: format!("{}{}{}", m.before, m.matched, m.after),
+                matched: &m.matched,
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,46 @@
+#!/bin/sh
+test_description='sessions current --format TEMPLATE: for shell prompts and tmux status lines'
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'the fields are filled in; backslash-n and backslash-t are a newline and a tab' '
+	TMUX_PANE=%7 hermes chat --title "redis debug" -q hi --no-agent -Q &&
+	id=$(session_id_by_title "redis debug") &&
+	TMUX_PANE=%7 hermes sessions current --format "[{title}] {short_id} {reason}\t{id}\n" >out &&
+	printf "[redis debug] %s breadcrumb\t%s\n" "$(echo "$id" | cut -c17-)" "$id" >expect &&
+	test_cmp expect out &&
+	TMUX_PANE=%7 hermes sessions current -f "{title}" >out &&
+	printf "redis debug" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'without a breadcrumb: the session -c would continue, and why' '
+	hermes chat --title "api design" -q hi --no-agent -Q &&
+	hermes sessions current --format "{title}/{reason}" >out &&
+	printf "api design/workspace" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'no session: prints nothing, says nothing, exits 1' '
+	test_expect_code 1 hermes sessions current --format "{title}" >out 2>err &&
+	test_must_be_empty out &&
+	test_must_be_empty err &&
+	# A store it cannot read is no session either: a prompt stays quiet.
+	mkdir -p "$HERMES_HOME" && echo junk >"$HERMES_HOME/sessions" &&
+	test_expect_code 1 hermes sessions current --format "{title}" >out 2>err &&
+	test_must_be_empty out &&
+	test_must_be_empty err
+'
+
+test_expect_success 'a title cannot write to the terminal; unknown fields stay as typed' '
+	mk_session 20261201_100000_aaaaaa "evil\u001b]0;pwned\u0007" user 1796100000 /tmp user hi &&
+	hermes sessions current --format "{title} {nope} {" >out &&
+	printf "evil^[]0;pwned^G {nope} {" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success '--format with --json is a usage error' '
+	test_expect_code 2 hermes sessions current --json --format "{id}" 2>err &&
+	grep "not both" err
+'
+
+test_done
