@@ -241,7 +241,7 @@ test_expect_success 'a reader that stops early (| head) is not an error' '
 test_expect_success 'unknown options and stray words are usage errors' '
 	test_expect_code 2 hermes sessions list --yes 2>err &&
 	grep "^hermes: " err &&
-	test_expect_code 2 hermes sessions list extra 2>err &&
+	test_expect_code 2 hermes sessions list some extra 2>err &&
 	grep "^hermes: sessions list: unexpected argument '"'extra'"'" err
 '
 
@@ -293,10 +293,12 @@ test_expect_success SCRIPT 'on a terminal: * marks the session this terminal las
 	grep "^\* redis debug  .* 20260101_090000_aaaaaa$" marked
 '
 
-test_expect_success SCRIPT 'on a wider terminal, titles get the room' '
+test_expect_success SCRIPT 'on a wider terminal, titles get the room, up to 60 columns' '
 	table_sessions &&
 	pty_transcript "stty cols 140; hermes sessions list" out </dev/null &&
-	grep "^  a rather long title about the deployment of the shop and its many parts  *2026-01-02 10:00" out
+	grep "^  a rather long title about the deployment of the shop and…  *2026-01-02 10:00" out &&
+	pty_transcript "stty cols 200; hermes sessions list" out </dev/null &&
+	grep "^  a rather long title about the deployment of the shop and…  *2026-01-02 10:00" out
 '
 
 test_done
