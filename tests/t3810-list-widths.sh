@@ -55,7 +55,7 @@ assert len(starts) == 1, (starts, rows)
 " "$1"
 }
 
-expect_success_if 'command -v tmux && command -v python3' 'tmux and python3' '200 columns: full IDs, titles capped at 60 columns' '
+test_expect_success TMUX,PYTHON3 '200 columns: full IDs, titles capped at 60 columns' '
 	sessions_of_all_widths &&
 	screen_at 200 "hermes sessions list" &&
 	check_fits 200 &&
@@ -63,7 +63,7 @@ expect_success_if 'command -v tmux && command -v python3' 'tmux and python3' '20
 	grep "^  a very long title that goes on and on well past sixty…        2026" screen.200
 '
 
-expect_success_if 'command -v tmux && command -v python3' 'tmux and python3' '60 columns: IDs shrink to their shortest unique form before titles go under 20' '
+test_expect_success TMUX,PYTHON3 '60 columns: IDs shrink to their shortest unique form before titles go under 20' '
 	sessions_of_all_widths &&
 	screen_at 60 "hermes sessions list" &&
 	check_fits 60 &&
@@ -77,7 +77,7 @@ expect_success_if 'command -v tmux && command -v python3' 'tmux and python3' '60
 	test_cmp expect actual
 '
 
-expect_success_if 'command -v tmux && command -v python3' 'tmux and python3' '40 columns: no row wraps; the count goes before titles are cut short' '
+test_expect_success TMUX,PYTHON3 '40 columns: no row wraps; the count goes before titles are cut short' '
 	sessions_of_all_widths &&
 	screen_at 40 "hermes sessions list" &&
 	check_fits 40 &&
