@@ -274,11 +274,17 @@ mod tests {
         assert!(matches!(
             cli.command,
             Command::Sessions(sessions::Command::List(list::Args {
+                title: None,
                 limit: 5,
                 all: false,
                 here: true,
                 json: false
             }))
+        ));
+        let cli = parse_words(&["sessions", "list", "redis"]).unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Sessions(sessions::Command::List(list::Args { title: Some(ref t), .. })) if t == "redis"
         ));
         let cli =
             parse_words(&["-p", "work", "sessions", "export", "a", "b", "-f", "md", "-o", "out"]).unwrap();
