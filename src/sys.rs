@@ -319,6 +319,23 @@ pub fn read_fd(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
     if n < 0 { Err(io::Error::last_os_error()) } else { Ok(n as usize) }
 }
 
+/// One write(2) of all of `bytes` to `fd` (retried where cut short).
+pub fn write_fd(fd: RawFd, mut bytes: &[u8]) -> io::Result<()> {
+    while !bytes.is_empty() {
+        // SAFETY: write reads at most bytes.len() bytes from the slice we lend.
+        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        bytes = &bytes[n as usize..];
+    }
+    Ok(())
+}
+
 /// Rows and columns of the terminal on `fd`, if it is one and knows them.
 pub fn window_size(fd: RawFd) -> Option<(usize, usize)> {
     // SAFETY: winsize is plain data; TIOCGWINSZ fills it on success only.

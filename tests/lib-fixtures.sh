@@ -85,7 +85,7 @@ check_current() {
 }
 
 # Every verb of hermes sessions.
-VERBS='list search show current export import rename delete prune stats merge merge-file'
+VERBS='list search pick show current export import rename delete prune stats merge merge-file'
 
 # ---- Agents -----------------------------------------------------------
 

@@ -11,6 +11,7 @@ pub const OPTIONS: &[&str] = &[
     "--continue",
     "-r",
     "--resume",
+    "--pick",
     "--create-if-missing",
     "-q",
     "--query",
@@ -41,8 +42,10 @@ pub enum Target {
     ContinueHere,
     /// `-c NAME`: by ID, then by title.
     ContinueNamed(String),
-    /// `-r ID`: by exact ID.
+    /// `-r ID`: by ID, or a short ID.
     Resume(String),
+    /// `--pick`: the one chosen on the picker.
+    Pick,
 }
 
 #[derive(Debug, PartialEq)]
@@ -64,6 +67,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut continue_flag = false;
     let mut continue_name: Option<String> = None;
     let mut resume: Option<String> = None;
+    let mut pick = false;
     while let Some(arg) = parser.next()? {
         match arg {
             Short('c') | Long("continue") => {
@@ -79,6 +83,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 };
             }
             Short('r') | Long("resume") => resume = Some(string(parser.value()?)),
+            Long("pick") => pick = true,
             Long("create-if-missing") => args.create_if_missing = true,
             Short('q') | Long("query") => {
                 let value = parser.value()?;
@@ -124,6 +129,16 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
             }
             _ => return Err(arg.unexpected().into()),
         }
+    }
+    if pick {
+        if continue_flag || resume.is_some() {
+            return Err(Error::usage("--pick chooses the session itself: not with -c or -r"));
+        }
+        if args.create_if_missing || args.title.is_some() {
+            return Err(Error::usage("--pick continues a session: not with --create-if-missing or --title"));
+        }
+        args.target = Target::Pick;
+        return Ok(args);
     }
     args.target = match (continue_flag, continue_name, resume) {
         (true, _, Some(_)) => return Err(Error::usage("-c and -r cannot be used together")),

@@ -34,8 +34,8 @@ failed, 130 interrupted. See hermes(1).
 ";
 
 pub const CHAT: &str = "\
-Usage: hermes chat [-c [NAME] | -r ID] [--create-if-missing] [-q TEXT|-] [-Q]
-                   [--title TITLE] [--agent CMD | --no-agent]
+Usage: hermes chat [-c [NAME] | -r ID | --pick] [--create-if-missing]
+                   [-q TEXT|-] [-Q] [--title TITLE] [--agent CMD | --no-agent]
 
 Which session:
   (none)                 a new session
@@ -49,6 +49,8 @@ Which session:
   -r, --resume ID        the session with this ID, or the one a short ID names
                          (8 or more leading characters, or the last 6 hex
                          digits)
+      --pick             choose the session on a full-screen list and continue
+                         it here (see 'hermes sessions pick --help')
       --title TITLE      title for a new session (refused if another session
                          has it)
 
@@ -85,6 +87,7 @@ Commands:
                          those whose title holds it
   search TEXT [--limit N] [--json]
                          sessions whose title or messages hold TEXT
+  pick                   choose a session on a full-screen list; print its ID
   show NAME|ID [--json]  print a conversation
   current [--json] [--format TEMPLATE]
                          which session 'hermes chat -c' would continue, and why
@@ -138,6 +141,21 @@ letter. TEXT is matched as the messages read, whatever the file escapes
   -n, --limit N   show at most N sessions (default 20)
       --json      a JSON array: per session its ID, title, times, the count
                   of matches and the first 10 snippets
+";
+
+pub const PICK: &str = "\
+Usage: hermes sessions pick
+
+Choose a session on a full-screen list of all of them, newest first, and
+print its ID: hermes chat -r \"$(hermes sessions pick)\". Typing filters
+the list by title at once, and by message text (as 'sessions search' finds
+it) when typing pauses.
+
+Keys: Up/Down or Ctrl-P/Ctrl-N move, PageUp/PageDown, Home/End; Backspace,
+Ctrl-W and Ctrl-U edit the filter; Enter prints the chosen ID; Esc or
+Ctrl-C leave printing nothing (exit 1). It draws on the terminal
+(/dev/tty) and gives the screen back as it was; without a terminal it is a
+usage error. 'hermes chat --pick' picks and continues the session here.
 ";
 
 pub const SHOW: &str = "\
@@ -278,6 +296,7 @@ pub fn for_sessions_verb(verb: &str) -> Option<&'static str> {
     Some(match verb {
         "list" => LIST,
         "search" => SEARCH,
+        "pick" => PICK,
         "show" => SHOW,
         "current" => CURRENT,
         "export" => EXPORT,

@@ -14,7 +14,7 @@ use crate::args::{peek_option, peek_word, string};
 use crate::chat;
 use crate::error::{Error, Result};
 use crate::sessions::{
-    self, current, delete, export, import, list, merge, merge_file, prune, rename, search, show, stats,
+    self, current, delete, export, import, list, merge, merge_file, pick, prune, rename, search, show, stats,
 };
 use completion::Shell;
 
@@ -138,6 +138,7 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
     let (parsed_verb, help_text): (Result<Verb>, _) = match verb.as_str() {
         "list" => (list::parse(parser).map(Verb::List), help::LIST),
         "search" => (search::parse(parser).map(Verb::Search), help::SEARCH),
+        "pick" => (pick::parse(parser).map(Verb::Pick), help::PICK),
         "show" => (show::parse(parser).map(Verb::Show), help::SHOW),
         "current" => (current::parse(parser).map(Verb::Current), help::CURRENT),
         "export" => (export::parse(parser).map(Verb::Export), help::EXPORT),
@@ -208,6 +209,7 @@ mod tests {
         vec![
             ("list", list::OPTIONS),
             ("search", search::OPTIONS),
+            ("pick", pick::OPTIONS),
             ("show", show::OPTIONS),
             ("current", current::OPTIONS),
             ("export", export::OPTIONS),

@@ -5,8 +5,8 @@ use lexopt::prelude::*;
 
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
-use crate::store::search::Pattern;
 use crate::store::Store;
+use crate::store::search::Pattern;
 use crate::store::session::{self, Header};
 use crate::terminal::{self, Terminal};
 use crate::view::list::{Filter, Printer, collect, scan_listed};

@@ -8,6 +8,7 @@ pub mod import;
 pub mod list;
 pub mod merge;
 pub mod merge_file;
+pub mod pick;
 pub mod prune;
 pub mod rename;
 pub mod search;
@@ -24,6 +25,7 @@ use crate::sys;
 pub const VERBS: &[&str] = &[
     "list",
     "search",
+    "pick",
     "show",
     "current",
     "export",
@@ -41,6 +43,7 @@ pub const VERBS: &[&str] = &[
 pub enum Command {
     List(list::Args),
     Search(search::Args),
+    Pick(pick::Args),
     Show(show::Args),
     Current(current::Args),
     Export(export::Args),
@@ -57,6 +60,7 @@ pub fn run(store: &Store, command: Command) -> Result<()> {
     match command {
         Command::List(args) => list::run(store, args),
         Command::Search(args) => search::run(store, args),
+        Command::Pick(args) => pick::run(store, args),
         Command::Show(args) => show::run(store, args),
         Command::Current(args) => current::run(store, args),
         Command::Export(args) => export::run(store, args),
@@ -76,6 +80,7 @@ pub fn is_read_only(command: &Command) -> bool {
     match command {
         Command::List(_)
         | Command::Search(_)
+        | Command::Pick(_)
         | Command::Show(_)
         | Command::Current(_)
         | Command::Export(_)

@@ -35,7 +35,7 @@ impl RawMode {
         sys::set_tty_attributes(fd, &raw_attributes(&original))?;
         *ORIGINAL.lock().unwrap_or_else(|e| e.into_inner()) = Some((fd, original));
         install_panic_hook();
-        write_to_terminal(PASTE_ON);
+        write_to_terminal(fd, PASTE_ON);
         Ok(RawMode { fd, original })
     }
 
@@ -51,7 +51,7 @@ impl RawMode {
         }
         let _ = sys::set_tty_attributes(self.fd, &raw_attributes(&self.original));
         *ORIGINAL.lock().unwrap_or_else(|e| e.into_inner()) = Some((self.fd, self.original));
-        write_to_terminal(PASTE_ON);
+        write_to_terminal(self.fd, PASTE_ON);
         result
     }
 
@@ -66,7 +66,7 @@ impl RawMode {
     }
 
     fn restore(&self) {
-        write_to_terminal(PASTE_OFF);
+        write_to_terminal(self.fd, PASTE_OFF);
         let _ = sys::set_tty_attributes(self.fd, &self.original);
         *ORIGINAL.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
@@ -100,7 +100,7 @@ fn install_panic_hook() {
             if let Ok(mut saved) = ORIGINAL.try_lock()
                 && let Some((fd, original)) = saved.take()
             {
-                write_to_terminal(PASTE_OFF);
+                write_to_terminal(fd, PASTE_OFF);
                 let _ = sys::set_tty_attributes(fd, &original);
             }
             previous(info);
@@ -108,10 +108,12 @@ fn install_panic_hook() {
     });
 }
 
-fn write_to_terminal(text: &str) {
-    let mut out = io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+/// To the terminal itself, not stdout: a picker's stdout is often a pipe
+/// (`hermes chat -r "$(hermes sessions pick)"`), where these would end up
+/// in the captured text. What stdout holds back is written first.
+fn write_to_terminal(fd: RawFd, text: &str) {
+    let _ = io::stdout().lock().flush();
+    let _ = sys::write_fd(fd, text.as_bytes());
 }
 
 /// Rows and columns of the terminal on `fd`; 24 by 80 when it does not say.

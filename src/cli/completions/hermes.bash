@@ -73,8 +73,8 @@ _hermes() {
 	local -a _hermes_words
 	local _hermes_cur _hermes_raw _hermes_quote _hermes_profile=
 	local global='-p --profile -V --version'
-	local chat='-c --continue -r --resume --create-if-missing -q --query -Q --quiet --title --agent --no-agent -h --help'
-	local verbs='list search show current export import rename delete prune stats merge merge-file'
+	local chat='-c --continue -r --resume --pick --create-if-missing -q --query -Q --quiet --title --agent --no-agent -h --help'
+	local verbs='list search pick show current export import rename delete prune stats merge merge-file'
 	COMPREPLY=()
 	_hermes_split_line
 	# Where are we: which command, which sessions verb, how many arguments.

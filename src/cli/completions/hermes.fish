@@ -114,7 +114,8 @@ complete -c hermes -n __hermes_no_command -a help -d 'show help for a command'
 set -l chat '__hermes_no_command; or __hermes_command_is chat'
 complete -c hermes -n $chat -s c -l continue -d "continue this terminal's session, or the one named"
 complete -c hermes -n '__hermes_command_is chat; and __hermes_previous -c --continue' -x -a '(__hermes_sessions title)'
-complete -c hermes -n $chat -s r -l resume -x -a '(__hermes_sessions id)' -d 'the session with exactly this ID'
+complete -c hermes -n $chat -s r -l resume -x -a '(__hermes_sessions id)' -d 'the session with this ID, or a short ID'
+complete -c hermes -n $chat -l pick -d 'choose the session on a full-screen list'
 complete -c hermes -n $chat -l create-if-missing -d 'with -c NAME: create the session titled NAME if none matches'
 complete -c hermes -n $chat -s q -l query -x -d 'send TEXT, print the reply, exit (- reads stdin)'
 complete -c hermes -n $chat -s Q -l quiet -d "do not print 'session_id: ID' or hints to stderr"
@@ -124,6 +125,7 @@ complete -c hermes -n $chat -l no-agent -d 'only save the message; no reply'
 
 # hermes sessions VERB.
 complete -c hermes -n __hermes_needs_verb -a list -d 'sessions, newest activity first'
+complete -c hermes -n __hermes_needs_verb -a pick -d 'choose a session on a full-screen list; print its ID'
 complete -c hermes -n __hermes_needs_verb -a search -d 'sessions whose title or messages hold TEXT'
 complete -c hermes -n __hermes_needs_verb -a show -d 'print a conversation'
 complete -c hermes -n __hermes_needs_verb -a current -d "which session 'hermes chat -c' would continue, and why"
@@ -157,4 +159,4 @@ complete -c hermes -n '__hermes_sessions_verb merge' -l dry-run -d 'say what wou
 # hermes completion SHELL, hermes help [sessions] COMMAND.
 complete -c hermes -n '__hermes_command_is completion 1' -a 'bash zsh fish'
 complete -c hermes -n '__hermes_command_is help 1' -a 'chat sessions completion'
-complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a 'list search show current export import rename delete prune stats merge merge-file'
+complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a 'list search pick show current export import rename delete prune stats merge merge-file'

@@ -1,0 +1,271 @@
+//! The full-screen session picker: every session, newest first, filtered
+//! as you type (titles at once, message text when typing pauses, as
+//! `sessions search` finds it). It draws on the terminal itself
+//! (/dev/tty), so `hermes chat -r "$(hermes sessions pick)"` works, and
+//! gives the screen back as it was.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::io::AsRawFd;
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, Result};
+use crate::store::Store;
+use crate::store::search::{self, Pattern};
+use crate::store::session;
+use crate::terminal::keys::{Key, KeyReader};
+use crate::terminal::raw::{self, RawMode};
+use crate::text::{columns_of, fit_columns, printable};
+use crate::time;
+use crate::view::list::{short_id, use_color};
+
+/// Typing must pause this long before message text is searched.
+const SEARCH_PAUSE: Duration = Duration::from_millis(250);
+/// Sessions found by message text, at most (newest first).
+const SEARCH_LIMIT: usize = 500;
+
+/// A title column never wider than this.
+const TITLE_CAP: usize = 60;
+
+const ALTERNATE_SCREEN_ON: &str = "\x1b[?1049h";
+const ALTERNATE_SCREEN_OFF: &str = "\x1b[?1049l";
+
+/// What the picker needs of a session.
+struct Entry {
+    updated_at: f64,
+    id: [u8; 22],
+    title: String,
+}
+
+impl Entry {
+    fn id(&self) -> &str {
+        std::str::from_utf8(&self.id).expect("IDs are ASCII")
+    }
+}
+
+/// Why no terminal: what the caller would have the user do instead.
+pub struct NoTerminal;
+
+/// The terminal the picker draws on, if the process has one.
+pub fn open_terminal() -> std::result::Result<File, NoTerminal> {
+    OpenOptions::new().read(true).write(true).open("/dev/tty").map_err(|_| NoTerminal)
+}
+
+/// Let the user pick a session on `tty`; its ID, or None when they left
+/// with Esc or Ctrl-C.
+pub fn pick(store: &Store, tty: File) -> Result<Option<String>> {
+    let mut entries: Vec<Entry> = Vec::new();
+    store.scan(|scanned| {
+        if let Ok(h) = scanned.header {
+            entries.push(Entry {
+                updated_at: h.updated_at,
+                id: session::id_key(&h.id),
+                title: printable(&h.title, false).into_owned(),
+            });
+        }
+    })?;
+    let mut ids: Vec<[u8; 22]> = entries.iter().map(|e| e.id).collect();
+    ids.sort_unstable();
+    entries.sort_by(|a, b| {
+        (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let fd = tty.as_raw_fd();
+    let raw = RawMode::enable(fd).map_err(|e| Error::Store(format!("the terminal refused raw mode: {e}")))?;
+    let mut picker = Picker {
+        store,
+        tty,
+        entries,
+        ids,
+        query: String::new(),
+        shown: Vec::new(),
+        selected: 0,
+        top: 0,
+        found: None,
+        searching: false,
+        color: use_color(),
+        title_width: 0,
+    };
+    picker.title_width =
+        picker.entries.iter().map(|e| columns_of(&e.title)).max().unwrap_or(0).clamp(10, TITLE_CAP);
+    let _ = picker.tty.write_all(ALTERNATE_SCREEN_ON.as_bytes());
+    picker.filter();
+    let result = picker.run(KeyReader::new(fd));
+    let _ = picker.tty.write_all(ALTERNATE_SCREEN_OFF.as_bytes());
+    let _ = picker.tty.flush();
+    drop(raw);
+    result
+}
+
+struct Picker<'a> {
+    store: &'a Store,
+    tty: File,
+    /// Every session, newest first.
+    entries: Vec<Entry>,
+    /// Their IDs, sorted: for the shortest unique form of each.
+    ids: Vec<[u8; 22]>,
+    query: String,
+    /// Indices into `entries` of the sessions that match the query.
+    shown: Vec<usize>,
+    selected: usize,
+    /// The first of `shown` on the screen.
+    top: usize,
+    /// The query whose message text was searched, and the sessions found.
+    found: Option<(String, HashSet<[u8; 22]>)>,
+    /// Whether message text is still to be searched for this query.
+    searching: bool,
+    color: bool,
+    /// The title column's width when the terminal is wide enough.
+    title_width: usize,
+}
+
+impl Picker<'_> {
+    fn run(&mut self, mut keys: KeyReader) -> Result<Option<String>> {
+        let mut typed_at = Instant::now();
+        loop {
+            self.draw();
+            let deadline = self.searching.then_some(typed_at + SEARCH_PAUSE);
+            let key = match keys.read_key_by(deadline) {
+                Ok(Some(key)) => key,
+                Ok(None) => {
+                    self.search_messages()?;
+                    continue;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return Err(Error::Interrupted),
+                Err(_) => return Ok(None), // the terminal went away
+            };
+            let before = self.query.clone();
+            match key {
+                Key::Enter => {
+                    return Ok(self.shown.get(self.selected).map(|&i| self.entries[i].id().to_string()));
+                }
+                Key::Escape | Key::Ctrl('c') | Key::Ctrl('g') => return Ok(None),
+                Key::Ctrl('d') if self.query.is_empty() => return Ok(None),
+                Key::Up | Key::Ctrl('p') | Key::Ctrl('k') => self.selected = self.selected.saturating_sub(1),
+                Key::Down | Key::Ctrl('n') | Key::Ctrl('j') | Key::Tab => {
+                    self.selected = (self.selected + 1).min(self.shown.len().saturating_sub(1))
+                }
+                Key::PageUp => self.selected = self.selected.saturating_sub(self.page()),
+                Key::PageDown => {
+                    self.selected = (self.selected + self.page()).min(self.shown.len().saturating_sub(1))
+                }
+                Key::Home => self.selected = 0,
+                Key::End => self.selected = self.shown.len().saturating_sub(1),
+                Key::Backspace | Key::Ctrl('h') => {
+                    self.query.pop();
+                }
+                Key::Ctrl('u') => self.query.clear(),
+                Key::Ctrl('w') | Key::AltBackspace => {
+                    let kept = self.query.trim_end().rfind(' ').map_or(0, |at| at + 1);
+                    self.query.truncate(kept);
+                }
+                Key::Char(c) => self.query.push(c),
+                Key::Paste(text) => self.query.push_str(text.lines().next().unwrap_or_default()),
+                _ => {} // Redraw and the rest: the loop draws again.
+            }
+            if self.query != before {
+                typed_at = Instant::now();
+                self.selected = 0;
+                self.filter();
+            }
+        }
+    }
+
+    /// Rows for sessions: all but the query line.
+    fn page(&self) -> usize {
+        raw::window_size(self.tty.as_raw_fd()).0.saturating_sub(1).max(1)
+    }
+
+    /// The sessions whose title holds the query, or whose messages did
+    /// when last searched for it; message text is searched again once
+    /// typing pauses.
+    fn filter(&mut self) {
+        let pattern = Pattern::new(&self.query);
+        let found = self.found.as_ref().filter(|(q, _)| *q == self.query).map(|(_, ids)| ids);
+        self.shown = (0..self.entries.len())
+            .filter(|&i| {
+                let e = &self.entries[i];
+                pattern.matches(&e.title) || found.is_some_and(|ids| ids.contains(&e.id))
+            })
+            .collect();
+        self.searching = !self.query.is_empty() && found.is_none();
+        self.selected = self.selected.min(self.shown.len().saturating_sub(1));
+    }
+
+    fn search_messages(&mut self) -> Result<()> {
+        self.searching = false;
+        let pattern = Pattern::new(&self.query);
+        let found = search::search(self.store, &pattern, SEARCH_LIMIT, |_, _| {})?;
+        let ids = found.hits.iter().map(|h| session::id_key(&h.header.id)).collect();
+        self.found = Some((self.query.clone(), ids));
+        self.filter();
+        Ok(())
+    }
+
+    /// The whole screen, in one write: the query line, then a row per
+    /// session, each cut to the width so that none wraps.
+    fn draw(&mut self) {
+        let (rows, columns) = raw::window_size(self.tty.as_raw_fd());
+        let width = columns.saturating_sub(1).max(1);
+        let list_rows = rows.saturating_sub(1);
+        if self.selected < self.top {
+            self.top = self.selected;
+        } else if list_rows > 0 && self.selected >= self.top + list_rows {
+            self.top = self.selected + 1 - list_rows;
+        }
+        let mut screen = String::from("\x1b[?25l\x1b[H");
+        let count = format!(
+            "  {}/{}{}",
+            self.shown.len(),
+            self.entries.len(),
+            if self.searching { " ..." } else { "" }
+        );
+        let query =
+            fit_columns(&printable(&self.query, false), width.saturating_sub(2 + columns_of(&count)).max(1));
+        let cursor_column = 3 + columns_of(&query);
+        let head = fit_columns(&format!("> {query}{count}"), width);
+        screen.push_str(&head);
+        screen.push_str("\x1b[K");
+        let visible: Vec<usize> = self.shown.iter().skip(self.top).take(list_rows).copied().collect();
+        let id_width =
+            visible.iter().map(|&i| short_id(&self.ids, self.entries[i].id()).len()).max().unwrap_or(6);
+        let date_width = if width >= 50 { 16 } else { 0 };
+        let title_width = width
+            .saturating_sub(2 + id_width + 2 + if date_width > 0 { date_width + 2 } else { 0 })
+            .min(self.title_width)
+            .max(1);
+        for (row, &i) in visible.iter().enumerate() {
+            let e = &self.entries[i];
+            let chosen = self.top + row == self.selected;
+            let title = fit_columns(if e.title.is_empty() { "(untitled)" } else { &e.title }, title_width);
+            let mut line = format!(
+                "{} {title}{}",
+                if chosen { ">" } else { " " },
+                " ".repeat(title_width.saturating_sub(columns_of(&title)))
+            );
+            if date_width > 0 {
+                line.push_str(&format!("  {}", time::local_minutes(e.updated_at)));
+            }
+            line.push_str(&format!("  {}", short_id(&self.ids, e.id())));
+            let line = fit_columns(&line, width);
+            screen.push_str("\r\n");
+            if chosen && self.color {
+                screen.push_str(&format!("\x1b[7m{line}\x1b[0m"));
+            } else {
+                screen.push_str(&line);
+            }
+            screen.push_str("\x1b[K");
+        }
+        if visible.is_empty() && list_rows > 0 {
+            screen.push_str("\r\n");
+            screen.push_str(&fit_columns(
+                if self.entries.is_empty() { "  no sessions yet" } else { "  no session matches" },
+                width,
+            ));
+            screen.push_str("\x1b[K");
+        }
+        screen.push_str(&format!("\x1b[J\x1b[1;{cursor_column}H\x1b[?25h"));
+        let _ = self.tty.write_all(screen.as_bytes());
+        let _ = self.tty.flush();
+    }
+}
