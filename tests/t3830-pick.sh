@@ -17,7 +17,9 @@ four_sessions() {
 pane_at() {
 	SOCKET=$TRASH/pick.sock &&
 	trap stop_tmux EXIT &&
-	PANE=$(tm new-session -d -s pick -x "$1" -y "$2" -c "$TRASH" -P -F "#{pane_id}" "env PS1='$ ' sh")
+	PANE=$(tm new-session -d -s pick -x "$1" -y "$2" -c "$TRASH" -P -F "#{pane_id}" "env PS1='$ ' sh") &&
+	# Keys typed before the shell's first prompt would echo before it.
+	poll_until screen_has '^\$$'
 }
 
 screen() {
