@@ -218,12 +218,20 @@ impl fmt::Display for Error {
                 write!(f, "'{}' fits {} sessions; give more of the ID:", visible(name), candidates.len())?;
                 for (id, title, updated_at) in candidates.iter().take(AMBIGUOUS_SHOWN) {
                     let title = crate::text::printable(title, false);
-                    write!(f, "
-  {id}  {}  {title}", crate::time::local_minutes(*updated_at))?;
+                    write!(
+                        f,
+                        "
+  {id}  {}  {title}",
+                        crate::time::local_minutes(*updated_at)
+                    )?;
                 }
                 if candidates.len() > AMBIGUOUS_SHOWN {
-                    write!(f, "
-  ... and {} more", candidates.len() - AMBIGUOUS_SHOWN)?;
+                    write!(
+                        f,
+                        "
+  ... and {} more",
+                        candidates.len() - AMBIGUOUS_SHOWN
+                    )?;
                 }
                 Ok(())
             }

@@ -71,7 +71,7 @@ pub fn pick(store: &Store, tty: File) -> Result<Option<String>> {
         (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
     });
     let fd = tty.as_raw_fd();
-    let raw = RawMode::enable(fd).map_err(|e| Error::Store(format!("the terminal refused raw mode: {e}")))?;
+    let raw = RawMode::enable(fd).map_err(Error::TerminalRead)?;
     let mut picker = Picker {
         store,
         tty,
