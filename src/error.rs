@@ -18,6 +18,11 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 pub enum Error {
     /// `-c NAME` (or any verb given a name) matched no session.
     NotFound { name: String, did_you_mean: Option<String> },
+    /// A `sessions` verb given a name that matched no session: the hint
+    /// says how to find one (`--create-if-missing` is chat's alone).
+    NoSuchSession { name: String, did_you_mean: Option<String> },
+    /// An option the command does not take, and the nearest one it does.
+    UnknownOption { option: String, did_you_mean: Option<String> },
     /// A name that is the title of more than one session (two machines made
     /// the same thread before they synced): each is a line saying which.
     Ambiguous { name: String, sessions: Vec<String> },
@@ -127,6 +132,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::NotFound { .. }
+            | Error::NoSuchSession { .. }
             | Error::Ambiguous { .. }
             | Error::Unmerged(_)
             | Error::NoSuchId(_)
@@ -134,7 +140,7 @@ impl Error {
             | Error::NoMatch(_)
             | Error::NoTitleMatch(_)
             | Error::NothingToContinue => EXIT_NOT_FOUND,
-            Error::Usage(_) | Error::Refused(_) => EXIT_USAGE,
+            Error::Usage(_) | Error::UnknownOption { .. } | Error::Refused(_) => EXIT_USAGE,
             Error::Agent(_) => EXIT_AGENT,
             Error::Io { .. }
             | Error::Corrupt { .. }
@@ -194,6 +200,25 @@ impl fmt::Display for Error {
                 }
                 writeln!(f, "Use 'hermes sessions list' to see available sessions, or pass")?;
                 write!(f, "--create-if-missing to start a new session with that title.")
+            }
+            Error::NoSuchSession { name, did_you_mean } => {
+                write!(f, "no session matches '{}'", visible(name))?;
+                if let Some(title) = did_you_mean {
+                    write!(f, " (did you mean '{}'?)", visible(title))?;
+                }
+                write!(
+                    f,
+                    "; find it with 'hermes sessions list', or look in the messages too: hermes sessions search {}",
+                    shell_quoted(&visible(name))
+                )
+            }
+            Error::UnknownOption { option, did_you_mean } => {
+                // Shown as typed; its printer makes control characters visible.
+                write!(f, "invalid option '{option}'")?;
+                if let Some(nearest) = did_you_mean {
+                    write!(f, "; did you mean '{nearest}'?")?;
+                }
+                write!(f, "\nTry 'hermes --help' for more information.")
             }
             Error::Ambiguous { name, sessions } => {
                 writeln!(
@@ -345,7 +370,11 @@ pub fn describe_io(e: &io::Error) -> String {
 
 impl From<lexopt::Error> for Error {
     fn from(e: lexopt::Error) -> Error {
-        Error::Usage(e.to_string())
+        match e {
+            // The command's parse adds the nearest option it knows.
+            lexopt::Error::UnexpectedOption(option) => Error::UnknownOption { option, did_you_mean: None },
+            e => Error::Usage(e.to_string()),
+        }
     }
 }
 
@@ -362,6 +391,8 @@ mod tests {
         let path = || PathBuf::from("/h/sessions/x.json");
         vec![
             (Error::NotFound { name: "x".into(), did_you_mean: None }, EXIT_NOT_FOUND),
+            (Error::NoSuchSession { name: "x".into(), did_you_mean: None }, EXIT_NOT_FOUND),
+            (Error::UnknownOption { option: "--x".into(), did_you_mean: None }, EXIT_USAGE),
             (Error::NoSuchId("x".into()), EXIT_NOT_FOUND),
             (Error::NothingToContinue, EXIT_NOT_FOUND),
             (Error::usage("bad"), EXIT_USAGE),

@@ -343,6 +343,43 @@ const WIDE: &[(u32, u32)] = &[
     (0x30000, 0x3FFFD),
 ];
 
+/// The candidate nearest to `word`, if one is near enough to be what was
+/// meant: at most two edits (a letter added, dropped, changed, or two
+/// swapped), and fewer than a third of the word. For "did you mean".
+pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).clamp(1, 2);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Optimal string alignment distance: insertions, deletions, changes and
+/// swaps of neighbours, each one edit.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        rows[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let change = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1).min(rows[i][j - 1] + 1).min(rows[i - 1][j - 1] + change);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -400,5 +437,16 @@ mod tests {
         assert_eq!(columns_of("调试"), 4);
         assert_eq!(columns_of("ｈｉ"), 4);
         assert_eq!(columns_of("한국"), 4);
+    }
+
+    #[test]
+    fn nearest_finds_typos_only() {
+        let verbs = ["list", "search", "show", "sessions", "delete", "chat"];
+        assert_eq!(nearest("sesions", verbs), Some("sessions"));
+        assert_eq!(nearest("lsit", verbs), Some("list"));
+        assert_eq!(nearest("serach", verbs), Some("search"));
+        assert_eq!(nearest("--jsn", ["--json", "--all"]), Some("--json"));
+        assert_eq!(nearest("purge", verbs), None);
+        assert_eq!(nearest("x", verbs), None);
     }
 }

@@ -68,6 +68,22 @@ mk_session() {
 # ---- What hermes says -------------------------------------------------
 
 # not_found NAME: the SPEC's text for -c NAME matching nothing.
+# verb_not_found NAME [NEAR]: what a sessions verb says of a NAME that
+# matches nothing (a plain NAME; NEAR a title that differs in case).
+verb_not_found() {
+	printf "hermes: no session matches '%s'" "$1"
+	test $# -lt 2 || printf " (did you mean '%s'?)" "$2"
+	printf "; find it with 'hermes sessions list', or look in the messages too: hermes sessions search %s\n" "$(quoted_for_shell "$1")"
+}
+
+# quoted_for_shell TEXT: TEXT as hermes quotes it in a command to copy.
+quoted_for_shell() {
+	case $1 in
+	'' | *[!A-Za-z0-9._/-]*) printf "'%s'" "$(printf "%s" "$1" | sed "s/'/'\\\\''/g")" ;;
+	*) printf "%s" "$1" ;;
+	esac
+}
+
 not_found() {
 	cat <<-EOF
 	No session found matching '$1'.

@@ -137,7 +137,7 @@ test_expect_success TMUX 'slash commands /id, /title, /help, /sessions, /save an
 	send_line /title &&
 	wait_until on_screen -x "first words" &&
 	send_line "/title Renamed here" &&
-	wait_until on_screen -x "Title set to '"'"'Renamed here'"'"'." &&
+	wait_until on_screen "^renamed [0-9_a-f]* to '"'"'Renamed here'"'"'$" &&
 	test "$(field "$S" title)" = "Renamed here" &&
 	test "$(field "$S" title_source)" = user &&
 	send_line /help &&

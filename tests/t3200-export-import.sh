@@ -94,7 +94,7 @@ test_expect_success 'export: a name that matches nothing exports nothing, exit 1
 	test_expect_code 1 hermes sessions export hello nosuch >out 2>err &&
 	test_must_be_empty out &&
 	head -n 1 err >first &&
-	echo "No session found matching '"'nosuch'"'." >expect &&
+	verb_not_found nosuch >expect &&
 	test_cmp expect first
 '
 

@@ -240,7 +240,7 @@ test_expect_success SCRIPT '/title in chat: the same cleaning, limit and uniquen
 	grep "hermes: title is 101 characters long; the limit is 100" transcript &&
 	# A key'"'"'s escape sequence typed at the terminal never gets that far
 	# (ESC [1m is gone whole); the bidi override and spaces are cleaned.
-	grep "Title set to '"'new tx'"'." transcript &&
+	grep "renamed [0-9_a-f]* to '"'new tx'"'" transcript &&
 	test "$(title_of "$mine")" = "new tx" &&
 	test "$(source_of "new tx")" = user
 '

@@ -58,11 +58,7 @@ test_expect_success 'several at once; the same session named twice is deleted on
 test_expect_success 'one name that matches nothing: nothing at all is deleted, exit 1' '
 	three_sessions &&
 	test_expect_code 1 hermes sessions delete alpha nosuch beta --yes 2>err &&
-	cat >expect <<-\EOF &&
-	No session found matching '"'nosuch'"'.
-	Use '"'hermes sessions list'"' to see available sessions, or pass
-	--create-if-missing to start a new session with that title.
-	EOF
+	verb_not_found nosuch >expect &&
 	test_cmp expect err &&
 	test "$(session_count)" = 3
 '

@@ -3,8 +3,9 @@ test_description='every sessions verb finds NAME as chat -c does; every verb has
 . "$(dirname "$0")/lib.sh"
 
 # Run each verb that takes a NAME on "$1" (a name that matches nothing) and
-# check it fails exactly like "hermes chat -c NAME": exit 1, no stdout, the
-# same stderr, nothing changed in the store.
+# check it fails like "hermes chat -c NAME": exit 1, no stdout, nothing
+# changed in the store; chat says the SPEC text (expect), each verb its
+# own one-line hint (expect.verb), which never offers --create-if-missing.
 same_as_chat_c () {
 	find "$HERMES_HOME" -type f ! -name .lock | sort >store.before &&
 	test_expect_code 1 hermes chat -c "$1" -q x --no-agent -Q >out 2>chat.err &&
@@ -18,15 +19,16 @@ same_as_chat_c () {
 		esac
 		test_expect_code 1 hermes sessions $verb "$@" >out 2>err &&
 		test_must_be_empty out &&
-		test_cmp expect err || { echo "in: sessions $verb" >&2; return 1; }
+		test_cmp expect.verb err || { echo "in: sessions $verb" >&2; return 1; }
 	done &&
 	find "$HERMES_HOME" -type f ! -name .lock | sort >store.after &&
 	test_cmp store.before store.after
 }
 
-test_expect_success 'no match: the SPEC text and exit 1, for chat -c and every verb' '
+test_expect_success 'no match: exit 1, the SPEC text for chat -c, a hint that fits for every verb' '
 	hermes chat --title "redis debug" -q x --no-agent -Q &&
 	not_found "nosuch" >expect &&
+	verb_not_found "nosuch" >expect.verb &&
 	same_as_chat_c "nosuch"
 '
 
@@ -38,20 +40,24 @@ test_expect_success 'a title that matches except for case: Did you mean, for eve
 	Use '"'hermes sessions list'"' to see available sessions, or pass
 	--create-if-missing to start a new session with that title.
 	EOF
+	verb_not_found "Redis Debug" "redis debug" >expect.verb &&
 	same_as_chat_c "Redis Debug"
 '
 
 test_expect_success 'a title is matched whole, not by prefix or substring' '
 	hermes chat --title "redis debug" -q x --no-agent -Q &&
 	not_found "redis" >expect &&
+	verb_not_found "redis" >expect.verb &&
 	same_as_chat_c "redis" &&
 	not_found "debug" >expect &&
+	verb_not_found "debug" >expect.verb &&
 	same_as_chat_c "debug"
 '
 
 test_expect_success 'an ID of the right shape that does not exist' '
 	hermes chat --title a -q x --no-agent -Q &&
 	not_found "20200101_000000_abcdef" >expect &&
+	verb_not_found "20200101_000000_abcdef" >expect.verb &&
 	same_as_chat_c "20200101_000000_abcdef"
 '
 
@@ -60,8 +66,10 @@ test_expect_success 'a name that is a path never leaves the store' '
 	mkdir -p "$HERMES_HOME/elsewhere" &&
 	cp "$HERMES_HOME"/sessions/*.json "$HERMES_HOME/elsewhere/20200101_000000_abcdef.json" &&
 	not_found "../elsewhere/20200101_000000_abcdef" >expect &&
+	verb_not_found "../elsewhere/20200101_000000_abcdef" >expect.verb &&
 	same_as_chat_c "../elsewhere/20200101_000000_abcdef" &&
 	not_found "../../../../etc/passwd" >expect &&
+	verb_not_found "../../../../etc/passwd" >expect.verb &&
 	same_as_chat_c "../../../../etc/passwd"
 '
 
@@ -70,6 +78,7 @@ test_expect_success 'an empty name matches nothing, not an untitled session' '
 	echo "{\"format\":1,\"id\":\"20260101_090000_aaaaaa\",\"title\":\"\",\"messages\":[]}" \
 		>"$HERMES_HOME/sessions/20260101_090000_aaaaaa.json" &&
 	not_found "" >expect &&
+	verb_not_found "" >expect.verb &&
 	same_as_chat_c ""
 '
 

@@ -595,7 +595,11 @@ impl Chat<'_> {
                 }
                 (Some(h), new) => {
                     let header = titles::rename(self.store, &h.id, new)?;
-                    crate::say!("Title set to '{}'.", header.title);
+                    crate::say!(
+                        "renamed {} to '{}'",
+                        header.id,
+                        crate::text::printable(&header.title, false)
+                    );
                     state.current = Some(header);
                 }
                 (None, new) => {

@@ -93,7 +93,8 @@ Commands:
                          which session 'hermes chat -c' would continue, and why
   export [NAME|ID...] [--format json|jsonl|markdown] [-o FILE]
                          export some or all sessions
-  import FILE            import sessions from 'export --format jsonl'
+  import [--from FORMAT] [--dry-run] FILE
+                         import sessions from hermes, the Python Hermes or llm
   rename NAME|ID TITLE   give a session a new title
   delete NAME|ID... [--yes]
                          delete sessions (asks first on a terminal)
@@ -108,9 +109,9 @@ Commands:
                          merge two versions of a session file (a git merge
                          driver)
 
-NAME is an ID, an exact title, or a short ID: 8 or more leading characters
-of an ID, or its last 6 hex digits, when only one session has them.
-Run 'hermes sessions COMMAND --help' for more.
+'ls' is list and 'rm' is delete. NAME is an ID, an exact title, or a short
+ID: 8 or more leading characters of an ID, or its last 6 hex digits, when
+only one session has them. Run 'hermes sessions COMMAND --help' for more.
 ";
 
 pub const LIST: &str = "\

@@ -79,7 +79,7 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
     let command = match peek_word(&mut parser).as_deref() {
         Some("chat") => {
             parser.next()?;
-            parsed(chat::args::parse(&mut parser), help::CHAT, Command::Chat)?
+            parsed(chat::args::parse(&mut parser), help::CHAT, chat::args::OPTIONS, Command::Chat)?
         }
         Some("sessions") => {
             parser.next()?;
@@ -95,10 +95,14 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
         }
         Some(word) => {
             return Err(Error::usage(format!(
-                "unknown command '{word}' (commands: chat, sessions, completion, help)"
+                "unknown command '{word}'{} (commands: {})",
+                did_you_mean(word, COMMANDS.iter().copied()),
+                COMMANDS.join(", ")
             )));
         }
-        None => parsed(chat::args::parse(&mut parser), help::CHAT, Command::Chat)?,
+        None => {
+            parsed(chat::args::parse(&mut parser), help::CHAT, &chat_and_global_options(), Command::Chat)?
+        }
     };
     Ok(Cli { profile, command })
 }
@@ -117,11 +121,35 @@ fn valid_profile(name: String) -> Result<String> {
     }
 }
 
-/// A command's own parse, with its `--help` answered by `help_text`.
-fn parsed<T>(parsed: Result<T>, help_text: &str, command: impl FnOnce(T) -> Command) -> Result<Command> {
+/// The top-level commands, for the unknown-command message.
+const COMMANDS: [&str; 4] = ["chat", "sessions", "completion", "help"];
+
+/// `; did you mean 'X'?` for the candidate nearest `word`, else nothing.
+fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    crate::text::nearest(word, candidates).map(|near| format!("; did you mean '{near}'?")).unwrap_or_default()
+}
+
+/// Chat's options and the global ones: `hermes -x` is read as chat.
+fn chat_and_global_options() -> Vec<&'static str> {
+    chat::args::OPTIONS.iter().copied().chain(["-p", "--profile", "-V", "--version"]).collect()
+}
+
+/// A command's own parse, with its `--help` answered by `help_text`, and an
+/// option it does not take answered with the nearest of `options`.
+fn parsed<T>(
+    parsed: Result<T>,
+    help_text: &str,
+    options: &[&'static str],
+    command: impl FnOnce(T) -> Command,
+) -> Result<Command> {
     match parsed {
         Ok(args) => Ok(command(args)),
         Err(Error::HelpWanted) => Ok(Command::Print(help_text.to_string())),
+        // A one-letter option is one edit from every other: no guess.
+        Err(Error::UnknownOption { option, did_you_mean: None }) if option.starts_with("--") => {
+            let did_you_mean = crate::text::nearest(&option, options.iter().copied()).map(str::to_string);
+            Err(Error::UnknownOption { option, did_you_mean })
+        }
         Err(e) => Err(e),
     }
 }
@@ -135,28 +163,31 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
         Some(other) => return Err(other.unexpected().into()),
     };
     use sessions::Command as Verb;
-    let (parsed_verb, help_text): (Result<Verb>, _) = match verb.as_str() {
-        "list" => (list::parse(parser).map(Verb::List), help::LIST),
-        "search" => (search::parse(parser).map(Verb::Search), help::SEARCH),
-        "pick" => (pick::parse(parser).map(Verb::Pick), help::PICK),
-        "show" => (show::parse(parser).map(Verb::Show), help::SHOW),
-        "current" => (current::parse(parser).map(Verb::Current), help::CURRENT),
-        "export" => (export::parse(parser).map(Verb::Export), help::EXPORT),
-        "import" => (import::parse(parser).map(Verb::Import), help::IMPORT),
-        "rename" => (rename::parse(parser).map(Verb::Rename), help::RENAME),
-        "delete" => (delete::parse(parser).map(Verb::Delete), help::DELETE),
-        "prune" => (prune::parse(parser).map(Verb::Prune), help::PRUNE),
-        "stats" => (stats::parse(parser).map(Verb::Stats), help::STATS),
-        "merge" => (merge::parse(parser).map(Verb::Merge), help::MERGE),
-        "merge-file" => (merge_file::parse(parser).map(Verb::MergeFile), help::MERGE_FILE),
+    let (parsed_verb, help_text, options): (Result<Verb>, _, _) = match verb.as_str() {
+        "list" | "ls" => (list::parse(parser).map(Verb::List), help::LIST, list::OPTIONS),
+        "search" => (search::parse(parser).map(Verb::Search), help::SEARCH, search::OPTIONS),
+        "pick" => (pick::parse(parser).map(Verb::Pick), help::PICK, pick::OPTIONS),
+        "show" => (show::parse(parser).map(Verb::Show), help::SHOW, show::OPTIONS),
+        "current" => (current::parse(parser).map(Verb::Current), help::CURRENT, current::OPTIONS),
+        "export" => (export::parse(parser).map(Verb::Export), help::EXPORT, export::OPTIONS),
+        "import" => (import::parse(parser).map(Verb::Import), help::IMPORT, import::OPTIONS),
+        "rename" => (rename::parse(parser).map(Verb::Rename), help::RENAME, rename::OPTIONS),
+        "delete" | "rm" => (delete::parse(parser).map(Verb::Delete), help::DELETE, delete::OPTIONS),
+        "prune" => (prune::parse(parser).map(Verb::Prune), help::PRUNE, prune::OPTIONS),
+        "stats" => (stats::parse(parser).map(Verb::Stats), help::STATS, stats::OPTIONS),
+        "merge" => (merge::parse(parser).map(Verb::Merge), help::MERGE, merge::OPTIONS),
+        "merge-file" => {
+            (merge_file::parse(parser).map(Verb::MergeFile), help::MERGE_FILE, merge_file::OPTIONS)
+        }
         _ => {
             return Err(Error::usage(format!(
-                "unknown sessions command '{verb}' ({})",
+                "unknown sessions command '{verb}'{} ({})",
+                did_you_mean(&verb, sessions::VERBS.iter().copied()),
                 sessions::VERBS.join(", ")
             )));
         }
     };
-    parsed(parsed_verb, help_text, Command::Sessions)
+    parsed(parsed_verb, help_text, options, Command::Sessions)
 }
 
 fn parse_completion(parser: &mut lexopt::Parser) -> Result<Command> {
@@ -263,8 +294,7 @@ mod tests {
                 // A value that every option taking one accepts.
                 let value = if option.contains("format") || *option == "-f" { "json" } else { "1" };
                 let result = parse_words(&["sessions", verb, option, value, "x", "y"]);
-                let refused =
-                    matches!(&result, Err(Error::Usage(text)) if text.starts_with("invalid option"));
+                let refused = matches!(&result, Err(Error::UnknownOption { .. }));
                 assert_eq!(refused, !options.contains(option), "sessions {verb} {option}: {result:?}");
             }
         }

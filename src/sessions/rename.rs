@@ -33,6 +33,6 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
 pub fn run(store: &Store, args: Args) -> Result<()> {
     let header = resolve::find_by_name(store, &args.name)?;
     let renamed = titles::rename(store, &header.id, &args.title)?;
-    crate::note!("renamed {} to '{}'", renamed.id, renamed.title);
+    crate::note!("renamed {} to '{}'", renamed.id, crate::text::printable(&renamed.title, false));
     Ok(())
 }

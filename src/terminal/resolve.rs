@@ -140,7 +140,9 @@ pub fn started_in(workspace: Option<&Path>, cwd: &str) -> bool {
 pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
     match lookup(store, name)? {
         Lookup::Found(h) => Ok(h),
-        Lookup::Missing { did_you_mean } => Err(Error::NotFound { name: name.to_string(), did_you_mean }),
+        Lookup::Missing { did_you_mean } => {
+            Err(Error::NoSuchSession { name: name.to_string(), did_you_mean })
+        }
     }
 }
 
