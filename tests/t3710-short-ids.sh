@@ -54,7 +54,7 @@ test_expect_success 'an ambiguous short ID exits 1 listing the candidates, newes
 
 test_expect_success 'too short, or not of the shape of an ID: not a short ID' '
 	three_sessions &&
-	not_found 2026120 >expect &&
+	verb_not_found 2026120 >expect &&
 	test_expect_code 1 hermes sessions show 2026120 2>err &&
 	test_cmp expect err &&
 	not_found a1b2c &&

@@ -5,13 +5,13 @@ test_description='sessions search TEXT: smart case, what the user sees, exit cod
 # Sessions whose files escape what they hold in several ways: hermes's
 # own (\" \\ \n), and another writer's \uXXXX for everything non-ASCII.
 escaped_sessions() {
-	mk_session 20261201_100000_aaaaaa "redis debug" user 1796100000 /tmp \
+	mk_session 20261201_100000_aaaaaa "redis debug" user 1795495200 /tmp \
 		user 'why does \"BRPOPLPUSH\" time out?' \
 		assistant 'check C:\\redis\\conf and\nthe next line' &&
-	mk_session 20261201_110000_bbbbbb "缓存 notes" user 1796200000 /tmp \
+	mk_session 20261201_110000_bbbbbb "缓存 notes" user 1795595200 /tmp \
 		user '\u8c03\u8bd5 the cache' \
 		assistant 'plain words' &&
-	mk_session 20261201_120000_cccccc "api design" user 1796300000 /tmp \
+	mk_session 20261201_120000_cccccc "api design" user 1795695200 /tmp \
 		user 'pagination and 调试 here' \
 		assistant 'Redis is not involved'
 }
@@ -27,7 +27,7 @@ test_expect_success 'a word found in messages: newest first, one line each to a 
 	printf "%s\n" 20261201_120000_cccccc 20261201_100000_aaaaaa >expect &&
 	ids_of out >actual &&
 	test_cmp expect actual &&
-	printf "\tapi design\t2026-12-03 12:13\t2\t20261201_120000_cccccc\tassistant: Redis is not involved\n" >expect &&
+	printf "\tapi design\t2026-11-26 12:13\t2\t20261201_120000_cccccc\tassistant: Redis is not involved\n" >expect &&
 	head -1 out >actual &&
 	test_cmp expect actual
 '
@@ -57,7 +57,7 @@ test_expect_success 'quotes, backslashes and newlines are found as typed' '
 	hermes sessions search "and
 the next" >out &&
 	test "$(ids_of out)" = 20261201_100000_aaaaaa &&
-	printf "\tredis debug\t2026-12-01 04:40\t2\t20261201_100000_aaaaaa\tassistant: check C:\\\\redis\\\\conf and the next line\n" >expect &&
+	printf "\tredis debug\t2026-11-24 04:40\t2\t20261201_100000_aaaaaa\tassistant: check C:\\\\redis\\\\conf and the next line\n" >expect &&
 	test_cmp expect out &&
 	# The escapes themselves are not text: \n is no n, \" no backslash.
 	test_expect_code 1 hermes sessions search "conf andnthe" &&

@@ -10,12 +10,12 @@ long="a very long title that goes on and on well past sixty columns of text in a
 # Titles of every width kind: plain, emoji, CJK, long; two sessions share
 # the suffix 111111, so their short form is a prefix.
 sessions_of_all_widths() {
-	mk_session 20261201_100000_aaaaaa "redis debug" user 1796100000 /tmp user "about redis" &&
-	mk_session 20261201_110000_bbbbbb "deploy 🚀" user 1796200000 /tmp user "about deploys" &&
-	mk_session 20261201_120000_cccccc "调试缓存问题的会话" user 1796300000 /tmp user "about caches" &&
-	mk_session 20261201_130000_dddddd "$long" user 1796400000 /tmp user "about length" &&
-	mk_session 20261202_140000_111111 "same end one" user 1796500000 /tmp user "about ends" &&
-	mk_session 20261202_150000_111111 "same end two" user 1796600000 /tmp user "about ends"
+	mk_session 20261201_100000_aaaaaa "redis debug" user 1795495200 /tmp user "about redis" &&
+	mk_session 20261201_110000_bbbbbb "deploy 🚀" user 1795595200 /tmp user "about deploys" &&
+	mk_session 20261201_120000_cccccc "调试缓存问题的会话" user 1795695200 /tmp user "about caches" &&
+	mk_session 20261201_130000_dddddd "$long" user 1795795200 /tmp user "about length" &&
+	mk_session 20261202_140000_111111 "same end one" user 1795895200 /tmp user "about ends" &&
+	mk_session 20261202_150000_111111 "same end two" user 1795995200 /tmp user "about ends"
 }
 
 # screen_at WIDTH 'COMMAND': run COMMAND in a fresh tmux pane WIDTH
@@ -49,7 +49,7 @@ rows = open('rows', encoding='utf-8').read().splitlines()
 starts = set()
 for row in rows[1:]:
     assert cols(row) < width, (cols(row), row)
-    at = row.index('2026-') if '2026-' in row else row.index('12-0')
+    at = row.index('2026-') if '2026-' in row else row.index('11-')
     starts.add(cols(row[:at]))
 assert len(starts) == 1, (starts, rows)
 " "$1"
@@ -82,7 +82,7 @@ test_expect_success TMUX,PYTHON3 '40 columns: no row wraps; the count goes befor
 	screen_at 40 "hermes sessions list" &&
 	check_fits 40 &&
 	! grep MSGS screen.40 &&
-	grep "^\* same end…  *12-06 23:33  20261202_15$" screen.40
+	grep "^\* same end…  *11-29 23:33  20261202_15$" screen.40
 '
 
 test_expect_success TMUX 'search fits the same way, its snippet lines too' '
@@ -99,7 +99,7 @@ test_expect_success TMUX 'search fits the same way, its snippet lines too' '
 test_expect_success 'piped output is unchanged: tab-separated, full titles and IDs' '
 	sessions_of_all_widths &&
 	hermes sessions list >out &&
-	printf "\t%s\t2026-12-04 16:00\t1\t20261201_130000_dddddd\n" "$long" >expect &&
+	printf "\t%s\t2026-11-27 16:00\t1\t20261201_130000_dddddd\n" "$long" >expect &&
 	sed -n 3p out >actual &&
 	test_cmp expect actual
 '
