@@ -28,7 +28,7 @@ use session::{FORMAT, Header, Message, Session};
 pub const MAX_SESSION_BYTES: u64 = 256 << 20;
 
 pub struct Store {
-    pub home: PathBuf,
+    home: PathBuf,
     sessions_dir: PathBuf,
     crumbs_dir: PathBuf,
     /// The directories from `$HERMES_HOME` down to `home` (the profile's
