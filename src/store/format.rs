@@ -131,7 +131,7 @@ fn is_plainly_valid(bytes: &[u8]) -> bool {
     let string_end = |at: usize| -> (usize, bool, bool) {
         let (mut i, mut escapes, mut unicode) = (at + 1, false, false);
         loop {
-            match bytes[i..].iter().position(|&b| b == b'"' || b == b'\\') {
+            match json::string_stop(&bytes[i..], false) {
                 Some(p) if bytes[i + p] == b'\\' => {
                     escapes = true;
                     unicode |= bytes[i + p + 1] == b'u';
@@ -397,7 +397,7 @@ fn take_object(src: &mut impl BufRead, into: &mut Vec<u8>) -> Result<(), Fault> 
                 } else {
                     // Strings are most of a session: skip to the next byte
                     // that matters.
-                    let plain = chunk[at..].iter().position(|&b| b == b'"' || b == b'\\');
+                    let plain = json::string_stop(&chunk[at..], false);
                     at = plain.map_or(chunk.len(), |p| at + p);
                 }
                 continue;

@@ -208,7 +208,7 @@ impl Checker<'_> {
         self.at += 1; // opening quote
         loop {
             // Fast path over ordinary bytes: conversations are mostly text.
-            let plain = self.bytes[self.at..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+            let plain = string_stop(&self.bytes[self.at..], true);
             self.at += plain.unwrap_or(self.bytes.len() - self.at);
             let Some(b) = self.peek() else {
                 return Err(self.fail("unterminated string"));
@@ -232,6 +232,33 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// Where the first byte that ends a run of plain string content is: a `"`
+/// or a `\\`, and with `controls` also any byte below 0x20. Strings are most
+/// of a session's bytes, so this looks at eight of them at a time.
+pub fn string_stop(bytes: &[u8], controls: bool) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A high bit for each byte of `x` that is zero, and perhaps for some
+    // after the first; the lowest one set is always right.
+    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let x = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+        let mut hits = zeros(x ^ (ONES * u64::from(b'"'))) | zeros(x ^ (ONES * u64::from(b'\\')));
+        if controls {
+            // Bytes below 0x20, the same way (exact for the lowest).
+            hits |= x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+        }
+        if hits != 0 {
+            return Some(at + hits.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    let stops = |&b: &u8| b == b'"' || b == b'\\' || (controls && b < 0x20);
+    words.remainder().iter().position(stops).map(|p| at + p)
 }
 
 /// Find the top-level `"messages":` key. An unescaped quote cannot occur
@@ -262,6 +289,29 @@ pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn string_stop_finds_what_a_byte_at_a_time_scan_finds() {
+        // Every byte value at every offset of a 20-byte run, alone and
+        // after another stop byte, with and without controls.
+        for controls in [false, true] {
+            let naive =
+                |bytes: &[u8]| bytes.iter().position(|&b| b == b'"' || b == b'\\' || (controls && b < 0x20));
+            for at in 0..20 {
+                for byte in 0..=255u8 {
+                    for later in [b'a', b'"', 0x01, 0xff] {
+                        let mut bytes = vec![b'x'; 20];
+                        bytes[at] = byte;
+                        if at + 3 < 20 {
+                            bytes[at + 3] = later;
+                        }
+                        assert_eq!(string_stop(&bytes, controls), naive(&bytes), "{bytes:?} {controls}");
+                    }
+                }
+            }
+        }
+        assert_eq!(string_stop(b"", true), None);
+    }
 
     #[test]
     fn accepts_valid_documents() {
