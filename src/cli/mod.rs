@@ -266,14 +266,14 @@ mod tests {
             .map(str::to_string)
             .collect();
         options.extend(["-h".to_string(), "--help".to_string()]);
-        options.sort();
+        options.sort_unstable();
         options.dedup();
         options
     }
 
     fn sorted(options: &[&str]) -> Vec<String> {
         let mut options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
-        options.sort();
+        options.sort_unstable();
         options
     }
 

@@ -116,7 +116,7 @@ fn list_in_pages(
     printer.current =
         scan_listed(store, terminal, filter, |h| ranked.push((h.activity(now), session::id_key(&h.id))))?;
     let total = ranked.len();
-    ranked.sort_by(|a, b| (b.0, &b.1).partial_cmp(&(a.0, &a.1)).unwrap_or(std::cmp::Ordering::Equal));
+    ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
     ranked.truncate(limit);
     if total == 0 && printer.json {
         printer.begin()?;

@@ -91,11 +91,11 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         Ok(_) => {}
         Err(ref why) => output::warn_not_a_session_file(&entry.path(), why, "left in place"),
     })?;
-    sessions.sort_by(|a, b| a.id.cmp(&b.id));
+    sessions.sort_unstable_by(|a, b| a.id.cmp(&b.id));
     let mut temps: Vec<PathBuf> = unheld_temporaries(store, dry_run)?;
     let crumbs = doomed_breadcrumbs(store, &sessions);
     // Directory order is arbitrary; a listing people read (and diff) is sorted.
-    temps.sort();
+    temps.sort_unstable();
     let mut out = Out::new();
     if dry_run {
         for h in &sessions {
@@ -209,7 +209,7 @@ fn doomed_breadcrumbs(store: &Store, pruned: &[Header]) -> Vec<(PathBuf, Crumb)>
         }
     }
     doomed.extend(stale.into_iter().map(|p| (p, Crumb::Stale)));
-    doomed.sort_by(|a, b| a.0.cmp(&b.0));
+    doomed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     doomed
 }
 

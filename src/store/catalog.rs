@@ -488,7 +488,7 @@ mod tests {
         assert_eq!((c.generation, c.sessions), (42, 1000));
         assert_eq!(c.titled("t\t5").unwrap(), vec![session::id_key("20260101_000000_000005")]);
         let mut twice = c.titled("twice").unwrap();
-        twice.sort();
+        twice.sort_unstable();
         assert_eq!(twice.len(), 2);
         assert!(c.titled("nobody").unwrap().is_empty());
         let first: Vec<Entry> = c.entries().unwrap().take(2).map(Option::unwrap).collect();

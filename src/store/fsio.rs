@@ -402,7 +402,7 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
-        names.sort();
+        names.sort_unstable();
         names
     }
 

@@ -241,7 +241,7 @@ impl Store {
                 copies.push(merge::ConflictCopy { path: entry.path(), id: id.to_string() });
             }
         }
-        copies.sort_by(|a, b| a.path.cmp(&b.path));
+        copies.sort_unstable_by(|a, b| a.path.cmp(&b.path));
         Ok(copies)
     }
 

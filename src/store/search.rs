@@ -239,7 +239,7 @@ pub fn search(
     let mut candidates = candidates_in(store.sessions_dir(), &ids, pattern);
     // Newest first by the time the raw header gives, so that a word found
     // in every file needs only the newest few decoded.
-    candidates.sort_by(|a, b| (b.0, &b.1).partial_cmp(&(a.0, &a.1)).unwrap_or(std::cmp::Ordering::Equal));
+    candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
     let mut hits = Vec::new();
     let mut more = false;
     for (_, key) in &candidates {
@@ -264,10 +264,8 @@ pub fn search(
             hits.push(hit);
         }
     }
-    hits.sort_by(|a, b| {
-        (b.header.updated_at, &b.header.id)
-            .partial_cmp(&(a.header.updated_at, &a.header.id))
-            .unwrap_or(std::cmp::Ordering::Equal)
+    hits.sort_unstable_by(|a, b| {
+        b.header.updated_at.total_cmp(&a.header.updated_at).then_with(|| b.header.id.cmp(&a.header.id))
     });
     Ok(Found { hits, more })
 }

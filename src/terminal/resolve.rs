@@ -201,7 +201,7 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
 /// third, would be a guess. Newest first.
 fn ambiguous(name: &str, mut sessions: Vec<Header>) -> Error {
     let now = crate::time::now();
-    sessions.sort_by(|a, b| b.activity(now).total_cmp(&a.activity(now)).then(b.id.cmp(&a.id)));
+    sessions.sort_unstable_by(|a, b| b.activity(now).total_cmp(&a.activity(now)).then(b.id.cmp(&a.id)));
     Error::Ambiguous {
         name: name.to_string(),
         sessions: sessions
@@ -274,9 +274,8 @@ pub fn by_short_id(store: &Store, name: &str) -> Result<Option<Header>> {
         0 => Ok(None),
         1 => Ok(fitting.pop()),
         _ => {
-            fitting.sort_by(|a, b| {
-                (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
-            });
+            fitting
+                .sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
             Err(Error::AmbiguousId {
                 name: name.to_string(),
                 candidates: fitting.into_iter().map(|h| (h.id, h.title, h.updated_at)).collect(),

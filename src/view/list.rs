@@ -330,7 +330,7 @@ pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, filter:
         total += 1;
         keep_newest(&mut shown, header, limit, now);
     })?;
-    shown.sort_by(|a, b| newest_first(a, b, now));
+    shown.sort_unstable_by(|a, b| newest_first(a, b, now));
     // keep_newest only trims once it has gathered enough; finish the job.
     shown.truncate(limit);
     Ok(Listing { shown, total, current })
@@ -384,7 +384,7 @@ fn from_catalog(store: &Store, terminal: Option<&Terminal>, limit: usize, here: 
             break;
         }
     }
-    rows.sort_by(|a, b| (b.0, &b.1).partial_cmp(&(a.0, &a.1)).unwrap_or(std::cmp::Ordering::Equal));
+    rows.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
     rows.truncate(limit);
     let shown = rows
         .into_iter()
@@ -460,7 +460,7 @@ pub fn scan_listed(
 /// The order of a listing: newest activity first (a time in the future
 /// counts as now), ties by ID.
 pub fn newest_first(a: &Header, b: &Header, now: f64) -> std::cmp::Ordering {
-    (b.activity(now), &b.id).partial_cmp(&(a.activity(now), &a.id)).unwrap_or(std::cmp::Ordering::Equal)
+    b.activity(now).total_cmp(&a.activity(now)).then_with(|| b.id.cmp(&a.id))
 }
 
 /// After a scan: say, once, that conflict copies lie beside the sessions

@@ -67,9 +67,7 @@ pub fn pick(store: &Store, tty: File) -> Result<Option<String>> {
     })?;
     let mut ids: Vec<[u8; 22]> = entries.iter().map(|e| e.id).collect();
     ids.sort_unstable();
-    entries.sort_by(|a, b| {
-        (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
-    });
+    entries.sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
     let fd = tty.as_raw_fd();
     let raw = RawMode::enable(fd).map_err(Error::TerminalRead)?;
     let mut picker = Picker {
