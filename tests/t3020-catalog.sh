@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='the catalog of a large store: a title lookup and a short listing read a few files, and every answer is the one a full scan gives, whatever happened to the store or the catalog'
+test_description='the catalog of a large store: a title lookup, a short listing and a search for a common word read a few files, and every answer is the one a full scan gives, whatever happened to the store or the catalog'
 . "$(dirname "$0")/lib.sh"
 
 # gen N: N sessions in export --format jsonl form, one a minute (activity
@@ -46,6 +46,8 @@ all_agree() {
 	agree sessions list --json &&
 	agree sessions list --limit 3 &&
 	agree sessions current &&
+	agree sessions search m --limit 4 &&
+	agree sessions search --json step &&
 	for t in t0 t1 t299 t598 t599 t600 new-1 new-2 dup renamed-5 nothing; do
 		agree sessions show "$t" || return 1
 	done
@@ -85,6 +87,17 @@ test_expect_success STRACE 'a title lookup reads the one session the title names
 	test_cmp expect files &&
 	hermes sessions show t300 >out &&
 	grep "^more\$" out
+'
+
+test_expect_success STRACE 'a search for a word of every session reads the newest few files' '
+	use_store &&
+	hermes chat -c t10 -q more --no-agent -Q &&
+	strace -f -o trace hermes sessions search m --limit 3 >out &&
+	opened trace >files &&
+	test "$(wc -l <files)" -le 32 &&
+	cut -f2 out >titles &&
+	printf "%s\n" t10 t599 t598 >expect &&
+	test_cmp expect titles
 '
 
 test_expect_success STRACE 'a short listing reads only the rows it prints' '

@@ -390,9 +390,8 @@ impl Builder {
 
     /// Write the catalog (a cache: no fsync) under `generation`.
     pub fn write(mut self, path: &Path, generation: u64) -> io::Result<()> {
-        self.items.sort_unstable_by(|a, b| {
-            (b.updated_at, &b.id).partial_cmp(&(a.updated_at, &a.id)).unwrap_or(std::cmp::Ordering::Equal)
-        });
+        self.items
+            .sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
         let sessions = self.items.len() as u64;
         let buckets = (sessions / 8).next_power_of_two().max(64);
         let dir = path.parent().unwrap_or(Path::new("."));

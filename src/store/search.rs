@@ -157,9 +157,9 @@ fn prefilter_for(text: &str, fold: bool) -> Prefilter {
 }
 
 /// Whether `hay` contains `needle`; with `fold`, ASCII letters of a
-/// lower-case needle match either case. Compares 32 positions at a time
-/// on the needle's first and last byte (which compiles to vector
-/// instructions) and checks the whole needle only where both agree.
+/// lower-case needle match either case. Looks at eight positions at a
+/// time, as words, for the needle's first and last byte, and compares the
+/// whole needle only where both agree.
 pub fn contains(hay: &[u8], needle: &[u8], fold: bool) -> bool {
     let n = needle.len();
     if n == 0 {
@@ -168,30 +168,31 @@ pub fn contains(hay: &[u8], needle: &[u8], fold: bool) -> bool {
     if hay.len() < n {
         return false;
     }
-    let case_bit = |b: u8| if fold && b.is_ascii_alphabetic() { 0x20 } else { 0 };
+    let case_bit = |b: u8| if fold && b.is_ascii_alphabetic() { 0x20u8 } else { 0 };
     let (first, last) = (needle[0], needle[n - 1]);
-    let (first_bit, last_bit) = (case_bit(first), case_bit(last));
     let same = |window: &[u8]| {
         if fold { window.eq_ignore_ascii_case(needle) } else { window == needle }
     };
-    const LANES: usize = 32;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A high bit for every zero byte of `x` (and perhaps for a 0x01 just
+    // above one): never misses a place, and `same` refutes the extra ones.
+    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let word = |at: usize| u64::from_le_bytes(hay[at..at + 8].try_into().expect("8 bytes"));
+    let (first_word, first_bits) = (ONES * u64::from(first), ONES * u64::from(case_bit(first)));
+    let (last_word, last_bits) = (ONES * u64::from(last), ONES * u64::from(case_bit(last)));
     let mut at = 0;
-    while at + n - 1 + LANES <= hay.len() {
-        let heads: &[u8; LANES] = hay[at..at + LANES].try_into().expect("LANES bytes");
-        let tails: &[u8; LANES] = hay[at + n - 1..at + n - 1 + LANES].try_into().expect("LANES bytes");
-        let mut mask: u32 = 0;
-        for k in 0..LANES {
-            let hit = (heads[k] | first_bit) == first && (tails[k] | last_bit) == last;
-            mask |= (hit as u32) << k;
-        }
+    while at + n - 1 + 8 <= hay.len() {
+        let mut mask =
+            zeros((word(at) | first_bits) ^ first_word) & zeros((word(at + n - 1) | last_bits) ^ last_word);
         while mask != 0 {
-            let k = mask.trailing_zeros() as usize;
+            let k = mask.trailing_zeros() as usize / 8;
             if same(&hay[at + k..at + k + n]) {
                 return true;
             }
             mask &= mask - 1;
         }
-        at += LANES;
+        at += 8;
     }
     hay[at..].windows(n).any(same)
 }
@@ -229,20 +230,54 @@ pub struct Found {
 
 /// Search every session of the store. Files that cannot be decoded are
 /// passed to `skipped` (with why) and left out.
+///
+/// While the catalog knows the activity order, files are read newest
+/// first, in growing batches, and the search stops once `limit` sessions
+/// and one more have matched: a word found in most sessions costs a few
+/// files, not the store. Otherwise every file's raw bytes are looked at
+/// first, and the ones that may match are decoded newest first.
 pub fn search(
     store: &Store,
     pattern: &Pattern,
     limit: usize,
     mut skipped: impl FnMut(&Path, &str),
 ) -> Result<Found> {
-    let ids = store.session_ids()?;
-    let mut candidates = candidates_in(store.sessions_dir(), &ids, pattern);
-    // Newest first by the time the raw header gives, so that a word found
-    // in every file needs only the newest few decoded.
-    candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
-    let mut hits = Vec::new();
-    let mut more = false;
-    for (_, key) in &candidates {
+    let mut found = Found { hits: Vec::new(), more: false };
+    if let Some(order) = store.activity_order() {
+        let (mut from, mut batch) = (0, 32);
+        while from < order.len() && !found.more {
+            let ids = &order[from..(from + batch).min(order.len())];
+            // In the order given: candidates_in keeps it.
+            let candidates = candidates_in(store.sessions_dir(), ids, pattern);
+            take_hits(store, &candidates, pattern, limit, &mut found, &mut skipped);
+            from += ids.len();
+            batch = (batch * 2).min(4096);
+        }
+    } else {
+        let ids = store.session_ids()?;
+        let mut candidates = candidates_in(store.sessions_dir(), &ids, pattern);
+        // Newest first by the time the raw header gives, so that a word
+        // found in every file needs only the newest few decoded.
+        candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
+        take_hits(store, &candidates, pattern, limit, &mut found, &mut skipped);
+    }
+    found.hits.sort_unstable_by(|a, b| {
+        b.header.updated_at.total_cmp(&a.header.updated_at).then_with(|| b.header.id.cmp(&a.header.id))
+    });
+    Ok(found)
+}
+
+/// Decode the candidates in their order and keep those that match, until
+/// `found` holds `limit` hits and another one matches (`more`).
+fn take_hits(
+    store: &Store,
+    candidates: &[(f64, [u8; 22])],
+    pattern: &Pattern,
+    limit: usize,
+    found: &mut Found,
+    skipped: &mut impl FnMut(&Path, &str),
+) {
+    for (_, key) in candidates {
         let id = std::str::from_utf8(key).expect("IDs are ASCII");
         let session = match store.load(id) {
             Ok(Some(s)) => s,
@@ -257,17 +292,13 @@ pub fn search(
             }
         };
         if let Some(hit) = matches_in(session, pattern) {
-            if hits.len() == limit {
-                more = true;
-                break;
+            if found.hits.len() == limit {
+                found.more = true;
+                return;
             }
-            hits.push(hit);
+            found.hits.push(hit);
         }
     }
-    hits.sort_unstable_by(|a, b| {
-        b.header.updated_at.total_cmp(&a.header.updated_at).then_with(|| b.header.id.cmp(&a.header.id))
-    });
-    Ok(Found { hits, more })
 }
 
 /// Where `pattern` matches in one session, if anywhere.
@@ -464,6 +495,30 @@ mod tests {
             }
         }
         assert!(contains(b"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxab", b"ab", false));
+    }
+
+    #[test]
+    fn contains_finds_a_needle_at_every_place_among_near_misses() {
+        // Fillers one bit from the needle's bytes (the word-wise check's
+        // extra hits) and upper case (folding), at every offset and length.
+        for needle in [&b"q"[..], b"ab", b"xyz", b"hello"] {
+            for filler in [needle[0] ^ 1, needle[needle.len() - 1] ^ 1, needle[0] - 0x20, 0, 0xff] {
+                for len in 0..40 {
+                    for place in 0..=len {
+                        let mut hay = vec![filler; len];
+                        if place + needle.len() <= len {
+                            hay[place..place + needle.len()].copy_from_slice(needle);
+                        }
+                        for fold in [false, true] {
+                            let want = hay
+                                .windows(needle.len())
+                                .any(|w| if fold { w.eq_ignore_ascii_case(needle) } else { w == needle });
+                            assert_eq!(contains(&hay, needle, fold), want, "{hay:?} {needle:?} {fold}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
