@@ -100,6 +100,20 @@ test_expect_success STRACE 'a search for a word of every session reads the newes
 	test_cmp expect titles
 '
 
+# script(1), for a terminal the picker can draw on.
+test_lazy_prereq SCRIPT 'script -qc true /dev/null </dev/null'
+
+test_expect_success STRACE,SCRIPT 'the picker takes its rows from the catalog: the one session file it reads is the one appended to since' '
+	use_store &&
+	hermes chat -c t10 -q more --no-agent -Q &&
+	{ printf "\007" | script -qc "strace -f -o $PWD/trace hermes sessions pick" /dev/null >screen 2>&1 || :; } &&
+	grep "catalog\"" trace &&
+	grep "t10 " screen &&
+	opened trace >files &&
+	echo 20260101_000000_00000a.json >expect &&
+	test_cmp expect files
+'
+
 test_expect_success STRACE 'a short listing reads only the rows it prints' '
 	use_store &&
 	hermes chat -c t10 -q more --no-agent -Q &&

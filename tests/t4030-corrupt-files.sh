@@ -136,8 +136,11 @@ test_expect_success 'every command that needs a bad session exits 4 and leaves i
 		runs=$((runs + 6)) || { echo "failed for $id"; return 1; }
 	done &&
 	# Not by title, though its header alone is readable: a damaged file
-	# is found by no name but its ID, like any other.
-	test_expect_code 1 hermes chat -c body -q x --no-agent -Q &&
+	# is found by no name but its ID, like any other; a name found
+	# nowhere names the damaged files before saying so.
+	test_expect_code 1 hermes chat -c body -q x --no-agent -Q 2>err &&
+	grep "^hermes: warning: $HERMES_HOME/sessions/$BAD_UTF8_BODY.json: not a valid session file (.*); skipped\$" err &&
+	test "$(tail -n 3 err | head -n 1)" = "No session found matching '"'"'body'"'"'." &&
 	test_expect_code 1 hermes sessions rename body "new title" &&
 	figure "t4030: $runs commands on 9 bad files: all exit 4 with the path named, every file unchanged" &&
 	! test -e "$TRASH/export.json" &&

@@ -410,37 +410,43 @@ impl Store {
         (catalog.generation == state.generation).then_some((state, catalog))
     }
 
-    /// Every session's ID, newest activity first, as the catalog and the
-    /// sessions its journal names tell it, without reading the rest; None
-    /// when the catalog cannot say (see `catalog`) or knows of a damaged
-    /// file, and every file must be read instead.
-    pub fn activity_order(&self) -> Option<Vec<[u8; 22]>> {
+    /// Every session's ID, activity time and title (its `cwd` left empty),
+    /// newest activity first, as the catalog and the sessions its journal
+    /// names tell it, without reading the rest; None when the catalog
+    /// cannot say (see `catalog`) or knows of a damaged file, and every
+    /// file must be read instead.
+    pub fn activity_order(&self) -> Option<Vec<catalog::Entry>> {
         let (state, catalog) = self.catalog()?;
         if catalog.damaged > 0 {
             return None;
         }
-        let newest_first =
-            |a: &(f64, [u8; 22]), b: &(f64, [u8; 22])| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1));
+        let newest_first = |a: &catalog::Entry, b: &catalog::Entry| {
+            b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id))
+        };
         let mut moved = Vec::with_capacity(state.journal.len());
         for key in &state.journal {
             let header = self.header(std::str::from_utf8(key).ok()?).ok()??;
-            moved.push((header.updated_at, *key));
+            moved.push(catalog::Entry {
+                updated_at: header.updated_at,
+                id: *key,
+                cwd: String::new(),
+                title: header.title,
+            });
         }
         moved.sort_unstable_by(newest_first);
         let mut moved = moved.into_iter().peekable();
         let mut order = Vec::with_capacity(catalog.sessions as usize + state.journal.len());
         for entry in catalog.entries()? {
-            let entry = entry?;
+            let entry = catalog::Entry { cwd: String::new(), ..entry? };
             if state.journal.contains(&entry.id) {
                 continue;
             }
-            let here = (entry.updated_at, entry.id);
-            while let Some((_, key)) = moved.next_if(|m| newest_first(m, &here).is_lt()) {
-                order.push(key);
+            while let Some(newer) = moved.next_if(|m| newest_first(m, &entry).is_lt()) {
+                order.push(newer);
             }
-            order.push(entry.id);
+            order.push(entry);
         }
-        order.extend(moved.map(|(_, key)| key));
+        order.extend(moved);
         Some(order)
     }
 

@@ -245,6 +245,7 @@ pub fn search(
     let mut found = Found { hits: Vec::new(), more: false };
     if let Some(order) = store.activity_order() {
         let (mut from, mut batch) = (0, 32);
+        let order: Vec<[u8; 22]> = order.into_iter().map(|entry| entry.id).collect();
         while from < order.len() && !found.more {
             let ids = &order[from..(from + batch).min(order.len())];
             // In the order given: candidates_in keeps it.

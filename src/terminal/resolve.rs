@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::output;
 use crate::store::Store;
 use crate::store::session::{self, Header};
 use crate::terminal::Terminal;
@@ -178,8 +179,13 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     }
     let mut exact: Vec<Header> = Vec::new();
     let mut near: Option<Header> = None;
+    let mut damaged: Vec<(PathBuf, String)> = Vec::new();
     store.scan(|entry| {
-        let Ok(header) = entry.header else { return };
+        let path = entry.path();
+        let header = match entry.header {
+            Ok(header) => header,
+            Err(why) => return damaged.push((path, why)),
+        };
         if header.title == name || cleaned.as_deref() == Some(header.title.as_str()) {
             exact.push(header);
         } else if near.is_none() && same_ignoring_case(&header.title, wanted) {
@@ -189,7 +195,13 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     match exact.len() {
         0 => match by_short_id(store, name)? {
             Some(h) => Ok(Lookup::Found(h)),
-            None => Ok(Lookup::Missing { did_you_mean: near.map(|h| h.title) }),
+            None => {
+                // It may be one of these: say so before "not found".
+                for (path, why) in &damaged {
+                    output::warn_not_a_session_file(path, why, "skipped");
+                }
+                Ok(Lookup::Missing { did_you_mean: near.map(|h| h.title) })
+            }
         },
         1 => Ok(Lookup::Found(exact.remove(0))),
         _ => Err(ambiguous(name, exact)),

@@ -55,16 +55,31 @@ pub fn open_terminal() -> std::result::Result<File, NoTerminal> {
 /// Let the user pick a session on `tty`; its ID, or None when they left
 /// with Esc or Ctrl-C.
 pub fn pick(store: &Store, tty: File) -> Result<Option<String>> {
-    let mut entries: Vec<Entry> = Vec::new();
-    store.scan(|scanned| {
-        if let Ok(h) = scanned.header {
-            entries.push(Entry {
-                updated_at: h.updated_at,
-                id: session::id_key(&h.id),
-                title: printable(&h.title, false).into_owned(),
-            });
+    // From the catalog while it knows the store (already newest first),
+    // else from every file's header.
+    let mut entries: Vec<Entry> = match store.activity_order() {
+        Some(order) => order
+            .into_iter()
+            .map(|e| Entry {
+                updated_at: e.updated_at,
+                id: e.id,
+                title: printable(&e.title, false).into_owned(),
+            })
+            .collect(),
+        None => {
+            let mut entries = Vec::new();
+            store.scan(|scanned| {
+                if let Ok(h) = scanned.header {
+                    entries.push(Entry {
+                        updated_at: h.updated_at,
+                        id: session::id_key(&h.id),
+                        title: printable(&h.title, false).into_owned(),
+                    });
+                }
+            })?;
+            entries
         }
-    })?;
+    };
     let mut ids: Vec<[u8; 22]> = entries.iter().map(|e| e.id).collect();
     ids.sort_unstable();
     entries.sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
