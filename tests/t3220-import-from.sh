@@ -229,6 +229,24 @@ test_expect_success 'an ID not of hermes form gets one from its start time; llm 
 	test_cmp expect actual
 '
 
+test_expect_success 'reasoning texts and llm fragments are left out and counted; empty ones are not' '
+	cat >reason.json <<-\EOF &&
+	[{"id":"a","conversation_id":"c","conversation_name":"t","datetime_utc":"2026-12-02T12:00:00Z","prompt":"p","response":"r","reasoning":"first I think","prompt_fragments":[{"hash":"h1"},{"hash":"h2"}],"system_fragments":[{"hash":"h3"}]},
+	 {"id":"b","conversation_id":"c","datetime_utc":"2026-12-02T12:01:00Z","prompt":"q","response":"s","reasoning":null,"prompt_fragments":[],"system_fragments":[]}]
+	EOF
+	hermes sessions import --from llm reason.json 2>err &&
+	tail -1 err >actual &&
+	echo "left out 4 items hermes sessions cannot hold: 2 prompt fragments, 1 reasoning texts, 1 system prompt fragments" >expect &&
+	test_cmp expect actual &&
+	cat >reason.jsonl <<-\EOF &&
+	{"id":"20261202_130000_abcdef","title":"why","title_source":"user","started_at":1796210000.0,"messages":[{"role":"user","content":"why","timestamp":1796210001.0},{"role":"assistant","content":"because","reasoning":"let me see","reasoning_content":"let me see","timestamp":1796210002.0},{"role":"assistant","content":"and so","reasoning":null,"reasoning_content":"","timestamp":1796210003.0}]}
+	EOF
+	hermes sessions import --from hermes-agent reason.jsonl 2>err &&
+	tail -1 err >actual &&
+	echo "left out 1 item hermes sessions cannot hold: 1 reasoning texts" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'an unknown --from is a usage error listing the sources' '
 	test_expect_code 2 hermes sessions import --from chatgpt x.json 2>err &&
 	echo "hermes: sessions import: unknown --from '"'"'chatgpt'"'"' (one of: hermes, hermes-agent, llm)" >expect &&

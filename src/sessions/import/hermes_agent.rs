@@ -43,6 +43,12 @@ struct AgentMessage {
     timestamp: Option<f64>,
     #[nserde(default)]
     tool_calls: Count,
+    /// The model's reasoning, in either of the fields the Python Hermes
+    /// keeps it in.
+    #[nserde(default)]
+    reasoning: Count,
+    #[nserde(default)]
+    reasoning_content: Count,
     /// Messages undone by a rewind stay in the Python Hermes's database
     /// with `active` 0.
     #[nserde(default)]
@@ -111,6 +117,7 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Session {
             continue;
         }
         tally.leave_out("tool calls", m.tool_calls.0);
+        tally.leave_out("reasoning texts", m.reasoning.0.max(m.reasoning_content.0).min(1));
         if !matches!(m.role.as_str(), "user" | "assistant" | "system") {
             tally.leave_out(format!("'{}' messages", crate::text::printable(&m.role, false)), 1);
             continue;

@@ -40,6 +40,15 @@ struct Exchange {
     tool_results: Count,
     #[nserde(default)]
     attachments: Count,
+    /// The model's reasoning text, when it gave one.
+    #[nserde(default)]
+    reasoning: Count,
+    /// Text llm added to the prompt and the system prompt from stored
+    /// fragments; `prompt` and `system` do not hold it.
+    #[nserde(default)]
+    prompt_fragments: Count,
+    #[nserde(default)]
+    system_fragments: Count,
 }
 
 /// Where one exchange lies in the input, and when it happened.
@@ -121,6 +130,9 @@ fn convert(conversation: &str, exchanges: Vec<(f64, Exchange)>, tally: &mut Tall
         tally.leave_out("tool calls", e.tool_calls.0);
         tally.leave_out("tool results", e.tool_results.0);
         tally.leave_out("attachments", e.attachments.0);
+        tally.leave_out("reasoning texts", e.reasoning.0);
+        tally.leave_out("prompt fragments", e.prompt_fragments.0);
+        tally.leave_out("system prompt fragments", e.system_fragments.0);
         // A system prompt is said once, and again only where it changes.
         if let Some(system) = e.system.filter(|s| !s.trim().is_empty())
             && system_now.as_ref() != Some(&system)
