@@ -344,11 +344,10 @@ impl fmt::Display for Error {
 }
 
 /// A name as typed, safe to print: control characters (terminal escape
-/// sequences among them) are shown as escapes, not obeyed.
+/// sequences among them) and bidi overrides are shown as escapes, not
+/// obeyed, the way usage errors and stored titles show them.
 fn visible(name: &str) -> String {
-    name.chars()
-        .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
-        .collect()
+    crate::text::printable(name, false).into_owned()
 }
 
 /// `text` as one shell word, for a command line a user may paste.

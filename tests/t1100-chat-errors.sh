@@ -353,7 +353,7 @@ test_expect_success 'a name with terminal escapes is echoed escaped, not obeyed'
 	esc=$(printf "\033[2Jx") &&
 	test_expect_code 1 hermes chat -c "$esc" -q hi >out 2>err &&
 	head -1 err >first &&
-	echo "No session found matching '"'"'\u{1b}[2Jx'"'"'." >expect &&
+	echo "No session found matching '"'"'^[[2Jx'"'"'." >expect &&
 	test_cmp expect first
 '
 
