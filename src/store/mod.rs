@@ -410,44 +410,45 @@ impl Store {
         (catalog.generation == state.generation).then_some((state, catalog))
     }
 
-    /// Every session's ID, activity time and title (its `cwd` left empty),
-    /// newest activity first, as the catalog and the sessions its journal
-    /// names tell it, without reading the rest; None when the catalog
-    /// cannot say (see `catalog`) or knows of a damaged file, and every
-    /// file must be read instead.
-    pub fn activity_order(&self) -> Option<Vec<catalog::Entry>> {
+    /// Hand `visit` every session's activity time, ID and title, newest
+    /// activity first, as the catalog and the sessions its journal names
+    /// tell it, without reading the rest. False when the catalog cannot say
+    /// (see `catalog`) or knows of a damaged file: what was handed is then
+    /// to be thrown away, and every file read instead.
+    pub fn by_activity(&self, mut visit: impl FnMut(f64, [u8; 22], &str)) -> bool {
+        self.visit_by_activity(&mut visit).is_some()
+    }
+
+    fn visit_by_activity(&self, visit: &mut impl FnMut(f64, [u8; 22], &str)) -> Option<()> {
         let (state, catalog) = self.catalog()?;
         if catalog.damaged > 0 {
             return None;
         }
-        let newest_first = |a: &catalog::Entry, b: &catalog::Entry| {
-            b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id))
-        };
+        // Sessions appended to since: the catalog has their old time.
         let mut moved = Vec::with_capacity(state.journal.len());
         for key in &state.journal {
             let header = self.header(std::str::from_utf8(key).ok()?).ok()??;
-            moved.push(catalog::Entry {
-                updated_at: header.updated_at,
-                id: *key,
-                cwd: String::new(),
-                title: header.title,
-            });
+            moved.push((header.updated_at, *key, header.title));
         }
-        moved.sort_unstable_by(newest_first);
+        moved.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
         let mut moved = moved.into_iter().peekable();
-        let mut order = Vec::with_capacity(catalog.sessions as usize + state.journal.len());
         for entry in catalog.entries()? {
-            let entry = catalog::Entry { cwd: String::new(), ..entry? };
+            let entry = entry?;
             if state.journal.contains(&entry.id) {
                 continue;
             }
-            while let Some(newer) = moved.next_if(|m| newest_first(m, &entry).is_lt()) {
-                order.push(newer);
+            let newer = |m: &(f64, [u8; 22], String)| {
+                m.0.total_cmp(&entry.updated_at).then_with(|| m.1.cmp(&entry.id)).is_gt()
+            };
+            while let Some((updated_at, id, title)) = moved.next_if(newer) {
+                visit(updated_at, id, &title);
             }
-            order.push(entry);
+            visit(entry.updated_at, entry.id, &entry.title);
         }
-        order.extend(moved);
-        Some(order)
+        for (updated_at, id, title) in moved {
+            visit(updated_at, id, &title);
+        }
+        Some(())
     }
 
     /// The sessions titled any of `titles`, each checked against its own

@@ -243,9 +243,9 @@ pub fn search(
     mut skipped: impl FnMut(&Path, &str),
 ) -> Result<Found> {
     let mut found = Found { hits: Vec::new(), more: false };
-    if let Some(order) = store.activity_order() {
+    let mut order: Vec<[u8; 22]> = Vec::new();
+    if store.by_activity(|_, id, _| order.push(id)) {
         let (mut from, mut batch) = (0, 32);
-        let order: Vec<[u8; 22]> = order.into_iter().map(|entry| entry.id).collect();
         while from < order.len() && !found.more {
             let ids = &order[from..(from + batch).min(order.len())];
             // In the order given: candidates_in keeps it.

@@ -35,7 +35,7 @@ const ALTERNATE_SCREEN_OFF: &str = "\x1b[?1049l";
 struct Entry {
     updated_at: f64,
     id: [u8; 22],
-    title: String,
+    title: Box<str>,
 }
 
 impl Entry {
@@ -57,29 +57,22 @@ pub fn open_terminal() -> std::result::Result<File, NoTerminal> {
 pub fn pick(store: &Store, tty: File) -> Result<Option<String>> {
     // From the catalog while it knows the store (already newest first),
     // else from every file's header.
-    let mut entries: Vec<Entry> = match store.activity_order() {
-        Some(order) => order
-            .into_iter()
-            .map(|e| Entry {
-                updated_at: e.updated_at,
-                id: e.id,
-                title: printable(&e.title, false).into_owned(),
-            })
-            .collect(),
-        None => {
-            let mut entries = Vec::new();
-            store.scan(|scanned| {
-                if let Ok(h) = scanned.header {
-                    entries.push(Entry {
-                        updated_at: h.updated_at,
-                        id: session::id_key(&h.id),
-                        title: printable(&h.title, false).into_owned(),
-                    });
-                }
-            })?;
-            entries
-        }
-    };
+    let mut entries: Vec<Entry> = Vec::new();
+    let from_catalog = store.by_activity(|updated_at, id, title| {
+        entries.push(Entry { updated_at, id, title: printable(title, false).into() })
+    });
+    if !from_catalog {
+        entries.clear();
+        store.scan(|scanned| {
+            if let Ok(h) = scanned.header {
+                entries.push(Entry {
+                    updated_at: h.updated_at,
+                    id: session::id_key(&h.id),
+                    title: printable(&h.title, false).into(),
+                });
+            }
+        })?;
+    }
     let mut ids: Vec<[u8; 22]> = entries.iter().map(|e| e.id).collect();
     ids.sort_unstable();
     entries.sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
