@@ -114,6 +114,23 @@ test_expect_success STRACE,SCRIPT 'the picker takes its rows from the catalog: t
 	test_cmp expect files
 '
 
+test_expect_success SCRIPT 'keys typed while the picker reads the catalog apply to every session; Ctrl-G leaves' '
+	use_store && mkfifo keys || return 1
+	# A query typed at once, Enter once the picker surely reads keys raw
+	# (typed ahead in cooked mode, Enter would arrive as Ctrl-J): t0 is
+	# the oldest session, the last the catalog names.
+	{ printf t0; sleep 1; printf "\r"; exec sleep 30; } >keys &
+	writer=$! &&
+	{ script -qc "hermes sessions pick >picked" /dev/null <keys >/dev/null 2>&1 || :; } &&
+	kill $writer &&
+	echo 20260101_000000_000000 >expect &&
+	test_cmp expect picked &&
+	{ printf "\007" | script -qc "hermes sessions pick >picked; echo \$? >rc" /dev/null >/dev/null 2>&1 || :; } &&
+	test_must_be_empty picked &&
+	echo 1 >expect &&
+	test_cmp expect rc
+'
+
 test_expect_success STRACE 'a short listing reads only the rows it prints' '
 	use_store &&
 	hermes chat -c t10 -q more --no-agent -Q &&

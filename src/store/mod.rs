@@ -16,6 +16,7 @@ pub mod trust;
 use std::cell::{Cell, OnceCell};
 use std::fs;
 use std::io;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -412,14 +413,18 @@ impl Store {
 
     /// Hand `visit` every session's activity time, ID and title, newest
     /// activity first, as the catalog and the sessions its journal names
-    /// tell it, without reading the rest. False when the catalog cannot say
-    /// (see `catalog`) or knows of a damaged file: what was handed is then
-    /// to be thrown away, and every file read instead.
-    pub fn by_activity(&self, mut visit: impl FnMut(f64, [u8; 22], &str)) -> bool {
+    /// tell it, without reading the rest, until `visit` says Break. False
+    /// when the catalog cannot say (see `catalog`) or knows of a damaged
+    /// file: what was handed is then to be thrown away, and every file
+    /// read instead.
+    pub fn by_activity(&self, mut visit: impl FnMut(f64, [u8; 22], &str) -> ControlFlow<()>) -> bool {
         self.visit_by_activity(&mut visit).is_some()
     }
 
-    fn visit_by_activity(&self, visit: &mut impl FnMut(f64, [u8; 22], &str)) -> Option<()> {
+    fn visit_by_activity(
+        &self,
+        visit: &mut impl FnMut(f64, [u8; 22], &str) -> ControlFlow<()>,
+    ) -> Option<()> {
         let (state, catalog) = self.catalog()?;
         if catalog.damaged > 0 {
             return None;
@@ -441,12 +446,18 @@ impl Store {
                 m.0.total_cmp(&entry.updated_at).then_with(|| m.1.cmp(&entry.id)).is_gt()
             };
             while let Some((updated_at, id, title)) = moved.next_if(newer) {
-                visit(updated_at, id, &title);
+                if visit(updated_at, id, &title).is_break() {
+                    return Some(());
+                }
             }
-            visit(entry.updated_at, entry.id, &entry.title);
+            if visit(entry.updated_at, entry.id, &entry.title).is_break() {
+                return Some(());
+            }
         }
         for (updated_at, id, title) in moved {
-            visit(updated_at, id, &title);
+            if visit(updated_at, id, &title).is_break() {
+                return Some(());
+            }
         }
         Some(())
     }

@@ -244,7 +244,10 @@ pub fn search(
 ) -> Result<Found> {
     let mut found = Found { hits: Vec::new(), more: false };
     let mut order: Vec<[u8; 22]> = Vec::new();
-    if store.by_activity(|_, id, _| order.push(id)) {
+    if store.by_activity(|_, id, _| {
+        order.push(id);
+        std::ops::ControlFlow::Continue(())
+    }) {
         let (mut from, mut batch) = (0, 32);
         while from < order.len() && !found.more {
             let ids = &order[from..(from + batch).min(order.len())];

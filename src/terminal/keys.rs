@@ -272,6 +272,12 @@ impl KeyReader {
         KeyReader { fd, pending: Vec::new(), queued: VecDeque::new(), recording: None }
     }
 
+    /// Hand back a key read early, to be read again after any handed back
+    /// before it.
+    pub fn requeue(&mut self, key: Key) {
+        self.queued.push_back(key);
+    }
+
     /// The next key, waiting as long as it takes. A caught SIGINT, SIGTERM
     /// or SIGHUP is Err(Interrupted) (`sys::take_signal` says which); the
     /// terminal gone is Err(UnexpectedEof).

@@ -7,6 +7,7 @@
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::os::unix::io::AsRawFd;
 use std::time::{Duration, Instant};
 
@@ -55,34 +56,14 @@ pub fn open_terminal() -> std::result::Result<File, NoTerminal> {
 /// Let the user pick a session on `tty`; its ID, or None when they left
 /// with Esc or Ctrl-C.
 pub fn pick(store: &Store, tty: File) -> Result<Option<String>> {
-    // From the catalog while it knows the store (already newest first),
-    // else from every file's header.
-    let mut entries: Vec<Entry> = Vec::new();
-    let from_catalog = store.by_activity(|updated_at, id, title| {
-        entries.push(Entry { updated_at, id, title: printable(title, false).into() })
-    });
-    if !from_catalog {
-        entries.clear();
-        store.scan(|scanned| {
-            if let Ok(h) = scanned.header {
-                entries.push(Entry {
-                    updated_at: h.updated_at,
-                    id: session::id_key(&h.id),
-                    title: printable(&h.title, false).into(),
-                });
-            }
-        })?;
-    }
-    let mut ids: Vec<[u8; 22]> = entries.iter().map(|e| e.id).collect();
-    ids.sort_unstable();
-    entries.sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
     let fd = tty.as_raw_fd();
     let raw = RawMode::enable(fd).map_err(Error::TerminalRead)?;
     let mut picker = Picker {
         store,
         tty,
-        entries,
-        ids,
+        entries: Vec::new(),
+        ids: Vec::new(),
+        loading: true,
         query: String::new(),
         shown: Vec::new(),
         selected: 0,
@@ -92,15 +73,32 @@ pub fn pick(store: &Store, tty: File) -> Result<Option<String>> {
         color: use_color(),
         title_width: 0,
     };
-    picker.title_width =
-        picker.entries.iter().map(|e| columns_of(&e.title)).max().unwrap_or(0).clamp(10, TITLE_CAP);
     let _ = picker.tty.write_all(ALTERNATE_SCREEN_ON.as_bytes());
-    picker.filter();
-    let result = picker.run(KeyReader::new(fd));
+    picker.draw();
+    let mut keys = KeyReader::new(fd);
+    let result = match picker.load(&mut keys) {
+        Ok(true) => picker.run(keys),
+        Ok(false) => Ok(None),
+        Err(e) => Err(e),
+    };
     let _ = picker.tty.write_all(ALTERNATE_SCREEN_OFF.as_bytes());
     let _ = picker.tty.flush();
     drop(raw);
     result
+}
+
+/// The keys typed so far, without waiting: false at Esc, Ctrl-C or Ctrl-G
+/// (or the terminal gone), the others kept in `typed`.
+fn keys_typed(keys: &mut KeyReader, typed: &mut Vec<Key>) -> Result<bool> {
+    loop {
+        match keys.read_key_by(Some(Instant::now())) {
+            Ok(Some(Key::Escape | Key::Ctrl('c') | Key::Ctrl('g'))) => return Ok(false),
+            Ok(Some(key)) => typed.push(key),
+            Ok(None) => return Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return Err(Error::Interrupted),
+            Err(_) => return Ok(false), // the terminal went away
+        }
+    }
 }
 
 struct Picker<'a> {
@@ -110,6 +108,8 @@ struct Picker<'a> {
     entries: Vec<Entry>,
     /// Their IDs, sorted: for the shortest unique form of each.
     ids: Vec<[u8; 22]>,
+    /// Whether sessions are still being read.
+    loading: bool,
     query: String,
     /// Indices into `entries` of the sessions that match the query.
     shown: Vec<usize>,
@@ -126,6 +126,70 @@ struct Picker<'a> {
 }
 
 impl Picker<'_> {
+    /// Every session, newest first. While the catalog knows the order, the
+    /// first screen is drawn as soon as its rows are read, before the
+    /// rest, and keys typed meanwhile are read as it goes on: Esc, Ctrl-C
+    /// or Ctrl-G leave at once (false), the others wait for the rest.
+    fn load(&mut self, keys: &mut KeyReader) -> Result<bool> {
+        /// Sessions read between two looks at the keys.
+        const KEYS_EVERY: usize = 1024;
+        let first_screen = self.page();
+        let store = self.store;
+        let mut typed = Vec::new();
+        let mut stopped: Option<Result<bool>> = None;
+        let from_catalog = store.by_activity(|updated_at, id, title| {
+            self.entries.push(Entry { updated_at, id, title: printable(title, false).into() });
+            let n = self.entries.len();
+            if n == first_screen {
+                self.index();
+                self.draw();
+            }
+            if n >= first_screen && (n - first_screen) % KEYS_EVERY == 0 {
+                match keys_typed(keys, &mut typed) {
+                    Ok(true) => {}
+                    done => {
+                        stopped = Some(done);
+                        return ControlFlow::Break(());
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        if let Some(done) = stopped {
+            return done;
+        }
+        if !from_catalog {
+            self.entries.clear();
+            store.scan(|scanned| {
+                if let Ok(h) = scanned.header {
+                    self.entries.push(Entry {
+                        updated_at: h.updated_at,
+                        id: session::id_key(&h.id),
+                        title: printable(&h.title, false).into(),
+                    });
+                }
+            })?;
+            self.entries
+                .sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
+        }
+        for key in typed {
+            keys.requeue(key);
+        }
+        self.loading = false;
+        self.index();
+        Ok(true)
+    }
+
+    /// The sorted IDs, the title column and the rows shown, for the
+    /// sessions read so far.
+    fn index(&mut self) {
+        self.ids = self.entries.iter().map(|e| e.id).collect();
+        self.ids.sort_unstable();
+        self.title_width =
+            self.entries.iter().map(|e| columns_of(&e.title)).max().unwrap_or(0).clamp(10, TITLE_CAP);
+        self.filter();
+    }
+
     fn run(&mut self, mut keys: KeyReader) -> Result<Option<String>> {
         let mut typed_at = Instant::now();
         loop {
@@ -224,7 +288,7 @@ impl Picker<'_> {
             "  {}/{}{}",
             self.shown.len(),
             self.entries.len(),
-            if self.searching { " ..." } else { "" }
+            if self.searching || self.loading { " ..." } else { "" }
         );
         let query =
             fit_columns(&printable(&self.query, false), width.saturating_sub(2 + columns_of(&count)).max(1));
@@ -265,7 +329,13 @@ impl Picker<'_> {
         if visible.is_empty() && list_rows > 0 {
             screen.push_str("\r\n");
             screen.push_str(&fit_columns(
-                if self.entries.is_empty() { "  no sessions yet" } else { "  no session matches" },
+                if self.loading {
+                    ""
+                } else if self.entries.is_empty() {
+                    "  no sessions yet"
+                } else {
+                    "  no session matches"
+                },
                 width,
             ));
             screen.push_str("\x1b[K");
