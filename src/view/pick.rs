@@ -144,7 +144,7 @@ impl Picker<'_> {
                 self.index();
                 self.draw();
             }
-            if n >= first_screen && (n - first_screen) % KEYS_EVERY == 0 {
+            if n >= first_screen && (n - first_screen).is_multiple_of(KEYS_EVERY) {
                 match keys_typed(keys, &mut typed) {
                     Ok(true) => {}
                     done => {
