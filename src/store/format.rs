@@ -35,7 +35,7 @@ const HEADER_PROBE: usize = 4096;
 /// every byte escaped (`\u00XX`), and room for the other fields.
 const MESSAGE_BYTES_MAX: usize = 6 * MAX_MESSAGE_BYTES + (64 << 10);
 /// The read buffer of a streamed file.
-const BUFFER_BYTES: usize = 64 << 10;
+const BUFFER_BYTES: usize = 256 << 10;
 
 /// Why a session file cannot be read, or appended to.
 #[derive(Debug)]
@@ -112,35 +112,57 @@ fn decode_message(bytes: &[u8]) -> Result<Message, String> {
     Ok(message)
 }
 
-/// Whether a message is valid, told fast for the form hermes writes:
-/// valid JSON holding exactly `role`, `content` and `ts`, once each, with
-/// no escapes in the role, no `\u` escapes in the content and `ts` a
-/// plain decimal number. False means "not told": `decode_message` decides.
-/// Checking a long session this way costs a fraction of decoding it.
+/// Whether a message is valid, told fast for the form hermes writes: one
+/// JSON object, in UTF-8, holding exactly `role`, `content` and `ts`, once
+/// each, with no escapes in the keys or the role, no `\u` escapes in the
+/// content and `ts` a plain decimal number. It checks the JSON grammar of
+/// that form itself, in one pass. False means "not told":
+/// `decode_message` decides. Checking a long session this way costs a
+/// fraction of decoding it.
 fn is_plainly_valid(bytes: &[u8]) -> bool {
-    if json::validate(bytes).is_err() {
+    if std::str::from_utf8(bytes).is_err() || bytes.first() != Some(&b'{') {
         return false;
     }
     let blank = |at: &mut usize| {
-        while bytes.get(*at).is_some_and(u8::is_ascii_whitespace) {
+        while bytes.get(*at).is_some_and(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')) {
             *at += 1;
         }
     };
     // The end of the string that opens at `at` (its closing quote), and
-    // whether it holds a backslash or a `\u` escape.
-    let string_end = |at: usize| -> (usize, bool, bool) {
+    // whether it holds an escape, and a `\u` one; None when it is not a
+    // plain JSON string (a control character, a bad escape, no end).
+    let string_end = |at: usize| -> Option<(usize, bool, bool)> {
         let (mut i, mut escapes, mut unicode) = (at + 1, false, false);
         loop {
-            match json::string_stop(&bytes[i..], false) {
-                Some(p) if bytes[i + p] == b'\\' => {
+            let p = json::string_stop(&bytes[i..], true)?;
+            match bytes[i + p] {
+                b'"' => return Some((i + p, escapes, unicode)),
+                b'\\' => {
+                    match bytes.get(i + p + 1)? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                        b'u' => unicode = true,
+                        _ => return None,
+                    }
                     escapes = true;
-                    unicode |= bytes[i + p + 1] == b'u';
                     i += p + 2;
                 }
-                Some(p) => return (i + p, escapes, unicode),
-                None => return (bytes.len(), true, true), // not after validate
+                _ => return None, // a control character
             }
         }
+    };
+    // `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, at most 16 characters: what `f64`
+    // parses exactly as JSON means it.
+    let plain_number = |number: &[u8]| {
+        let digits = number.strip_prefix(b"-").unwrap_or(number);
+        let (whole, fraction) = match digits.iter().position(|&b| b == b'.') {
+            Some(dot) => (&digits[..dot], Some(&digits[dot + 1..])),
+            None => (digits, None),
+        };
+        number.len() <= 16
+            && !whole.is_empty()
+            && whole.iter().all(u8::is_ascii_digit)
+            && (whole.len() == 1 || whole[0] != b'0')
+            && fraction.is_none_or(|f| !f.is_empty() && f.iter().all(u8::is_ascii_digit))
     };
     let mut seen = [false; 3];
     let mut at = 1; // after '{'
@@ -149,15 +171,18 @@ fn is_plainly_valid(bytes: &[u8]) -> bool {
         if bytes.get(at) != Some(&b'"') {
             return false;
         }
-        let (end, escaped, _) = string_end(at);
+        let Some((end, escaped, _)) = string_end(at) else { return false };
         let key = &bytes[at + 1..end];
         at = end + 1;
         blank(&mut at);
-        at += 1; // ':', as validated
+        if bytes.get(at) != Some(&b':') {
+            return false;
+        }
+        at += 1;
         blank(&mut at);
         let which = match key {
-            b"role" if !escaped && bytes[at] == b'"' => {
-                let (end, escaped, _) = string_end(at);
+            b"role" if !escaped && bytes.get(at) == Some(&b'"') => {
+                let Some((end, escaped, _)) = string_end(at) else { return false };
                 let role = &bytes[at + 1..end];
                 if escaped || !ROLES.iter().any(|r| r.as_bytes() == role) {
                     return false;
@@ -165,25 +190,19 @@ fn is_plainly_valid(bytes: &[u8]) -> bool {
                 at = end + 1;
                 0
             }
-            b"content" if !escaped && bytes[at] == b'"' => {
-                let (end, _, unicode) = string_end(at);
-                if unicode {
-                    return false;
+            b"content" if !escaped && bytes.get(at) == Some(&b'"') => {
+                match string_end(at) {
+                    Some((end, _, false)) => at = end + 1,
+                    _ => return false,
                 }
-                at = end + 1;
                 1
             }
             b"ts" if !escaped => {
-                let digits =
-                    bytes[at..].iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
-                let number = &bytes[at..at + digits];
-                if digits == 0 || digits > 16 {
+                let len = bytes[at..].iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
+                if !plain_number(&bytes[at..at + len]) {
                     return false;
                 }
-                at += digits;
-                if bytes.get(at).is_some_and(|b| matches!(b, b'e' | b'E')) || number.starts_with(b"-.") {
-                    return false;
-                }
+                at += len;
                 2
             }
             _ => return false,
@@ -194,7 +213,7 @@ fn is_plainly_valid(bytes: &[u8]) -> bool {
         blank(&mut at);
         match bytes.get(at) {
             Some(b',') => at += 1,
-            Some(b'}') => return seen == [true; 3],
+            Some(b'}') => return seen == [true; 3] && at + 1 == bytes.len(),
             _ => return false,
         }
     }
@@ -641,6 +660,19 @@ mod tests {
             r#"{"role":"user","content":"x","ts":"1"}"#,
             r#"{"role":"us\u0065r","content":"x","ts":1}"#,
             r#"{"role":"user","content":"x","ts":1,"extra":[1]}"#,
+            "{\"role\":\"user\",\"content\":\"a\u{1}b\",\"ts\":1}",
+            r#"{"role":"user","content":"\x","ts":1}"#,
+            r#"{"role":"user","content":"x","ts":01}"#,
+            r#"{"role":"user","content":"x","ts":1.}"#,
+            r#"{"role":"user","content":"x","ts":.5}"#,
+            r#"{"role":"user","content":"x","ts":--1}"#,
+            r#"{"role":"user","content":"x","ts":1.2.3}"#,
+            r#"{"role":"user","content":"x","ts":-}"#,
+            r#"{"role" "user","content":"x","ts":1}"#,
+            "{\"role\":\"user\",\u{c}\"content\":\"x\",\"ts\":1}",
+            r#"{"role":"user","content":"x","ts":1}}"#,
+            r#"{"role":"user","content":"x,"ts":1}"#,
+            r#"{"role":"user","content":"x","ts":1,}"#,
         ] {
             if is_plainly_valid(m.as_bytes()) {
                 assert!(decode_message(m.as_bytes()).is_ok(), "{m}");
@@ -648,6 +680,31 @@ mod tests {
         }
         assert!(is_plainly_valid(br#"{"role":"user","content":"a \"b\" \n","ts":1.5}"#));
         assert!(is_plainly_valid(br#"{ "ts" : 1 , "content" : "" , "role" : "system" }"#));
+        assert!(!is_plainly_valid(b"{\"role\":\"user\",\"content\":\"\xff\",\"ts\":1}"));
+    }
+
+    #[test]
+    fn the_fast_check_passes_no_damaged_variant_of_a_message() {
+        // Every byte of a message deleted, replaced or preceded by bytes
+        // that matter to JSON: whatever the fast check passes decodes.
+        let message = br#"{"role":"assistant","content":"a \"b\" \\ \n\/ c","ts":1796205601.25}"#;
+        let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntx\x00\x01\x0c\x7f\xc3\xff";
+        let mut tried = 0;
+        for at in 0..message.len() {
+            let mut variants = vec![[&message[..at], &message[at + 1..]].concat()];
+            for &b in bytes {
+                variants.push([&message[..at], &[b], &message[at + 1..]].concat());
+                variants.push([&message[..at], &[b], &message[at..]].concat());
+            }
+            for v in variants {
+                tried += 1;
+                if is_plainly_valid(&v) {
+                    assert!(decode_message(&v).is_ok(), "{}", String::from_utf8_lossy(&v));
+                }
+            }
+        }
+        assert!(tried > 3000);
+        assert!(is_plainly_valid(message));
     }
 
     #[test]

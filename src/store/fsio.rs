@@ -135,7 +135,7 @@ impl AtomicFile {
             let temp = dir.join(format!(".{name}.{}{TEMP_SUFFIX}", random_hex(12)));
             match create_new_private(&temp) {
                 Ok(file) => {
-                    let out = io::BufWriter::with_capacity(64 << 10, file);
+                    let out = io::BufWriter::with_capacity(256 << 10, file);
                     return Ok(AtomicFile { out, temp, target: target.to_path_buf() });
                 }
                 // Taken (or a planted symlink): pick another name.
