@@ -17,6 +17,7 @@
 //! message of it. A file whose messages do not all check is damaged as a
 //! whole: it is never appended to or rewritten.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Write};
 
 use nanoserde::SerJson;
@@ -120,8 +121,19 @@ fn decode_message(bytes: &[u8]) -> Result<Message, String> {
 /// `decode_message` decides. Checking a long session this way costs a
 /// fraction of decoding it.
 fn is_plainly_valid(bytes: &[u8]) -> bool {
+    plain_parts(bytes).is_some()
+}
+
+/// The parts of a message `is_plainly_valid` passes: its role, and where
+/// its content lies as a JSON string (quotes included).
+struct Plain {
+    role: &'static str,
+    content: std::ops::Range<usize>,
+}
+
+fn plain_parts(bytes: &[u8]) -> Option<Plain> {
     if std::str::from_utf8(bytes).is_err() || bytes.first() != Some(&b'{') {
-        return false;
+        return None;
     }
     let blank = |at: &mut usize| {
         while bytes.get(*at).is_some_and(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')) {
@@ -165,58 +177,71 @@ fn is_plainly_valid(bytes: &[u8]) -> bool {
             && fraction.is_none_or(|f| !f.is_empty() && f.iter().all(u8::is_ascii_digit))
     };
     let mut seen = [false; 3];
+    let (mut role, mut content) = ("", 0..0);
     let mut at = 1; // after '{'
     loop {
         blank(&mut at);
         if bytes.get(at) != Some(&b'"') {
-            return false;
+            return None;
         }
-        let Some((end, escaped, _)) = string_end(at) else { return false };
+        let (end, escaped, _) = string_end(at)?;
         let key = &bytes[at + 1..end];
         at = end + 1;
         blank(&mut at);
         if bytes.get(at) != Some(&b':') {
-            return false;
+            return None;
         }
         at += 1;
         blank(&mut at);
         let which = match key {
             b"role" if !escaped && bytes.get(at) == Some(&b'"') => {
-                let Some((end, escaped, _)) = string_end(at) else { return false };
-                let role = &bytes[at + 1..end];
-                if escaped || !ROLES.iter().any(|r| r.as_bytes() == role) {
-                    return false;
+                let (end, escaped, _) = string_end(at)?;
+                let named = &bytes[at + 1..end];
+                match ROLES.iter().find(|r| r.as_bytes() == named) {
+                    Some(known) if !escaped => role = known,
+                    _ => return None,
                 }
                 at = end + 1;
                 0
             }
             b"content" if !escaped && bytes.get(at) == Some(&b'"') => {
                 match string_end(at) {
-                    Some((end, _, false)) => at = end + 1,
-                    _ => return false,
+                    Some((end, _, false)) => {
+                        content = at..end + 1;
+                        at = end + 1;
+                    }
+                    _ => return None,
                 }
                 1
             }
             b"ts" if !escaped => {
                 let len = bytes[at..].iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
                 if !plain_number(&bytes[at..at + len]) {
-                    return false;
+                    return None;
                 }
                 at += len;
                 2
             }
-            _ => return false,
+            _ => return None,
         };
         if std::mem::replace(&mut seen[which], true) {
-            return false;
+            return None;
         }
         blank(&mut at);
         match bytes.get(at) {
             Some(b',') => at += 1,
-            Some(b'}') => return seen == [true; 3] && at + 1 == bytes.len(),
-            _ => return false,
+            Some(b'}') => {
+                return (seen == [true; 3] && at + 1 == bytes.len()).then_some(Plain { role, content });
+            }
+            _ => return None,
         }
     }
+}
+
+/// A message's role and its content as a JSON string (quotes included).
+pub struct JsonMessage<'a> {
+    pub role: &'static str,
+    pub content: Cow<'a, [u8]>,
 }
 
 /// A session file being read: its header, then its messages one by one.
@@ -291,6 +316,24 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         decode_message(&self.raw).map(Some).map_err(|why| damaged(format!("message {}: {why}", self.count)))
+    }
+
+    /// The next message as an agent's JSON wants it: its role, and its
+    /// content as a JSON string, the file's own bytes when it holds the
+    /// message plainly (no decoding, no encoding), else encoded afresh.
+    pub fn next_json(&mut self) -> Result<Option<JsonMessage<'_>>, Fault> {
+        if !self.advance()? {
+            return Ok(None);
+        }
+        if let Some(plain) = plain_parts(&self.raw) {
+            return Ok(Some(JsonMessage {
+                role: plain.role,
+                content: Cow::Borrowed(&self.raw[plain.content]),
+            }));
+        }
+        let m = decode_message(&self.raw).map_err(|why| damaged(format!("message {}: {why}", self.count)))?;
+        let role = ROLES.iter().find(|r| **r == m.role).expect("decode_message checks the role");
+        Ok(Some(JsonMessage { role, content: Cow::Owned(m.content.serialize_json().into_bytes()) }))
     }
 
     /// Like `next_message`, without decoding the message (it is checked
@@ -681,6 +724,20 @@ mod tests {
         assert!(is_plainly_valid(br#"{"role":"user","content":"a \"b\" \n","ts":1.5}"#));
         assert!(is_plainly_valid(br#"{ "ts" : 1 , "content" : "" , "role" : "system" }"#));
         assert!(!is_plainly_valid(b"{\"role\":\"user\",\"content\":\"\xff\",\"ts\":1}"));
+    }
+
+    #[test]
+    fn next_json_gives_the_content_as_a_json_string_plain_or_not() {
+        let file = "{\"format\":1,\"id\":\"20261202_120000_abcdef\",\"title\":\"t\",\"messages\":[\n\
+            {\"role\":\"user\",\"content\":\"a \\\"b\\\" \\n\",\"ts\":1.5},\n\
+            {\"content\":\"\\u00e9t\\u00e9\",\"role\":\"assistant\",\"ts\":2}\n]}";
+        let mut reader = read(file.as_bytes()).expect("a session");
+        let mut seen = Vec::new();
+        while let Some(m) = reader.next_json().expect("valid") {
+            let content: String = json::parse(&m.content).expect("a JSON string");
+            seen.push((m.role, content, matches!(m.content, Cow::Borrowed(_))));
+        }
+        assert_eq!(seen, [("user", "a \"b\" \n".to_string(), true), ("assistant", "été".to_string(), false)]);
     }
 
     #[test]

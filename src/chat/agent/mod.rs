@@ -37,12 +37,6 @@ pub struct Reply {
     pub output_error: Option<io::Error>,
 }
 
-#[derive(SerJson)]
-struct WireMessage<'a> {
-    role: &'a str,
-    content: &'a str,
-}
-
 /// Write what the agent reads on stdin, reading the conversation one
 /// message at a time from the session file: a long session is never held
 /// in memory whole.
@@ -62,13 +56,14 @@ pub fn write_input(
             to.write_all(model.unwrap_or("").to_string().serialize_json().as_bytes())?;
             to.write_all(b",\"stream\":true,\"messages\":[")?;
             let mut first = true;
-            while let Some(m) = conversation.next_message()? {
+            while let Some(m) = conversation.next_json()? {
                 if !first {
                     to.write_all(b",")?;
                 }
                 first = false;
-                let wire = WireMessage { role: &m.role, content: &m.content };
-                to.write_all(wire.serialize_json().as_bytes())?;
+                for piece in [b"{\"role\":\"", m.role.as_bytes(), b"\",\"content\":", &m.content, b"}"] {
+                    to.write_all(piece)?;
+                }
             }
             to.write_all(b"]}\n")?;
         }
