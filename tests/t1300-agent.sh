@@ -364,4 +364,19 @@ test_expect_success ROOT,SETPRIV,PRLIMIT 'no thread to feed the agent (a user at
 	test_cmp expect actual
 '
 
+test_expect_success 'an agent named by one word runs without a shell between; one with no #! line still runs' '
+	printf "#!/bin/sh\ncat >/dev/null\ncat /proc/\$PPID/comm\n" >"$TRASH/parent" &&
+	chmod +x "$TRASH/parent" &&
+	hermes chat -c direct --create-if-missing -q hi --agent "$TRASH/parent" -Q >out &&
+	echo hermes >expect &&
+	test_cmp expect out &&
+	printf "cat >/dev/null\necho no shebang\n" >"$TRASH/bare" &&
+	chmod +x "$TRASH/bare" &&
+	hermes chat -c direct -q again --agent "$TRASH/bare" -Q >out &&
+	echo "no shebang" >expect &&
+	test_cmp expect out &&
+	test_expect_code 3 hermes chat -c direct -q more --agent "$TRASH/missing" -Q 2>err &&
+	grep "not found" err
+'
+
 test_done

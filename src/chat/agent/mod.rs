@@ -101,7 +101,29 @@ struct Output {
 /// How output is read, a piece at a time.
 const READ_BYTES: usize = 8192;
 
+/// Whether a command is one word with nothing a shell would read in it
+/// (no blanks, quotes, `$`, `~`, `=`, globs or operators): a program's
+/// name or path, which `sh -c` would only look up and run.
+fn is_one_word(command: &str) -> bool {
+    !command.is_empty() && command.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+,:@%".contains(&b))
+}
+
 impl Agent {
+    /// `program` set up as the agent: the session in its environment, its
+    /// stdin and stdout hermes's pipes.
+    fn command(&self, header: &Header, mut program: Command) -> Command {
+        program
+            .env("HERMES_SESSION_ID", &header.id)
+            .env("HERMES_SESSION_TITLE", &header.title)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        if let Some(model) = &self.model {
+            program.env("HERMES_MODEL", model);
+        }
+        program
+    }
+
     /// Run the agent on the conversation, writing the reply to `out` as it
     /// arrives. SIGINT/SIGTERM stop the agent (its whole process group) and
     /// return what had arrived, marked interrupted; an agent that does not
@@ -109,19 +131,21 @@ impl Agent {
     /// the agent has exited, output is read for a moment more, then what it
     /// left running is killed and the reply is complete.
     pub fn reply(&self, header: &Header, conversation: Reader<File>, out: &mut dyn Write) -> Result<Reply> {
-        let mut command = Command::new("/bin/sh");
-        command
-            .arg("-c")
-            .arg(&self.command)
-            .env("HERMES_SESSION_ID", &header.id)
-            .env("HERMES_SESSION_TITLE", &header.title)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        if let Some(model) = &self.model {
-            command.env("HERMES_MODEL", model);
-        }
-        let (mut agent, stdin, stdout) = Process::spawn(&mut command)
+        // A command of one plain word is what `sh -c` would run, started
+        // without the shell in between; if it cannot be started so (not
+        // found, no #! line), the shell runs it and says why as it would.
+        let direct = is_one_word(&self.command)
+            .then(|| Process::spawn(&mut self.command(header, Command::new(&self.command))).ok())
+            .flatten();
+        let spawned = match direct {
+            Some(spawned) => Ok(spawned),
+            None => {
+                let mut shell = Command::new("/bin/sh");
+                shell.arg("-c").arg(&self.command);
+                Process::spawn(&mut self.command(header, shell))
+            }
+        };
+        let (mut agent, stdin, stdout) = spawned
             .map_err(|e| Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e))))?;
         // Feed input from a thread so a large conversation cannot deadlock
         // against an agent that writes before it has read everything. It is
