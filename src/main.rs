@@ -8,6 +8,7 @@ fn main() {
         // Never a backtrace: one line that says it is our bug.
         output::notice(&format!("internal error: {info}; please report this bug"));
     }));
+    hermes::sys::return_large_buffers();
     let status = match hermes::cli::parse().and_then(hermes::run) {
         Ok(()) => 0,
         Err(e) => {

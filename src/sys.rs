@@ -10,6 +10,20 @@ use std::os::unix::io::RawFd;
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 
+/// Large buffers (a message may be 16 MiB) always come from mmap(2) and go
+/// back to the system when freed. Otherwise glibc raises its mmap
+/// threshold to the size of the last large buffer freed and serves the
+/// next from a thread's heap, which keeps it: a turn on a session of
+/// 16 MiB messages held two of them at once.
+pub fn return_large_buffers() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a parameter of the allocator; a fixed
+    // threshold also turns off its dynamic adjustment.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 << 10);
+    }
+}
+
 pub fn isatty(fd: RawFd) -> bool {
     // SAFETY: isatty only inspects the descriptor number; any value is allowed.
     unsafe { libc::isatty(fd) == 1 }

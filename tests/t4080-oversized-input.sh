@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='a message over 16 MiB or a title over 100 characters is a usage error, and nothing is written'
+test_description='a message over 16 MiB or a title over 100 characters is a usage error, and nothing is written; sessions of 16 MiB messages stay in bounded memory'
 . "$(dirname "$0")/lib.sh"
 
 MIB=1048576
@@ -88,6 +88,31 @@ test_expect_success 'exactly 100 characters is a fine title, also in multibyte c
 	grep "	$(repeat 100 x)	" out &&
 	grep "	$(repeat 100 é)	" out &&
 	figure "t4080: 101-character titles (ASCII and two-byte) refused with exit 2 by --title, -c --create-if-missing and rename; 100 accepted"
+'
+
+# GNU time(1) reports the peak resident set size of what it ran.
+test_lazy_prereq GNU_TIME '/usr/bin/time -f %M -o /dev/null true'
+
+test_expect_success GNU_TIME 'a turn and an append on a session of 16 MiB messages each stay under 32 MiB' '
+	{
+		printf "{\"format\":1,\"id\":\"20250601_120000_aaaaaa\",\"title\":\"huge messages\",\"title_source\":\"user\",\"created_at\":1748779200,\"updated_at\":1748779300,\"cwd\":\"/tmp\",\"message_count\":4,\"preview\":\"x\",\"messages\":[" &&
+		for i in 0 1 2 3; do
+			test $i = 0 || printf ","
+			printf "{\"role\":\"%s\",\"content\":\"" "$(test $((i % 2)) = 0 && echo user || echo assistant)" &&
+			head -c 16777000 /dev/zero | tr "\0" x &&
+			printf "\",\"ts\":%d}" $((1748779200 + i)) || return 1
+		done &&
+		printf "]}\n"
+	} >huge.jsonl &&
+	hermes sessions import huge.jsonl 2>err &&
+	/usr/bin/time -f %M -o rss hermes chat -r 20250601_120000_aaaaaa -q x --agent "cat >/dev/null; echo ok" -Q >out &&
+	echo ok >expect && test_cmp expect out &&
+	turn=$(tail -n 1 rss) &&
+	/usr/bin/time -f %M -o rss hermes chat -r 20250601_120000_aaaaaa -q y --no-agent -Q &&
+	append=$(tail -n 1 rss) &&
+	figure "t4080: peak RSS with four 16 MiB messages: a turn $turn KiB, an append $append KiB" &&
+	test "$turn" -lt 32768 &&
+	test "$append" -lt 32768
 '
 
 cat "$TRASH_ROOT/figures" 2>/dev/null
