@@ -42,7 +42,11 @@ pub fn run(cli: Cli) -> Result<()> {
             // A home others can write to is refused to any command that
             // writes or runs an agent; what only reads goes on, warned.
             if sessions::is_read_only(&command) {
-                store.warn_if_unsafe();
+                // It goes on in an unsafe home (your sessions can still be
+                // listed and exported), saying once what is wrong.
+                for problem in store.trust_problems() {
+                    output::warn(&problem.message());
+                }
             } else {
                 store.verify()?;
             }

@@ -119,14 +119,6 @@ impl Store {
         Ok(())
     }
 
-    /// A read-only command goes on in an unsafe home (your sessions can
-    /// still be listed and exported), saying once what is wrong.
-    pub fn warn_if_unsafe(&self) {
-        for problem in self.trust_problems() {
-            crate::output::warn(&problem.message());
-        }
-    }
-
     pub fn sessions_dir(&self) -> &Path {
         &self.sessions_dir
     }
