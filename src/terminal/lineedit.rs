@@ -10,9 +10,15 @@ use crate::store::session::MAX_MESSAGE_BYTES;
 use crate::sys;
 use crate::terminal::compose;
 use crate::terminal::keys::{Key, KeyReader};
-use crate::terminal::prompt::Line;
 use crate::terminal::raw::{self, RawMode};
 use crate::text;
+
+/// What reading a line came to: its text, Ctrl-C, or the end of input.
+pub enum Line {
+    Text(String),
+    Cancelled,
+    End,
+}
 
 /// How long the terminal has to answer the first cursor position query:
 /// one that does not is left to plain line reading.

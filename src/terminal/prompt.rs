@@ -8,12 +8,7 @@ use crate::store::session::MAX_MESSAGE_BYTES;
 use crate::sys;
 use crate::terminal::keys;
 use crate::terminal::lineedit::Editor;
-
-pub enum Line {
-    Text(String),
-    Cancelled,
-    End,
-}
+pub use crate::terminal::lineedit::Line;
 
 /// Where the chat reads what is typed: the line editor on a terminal that
 /// can take it, else plain lines as the terminal's own line discipline
