@@ -428,10 +428,13 @@ impl Store {
             moved.push((header.updated_at, *key, header.title));
         }
         moved.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
+        // Looked up once per catalog line: sorted, not scanned.
+        let mut journaled = state.journal.clone();
+        journaled.sort_unstable();
         let mut moved = moved.into_iter().peekable();
         for entry in catalog.entries()? {
             let entry = entry?;
-            if state.journal.contains(&entry.id) {
+            if journaled.binary_search(&entry.id).is_ok() {
                 continue;
             }
             let newer = |m: &(f64, [u8; 22], String)| {
