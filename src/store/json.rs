@@ -238,19 +238,14 @@ impl Checker<'_> {
 /// or a `\\`, and with `controls` also any byte below 0x20. Strings are most
 /// of a session's bytes, so this looks at eight of them at a time.
 pub fn string_stop(bytes: &[u8], controls: bool) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // A high bit for each byte of `x` that is zero, and perhaps for some
-    // after the first; the lowest one set is always right.
-    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
     let mut words = bytes.chunks_exact(8);
     let mut at = 0;
     for word in &mut words {
         let x = u64::from_le_bytes(word.try_into().expect("8 bytes"));
-        let mut hits = zeros(x ^ (ONES * u64::from(b'"'))) | zeros(x ^ (ONES * u64::from(b'\\')));
+        let mut hits = zero_bytes(x ^ every_byte(b'"')) | zero_bytes(x ^ every_byte(b'\\'));
         if controls {
             // Bytes below 0x20, the same way (exact for the lowest).
-            hits |= x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+            hits |= x.wrapping_sub(every_byte(0x20)) & !x & every_byte(0x80);
         }
         if hits != 0 {
             return Some(at + hits.trailing_zeros() as usize / 8);
@@ -259,6 +254,18 @@ pub fn string_stop(bytes: &[u8], controls: bool) -> Option<usize> {
     }
     let stops = |&b: &u8| b == b'"' || b == b'\\' || (controls && b < 0x20);
     words.remainder().iter().position(stops).map(|p| at + p)
+}
+
+/// A word whose eight bytes are all `b`.
+pub const fn every_byte(b: u8) -> u64 {
+    0x0101_0101_0101_0101 * b as u64
+}
+
+/// The high bit of each byte of `x` that is zero, and perhaps of a 0x01
+/// byte just above a zero one: the lowest bit set is always a zero byte,
+/// and none is missed. Eight bytes looked at in one step.
+pub fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(every_byte(1)) & !x & every_byte(0x80)
 }
 
 /// Find the top-level `"messages":` key. An unescaped quote cannot occur

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::error::Result;
 use crate::store::Store;
 use crate::store::fsio;
+use crate::store::json::{every_byte, zero_bytes};
 use crate::store::session::Header;
 
 /// Bytes read from a file at a time in the first pass.
@@ -173,18 +174,14 @@ pub fn contains(hay: &[u8], needle: &[u8], fold: bool) -> bool {
     let same = |window: &[u8]| {
         if fold { window.eq_ignore_ascii_case(needle) } else { window == needle }
     };
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // A high bit for every zero byte of `x` (and perhaps for a 0x01 just
-    // above one): never misses a place, and `same` refutes the extra ones.
-    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    // `zero_bytes` may flag a place that does not match; `same` refutes it.
     let word = |at: usize| u64::from_le_bytes(hay[at..at + 8].try_into().expect("8 bytes"));
-    let (first_word, first_bits) = (ONES * u64::from(first), ONES * u64::from(case_bit(first)));
-    let (last_word, last_bits) = (ONES * u64::from(last), ONES * u64::from(case_bit(last)));
+    let (first_word, first_bits) = (every_byte(first), every_byte(case_bit(first)));
+    let (last_word, last_bits) = (every_byte(last), every_byte(case_bit(last)));
     let mut at = 0;
     while at + n - 1 + 8 <= hay.len() {
-        let mut mask =
-            zeros((word(at) | first_bits) ^ first_word) & zeros((word(at + n - 1) | last_bits) ^ last_word);
+        let mut mask = zero_bytes((word(at) | first_bits) ^ first_word)
+            & zero_bytes((word(at + n - 1) | last_bits) ^ last_word);
         while mask != 0 {
             let k = mask.trailing_zeros() as usize / 8;
             if same(&hay[at + k..at + k + n]) {
