@@ -175,6 +175,9 @@ test_lazy_prereq NOT_ROOT 'test "$(id -u)" != 0'
 test_lazy_prereq PYTHON3 'command -v python3'
 test_lazy_prereq SETPRIV 'command -v setpriv'
 test_lazy_prereq PRLIMIT 'command -v prlimit'
+# EXPENSIVE: tests that take minutes (a full static build); .ci/run turns
+# them on with HERMES_TEST_EXPENSIVE=1, as git's EXPENSIVE.
+test_lazy_prereq EXPENSIVE 'test -n "${HERMES_TEST_EXPENSIVE-}"'
 # Root may make mount and UTS namespaces and bind-mount over
 # /etc/machine-id: another machine.
 test_lazy_prereq MACHINES 'test "$(id -u)" = 0 && test -f /etc/machine-id &&

@@ -102,4 +102,29 @@ test_expect_success 'make unit and make test have rules; TESTS names the scripts
 	grep "tests/run t0000-harness.sh$" out
 '
 
+test_expect_success 'every test script has a number of its own' '
+	ls "$ROOT"/tests/t[0-9]*.sh | sed "s|.*/t\([0-9]*\)-.*|\1|" | sort | uniq -d >dup &&
+	test_must_be_empty dup
+'
+
+test_expect_success 'tests/run keeps the scripts going and reports each as it ends' '
+	# Beside the trash directory: lib.sh holds the words of a panic, which
+	# the harness looks for in trash directories.
+	t=$TRASH.run && mkdir "$t" &&
+	cp "$ROOT"/tests/lib.sh "$ROOT"/tests/lib-fixtures.sh "$ROOT"/tests/run "$t" &&
+	for n in 1 2 3; do
+		printf "%s\n" "test_description=\"s$n\"" ". \"\$(dirname \"\$0\")/lib.sh\"" \
+			"test_expect_success \"one\" \"sleep 0.\$((4 - $n))\"" test_done >"$t/t900$n-s.sh" || return 1
+	done &&
+	TEST_JOBS=2 HERMES_TEST_TIMES=times sh "$t/run" >out &&
+	tail -n 1 out >actual &&
+	echo "3 passed, 0 failed, 0 skipped" >expect &&
+	test_cmp expect actual &&
+	test_line_count = 3 "$t/times" &&
+	# The shorter second script is reported before the first.
+	grep "^# t900[12]-s: " out | cut -d: -f1 >actual &&
+	printf "%s\n" "# t9002-s" "# t9001-s" >expect &&
+	test_cmp expect actual
+'
+
 test_done

@@ -1,0 +1,225 @@
+# tests/lib-fixtures.sh: helpers shared by the scripts.
+#
+# lib.sh sources this file last, so every tests/t*.sh has these helpers.
+# Each is defined here once; a helper only one script needs stays in that
+# script. Like the test bodies that call them, they run in the test's trash
+# directory with its own $HERMES_HOME, and leave their scratch files
+# (expect, actual, raw, mk.err, ...) there.
+
+# ---- Session files ----------------------------------------------------
+
+# field ID KEY: header field KEY (a string or a number) of session ID.
+field() {
+	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" | sed 's/"messages":.*//' |
+	sed -n -e 's/.*"'"$2"'":"\([^"]*\)".*/\1/p' -e t -e 's/.*"'"$2"'":\([0-9.]*\).*/\1/p'
+}
+
+# messages ID: one "role: content" line per message of session ID
+# (content as stored, JSON-escaped).
+messages() {
+	tr -d '\n' <"$HERMES_HOME/sessions/$1.json" |
+	awk '{
+		n = split($0, m, /\{"role":"/)
+		for (i = 2; i <= n; i++) {
+			role = m[i]; sub(/".*/, "", role)
+			text = m[i]; sub(/^[^"]*","content":"/, "", text); sub(/","ts":.*/, "", text)
+			print role ": " text
+		}
+	}'
+}
+
+# only_id: the ID of the only session in the store (fails unless there is
+# exactly one).
+only_id() {
+	test "$(session_count)" = 1 &&
+	ls "$HERMES_HOME/sessions" | sed -n 's/\.json$//p'
+}
+
+# mk TITLE: a new session titled TITLE holding one message ("about TITLE"),
+# made by hermes chat; prints its ID.
+mk() {
+	hermes chat --title "$1" -q "about $1" --no-agent 2>mk.err &&
+	sed -n 's/^session_id: //p' mk.err
+}
+
+# mk_session ID TITLE TITLE_SOURCE UPDATED_AT CWD [ROLE CONTENT]...
+# A session file written directly, with fixed times: created an hour
+# before UPDATED_AT, messages a minute apart from then. CONTENT is put into
+# the JSON as is (write \n for a newline).
+mk_session() {
+	ms_id=$1 ms_title=$2 ms_src=$3 ms_updated=$4 ms_cwd=$5
+	shift 5
+	ms_created=$((ms_updated - 3600)) ms_count=$(($# / 2)) ms_preview=
+	test $# -ge 2 && ms_preview=$2
+	mkdir -p "$HERMES_HOME/sessions" &&
+	{
+		printf '{"format":1,"id":"%s","title":"%s","title_source":"%s","created_at":%s,"updated_at":%s,"cwd":"%s","message_count":%s,"preview":"%s","messages":[' \
+			"$ms_id" "$ms_title" "$ms_src" "$ms_created" "$ms_updated" "$ms_cwd" "$ms_count" "$ms_preview"
+		ms_ts=$ms_created ms_sep=
+		while test $# -ge 2; do
+			printf '%s\n{"role":"%s","content":"%s","ts":%s}' "$ms_sep" "$1" "$2" "$ms_ts"
+			ms_sep=, ms_ts=$((ms_ts + 60))
+			shift 2
+		done
+		printf '\n]}\n'
+	} >"$HERMES_HOME/sessions/$ms_id.json"
+}
+
+# ---- What hermes says -------------------------------------------------
+
+# not_found NAME: the SPEC's text for -c NAME matching nothing.
+# verb_not_found NAME [NEAR]: what a sessions verb says of a NAME that
+# matches nothing (a plain NAME; NEAR a title that differs in case).
+verb_not_found() {
+	printf "hermes: no session matches '%s'" "$1"
+	test $# -lt 2 || printf " (did you mean '%s'?)" "$2"
+	printf "; find it with 'hermes sessions list', or look in the messages too: hermes sessions search %s\n" "$(quoted_for_shell "$1")"
+}
+
+# quoted_for_shell TEXT: TEXT as hermes quotes it in a command to copy.
+quoted_for_shell() {
+	case $1 in
+	'' | *[!A-Za-z0-9._/-]*) printf "'%s'" "$(printf "%s" "$1" | sed "s/'/'\\\\''/g")" ;;
+	*) printf "%s" "$1" ;;
+	esac
+}
+
+not_found() {
+	cat <<-EOF
+	No session found matching '$1'.
+	Use 'hermes sessions list' to see available sessions, or pass
+	--create-if-missing to start a new session with that title.
+	EOF
+}
+
+# check_current FILE ID REASON: FILE holds the output of `hermes sessions
+# current`, which must name session ID for REASON.
+check_current() {
+	printf '%s %s\n' "$2" "$3" >expect.current &&
+	awk -F '\t' '{ sub(/ \(.*/, "", $3); print $1, $3 }' "$1" >actual.current &&
+	test_cmp expect.current actual.current
+}
+
+# Every verb of hermes sessions.
+VERBS='list search pick show current export import rename delete prune stats merge merge-file'
+
+# ---- Agents -----------------------------------------------------------
+
+# use_fake_agent: put tests/agents on PATH, for "--agent 'fake-agent ...'":
+# tests/agents/fake-agent answers as a model would.
+use_fake_agent() {
+	PATH="$TEST_DIR/agents:$PATH"
+}
+
+# ---- Waiting ----------------------------------------------------------
+
+# poll_until [-t SECONDS] CMD...: run CMD every tenth of a second until it
+# succeeds; after SECONDS (default 30) give up, saying what it waited for.
+poll_until() {
+	poll_limit=30
+	if test "$1" = -t; then
+		poll_limit=$2
+		shift 2
+	fi
+	poll_tries=0
+	until "$@"; do
+		poll_tries=$((poll_tries + 1))
+		if test $poll_tries -gt $((poll_limit * 10)); then
+			echo "timed out after ${poll_limit}s waiting for: $*" >&2
+			return 1
+		fi
+		sleep 0.1 2>/dev/null || sleep 1
+	done
+}
+
+# wait_for_file FILE [SECONDS]: wait (at most SECONDS, default 30) until
+# FILE exists; a marker file another process creates when it gets there.
+wait_for_file() {
+	poll_until -t "${2:-30}" test -e "$1"
+}
+
+# ---- Terminals --------------------------------------------------------
+
+# pty_transcript 'COMMANDS' FILE: run_in_pty COMMANDS, with the stdin given;
+# the terminal transcript goes to raw, and without its carriage returns to
+# FILE.
+pty_transcript() {
+	run_in_pty "$1" >raw &&
+	tr -d '\r' <raw >"$2"
+}
+
+# Each test that needs tmux runs its own server on a private socket in its
+# trash directory ($SOCKET, see start_tmux); every server a test started is
+# killed when the test's subshell exits, pass or fail. tmux runs pane
+# commands with $SHELL: scripts using it set SHELL=/bin/sh.
+
+# tm ARGS...: tmux, on the test's server at $SOCKET.
+tm() {
+	tmux -S "$SOCKET" -f /dev/null "$@"
+}
+
+# stop_tmux: kill every tmux server this test started.
+stop_tmux() {
+	for SOCKET in "$TRASH"/*.sock; do
+		tm kill-server >/dev/null 2>&1
+	done
+}
+
+# start_tmux [NAME]: start a server (socket $TRASH/NAME.sock, default
+# "tmux") with one 150x50 pane running an interactive shell in $TRASH,
+# prompt "$ "; sets $PANE to the pane's id (%N), and stop_tmux to run when
+# the test ends. Not in $(...): the trap must belong to the test's shell.
+start_tmux() {
+	SOCKET=$TRASH/${1:-tmux}.sock
+	trap stop_tmux EXIT
+	trap 'exit 130' INT TERM HUP
+	PANE=$(tm new-session -d -s test -x 150 -y 50 -c "$TRASH" -P -F '#{pane_id}' "env PS1='$ ' sh")
+}
+
+# ---- Reporting --------------------------------------------------------
+
+# figure TEXT: a measured figure, printed with the results: a script that
+# records figures prints "$TRASH_ROOT/figures" before test_done.
+figure() {
+	echo "# $*" >>"$TRASH_ROOT/figures"
+}
+
+# gone PID: PID has exited. gone -PGID: no process of group PGID is left.
+# A zombie counts as gone: in a container whose first process does not
+# reap orphans, a killed agent stays one. Without a working ps, only what
+# kill -0 no longer finds is gone.
+gone() {
+	kill -0 "$1" 2>/dev/null || return 0
+	case $1 in
+	-*) ps -A -o pgid= -o stat= | awk -v g="${1#-}" '
+		$1 == g { seen = 1; if ($2 !~ /^Z/) live = 1 }
+		END { exit !(seen && !live) }' ;;
+	*) ps -o stat= -p "$1" | grep -q "^Z" ;;
+	esac
+}
+
+# A user ID no process runs as, for tests that need a user of their own:
+# the kernel counts a user's processes over the whole machine, in every
+# container, so user nobody may already have some.
+LONELY_UID=$((2000000000 + $$))
+
+# lonely_hermes: the path of a copy of hermes that user $LONELY_UID can
+# run wherever the build lives (a clone made under umask 077 is closed to
+# other users). It lies outside any test's trash directory, where the
+# words a panic leaves would be found in it.
+lonely_hermes() {
+	if ! test -x "$TRASH_ROOT/lonely-bin/hermes"; then
+		mkdir -p "$TRASH_ROOT/lonely-bin" &&
+		cp "$HERMES_BIN" "$TRASH_ROOT/lonely-bin/hermes" &&
+		chmod 755 "$TRASH_ROOT" "$TRASH_ROOT/lonely-bin" "$TRASH_ROOT/lonely-bin/hermes"
+	fi &&
+	echo "$TRASH_ROOT/lonely-bin/hermes"
+}
+
+# as_lonely_user N CMD...: CMD as user $LONELY_UID, who may run N
+# processes and threads in all.
+as_lonely_user() {
+	limit=$1 &&
+	shift &&
+	prlimit --nproc="$limit:$limit" setpriv --reuid=$LONELY_UID --regid=$LONELY_UID --clear-groups "$@"
+}
