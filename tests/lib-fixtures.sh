@@ -67,7 +67,7 @@ mk_session() {
 
 # ---- What hermes says -------------------------------------------------
 
-# not_found NAME: the SPEC's text for -c NAME matching nothing.
+# not_found NAME: the man page's text for -c NAME matching nothing.
 # verb_not_found NAME [NEAR]: what a sessions verb says of a NAME that
 # matches nothing (a plain NAME; NEAR a title that differs in case).
 verb_not_found() {

@@ -332,8 +332,8 @@ run_in_pty() {
 	script -qec "$1" /dev/null
 }
 
-# MACHINE: the tag that ends this machine's terminal keys (SPEC "Terminal
-# identity"): pane %0 leaves tmux_pane--0.$MACHINE.json, found by looking.
+# MACHINE: the tag that ends this machine's terminal keys (see machine_tag in
+# src/terminal/mod.rs): pane %0 leaves tmux_pane--0.$MACHINE.json, found by looking.
 MACHINE=$(
 	home=$(mktemp -d) &&
 	HERMES_HOME=$home TMUX_PANE=%0 "$HERMES_BIN" chat -q x --no-agent -Q </dev/null >/dev/null 2>&1
