@@ -112,9 +112,16 @@ test_expect_success 'tests/run keeps the scripts going and reports each as it en
 	# the harness looks for in trash directories.
 	t=$TRASH.run && mkdir "$t" &&
 	cp "$ROOT"/tests/lib.sh "$ROOT"/tests/lib-fixtures.sh "$ROOT"/tests/run "$t" &&
+	# The first ends only once the second has: started together, the
+	# second must be reported first, whatever the load.
 	for n in 1 2 3; do
+		case $n in
+		1) body="i=0; until test -f \"$t/2.done\" || test \$i = 300; do sleep 0.1; i=\$((i + 1)); done" ;;
+		2) body="touch \"$t/2.done\"" ;;
+		3) body=true ;;
+		esac &&
 		printf "%s\n" "test_description=\"s$n\"" ". \"\$(dirname \"\$0\")/lib.sh\"" \
-			"test_expect_success \"one\" \"sleep 0.\$((4 - $n))\"" test_done >"$t/t900$n-s.sh" || return 1
+			"test_expect_success \"one\" '"'"'$body'"'"'" test_done >"$t/t900$n-s.sh" || return 1
 	done &&
 	TEST_JOBS=2 HERMES_TEST_TIMES=times sh "$t/run" >out &&
 	tail -n 1 out >actual &&
