@@ -140,10 +140,13 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         }
         // An import file is outside input like any typed title: the title
         // rules apply, so no escape sequence or bidi override reaches a
-        // terminal through `list`. Too long is cut here, not refused.
-        s.header.title = session::sanitize_title(&s.header.title)
-            .map(|t| crate::text::truncate_words(&t, session::MAX_TITLE_CHARS))
-            .unwrap_or_default();
+        // terminal through `list`, and no title has an ID's shape. Too long
+        // is cut here, not refused.
+        s.header.title = crate::store::titles::foreign_title(&s.header.title);
+        if s.header.title.is_empty() {
+            s.header.title_source = String::new();
+            source::finish(&mut s);
+        }
         if !s.header.title.is_empty() && titles.contains(&title_key(&s.header.title)) {
             let base = s.header.title.clone();
             s.header.title = (2..)
