@@ -247,16 +247,28 @@ impl Store {
     /// A copy whose session is gone becomes the session. With `dry_run`,
     /// only says what it would do. A damaged copy is an error naming it,
     /// and is left alone.
-    pub fn merge_copy(&self, copy: &merge::ConflictCopy, dry_run: bool) -> Result<MergedCopy> {
+    pub fn merge_copy(&self, copy: &merge::ConflictCopy, dry_run: bool, restore: bool) -> Result<MergedCopy> {
         let _store = if dry_run { None } else { Some(self.lock_store()?) };
         let theirs = self.read_copy(copy)?;
         let _session = if dry_run { None } else { Some(self.lock_session(&copy.id)?) };
         let Some(ours) = self.load(&copy.id)? else {
+            // Its session is gone, most likely deleted on purpose: a backup
+            // or a sync tool's copy does not bring it back unasked.
+            if !restore {
+                return Ok(MergedCopy::Orphan { messages: theirs.messages.len(), title: theirs.header.title });
+            }
+            let mut header = theirs.header.clone();
+            let wanted = titles::foreign_title(&header.title);
+            header.title = if wanted.is_empty() { wanted } else { titles::unique_auto_title(self, &wanted)? };
+            let retitled_from = (header.title != theirs.header.title).then(|| theirs.header.title.clone());
+            if header.title.is_empty() {
+                header.title_source = String::new();
+            }
             if !dry_run {
-                self.create(&theirs.header, &theirs.messages)?;
+                self.create(&header, &theirs.messages)?;
                 fsio::remove(&copy.path)?;
             }
-            return Ok(MergedCopy::Became { messages: theirs.messages.len(), title: theirs.header.title });
+            return Ok(MergedCopy::Became { messages: theirs.messages.len(), title: header.title, retitled_from });
         };
         let path = self.session_path(&copy.id).expect("a copy's ID is valid");
         refuse_newer(&path, &ours.header)?;
@@ -886,8 +898,11 @@ pub enum MergedCopy {
     /// Merged into its session: how many messages were new to it, and the
     /// copy's user title when the session kept its own different one.
     Into { added: usize, title: String, title_kept_over: Option<String> },
-    /// Its session was gone: the copy became it.
-    Became { messages: usize, title: String },
+    /// Its session was gone: the copy was left as it is.
+    Orphan { messages: usize, title: String },
+    /// Its session was gone and `restore` was asked: the copy became it,
+    /// under a free title (the copy's own title when it was taken).
+    Became { messages: usize, title: String, retitled_from: Option<String> },
 }
 
 /// The file name is the ID every command acts on. A header naming another
