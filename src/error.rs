@@ -367,7 +367,7 @@ impl fmt::Display for Error {
 /// sequences among them) and bidi overrides are shown as escapes, not
 /// obeyed, the way usage errors and stored titles show them.
 fn visible(name: &str) -> String {
-    crate::text::printable(name, false).into_owned()
+    crate::text::clipped(name)
 }
 
 /// `text` as one shell word, for a command line a user may paste.
