@@ -363,6 +363,7 @@ impl Store {
         // Taken before the directory is read: the catalog this pass builds
         // describes the directory as it was then, if it is still so at the end.
         let before = DirStamp::of(&self.sessions_dir);
+        let listed_at = crate::time::now();
         let ids = self.session_ids()?;
         if ids.len() < index::MIN_SESSIONS {
             return self.walk(&ids, None, None, &mut visit).map(drop);
@@ -379,7 +380,7 @@ impl Store {
                 visit(entry)
             })?;
             drop(ids);
-            self.install_catalog(builder, before);
+            self.install_catalog(builder, before, listed_at);
             return Ok(());
         }
         self.scan_indexed(&ids, &mut visit)
@@ -387,7 +388,12 @@ impl Store {
 
     /// Put a catalog built by a full pass in place, if the directory is
     /// still as it was before the pass (a cache: failures only cost speed).
-    fn install_catalog(&self, builder: catalog::Builder, before: DirStamp) {
+    fn install_catalog(&self, builder: catalog::Builder, before: DirStamp, listed_at: f64) {
+        // A change within the same coarse tick as the listing would leave
+        // the directory's times as they were: not a state to vouch for.
+        if before.racy(listed_at) {
+            return;
+        }
         // Not lock_file(): a listing prepares (and warns about) nothing.
         if self.locks.get().is_none() {
             let Ok(lock) = LockFile::open(&self.lock_path()) else { return };
@@ -851,6 +857,11 @@ impl Watch<'_> {
     /// no longer matches the directory, so it is not believed.
     fn finish(self, store: &Store, change: Change) {
         let (Some(mut state), Some(after)) = (self.state, self.dir_after) else { return };
+        if after.racy(crate::time::now()) {
+            // Another change in this same coarse tick would go unseen.
+            catalog::forget(&store.catalog_state_path());
+            return;
+        }
         state.dir = after;
         match change {
             Change::Touch(id) => {
