@@ -78,10 +78,17 @@ test_expect_success 'times before 1970, after 9999 or not finite are refused, na
 	test_expect_code 4 hermes sessions import times.jsonl 2>err &&
 	grep "line 2 is damaged (created_at 1e300 is not a time from 1970 to 9999); skipped" err &&
 	grep "line 3 is damaged (created_at -1e300 is not a time from 1970 to 9999); skipped" err &&
-	grep "line 4 is damaged (message 1 has the time -5, not one from 1970 to 9999); skipped" err &&
+	grep "line 4 is damaged (message 1 has the time -5, not a time from 1970 to 9999); skipped" err &&
 	test "$(session_count)" = 2 &&
 	hermes sessions list >out &&
 	! grep "1969\|	-	" out
+'
+
+test_expect_success 'an input whose only line has a bad time says so, not that it is no JSON' '
+	hermes_line 20200101_000000_000002 1e300 1e300 >one.jsonl &&
+	test_expect_code 4 hermes sessions import one.jsonl 2>err &&
+	grep "line 1 is damaged (created_at 1e300 is not a time from 1970 to 9999); skipped" err &&
+	! grep "no line is JSON" err
 '
 
 test_expect_success 'llm times before 1970 are refused, naming the line' '

@@ -126,7 +126,13 @@ fn clean_title(merged: &mut Merged) {
         header.title = clean;
         if header.title.is_empty() {
             header.title_source = String::new();
-            if let Some(title) = merged.session.messages.iter().find(|m| m.role == "user").and_then(|m| crate::store::session::clean_title(&m.content)) {
+            if let Some(title) = merged
+                .session
+                .messages
+                .iter()
+                .find(|m| m.role == "user")
+                .and_then(|m| crate::store::session::clean_title(&m.content))
+            {
                 header.title = title;
                 header.title_source = TITLE_AUTO.to_string();
             }

@@ -255,7 +255,10 @@ impl Store {
             // Its session is gone, most likely deleted on purpose: a backup
             // or a sync tool's copy does not bring it back unasked.
             if !restore {
-                return Ok(MergedCopy::Orphan { messages: theirs.messages.len(), title: theirs.header.title });
+                return Ok(MergedCopy::Orphan {
+                    messages: theirs.messages.len(),
+                    title: theirs.header.title,
+                });
             }
             let mut header = theirs.header.clone();
             let wanted = titles::foreign_title(&header.title);
@@ -268,7 +271,11 @@ impl Store {
                 self.create(&header, &theirs.messages)?;
                 fsio::remove(&copy.path)?;
             }
-            return Ok(MergedCopy::Became { messages: theirs.messages.len(), title: header.title, retitled_from });
+            return Ok(MergedCopy::Became {
+                messages: theirs.messages.len(),
+                title: header.title,
+                retitled_from,
+            });
         };
         let path = self.session_path(&copy.id).expect("a copy's ID is valid");
         refuse_newer(&path, &ours.header)?;

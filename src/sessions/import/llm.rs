@@ -94,7 +94,14 @@ pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Resu
             )
         })?;
         if !source::sane_time(ts) {
-            tally.damaged.push((element.line, format!("datetime_utc {} is not a time from 1970 to 9999", crate::text::clipped(&exchange.datetime_utc))));
+            tally.damaged.push((
+                element.line,
+                format!(
+                    "datetime_utc {} is not {}",
+                    crate::text::clipped(&exchange.datetime_utc),
+                    source::TIME_RANGE
+                ),
+            ));
             return Ok(());
         }
         let place = Place {

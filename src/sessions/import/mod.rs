@@ -27,8 +27,8 @@ use crate::store::fsio::Batch;
 use crate::store::session::{self, Session};
 use crate::text::counted;
 
-pub use source::Source;
 use source::Incoming;
+pub use source::Source;
 
 use super::Progress;
 
@@ -81,8 +81,9 @@ fn read(
     };
     // Damage everywhere and nothing readable is not a damaged file but
     // another kind of file.
+    // (Lines refused only for their times are JSON of the right kind.)
     if tally.sessions == 0
-        && let Some((line, why)) = tally.damaged.first()
+        && let Some((line, why)) = tally.damaged.iter().find(|(_, why)| !why.contains(source::TIME_RANGE))
     {
         return Err(source::rejected(name, *line, &format!("not {}: no line is JSON ({why})", from.kind())));
     }
@@ -271,9 +272,11 @@ fn free_derived_id(
 /// Whether session `there` begins with every message of `s`.
 fn holds(there: &Session, s: &Session) -> bool {
     there.messages.len() >= s.messages.len()
-        && there.messages.iter().zip(&s.messages).all(|(a, b)| {
-            a.role == b.role && a.content == b.content && a.ts.to_bits() == b.ts.to_bits()
-        })
+        && there
+            .messages
+            .iter()
+            .zip(&s.messages)
+            .all(|(a, b)| a.role == b.role && a.content == b.content && a.ts.to_bits() == b.ts.to_bits())
 }
 
 fn title_key(title: &str) -> u64 {

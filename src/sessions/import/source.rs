@@ -184,6 +184,9 @@ pub fn derived_id(started: f64, source_id: &str, attempt: u32) -> String {
     format!("{y:04}{mo:02}{d:02}_{h:02}{mi:02}{s:02}_{hash:06x}")
 }
 
+/// How a time hermes does not keep is described.
+pub const TIME_RANGE: &str = "a time from 1970 to 9999";
+
 /// The latest time hermes keeps: the end of year 9999.
 pub const LATEST: f64 = 253_402_300_799.0;
 
@@ -202,12 +205,12 @@ pub fn bad_times(session: &Session) -> Option<String> {
     let messages = session.messages.iter().enumerate().map(|(i, m)| (i, m.ts));
     for (what, t) in named {
         if !sane_time(t) {
-            return Some(format!("{what} {} is not a time from 1970 to 9999", shown(t)));
+            return Some(format!("{what} {} is not {TIME_RANGE}", shown(t)));
         }
     }
     for (i, t) in messages {
         if !sane_time(t) {
-            return Some(format!("message {} has the time {}, not one from 1970 to 9999", i + 1, shown(t)));
+            return Some(format!("message {} has the time {}, not {TIME_RANGE}", i + 1, shown(t)));
         }
     }
     None
