@@ -151,6 +151,19 @@ pub fn counted(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
+/// Outside input quoted in a message: printable, and a long one (a
+/// 5,000-character "ID") cut to its first characters with its length said.
+pub fn clipped(s: &str) -> String {
+    const SHOWN: usize = 60;
+    let shown = printable(s, false);
+    let n = shown.chars().count();
+    if n <= SHOWN {
+        return shown.into_owned();
+    }
+    let head: String = shown.chars().take(SHOWN - 1).collect();
+    format!("{head}… ({n} characters)")
+}
+
 /// At most `max` characters, cut at a space where one is near, with `…`.
 pub fn truncate_words(s: &str, max: usize) -> String {
     if s.chars().count() <= max {

@@ -148,7 +148,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "merge",
         alias: None,
         help: help::MERGE,
-        options: &[DRY_RUN, YES],
+        options: &[DRY_RUN, opt("", "--restore", None), YES],
         parse: |p| merge::parse(p).map(sessions::Command::Merge),
     },
     Verb {

@@ -125,7 +125,7 @@ Commands:
                          delete sessions inactive for DAYS, stray temporary
                          files and stale breadcrumbs
   stats [--json]         counts, sizes, oldest and newest, stray temporaries
-  merge [TITLE] [--dry-run] [--yes]
+  merge [TITLE] [--dry-run] [--restore] [--yes]
                          merge conflict copies left by sync tools or editors
                          into their sessions, or the sessions sharing TITLE
   merge-file BASE OURS THEIRS
@@ -276,21 +276,25 @@ files interrupted writes left (count and bytes; prune removes them).
 ";
 
 pub const MERGE: &str = "\
-Usage: hermes sessions merge [TITLE] [--dry-run] [--yes]
+Usage: hermes sessions merge [TITLE] [--dry-run] [--restore] [--yes]
 
 Merge the conflict copies that sync tools and editors leave beside session
 files (Syncthing's ID.sync-conflict-*.json, Dropbox's and Nextcloud's
 'ID (conflicted copy ...).json', ID.json~) into their sessions: every
 message of both, in time order, each once; a title given by a person is
 kept over an automatic one. Each copy is removed once the merged session
-is safely on disk. A copy whose session is gone becomes the session. A
-damaged copy is named and left in place (exit 4).
+is safely on disk. A copy whose session is gone (deleted) is named and
+left as it is; --restore brings it back as a session. A damaged copy is
+named and left in place (exit 4). A merge never gives two sessions one
+title.
 
 With TITLE, merge the sessions that share that title (two machines started
 the same thread before they synced) into the oldest of them, the same way;
 the others are removed once it is safely on disk.
 
       --dry-run   say what would be merged; change nothing
+      --restore   bring back the session of a copy whose session is gone,
+                  under a free title (its own, else its own with (2), (3)...)
   -y, --yes       do not ask (needed when not on a terminal)
 ";
 

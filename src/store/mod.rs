@@ -247,16 +247,35 @@ impl Store {
     /// A copy whose session is gone becomes the session. With `dry_run`,
     /// only says what it would do. A damaged copy is an error naming it,
     /// and is left alone.
-    pub fn merge_copy(&self, copy: &merge::ConflictCopy, dry_run: bool) -> Result<MergedCopy> {
+    pub fn merge_copy(&self, copy: &merge::ConflictCopy, dry_run: bool, restore: bool) -> Result<MergedCopy> {
         let _store = if dry_run { None } else { Some(self.lock_store()?) };
         let theirs = self.read_copy(copy)?;
         let _session = if dry_run { None } else { Some(self.lock_session(&copy.id)?) };
         let Some(ours) = self.load(&copy.id)? else {
+            // Its session is gone, most likely deleted on purpose: a backup
+            // or a sync tool's copy does not bring it back unasked.
+            if !restore {
+                return Ok(MergedCopy::Orphan {
+                    messages: theirs.messages.len(),
+                    title: theirs.header.title,
+                });
+            }
+            let mut header = theirs.header.clone();
+            let wanted = titles::foreign_title(&header.title);
+            header.title = if wanted.is_empty() { wanted } else { titles::unique_auto_title(self, &wanted)? };
+            let retitled_from = (header.title != theirs.header.title).then(|| theirs.header.title.clone());
+            if header.title.is_empty() {
+                header.title_source = String::new();
+            }
             if !dry_run {
-                self.create(&theirs.header, &theirs.messages)?;
+                self.create(&header, &theirs.messages)?;
                 fsio::remove(&copy.path)?;
             }
-            return Ok(MergedCopy::Became { messages: theirs.messages.len(), title: theirs.header.title });
+            return Ok(MergedCopy::Became {
+                messages: theirs.messages.len(),
+                title: header.title,
+                retitled_from,
+            });
         };
         let path = self.session_path(&copy.id).expect("a copy's ID is valid");
         refuse_newer(&path, &ours.header)?;
@@ -351,6 +370,7 @@ impl Store {
         // Taken before the directory is read: the catalog this pass builds
         // describes the directory as it was then, if it is still so at the end.
         let before = DirStamp::of(&self.sessions_dir);
+        let listed_at = crate::time::now();
         let ids = self.session_ids()?;
         if ids.len() < index::MIN_SESSIONS {
             return self.walk(&ids, None, None, &mut visit).map(drop);
@@ -367,7 +387,7 @@ impl Store {
                 visit(entry)
             })?;
             drop(ids);
-            self.install_catalog(builder, before);
+            self.install_catalog(builder, before, listed_at);
             return Ok(());
         }
         self.scan_indexed(&ids, &mut visit)
@@ -375,7 +395,12 @@ impl Store {
 
     /// Put a catalog built by a full pass in place, if the directory is
     /// still as it was before the pass (a cache: failures only cost speed).
-    fn install_catalog(&self, builder: catalog::Builder, before: DirStamp) {
+    fn install_catalog(&self, builder: catalog::Builder, before: DirStamp, listed_at: f64) {
+        // A change within the same coarse tick as the listing would leave
+        // the directory's times as they were: not a state to vouch for.
+        if before.racy(listed_at) {
+            return;
+        }
         // Not lock_file(): a listing prepares (and warns about) nothing.
         if self.locks.get().is_none() {
             let Ok(lock) = LockFile::open(&self.lock_path()) else { return };
@@ -839,6 +864,11 @@ impl Watch<'_> {
     /// no longer matches the directory, so it is not believed.
     fn finish(self, store: &Store, change: Change) {
         let (Some(mut state), Some(after)) = (self.state, self.dir_after) else { return };
+        if after.racy(crate::time::now()) {
+            // Another change in this same coarse tick would go unseen.
+            catalog::forget(&store.catalog_state_path());
+            return;
+        }
         state.dir = after;
         match change {
             Change::Touch(id) => {
@@ -886,8 +916,11 @@ pub enum MergedCopy {
     /// Merged into its session: how many messages were new to it, and the
     /// copy's user title when the session kept its own different one.
     Into { added: usize, title: String, title_kept_over: Option<String> },
-    /// Its session was gone: the copy became it.
-    Became { messages: usize, title: String },
+    /// Its session was gone: the copy was left as it is.
+    Orphan { messages: usize, title: String },
+    /// Its session was gone and `restore` was asked: the copy became it,
+    /// under a free title (the copy's own title when it was taken).
+    Became { messages: usize, title: String, retitled_from: Option<String> },
 }
 
 /// The file name is the ID every command acts on. A header naming another

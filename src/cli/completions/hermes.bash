@@ -134,7 +134,7 @@ _hermes() {
 		sessions/export) _hermes_add_words '-f --format -o --output -h --help' "$text" ;;
 		sessions/import) _hermes_add_words '--from --dry-run -h --help' "$text" ;;
 		sessions/delete) _hermes_add_words '-y --yes -h --help' "$text" ;;
-		sessions/merge) _hermes_add_words '--dry-run -y --yes -h --help' "$text" ;;
+		sessions/merge) _hermes_add_words '--dry-run --restore -y --yes -h --help' "$text" ;;
 		sessions/prune) _hermes_add_words '--older-than --dry-run -y --yes -h --help' "$text" ;;
 		*) _hermes_add_words '-h --help' "$text" ;;
 		esac

@@ -155,6 +155,7 @@ complete -c hermes -n '__hermes_sessions_verb delete prune merge' -s y -l yes -d
 complete -c hermes -n '__hermes_sessions_verb prune' -l older-than -x -d 'delete sessions inactive for DAYS days'
 complete -c hermes -n '__hermes_sessions_verb prune' -l dry-run -d 'list what would be removed; remove nothing'
 complete -c hermes -n '__hermes_sessions_verb merge' -l dry-run -d 'say what would be merged; change nothing'
+complete -c hermes -n '__hermes_sessions_verb merge' -l restore -d 'bring back the session of a copy whose session is gone'
 
 # hermes completion SHELL, hermes help [sessions] COMMAND.
 complete -c hermes -n '__hermes_command_is completion 1' -a 'bash zsh fish'
