@@ -122,11 +122,6 @@ impl State {
     }
 }
 
-/// Remove the state file: the catalog is not believed until a full pass.
-pub fn forget(state_path: &Path) {
-    let _ = fs::remove_file(state_path);
-}
-
 fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let temp = dir.join(format!(

@@ -185,10 +185,8 @@ fn act(s: &mut State, key: Key) -> Effect {
         s.after_ctrl_x = false;
         return if key == Key::Ctrl('e') { Effect::EditExternally } else { Effect::Draw };
     }
-    if s.search.is_some() {
-        if let SearchStep::Handled = s.search_key(&key) {
-            return Effect::Draw;
-        }
+    if s.search.is_some() && matches!(s.search_key(&key), SearchStep::Handled) {
+        return Effect::Draw;
     }
     match key {
         Key::Enter => Effect::Submit,
