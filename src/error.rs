@@ -192,7 +192,9 @@ pub fn not_a_session_file(path: &Path, why: &str) -> String {
     format!("{}: not a valid session file ({why})", path.display())
 }
 
-/// The text of an error, without the `hermes: ` its printer adds.
+/// The text of an error, without the `hermes: ` its printer adds. One long
+/// `match`, longer than any other function, on purpose: the single place
+/// of every message hermes prints (see ARCHITECTURE.md).
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -140,10 +140,13 @@ fn is_sgr_param(b: u8) -> bool {
     b.is_ascii_digit() || b == b';' || b == b':'
 }
 
-/// Whether colour sequences may reach the terminal: not under `NO_COLOR`
-/// (<https://no-color.org>: set and not empty).
+/// Whether colour sequences may reach the terminal, hermes's own (the
+/// listing's matches, the picker) and an agent's alike: not under
+/// `NO_COLOR` (<https://no-color.org>: set and not empty), nor on a
+/// `TERM=dumb` terminal. The one colour rule.
 pub fn colors_allowed() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
 }
 
 /// "1 session", "2 sessions".
@@ -377,8 +380,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in rows.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        rows[0][j] = j;
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
