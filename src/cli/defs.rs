@@ -1,10 +1,22 @@
 //! One definition per command and per option, the way ripgrep's
-//! `flags/defs.rs` holds its flags: the sessions verbs (name, alias, help
-//! text, options, parse) and the options of chat and of hermes itself.
-//! Dispatch, `--help` lookup, typo suggestions and the option lists checked
-//! against the man page and the completion scripts are all read from here.
+//! `flags/defs.rs` holds its flags: the sessions verbs and the options of
+//! chat and of hermes itself. Read from here: dispatch, `--help` lookup,
+//! typo suggestions, each verb's option lines in `--help` and its line in
+//! `hermes sessions --help`, the three completion scripts, the tests'
+//! list of verbs, and the man-page check.
+//!
+//! The shape, all there is to it:
+//! - `opt(SHORT, LONG, VALUE, HELP)`: `opt("-n", "--limit", Some("N"),
+//!   "show at most N sessions (default 20)")`; `""` for no short form;
+//!   VALUE `None` for a flag, `Some("[NAME]")` for an optional value;
+//!   HELP is one line in the man page's words (wrapped on output).
+//! - `Verb { name, alias, summary, help, options, parse }` in `VERBS`:
+//!   `help` is the usage line and prose in help.rs, with `{options}`.
+//! - chat's options in `CHAT`, hermes's own in `GLOBAL`.
+//!
 //! A verb's own `parse` (beside its `run`) turns these options into its
-//! typed `Args`; the unit tests below hold the two in step.
+//! typed `Args`; the unit tests here and in cli/mod.rs hold the two in
+//! step (each verb takes exactly its options), and the man page with them.
 
 use crate::error::Result;
 use crate::sessions::{
