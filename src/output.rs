@@ -15,6 +15,7 @@ pub struct Out {
 }
 
 impl Out {
+    #[allow(clippy::new_without_default)] // it locks stdout: no default
     pub fn new() -> Out {
         Out { inner: io::BufWriter::new(io::stdout().lock()) }
     }
