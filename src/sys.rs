@@ -539,3 +539,40 @@ pub fn suspend_job() {
     // SAFETY: kill(0, ...) signals our own process group; plain integers.
     unsafe { libc::kill(0, libc::SIGTSTP) };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_time_holds_times_past_2038() {
+        // 2100-01-01 12:00 UTC is in 2100 in every time zone.
+        assert_eq!(local_time(4_102_488_000).map(|t| t.0), Some(2100));
+        // 2038-01-19 03:14:08 UTC, one second past a 32-bit time_t.
+        assert_eq!(local_time(2_147_483_648).map(|t| t.0), Some(2038));
+    }
+
+    #[test]
+    fn file_kinds_whatever_the_width_of_mode_t() {
+        use std::os::unix::io::AsRawFd;
+        let (reader, _writer) = std::io::pipe().expect("pipe");
+        assert_eq!(fstat_device(reader.as_raw_fd()).map(|k| k.0), Some(FileKind::Fifo));
+        let file = std::fs::File::open("Cargo.toml").expect("Cargo.toml");
+        assert_eq!(fstat_device(file.as_raw_fd()).map(|k| k.0), Some(FileKind::Regular));
+        let null = std::fs::File::open("/dev/null").expect("/dev/null");
+        assert_eq!(fstat_device(null.as_raw_fd()).map(|k| k.0), Some(FileKind::CharDevice));
+        let dir = std::fs::File::open(".").expect(".");
+        assert_eq!(fstat_device(dir.as_raw_fd()).map(|k| k.0), Some(FileKind::Other));
+    }
+
+    #[test]
+    fn durable_syncs_succeed_on_files_and_directories() {
+        let dir = std::env::temp_dir();
+        let path = dir.join(format!("hermes-sys-test-{}", std::process::id()));
+        let file = std::fs::File::create(&path).expect("create");
+        let synced = sync_file(&file);
+        let _ = std::fs::remove_file(&path);
+        synced.expect("sync_file");
+        sync_directory(&std::fs::File::open(&dir).expect("open dir")).expect("sync_directory");
+    }
+}

@@ -188,6 +188,16 @@ test_skip() {
 	exit 0
 }
 
+# test_native 'WHY': inside a test body, first: under qemu-user (make
+# check-aarch64 and check-s390x set HERMES_TEST_EMULATED to the emulated
+# CPU) report the test skipped, saying WHY it cannot work there; anywhere
+# else it does nothing.
+test_native() {
+	if test -n "${HERMES_TEST_EMULATED:-}"; then
+		test_skip "not under qemu-$HERMES_TEST_EMULATED: $1"
+	fi
+}
+
 # test_must_fail CMD...: CMD must fail in a controlled way: exit 1..125,
 # not success and not a crash (signal, panic/abort).
 test_must_fail() {
