@@ -21,6 +21,7 @@ impl Default for Out {
 }
 
 impl Out {
+    #[allow(clippy::new_without_default)] // it locks stdout: no default
     pub fn new() -> Out {
         Out { inner: io::BufWriter::new(io::stdout().lock()) }
     }

@@ -29,8 +29,31 @@ pub fn isatty(fd: RawFd) -> bool {
     unsafe { libc::isatty(fd) == 1 }
 }
 
-/// (st_mode, st_rdev) of an open descriptor.
-pub fn fstat_device(fd: RawFd) -> Option<(u32, u64)> {
+/// What kind of file a descriptor is open on, as `st_mode` says. (`mode_t`
+/// is 32 bits on Linux, 16 on macOS and FreeBSD: the bits are compared here,
+/// in its own type, and callers see only the kind.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    Regular,
+    Fifo,
+    CharDevice,
+    Other,
+}
+
+impl FileKind {
+    fn of_mode(mode: libc::mode_t) -> FileKind {
+        match mode & libc::S_IFMT {
+            libc::S_IFREG => FileKind::Regular,
+            libc::S_IFIFO => FileKind::Fifo,
+            libc::S_IFCHR => FileKind::CharDevice,
+            _ => FileKind::Other,
+        }
+    }
+}
+
+/// The kind of file open on `fd`, and its device number (st_rdev; the
+/// terminal's, for a terminal).
+pub fn fstat_device(fd: RawFd) -> Option<(FileKind, u64)> {
     let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: fstat writes a whole `struct stat` into the buffer on success,
     // and we read it only then.
@@ -40,7 +63,9 @@ pub fn fstat_device(fd: RawFd) -> Option<(u32, u64)> {
         }
         st.assume_init()
     };
-    Some((st.st_mode as u32, st.st_rdev as u64))
+    // dev_t is u64 on Linux and FreeBSD, i32 on macOS: kept as its bits.
+    #[allow(clippy::unnecessary_cast)]
+    Some((FileKind::of_mode(st.st_mode), st.st_rdev as u64))
 }
 
 /// The session id of the terminal open on `fd` (its session leader's pid).
@@ -110,8 +135,13 @@ pub fn unlock_range(fd: RawFd, start: u64, len: u64) {
 
 /// Broken-down local time of a Unix timestamp:
 /// (year, month 1-12, day, hour, minute, second).
+///
+/// time_t is 64 bits on every target hermes is built for (musl since 1.2,
+/// whatever the libc crate's alias says); it is never named here, so that
+/// no target warns, and a time it cannot hold gives None, not a wrapped one.
 pub fn local_time(secs: i64) -> Option<(i32, u32, u32, u32, u32, u32)> {
-    let t = secs as libc::time_t;
+    #[allow(clippy::useless_conversion)] // i64 to i64 on 64-bit targets
+    let t = secs.try_into().ok()?;
     let mut tm = std::mem::MaybeUninit::<libc::tm>::uninit();
     // SAFETY: localtime_r fills the tm we own and returns NULL on failure;
     // we read it only on success.
@@ -261,11 +291,126 @@ pub fn sync_filesystem_of(dir: &Path) -> io::Result<()> {
     }
     #[cfg(not(target_os = "linux"))]
     {
-        drop(file);
         // SAFETY: sync has no arguments and cannot fail.
         unsafe { libc::sync() };
+        // sync(2) on macOS schedules the writes and returns; the drive's
+        // own cache is emptied only by F_FULLFSYNC (see sync_file).
+        #[cfg(target_vendor = "apple")]
+        full_fsync(&file)?;
+        drop(file);
     }
     Ok(())
+}
+
+/// Make the data written to `file` durable before it is renamed into place
+/// (fdatasync(2); on macOS fcntl(F_FULLFSYNC), see `full_fsync`).
+pub fn sync_file(file: &std::fs::File) -> io::Result<()> {
+    #[cfg(target_vendor = "apple")]
+    return full_fsync(file);
+    #[cfg(not(target_vendor = "apple"))]
+    return file.sync_data();
+}
+
+/// Make a rename or unlink in the directory open as `dir` durable (fsync(2);
+/// on macOS fcntl(F_FULLFSYNC)).
+pub fn sync_directory(dir: &std::fs::File) -> io::Result<()> {
+    #[cfg(target_vendor = "apple")]
+    return full_fsync(dir);
+    #[cfg(not(target_vendor = "apple"))]
+    return dir.sync_all();
+}
+
+/// macOS's fsync(2) moves the data to the drive but not out of the drive's
+/// cache; fcntl(F_FULLFSYNC) asks the drive to write it to permanent
+/// storage (fsync(2) and fcntl(2) man pages, as SQLite and PostgreSQL use
+/// it). File systems that do not support it (some network ones) refuse
+/// it: fsync(2) is then the best there is, as SQLite falls back to.
+#[cfg(target_vendor = "apple")]
+fn full_fsync(file: &std::fs::File) -> io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: F_FULLFSYNC takes no argument; the descriptor is open for the call.
+    if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_FULLFSYNC) } == 0 {
+        return Ok(());
+    }
+    // SAFETY: fsync takes a descriptor we keep open for the call.
+    if unsafe { libc::fsync(file.as_raw_fd()) } == 0 { Ok(()) } else { Err(io::Error::last_os_error()) }
+}
+
+/// This machine's identity, stable across reboots, where the system keeps
+/// one: /etc/machine-id on Linux (systemd's machine-id(5), also written by
+/// dbus and OpenRC setups); the sysctl kern.uuid on macOS (the hardware
+/// UUID); kern.hostuuid on FreeBSD (set at boot from /etc/hostid, which is
+/// read when the sysctl is empty).
+pub fn machine_id() -> Option<String> {
+    #[cfg(target_vendor = "apple")]
+    let id = sysctl_string(c"kern.uuid");
+    #[cfg(target_os = "freebsd")]
+    let id = sysctl_string(c"kern.hostuuid").or_else(|| std::fs::read_to_string("/etc/hostid").ok());
+    #[cfg(not(any(target_vendor = "apple", target_os = "freebsd")))]
+    let id = std::fs::read_to_string("/etc/machine-id").ok();
+    id.map(|id| id.trim().to_string()).filter(|id| !id.is_empty())
+}
+
+/// A string-valued sysctl, by name (sysctlbyname(3)).
+#[cfg(any(target_vendor = "apple", target_os = "freebsd"))]
+fn sysctl_string(name: &std::ffi::CStr) -> Option<String> {
+    let mut buf = [0u8; 256];
+    let mut len: libc::size_t = buf.len();
+    // SAFETY: name is NUL-terminated; sysctlbyname writes at most len bytes
+    // into the buffer we own and stores the length written in len; nothing
+    // is set (new value null, length 0).
+    let rc = unsafe {
+        libc::sysctlbyname(name.as_ptr(), buf.as_mut_ptr().cast(), &mut len, std::ptr::null_mut(), 0)
+    };
+    if rc != 0 {
+        return None;
+    }
+    let value = &buf[..len.min(buf.len())];
+    let end = value.iter().position(|&b| b == 0).unwrap_or(value.len());
+    Some(String::from_utf8_lossy(&value[..end]).into_owned())
+}
+
+/// When process `pid` started, in microseconds since the epoch, from the
+/// kernel's process table: sysctl {CTL_KERN, KERN_PROC, KERN_PROC_PID, pid}
+/// gives its `struct kinfo_proc` (sysctl(3)). Linux reads /proc instead
+/// (see terminal::process_start_time). None for a pid that does not exist.
+#[cfg(any(target_vendor = "apple", target_os = "freebsd"))]
+pub fn process_start_time(pid: i32) -> Option<u64> {
+    // Room for the whole struct (648 bytes on 64-bit macOS, 1088 on
+    // FreeBSD amd64), aligned as it needs.
+    let mut buf = [0u64; 256];
+    let mut len: libc::size_t = std::mem::size_of_val(&buf);
+    let mut mib = [libc::CTL_KERN, libc::KERN_PROC, libc::KERN_PROC_PID, pid];
+    // SAFETY: mib holds the 4 names we pass; sysctl writes at most len bytes
+    // into the buffer we own and stores the length written in len.
+    let rc = unsafe {
+        libc::sysctl(mib.as_mut_ptr(), 4, buf.as_mut_ptr().cast(), &mut len, std::ptr::null_mut(), 0)
+    };
+    // No such process: success with nothing written.
+    if rc != 0 || len < std::mem::size_of::<libc::timeval>() {
+        return None;
+    }
+    // macOS: kinfo_proc begins with extern_proc, which begins with the
+    // union p_un whose member __p_starttime is p_starttime (sys/proc.h,
+    // sys/sysctl.h); the libc crate does not declare the struct.
+    #[cfg(target_vendor = "apple")]
+    // SAFETY: at least one timeval was written at the start of the buffer,
+    // which is 8-byte aligned, and any bits are a valid timeval.
+    let start = unsafe { std::ptr::read(buf.as_ptr().cast::<libc::timeval>()) };
+    // FreeBSD: the kernel fills a whole kinfo_proc (sys/user.h).
+    #[cfg(target_os = "freebsd")]
+    let start = {
+        if len < std::mem::size_of::<libc::kinfo_proc>() {
+            return None;
+        }
+        // SAFETY: a whole kinfo_proc was written at the start of the
+        // aligned buffer; it is plain data.
+        unsafe { std::ptr::read(buf.as_ptr().cast::<libc::kinfo_proc>()) }.ki_start
+    };
+    // time_t is i64 on both; suseconds_t is i32 on macOS, i64 on FreeBSD.
+    #[allow(clippy::useless_conversion)]
+    let micros = i64::from(start.tv_sec).checked_mul(1_000_000)?.checked_add(i64::from(start.tv_usec))?;
+    u64::try_from(micros).ok()
 }
 
 /// lstat of `name` inside the open directory `dir`: one path lookup instead
@@ -393,4 +538,41 @@ pub fn take_screen_change() -> bool {
 pub fn suspend_job() {
     // SAFETY: kill(0, ...) signals our own process group; plain integers.
     unsafe { libc::kill(0, libc::SIGTSTP) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_time_holds_times_past_2038() {
+        // 2100-01-01 12:00 UTC is in 2100 in every time zone.
+        assert_eq!(local_time(4_102_488_000).map(|t| t.0), Some(2100));
+        // 2038-01-19 03:14:08 UTC, one second past a 32-bit time_t.
+        assert_eq!(local_time(2_147_483_648).map(|t| t.0), Some(2038));
+    }
+
+    #[test]
+    fn file_kinds_whatever_the_width_of_mode_t() {
+        use std::os::unix::io::AsRawFd;
+        let (reader, _writer) = std::io::pipe().expect("pipe");
+        assert_eq!(fstat_device(reader.as_raw_fd()).map(|k| k.0), Some(FileKind::Fifo));
+        let file = std::fs::File::open("Cargo.toml").expect("Cargo.toml");
+        assert_eq!(fstat_device(file.as_raw_fd()).map(|k| k.0), Some(FileKind::Regular));
+        let null = std::fs::File::open("/dev/null").expect("/dev/null");
+        assert_eq!(fstat_device(null.as_raw_fd()).map(|k| k.0), Some(FileKind::CharDevice));
+        let dir = std::fs::File::open(".").expect(".");
+        assert_eq!(fstat_device(dir.as_raw_fd()).map(|k| k.0), Some(FileKind::Other));
+    }
+
+    #[test]
+    fn durable_syncs_succeed_on_files_and_directories() {
+        let dir = std::env::temp_dir();
+        let path = dir.join(format!("hermes-sys-test-{}", std::process::id()));
+        let file = std::fs::File::create(&path).expect("create");
+        let synced = sync_file(&file);
+        let _ = std::fs::remove_file(&path);
+        synced.expect("sync_file");
+        sync_directory(&std::fs::File::open(&dir).expect("open dir")).expect("sync_directory");
+    }
 }

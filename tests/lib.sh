@@ -87,6 +87,11 @@ test_expect_success() {
 		echo "ok $test_count # skip $1 (missing $test_missing_prereq)"
 		return 0
 	fi
+	if test -n "${test_native_why:-}"; then
+		test_skipped=$((test_skipped + 1))
+		echo "ok $test_count # skip $1 (not under qemu-$HERMES_TEST_EMULATED: $test_native_why)"
+		return 0
+	fi
 	TRASH="$TRASH_ROOT/t$test_count"
 	mkdir -p "$TRASH"
 	(
@@ -189,6 +194,24 @@ test_lazy_prereq MACHINES 'test "$(id -u)" = 0 && test -f /etc/machine-id &&
 test_skip() {
 	printf '%s\n' "$1" >"$TRASH_ROOT/skip.$test_count"
 	exit 0
+}
+
+# test_native 'WHY': inside a test body, first: under qemu-user (make
+# check-aarch64 and check-s390x set HERMES_TEST_EMULATED to the emulated
+# CPU) report the test skipped, saying WHY it cannot work there; anywhere
+# else it does nothing.
+test_native() {
+	if test -n "${HERMES_TEST_EMULATED:-}"; then
+		test_skip "not under qemu-$HERMES_TEST_EMULATED: $1"
+	fi
+}
+
+# test_native_script 'WHY': at the top of a script: under qemu-user every
+# test of the script is reported skipped, saying WHY.
+test_native_script() {
+	if test -n "${HERMES_TEST_EMULATED:-}"; then
+		test_native_why=$1
+	fi
 }
 
 # test_must_fail CMD...: CMD must fail in a controlled way: exit 1..125,

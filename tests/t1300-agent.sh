@@ -348,6 +348,7 @@ test_expect_success 'an agent that ignores its stdin still works' '
 '
 
 test_expect_success ROOT,SETPRIV,PRLIMIT 'no thread to feed the agent (a user at its process limit): exit 3, the message kept' '
+	test_native "qemu-user aborts where it cannot start a thread, instead of failing the guest'"'"'s clone with EAGAIN" &&
 	# hermes and the agent are the two processes the user may run; the
 	# thread that would write the agent its input would be a third. The
 	# agent forks nothing (shell builtins only).
@@ -365,6 +366,7 @@ test_expect_success ROOT,SETPRIV,PRLIMIT 'no thread to feed the agent (a user at
 '
 
 test_expect_success 'an agent named by one word runs without a shell between; one with no #! line still runs' '
+	test_native "the agent'"'"'s parent process is qemu, by name" &&
 	printf "#!/bin/sh\ncat >/dev/null\ncat /proc/\$PPID/comm\n" >"$TRASH/parent" &&
 	chmod +x "$TRASH/parent" &&
 	hermes chat -c direct --create-if-missing -q hi --agent "$TRASH/parent" -Q >out &&

@@ -35,6 +35,7 @@ signalled_turn() {
 }
 
 test_expect_success 'nohup hermes chat ... & survives a hangup, and so does its agent' '
+	test_native "qemu-user catches every signal itself, so one ignored by the caller is not ignored in the agent it execs" &&
 	trap stop_leftovers EXIT &&
 	{ nohup hermes chat -q hi --agent "$waiting_agent" -Q >out 2>err & } &&
 	hermes_pid=$! &&
@@ -42,6 +43,7 @@ test_expect_success 'nohup hermes chat ... & survives a hangup, and so does its 
 '
 
 test_expect_success 'SIGHUP ignored by the caller (trap "" HUP) stays ignored' '
+	test_native "qemu-user catches every signal itself, so one ignored by the caller is not ignored in the agent it execs" &&
 	trap stop_leftovers EXIT &&
 	{ (trap "" HUP && exec hermes chat -q hi --agent "$waiting_agent" -Q >out 2>err) & } &&
 	hermes_pid=$! &&
@@ -49,6 +51,7 @@ test_expect_success 'SIGHUP ignored by the caller (trap "" HUP) stays ignored' '
 '
 
 test_expect_success 'SIGINT ignored in a background job of a script stays ignored' '
+	test_native "qemu-user catches every signal itself, so one ignored by the caller is not ignored in the agent it execs" &&
 	trap stop_leftovers EXIT &&
 	{ (trap "" INT && exec hermes chat -q hi --agent "$waiting_agent" -Q >out 2>err) & } &&
 	hermes_pid=$! &&

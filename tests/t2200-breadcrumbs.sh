@@ -257,6 +257,7 @@ test_expect_success PID_NAMESPACE 'a leader outside the PID namespace: the outer
 '
 
 test_expect_success PID_NAMESPACE 'the same with the host /proc seen from inside the namespace' '
+	test_native "qemu-user makes up /proc/self/stat with this namespace'"'"'s pids, which the host /proc numbers otherwise" &&
 	# Without --mount-proc, /proc numbers processes as the host does: the
 	# walk must stop at the namespace, not climb to the host init.
 	two_namespaces
@@ -280,6 +281,7 @@ test_expect_success PID_NAMESPACE,DROP_PTRACE,PYTHON3 'an ancestor whose namespa
 '
 
 test_expect_success PID_NAMESPACE,SETPRIV 'in the namespace as another user (sudo -u, su): the namespace top stands in all the same' '
+	test_native "qemu-user makes up /proc/self/stat with this namespace'"'"'s pids, which the host /proc numbers otherwise" &&
 	# The root parent hides its /proc/PID/ns from user nobody; the walk
 	# needs none of it, and the first process of the namespace is the leader.
 	# Everything user nobody needs is in one directory it owns, and the

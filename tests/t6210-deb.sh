@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='make deb: a .deb of make install'"'"'s files under /usr, that lintian finds no error in'
 . "$(dirname "$0")/lib.sh"
+test_native_script "make deb reads the libc the binary needs with objdump; here the binary is a script that runs qemu"
 
 test_lazy_prereq DPKG_DEB 'command -v dpkg-deb && command -v dpkg-parsechangelog && command -v objdump'
 test_lazy_prereq LINTIAN 'command -v lintian'

@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='make static: a static binary that runs alone, with no environment'
 . "$(dirname "$0")/lib.sh"
+test_native_script "make static builds and runs this machine's own binary, not the emulated one"
 
 STATIC=$ROOT/target/static/hermes
 # cargo and rustup find their toolchains through the HOME the tests replace.

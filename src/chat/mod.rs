@@ -148,7 +148,7 @@ fn read_message(query: Option<&Query>) -> Result<String> {
 /// Whether stdin is a pipe or a regular file: something was given to read
 /// (a terminal, /dev/null or a closed stdin is not).
 fn stdin_is_piped() -> bool {
-    matches!(sys::fstat_device(0), Some((mode, _)) if mode & libc::S_IFMT == libc::S_IFIFO || mode & libc::S_IFMT == libc::S_IFREG)
+    matches!(sys::fstat_device(0), Some((sys::FileKind::Fifo | sys::FileKind::Regular, _)))
 }
 
 fn read_stdin() -> Result<String> {

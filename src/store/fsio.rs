@@ -153,7 +153,7 @@ impl AtomicFile {
     /// the rename (the catalog watches the directory there).
     pub fn commit_with(mut self, before_rename: impl FnOnce(), after_rename: impl FnOnce()) -> Result<()> {
         let target = self.target.clone();
-        let synced = self.out.flush().and_then(|()| self.out.get_ref().sync_data());
+        let synced = self.out.flush().and_then(|()| sys::sync_file(self.out.get_ref()));
         synced.map_err(|e| Error::io(&target, e))?;
         if sys::write_aborted() {
             return Err(Error::Interrupted); // Drop removes the temporary
@@ -189,7 +189,7 @@ impl Drop for AtomicFile {
 /// refuse fsync on directories, and the data itself is already on disk.
 pub fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
+        let _ = sys::sync_directory(&d);
     }
 }
 

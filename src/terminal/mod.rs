@@ -76,14 +76,15 @@ pub fn machine_key(raw: &str, tag: &str) -> String {
     format!("{}.{tag}", sanitize_key_within(raw, MAX_KEY_LEN - 1 - tag.len()))
 }
 
-/// This machine, as 12 hex digits: a hash of `/etc/machine-id` and the
+/// This machine, as 12 hex digits: a hash of its machine id
+/// (`/etc/machine-id`; see sys::machine_id for other systems) and the
 /// host name. Two machines, or two containers sharing one home, that differ
 /// in either get different tags, so their terminals (`/dev/pts/3` on each,
 /// tmux pane `%1` on each) keep breadcrumbs of their own; both survive a
 /// reboot, so the same machine keeps its keys. Where one of them is missing
 /// the other alone decides; where both are, the tag is that of "nowhere".
 pub fn machine_tag() -> String {
-    let machine_id = fs::read_to_string("/etc/machine-id").unwrap_or_default();
+    let machine_id = sys::machine_id().unwrap_or_default();
     let host = fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
         .map(|h| h.trim().to_string())
@@ -140,7 +141,7 @@ fn describe_leader(sid: Option<i32>) -> String {
     match sid {
         // /proc of another PID namespace (a container given the host's)
         // would give the start time of an unrelated process.
-        Some(sid) => match process_start_time(sid).filter(|_| proc_is_ours()) {
+        Some(sid) => match process_start_time(sid) {
             Some(start) => format!("{sid}@{start}"),
             None => sid.to_string(),
         },
@@ -166,8 +167,15 @@ fn proc_stat_fields(pid: &str) -> Option<Vec<String>> {
 
 /// Start time of a process in clock ticks since boot (field 22 of
 /// /proc/PID/stat); None where /proc is absent.
+#[cfg(not(any(target_vendor = "apple", target_os = "freebsd")))]
 fn process_start_time(pid: i32) -> Option<u64> {
-    proc_stat_fields(&pid.to_string())?.get(20)?.parse().ok()
+    proc_stat_fields(&pid.to_string())?.get(20)?.parse().ok().filter(|_| proc_is_ours())
+}
+
+/// Start time of a process, from the kernel's process table (no /proc).
+#[cfg(any(target_vendor = "apple", target_os = "freebsd"))]
+fn process_start_time(pid: i32) -> Option<u64> {
+    sys::process_start_time(pid)
 }
 
 /// Whether /proc numbers processes as this PID namespace does: this
@@ -226,8 +234,8 @@ pub fn tty_path(fd: i32) -> Option<PathBuf> {
     if !sys::isatty(fd) {
         return None;
     }
-    let (mode, rdev) = sys::fstat_device(fd)?;
-    if mode & libc::S_IFMT != libc::S_IFCHR {
+    let (kind, rdev) = sys::fstat_device(fd)?;
+    if kind != sys::FileKind::CharDevice {
         return None;
     }
     let is_it = |p: &Path| {

@@ -80,6 +80,7 @@ pub struct FallbackPicker {
 }
 
 impl FallbackPicker {
+    #[allow(clippy::new_without_default)] // it reads the clock and the workspace
     pub fn new() -> FallbackPicker {
         FallbackPicker {
             workspace: current_workspace(),
