@@ -3,12 +3,14 @@
 //! runs and reports. Layers, bottom up (no module uses one above it):
 //! `sys`, `error`, `args`, `hash`, `time`, `text`, `output`; `store`; `config`;
 //! `terminal`; `view`; `chat` and `sessions` (which never use each other);
-//! `cli`; and `run` here.
+//! `configure` (`hermes config`, which runs the agent of `chat`); `cli`; and
+//! `run` here.
 
 pub mod args;
 pub mod chat;
 pub mod cli;
 pub mod config;
+pub mod configure;
 pub mod error;
 pub mod hash;
 pub mod output;
@@ -36,6 +38,10 @@ pub fn run(cli: Cli) -> Result<()> {
             let store = open_store(cli.profile)?;
             store.verify()?;
             chat::run(&store, args)
+        }
+        Command::Config(command) => {
+            let store = open_store(cli.profile)?;
+            configure::run(&store, command)
         }
         Command::Sessions(command) => {
             let store = open_store(cli.profile)?;

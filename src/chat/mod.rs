@@ -9,7 +9,7 @@ use std::io::{self, Read, Write};
 
 use crate::chat::agent::Agent;
 use crate::chat::args::{AgentChoice, Args, Query, Target};
-use crate::config::{self, AgentInput};
+use crate::config;
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, Session, TITLE_USER};
@@ -102,7 +102,8 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     }
 }
 
-/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml.
+/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml; a bare
+/// name is a shipped agent first (`agent::shipped`).
 fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
     if *choice == AgentChoice::Disabled {
         return Ok(None);
@@ -110,15 +111,10 @@ fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
     let config = config::load(store)?;
     let command = match choice {
         AgentChoice::Command(c) => Some(c.clone()),
-        _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent),
+        _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent.clone()),
     };
-    Ok(command.map(|command| Agent {
-        command,
-        input: config.agent_input.unwrap_or(AgentInput::Json),
-        // config.toml's model, else a HERMES_MODEL of our own environment:
-        // either way the request body carries it, finished.
-        model: config.model.or_else(|| std::env::var("HERMES_MODEL").ok().filter(|m| !m.is_empty())),
-    }))
+    let Some(command) = command else { return Ok(None) };
+    Ok(Some(Agent::configured(agent::shipped::resolve(&command)?, config)))
 }
 
 /// The one-shot message: `-q TEXT`, or all of stdin (`-q -`, or a pipe).

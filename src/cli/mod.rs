@@ -28,6 +28,7 @@ pub struct Cli {
 pub enum Command {
     Chat(chat::args::Args),
     Sessions(sessions::Command),
+    Config(crate::configure::Command),
     Completion(Shell),
     /// Print this text to stdout and succeed.
     Print(String),
@@ -85,6 +86,15 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
             parser.next()?;
             parse_sessions(&mut parser)?
         }
+        Some("config") => {
+            parser.next()?;
+            parsed(
+                crate::configure::parse(&mut parser),
+                help::CONFIG,
+                crate::configure::OPTIONS,
+                Command::Config,
+            )?
+        }
         Some("completion") => {
             parser.next()?;
             parse_completion(&mut parser)?
@@ -122,7 +132,7 @@ fn valid_profile(name: String) -> Result<String> {
 }
 
 /// The top-level commands, for the unknown-command message.
-const COMMANDS: [&str; 4] = ["chat", "sessions", "completion", "help"];
+const COMMANDS: [&str; 5] = ["chat", "sessions", "config", "completion", "help"];
 
 /// `; did you mean 'X'?` for the candidate nearest `word`, else nothing.
 fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
@@ -216,6 +226,7 @@ fn parse_help(parser: &mut lexopt::Parser) -> Result<Command> {
         [] => help::MAIN,
         ["chat"] => help::CHAT,
         ["sessions"] => help::SESSIONS,
+        ["config"] => help::CONFIG,
         ["completion"] => help::COMPLETION,
         ["sessions", verb] | [verb] if help::for_sessions_verb(verb).is_some() => {
             help::for_sessions_verb(verb).unwrap_or(help::SESSIONS)
