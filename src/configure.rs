@@ -179,10 +179,19 @@ fn settings(config: &config::Config) -> Vec<Setting> {
                 // The environment wins for the agent: HERMES_AGENT is the
                 // way to try another without editing the file.
                 "agent" => from_env("HERMES_AGENT").or_else(|| file(&config.agent)),
-                "agent_input" => config
-                    .agent_input
-                    .map(|input| (format!("{input:?}").to_lowercase(), "config.toml".to_string()))
-                    .or_else(|| default("json")),
+                "agent_input" => {
+                    let agent = from_env("HERMES_AGENT").or_else(|| file(&config.agent)).map(|(a, _)| a);
+                    let shipped_input = agent.as_deref().and_then(|a| {
+                        let input = shipped::input_of(a.trim())?;
+                        shipped::find(a.trim())?;
+                        Some((format!("{input:?}").to_lowercase(), format!("default of {}", a.trim())))
+                    });
+                    config
+                        .agent_input
+                        .map(|input| (format!("{input:?}").to_lowercase(), "config.toml".to_string()))
+                        .or(shipped_input)
+                        .or_else(|| default("json"))
+                }
                 "model" => file(&config.model).or_else(|| from_env("HERMES_MODEL")),
                 "base_url" => file(&config.base_url).or_else(|| from_env("OPENAI_BASE_URL")).or_else(|| {
                     Some(("http://127.0.0.1:11434/v1".into(), "default of openai-compatible".into()))
@@ -238,17 +247,16 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
             "config check: no agent configured: run 'hermes config set agent openai-compatible'{shipped}"
         )));
     };
-    let resolved = shipped::resolve(&command).map_err(|e| match e {
+    let agent = Agent::named(&command, config).map_err(|e| match e {
         Error::Agent(why) => Error::Agent(format!("config check: {why}")),
         e => e,
     })?;
     let agent_origin = origin("agent");
-    if resolved == command {
+    if agent.command == command {
         out.write(&format!("agent:  {command} ({agent_origin})\n"))?;
     } else {
-        out.write(&format!("agent:  {command} = {resolved} ({agent_origin})\n"))?;
+        out.write(&format!("agent:  {command} = {} ({agent_origin})\n", agent.command))?;
     }
-    let agent = Agent::configured(resolved, config);
     let server = list.iter().find(|s| s.key == "base_url").and_then(|s| s.value.clone()).unwrap_or_default();
     out.write(&format!("server: {server} ({})\n", origin("base_url")))?;
     match &agent.model {

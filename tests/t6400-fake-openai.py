@@ -30,7 +30,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 REPLY = ["Hello", " from the", " fake server"]
 LIFETIME = 30
-MAX_REQUESTS = 20
+MAX_REQUESTS = 50
 
 
 class Handler(BaseHTTPRequestHandler):

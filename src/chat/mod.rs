@@ -114,7 +114,7 @@ fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
         _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent.clone()),
     };
     let Some(command) = command else { return Ok(None) };
-    Ok(Some(Agent::configured(agent::shipped::resolve(&command)?, config)))
+    Agent::named(&command, config).map(Some)
 }
 
 /// The one-shot message: `-q TEXT`, or all of stdin (`-q -`, or a pipe).

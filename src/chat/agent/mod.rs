@@ -166,6 +166,17 @@ fn is_one_word(command: &str) -> bool {
 }
 
 impl Agent {
+    /// The agent `command` names, found as `shipped::resolve` finds it, set
+    /// up by config.toml. A shipped agent that reads text (ollama, llm) is
+    /// given the transcript unless agent_input says otherwise.
+    pub fn named(command: &str, mut config: Config) -> Result<Agent> {
+        let resolved = shipped::resolve(command)?;
+        if config.agent_input.is_none() && resolved != command {
+            config.agent_input = shipped::input_of(command.trim());
+        }
+        Ok(Agent::configured(resolved, config))
+    }
+
     /// The agent `command` (already resolved) with the rest of config.toml:
     /// its input, the model (config.toml's, else a `HERMES_MODEL` of
     /// hermes's own environment: the request body carries it either way),

@@ -5,7 +5,13 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::config::AgentInput;
 use crate::error::{Error, Result};
+
+/// What a shipped agent reads, when it is not JSON (the default).
+pub fn input_of(name: &str) -> Option<AgentInput> {
+    matches!(name, "ollama" | "llm").then_some(AgentInput::Transcript)
+}
 
 /// The directories the shipped agents may be in, in the order looked in.
 pub fn dirs() -> Vec<PathBuf> {
