@@ -52,6 +52,10 @@ pub struct Config {
 pub const KEYS: [&str; 7] =
     ["agent", "agent_input", "model", "base_url", "api_key_env", "api_key_command", "system"];
 
+/// The agent when config.toml sets `base_url` and no `agent`: the shipped
+/// agent that talks to such a server.
+pub const SERVER_AGENT: &str = "openai-compatible";
+
 /// Check a value for `key` as `load` would, without naming the value (the
 /// caller may be reading a file that is no config): why not, else nothing.
 pub fn check_value(key: &str, value: &str) -> Result<(), String> {

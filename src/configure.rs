@@ -178,9 +178,13 @@ fn settings(config: &config::Config) -> Vec<Setting> {
             let found = match key {
                 // The environment wins for the agent: HERMES_AGENT is the
                 // way to try another without editing the file.
-                "agent" => from_env("HERMES_AGENT").or_else(|| file(&config.agent)),
+                "agent" => from_env("HERMES_AGENT").or_else(|| file(&config.agent)).or_else(|| {
+                    let agent = config::SERVER_AGENT.to_string();
+                    config.base_url.as_ref().map(|_| (agent, "default, as base_url is set".to_string()))
+                }),
                 "agent_input" => {
                     let agent = from_env("HERMES_AGENT").or_else(|| file(&config.agent)).map(|(a, _)| a);
+                    // (SERVER_AGENT reads JSON, the default.)
                     let shipped_input = agent.as_deref().and_then(|a| {
                         let input = shipped::input_of(a.trim())?;
                         shipped::find(a.trim())?;

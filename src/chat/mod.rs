@@ -102,7 +102,8 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     }
 }
 
-/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml; a bare
+/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml, else
+/// openai-compatible when config.toml names a server (`base_url`); a bare
 /// name is a shipped agent first (`agent::shipped`).
 fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
     if *choice == AgentChoice::Disabled {
@@ -113,6 +114,8 @@ fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
         AgentChoice::Command(c) => Some(c.clone()),
         _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent.clone()),
     };
+    // A server and no agent: the agent that talks to it.
+    let command = command.or_else(|| config.base_url.as_ref().map(|_| config::SERVER_AGENT.to_string()));
     let Some(command) = command else { return Ok(None) };
     Agent::named(&command, config).map(Some)
 }
