@@ -225,8 +225,9 @@ directory), or latest (newest of all). Exit 1 when there is none.
       --json      {\"id\", \"title\", \"reason\"} as JSON
   -f, --format TEMPLATE
                   print TEMPLATE with {title}, {id}, {short_id} (the last 6
-                  hex digits) and {reason} filled in, for a shell prompt or
-                  a tmux status line; without a session, print nothing
+                  hex digits), {model} and {reason} filled in, for a shell
+                  prompt or a tmux status line; without a session, print
+                  nothing
 ";
 
 pub const EXPORT: &str = "\

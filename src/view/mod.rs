@@ -12,8 +12,9 @@ pub mod pick;
 /// in what was stored are shown, not obeyed (`--json` has the raw text).
 pub fn render(session: &Session) -> String {
     let h = &session.header;
+    let model = h.model.as_deref().map(|m| format!("  model: {}", printable(m, false))).unwrap_or_default();
     let mut text = format!(
-        "{}\nid: {}  messages: {}  last active: {}\n",
+        "{}\nid: {}  messages: {}  last active: {}{model}\n",
         if h.title.is_empty() { "(untitled)".into() } else { printable(&h.title, false) },
         h.id,
         h.message_count,
