@@ -52,6 +52,9 @@ pub fn markdown_one(session: &Session) -> String {
         time::local_seconds(h.updated_at),
         h.message_count
     );
+    if let Some(model) = &h.model {
+        text.push_str(&format!("- model: `{model}`\n"));
+    }
     for m in &session.messages {
         let cut = if m.is_interrupted() { ", interrupted" } else { "" };
         text.push_str(&format!("\n## {} ({}{cut})\n\n{}\n", m.role, time::local_seconds(m.ts), m.content));
