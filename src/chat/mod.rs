@@ -5,10 +5,11 @@
 pub mod agent;
 pub mod args;
 
+use std::cell::RefCell;
 use std::io::{self, Read, Write};
 
 use crate::chat::agent::Agent;
-use crate::chat::args::{AgentChoice, Args, Query, Target};
+use crate::chat::args::{AgentChoice, Args, Query, System, Target};
 use crate::config;
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -37,10 +38,25 @@ struct Chat<'a> {
     /// `-c NAME --create-if-missing`: NAME, to look up again should the
     /// session it found be deleted before the message is saved.
     rejoin_name: Option<String>,
+    /// The model of this chat (`-m`, then `/model`): recorded in the
+    /// session with each message, over the session's own.
+    model: RefCell<Option<String>>,
+    /// The model when neither this chat nor the session names one:
+    /// `model` in config.toml, else `$HERMES_MODEL` (with an agent only).
+    default_model: Option<String>,
+    /// The system prompt a new session starts with (`-s`, `--system-file`,
+    /// else `system` in config.toml, or `/system` before the first message).
+    system: RefCell<Option<String>>,
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
     let interactive = args.query.is_none() && sys::isatty(0);
+    // A system prompt from a file that cannot be read fails before anything.
+    let explicit_system = match &args.system {
+        Some(System::Text(text)) => Some(system_prompt(text.clone())?),
+        Some(System::File(path)) => Some(read_system_file(path)?),
+        None => None,
+    };
     let terminal = terminal::identify();
     // Which session first: a wrong name fails before anything is read or written.
     let mut pending_title = match &args.title {
@@ -80,10 +96,19 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             }
         },
     };
+    let (agent, config_system) = choose_agent(store, &args.agent)?;
+    // `-s` on a session that exists sets its system prompt now.
+    let target = match (target, &explicit_system) {
+        (Some(h), Some(text)) => Some(set_system(store, &h.id, text)?),
+        (target, _) => target,
+    };
     let chat = Chat {
         store,
         terminal,
-        agent: choose_agent(store, &args.agent)?,
+        default_model: agent.as_ref().and_then(|a| a.model.clone()),
+        model: RefCell::new(args.model.clone()),
+        system: RefCell::new(explicit_system.or(config_system)),
+        agent,
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
@@ -104,10 +129,11 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
 
 /// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml, else
 /// openai-compatible when config.toml names a server (`base_url`); a bare
-/// name is a shipped agent first (`agent::shipped`).
-fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
+/// name is a shipped agent first (`agent::shipped`). With it, config.toml's
+/// system prompt for new sessions.
+fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<(Option<Agent>, Option<String>)> {
     if *choice == AgentChoice::Disabled {
-        return Ok(None);
+        return Ok((None, None));
     }
     let config = config::load(store)?;
     let command = match choice {
@@ -116,8 +142,59 @@ fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
     };
     // A server and no agent: the agent that talks to it.
     let command = command.or_else(|| config.base_url.as_ref().map(|_| config::SERVER_AGENT.to_string()));
-    let Some(command) = command else { return Ok(None) };
-    Agent::named(&command, config).map(Some)
+    let system = config.system.clone();
+    let Some(command) = command else { return Ok((None, system)) };
+    Ok((Some(Agent::named(&command, config)?), system))
+}
+
+/// A system prompt as given: trimmed of trailing newlines, not blank, not
+/// larger than a message.
+fn system_prompt(text: String) -> Result<String> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err(Error::TooLarge(format!(
+            "the system prompt is larger than {} MiB",
+            MAX_MESSAGE_BYTES >> 20
+        )));
+    }
+    let text = text.trim_end_matches(['\n', '\r']).to_string();
+    if text.trim().is_empty() {
+        return Err(Error::usage("an empty system prompt"));
+    }
+    Ok(text)
+}
+
+/// `--system-file FILE` (`-` for stdin).
+fn read_system_file(path: &std::ffi::OsStr) -> Result<String> {
+    let shown = std::path::Path::new(path).display().to_string();
+    let bytes = if path == "-" {
+        read_stdin()?.into_bytes()
+    } else {
+        crate::store::fsio::read_limited(std::path::Path::new(path), MAX_MESSAGE_BYTES as u64 + 1).map_err(
+            |e| {
+                Error::usage(format!("--system-file: cannot read {shown}: {}", crate::error::describe_io(&e)))
+            },
+        )?
+    };
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::usage(format!("--system-file: {shown} is not UTF-8 text")))?;
+    system_prompt(text)
+}
+
+/// Make `text` the session's system prompt: its first message when that
+/// is a system message, else a system message put first.
+fn set_system(store: &Store, id: &str, text: &str) -> Result<Header> {
+    store.edit_messages(id, |messages| match messages.first_mut() {
+        Some(first) if first.role == "system" => {
+            let changed = first.content != text;
+            first.content = text.to_string();
+            changed
+        }
+        _ => {
+            let ts = messages.first().map_or_else(time::now, |m| m.ts);
+            messages.insert(0, Message::new("system", text.to_string(), ts));
+            true
+        }
+    })
 }
 
 /// The one-shot message: `-q TEXT`, or all of stdin (`-q -`, or a pipe).
@@ -195,7 +272,8 @@ impl Chat<'_> {
         message: Message,
     ) -> Result<Header> {
         match target {
-            Some(h) => match self.store.append(&h.id, std::slice::from_ref(&message), |_| {}) {
+            Some(h) => match self.store.append(&h.id, std::slice::from_ref(&message), |h| self.note_model(h))
+            {
                 // Deleted since the lookup (a daily prune meeting a cron
                 // post): "send to this named thread, make it if needed" is
                 // asked again, under the store lock, so the message is kept.
@@ -230,7 +308,7 @@ impl Chat<'_> {
             };
             // Still under the store lock, which a delete takes too: the
             // session cannot vanish between finding it and appending.
-            let saved = store.append(&existing.id, messages, |_| {});
+            let saved = store.append(&existing.id, messages, |h| self.note_model(h));
             drop(guard);
             return saved;
         }
@@ -243,11 +321,33 @@ impl Chat<'_> {
         for m in messages {
             header.note_message(m);
         }
+        self.note_model(&mut header);
+        // The system prompt goes first, noted last: the first user message
+        // still titles the session.
+        let system = self.system.borrow().clone().map(|text| Message::new("system", text, created));
+        if let Some(system) = &system {
+            header.note_message(system);
+        }
         if !header.has_user_title() && !header.title.is_empty() {
             header.title = titles::unique_auto_title(store, &header.title)?;
         }
-        store.create(&header, messages)?;
+        let all: Vec<Message> = system.into_iter().chain(messages.iter().cloned()).collect();
+        store.create(&header, &all)?;
         Ok(header)
+    }
+
+    /// Record the model the next reply uses: this chat's, else the
+    /// session's own, else the default.
+    fn note_model(&self, header: &mut Header) {
+        let chosen = self
+            .model
+            .borrow()
+            .clone()
+            .or_else(|| header.model.clone())
+            .or_else(|| self.default_model.clone());
+        if chosen.is_some() {
+            header.model = chosen;
+        }
     }
 
     fn point_breadcrumb(&self, header: &Header) {
@@ -630,9 +730,69 @@ impl Chat<'_> {
                 crate::say!("Saved to {file}.");
             }
             "sessions" => view::list::print_recent(self.store, self.terminal.as_ref(), 10)?,
+            "model" => self.model_command(state, rest)?,
+            "system" => self.system_command(state, rest)?,
             _ => crate::say!("Unknown command '/{name}'. Type /help for the list."),
         }
         Ok(Next::Prompt)
+    }
+}
+
+impl Chat<'_> {
+    /// `/model`: say which model the next message uses and why; `/model
+    /// NAME`: use NAME, and record it in the session now.
+    fn model_command(&self, state: &mut Interactive, name: &str) -> Result<()> {
+        if name.is_empty() {
+            let session = state.current.as_ref().and_then(|h| h.model.clone());
+            let said = match (self.model.borrow().clone(), session, self.default_model.clone()) {
+                (Some(m), _, _) => format!("{m} (chosen in this chat)"),
+                (None, Some(m), _) => format!("{m} (the session's)"),
+                (None, None, Some(m)) => format!("{m} (the default: config.toml or $HERMES_MODEL)"),
+                (None, None, None) => "none set: the agent's default".to_string(),
+            };
+            crate::say!("model: {}", crate::text::printable(&said, false));
+            return Ok(());
+        }
+        let model = session::clean_model(name).map_err(Error::usage)?;
+        *self.model.borrow_mut() = Some(model.clone());
+        if let Some(h) = &state.current {
+            state.current = Some(self.store.update_header(&h.id, |h| h.model = Some(model.clone()))?);
+        }
+        crate::say!("model: {} from the next message on", crate::text::printable(&model, false));
+        Ok(())
+    }
+
+    /// `/system`: show the session's system prompt; `/system TEXT`: set it
+    /// (or, before a new session's first message, the one it starts with).
+    fn system_command(&self, state: &mut Interactive, text: &str) -> Result<()> {
+        if text.is_empty() {
+            let prompt = match &state.current {
+                Some(h) => {
+                    let mut reader =
+                        self.store.open(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
+                    let first = reader.next_message().map_err(|_| Error::Vanished { id: h.id.clone() })?;
+                    first.filter(|m| m.role == "system").map(|m| m.content)
+                }
+                None => self.system.borrow().clone(),
+            };
+            match prompt {
+                Some(p) => crate::say!("system: {}", crate::text::printable(&p, true)),
+                None => crate::say!("(no system prompt)"),
+            }
+            return Ok(());
+        }
+        let text = system_prompt(text.to_string())?;
+        match &state.current {
+            Some(h) => {
+                state.current = Some(set_system(self.store, &h.id, &text)?);
+                crate::say!("System prompt set for this session.");
+            }
+            None => {
+                *self.system.borrow_mut() = Some(text);
+                crate::say!("The new session will start with this system prompt.");
+            }
+        }
+        Ok(())
     }
 }
 
@@ -699,6 +859,9 @@ const SLASH_HELP: &str = "\
 /save [FILE]       save the conversation as Markdown (default hermes-ID.md)
 /sessions          recent sessions
 /id                the session's ID
+/model [NAME]      show the model, or use NAME from the next message on
+                   (kept in the session)
+/system [TEXT]     show the session's system prompt, or set it
 /quit              leave (also Ctrl-D)
 Ctrl-C while a reply is running stops it and keeps the conversation.
 Keys: Left/Right, Home/End, Ctrl-A/E/B/F, Alt-B/F, Ctrl-W/U/K/Y, Ctrl-L;

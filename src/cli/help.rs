@@ -81,7 +81,8 @@ Example:
 
 pub const CHAT: &str = "\
 Usage: hermes chat [-c [NAME] | -r ID | --pick] [--create-if-missing]
-                   [-q TEXT|-] [-Q] [--title TITLE] [--agent CMD | --no-agent]
+                   [-q TEXT|-] [-Q] [--title TITLE] [-m MODEL]
+                   [-s TEXT | --system-file FILE] [--agent CMD | --no-agent]
 
 Which session:
   (none)                 a new session
@@ -107,13 +108,20 @@ How:
   -q -                   read the message from stdin (also when stdin is not
                          a terminal)
   -Q, --quiet            do not print 'session_id: ID' or hints to stderr
+  -m, --model MODEL      the model to use, kept in the session: -c continues
+                         with the session's model unless -m says otherwise
+                         (default: 'model' in config.toml, then
+                         $HERMES_MODEL)
+  -s, --system TEXT      the session's system prompt (a new session's
+                         default: 'system' in config.toml)
+      --system-file FILE the system prompt from FILE
       --agent CMD        the command that writes replies (default:
                          $HERMES_AGENT, then 'agent' in config.toml)
       --no-agent         only save the message; no reply
   -h, --help             show this help
 
 Interactive commands: /help /title [NEW] /new [TITLE] /continue NAME
-/retry /edit /save [FILE] /sessions /id /quit. Ctrl-D quits; Ctrl-C stops a
+/retry /edit /save [FILE] /sessions /id /model [NAME] /system [TEXT] /quit. Ctrl-D quits; Ctrl-C stops a
 running reply. On a terminal the prompt names the session and edits the line:
 arrows, Home, End and Emacs keys; Up, Down and Ctrl-R for earlier messages;
 Alt-Enter or Ctrl-J for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR

@@ -211,7 +211,8 @@ impl Agent {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
-        if let Some(model) = &self.model {
+        // The session's model (`-m`, `/model`, recorded), else the default.
+        if let Some(model) = header.model.as_ref().or(self.model.as_ref()) {
             program.env("HERMES_MODEL", model);
         }
         program
@@ -246,7 +247,7 @@ impl Agent {
         // against an agent that writes before it has read everything. It is
         // not waited for: it ends by itself once nothing holds the agent's
         // stdin open (an agent may ignore its stdin).
-        let (input, model) = (self.input, self.model.clone());
+        let (input, model) = (self.input, header.model.clone().or_else(|| self.model.clone()));
         let feeder = std::thread::Builder::new().spawn(move || {
             let mut stdin = io::BufWriter::with_capacity(64 << 10, stdin);
             let _ = write_input(input, model.as_deref(), conversation, &mut stdin);
