@@ -73,7 +73,7 @@ _hermes() {
 	local -a _hermes_words
 	local _hermes_cur _hermes_raw _hermes_quote _hermes_profile=
 	local global='-p --profile -V --version'
-	local chat='-c --continue -r --resume --pick --create-if-missing -q --query -Q --quiet --title --agent --no-agent -h --help'
+	local chat='-c --continue -r --resume --pick --create-if-missing -q --query -Q --quiet --title -m --model -s --system --system-file --agent --no-agent -h --help'
 	local verbs='list search pick show current export import rename delete prune stats merge merge-file'
 	COMPREPLY=()
 	_hermes_split_line
@@ -97,7 +97,7 @@ _hermes() {
 		*) ((nargs++)) ;;
 		esac
 		case $cmd/$w in
-		chat/-r | chat/--resume | chat/-q | chat/--query | chat/--title | chat/--agent) takes_value=1 ;;
+		chat/-r | chat/--resume | chat/-q | chat/--query | chat/--title | chat/-m | chat/--model | chat/-s | chat/--system | chat/--system-file | chat/--agent) takes_value=1 ;;
 		sessions/-n | sessions/--limit | sessions/-f | sessions/--format | sessions/-o | sessions/--output | sessions/--older-than | sessions/--from) takes_value=1 ;;
 		esac
 	done
@@ -111,8 +111,8 @@ _hermes() {
 		;;
 	-c | --continue) [[ $cmd == chat && $text != -* ]] && { _hermes_add_sessions title "$text"; return; } ;;
 	-r | --resume) [[ $cmd == chat ]] && { _hermes_add_sessions id "$text"; return; } ;;
-	-q | --query | --title | -n | --limit | --older-than) [[ -n $cmd ]] && return ;;
-	--agent | -o | --output)
+	-q | --query | --title | -m | --model | -s | --system | -n | --limit | --older-than) [[ -n $cmd ]] && return ;;
+	--agent | --system-file | -o | --output)
 		[[ -n $cmd ]] && compopt -o default 2>/dev/null
 		return
 		;;

@@ -120,6 +120,9 @@ complete -c hermes -n $chat -l create-if-missing -d 'with -c NAME: create the se
 complete -c hermes -n $chat -s q -l query -x -d 'send TEXT, print the reply, exit (- reads stdin)'
 complete -c hermes -n $chat -s Q -l quiet -d "do not print 'session_id: ID' or hints to stderr"
 complete -c hermes -n $chat -l title -x -d 'title for a new session'
+complete -c hermes -n $chat -s m -l model -x -d 'the model to use, kept in the session'
+complete -c hermes -n $chat -s s -l system -x -d "the session's system prompt"
+complete -c hermes -n $chat -l system-file -r -d 'the system prompt from FILE'
 complete -c hermes -n $chat -l agent -r -d 'the command that writes replies'
 complete -c hermes -n $chat -l no-agent -d 'only save the message; no reply'
 
