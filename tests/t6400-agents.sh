@@ -180,10 +180,13 @@ test_expect_success 'llm: the transcript goes to llm prompt, with -m when a mode
 	EOF
 	test_cmp expect out &&
 	transcript_config &&
+	# The session keeps the model it was used with; a new one has none.
 	PATH=$PWD/bin:$PATH hermes chat -c --agent "$AGENTS/llm" -q second -Q >out &&
-	grep "^args: prompt$" out &&
+	grep "^args: prompt -m gpt-x$" out &&
 	grep "^stdin: user: second$" out &&
-	grep "^stdin: assistant: args: prompt -m gpt-x$" out
+	grep "^stdin: assistant: args: prompt -m gpt-x$" out &&
+	PATH=$PWD/bin:$PATH hermes chat --agent "$AGENTS/llm" -q third -Q >out &&
+	grep "^args: prompt$" out
 '
 
 test_expect_success 'the agents are POSIX sh and executable' '
