@@ -16,9 +16,6 @@ use crate::store::{Store, fsio};
 
 pub const VERBS: [&str; 6] = ["get", "set", "unset", "list", "path", "check"];
 
-/// The options `config` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--timeout", "-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub enum Command {
     Get(String),

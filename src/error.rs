@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::text::counted;
 
-/// Exit statuses, as SPEC "Exit status" lists them.
+/// Exit statuses, as the man page (EXIT STATUS) and `--help` list them.
 pub const EXIT_NOT_FOUND: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_AGENT: i32 = 3;
@@ -175,7 +175,7 @@ impl Error {
     }
 
     /// Whether the message is printed exactly as it is, without the
-    /// `hermes: ` every other error starts with (SPEC gives the not-found
+    /// `hermes: ` every other error starts with (the man page gives the not-found
     /// text of `chat -c NAME` verbatim).
     pub fn is_verbatim(&self) -> bool {
         matches!(self, Error::NotFound { .. })
@@ -192,7 +192,7 @@ pub fn not_a_session_file(path: &Path, why: &str) -> String {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            // The one message that is not prefixed: SPEC gives it verbatim.
+            // The one message that is not prefixed: the man page gives it verbatim.
             Error::NotFound { name, did_you_mean } => {
                 writeln!(f, "No session found matching '{}'.", visible(name))?;
                 if let Some(title) = did_you_mean {
@@ -385,7 +385,7 @@ mod tests {
         io::Error::from(io::ErrorKind::StorageFull)
     }
 
-    /// One of each kind, with the status SPEC gives it.
+    /// One of each kind, with the status the man page gives it.
     fn every_kind() -> Vec<(Error, i32)> {
         let path = || PathBuf::from("/h/sessions/x.json");
         vec![

@@ -53,7 +53,7 @@ pub fn notice(text: &str) {
     crate::note!("hermes: {}", shown.join("\n"));
 }
 
-/// Print an error: prefixed, except the one text SPEC gives verbatim; a
+/// Print an error: prefixed, except the one text the man page gives verbatim; a
 /// closed stdout says nothing.
 pub fn report(e: &Error) {
     match e {

@@ -1,7 +1,30 @@
 //! The text of `--help` for every command. Kept in one place so that it and
 //! the man page can be checked against each other.
 
-pub const MAIN: &str = "\
+/// The main `--help`: `MAIN` with the sessions verbs of defs.rs named.
+pub fn main() -> String {
+    let names: Vec<&str> = super::defs::VERBS.iter().map(|verb| verb.name).collect();
+    let mut lines = vec![String::new()];
+    for (i, name) in names.iter().enumerate() {
+        let word = match names.len() - i {
+            1 => format!("and {name}"),
+            2 => name.to_string(),
+            _ => format!("{name},"),
+        };
+        let line = lines.last_mut().unwrap_or_else(|| unreachable!());
+        if !line.is_empty() && line.len() + 1 + word.len() > 60 {
+            lines.push(word);
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&word);
+        }
+    }
+    MAIN.replace("{sessions}", &lines.join("\n               "))
+}
+
+const MAIN: &str = "\
 hermes - chat sessions as plain files; every terminal continues its own
 
 Usage:
@@ -13,7 +36,7 @@ Usage:
 
 Commands:
   chat         talk in a new or continued session (the default)
-  sessions     list, show, export, import, rename, delete and prune sessions
+  sessions     {sessions}
   config       set up the agent, server, key and model in config.toml
   completion   print a shell completion script
   help         show help for a command
@@ -347,22 +370,3 @@ Print a completion script. For example:
   zsh:   hermes completion zsh > \"${fpath[1]}/_hermes\"
   fish:  hermes completion fish > ~/.config/fish/completions/hermes.fish
 ";
-
-pub fn for_sessions_verb(verb: &str) -> Option<&'static str> {
-    Some(match verb {
-        "list" => LIST,
-        "search" => SEARCH,
-        "pick" => PICK,
-        "show" => SHOW,
-        "current" => CURRENT,
-        "export" => EXPORT,
-        "import" => IMPORT,
-        "rename" => RENAME,
-        "delete" => DELETE,
-        "prune" => PRUNE,
-        "stats" => STATS,
-        "merge" => MERGE,
-        "merge-file" => MERGE_FILE,
-        _ => return None,
-    })
-}

@@ -8,12 +8,8 @@ use crate::error::{Error, Result};
 use crate::output::{self, Out};
 use crate::store::merge::file_name;
 use crate::store::{MergedCopy, Store};
-use crate::sys;
 use crate::terminal::{breadcrumb, resolve};
 use crate::text::{counted, printable};
-
-/// The options `merge` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--dry-run", "-y", "--yes", "-h", "--help"];
 
 #[derive(Debug, PartialEq)]
 pub struct Args {
@@ -56,18 +52,12 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         return Ok(());
     }
     if !dry_run && !yes {
-        if !sys::isatty(0) {
-            return Err(Error::Refused(
-                "not merging without confirmation: stdin is not a terminal; add --yes to hermes sessions merge"
-                    .into(),
-            ));
-        }
         let question = format!(
             "Merge {} into {}?",
             copies_counted(copies.len()),
             if copies.len() == 1 { "its session" } else { "their sessions" }
         );
-        if !crate::terminal::prompt::confirm(&question, "hermes sessions merge")? {
+        if !crate::terminal::prompt::confirm(&question, "merging", "hermes sessions merge")? {
             crate::note!("nothing merged");
             return Ok(());
         }
@@ -142,19 +132,13 @@ fn merge_titled(store: &Store, title: &str, dry_run: bool, yes: bool) -> Result<
     sessions.sort_unstable_by(|a, b| a.created_at.total_cmp(&b.created_at).then(a.id.cmp(&b.id)));
     let into = sessions.remove(0);
     if !dry_run && !yes {
-        if !sys::isatty(0) {
-            return Err(Error::Refused(
-                "not merging without confirmation: stdin is not a terminal; add --yes to hermes sessions merge"
-                    .into(),
-            ));
-        }
         let question = format!(
             "Merge {} titled '{}' into {}?",
             counted(sessions.len() + 1, "session"),
             printable(title, false),
             into.id
         );
-        if !crate::terminal::prompt::confirm(&question, "hermes sessions merge")? {
+        if !crate::terminal::prompt::confirm(&question, "merging", "hermes sessions merge")? {
             crate::note!("nothing merged");
             return Ok(());
         }

@@ -34,9 +34,6 @@ enum Crumb {
     Orphan(String),
 }
 
-/// The options `prune` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--older-than", "--dry-run", "-y", "--yes", "-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     /// Sessions inactive for longer than this many days go.
@@ -129,7 +126,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             counted(temps.len(), "temporary file"),
             counted(crumbs.len(), "breadcrumb")
         );
-        if !crate::terminal::prompt::confirm(&question, "hermes sessions prune")? {
+        if !crate::terminal::prompt::confirm(&question, "deleting", "hermes sessions prune")? {
             crate::note!("nothing removed");
             return Ok(());
         }

@@ -37,9 +37,6 @@ const COMMIT_EVERY: usize = 2000;
 /// Damaged lines named one by one; past this many, only counted.
 const DAMAGED_NAMED: usize = 10;
 
-/// The options `import` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--from", "--dry-run", "-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     /// The file to read, `-` for stdin.
