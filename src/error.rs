@@ -36,6 +36,9 @@ pub enum Error {
     /// A short ID that fits several sessions: (ID, title, last active) of
     /// each, newest first.
     AmbiguousId { name: String, candidates: Vec<(String, String, f64)> },
+    /// A name that is the title of some sessions and a short ID of others:
+    /// (ID, title, last active, how the name fits) of each.
+    AmbiguousName { name: String, candidates: Vec<(String, String, f64, &'static str)> },
     /// `sessions search` found nothing.
     NoMatch(String),
     /// `sessions list TEXT` found no title holding TEXT.
@@ -137,6 +140,7 @@ impl Error {
             | Error::Unmerged(_)
             | Error::NoSuchId(_)
             | Error::AmbiguousId { .. }
+            | Error::AmbiguousName { .. }
             | Error::NoMatch(_)
             | Error::NoTitleMatch(_)
             | Error::NothingToContinue => EXIT_NOT_FOUND,
@@ -188,7 +192,9 @@ pub fn not_a_session_file(path: &Path, why: &str) -> String {
     format!("{}: not a valid session file ({why})", path.display())
 }
 
-/// The text of an error, without the `hermes: ` its printer adds.
+/// The text of an error, without the `hermes: ` its printer adds. One long
+/// `match`, longer than any other function, on purpose: the single place
+/// of every message hermes prints (see ARCHITECTURE.md).
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -257,6 +263,22 @@ impl fmt::Display for Error {
   ... and {} more",
                         candidates.len() - AMBIGUOUS_SHOWN
                     )?;
+                }
+                Ok(())
+            }
+            Error::AmbiguousName { name, candidates } => {
+                write!(
+                    f,
+                    "'{}' could mean {} sessions: it is a title and also a short ID; nothing was done. Name one by its full ID:",
+                    visible(name),
+                    candidates.len()
+                )?;
+                for (id, title, updated_at, how) in candidates.iter().take(AMBIGUOUS_SHOWN) {
+                    let title = crate::text::printable(title, false);
+                    write!(f, "\n  {id}  {}  {title}  ({how})", crate::time::local_minutes(*updated_at))?;
+                }
+                if candidates.len() > AMBIGUOUS_SHOWN {
+                    write!(f, "\n  ... and {} more", candidates.len() - AMBIGUOUS_SHOWN)?;
                 }
                 Ok(())
             }
@@ -347,7 +369,7 @@ impl fmt::Display for Error {
 /// sequences among them) and bidi overrides are shown as escapes, not
 /// obeyed, the way usage errors and stored titles show them.
 fn visible(name: &str) -> String {
-    crate::text::printable(name, false).into_owned()
+    crate::text::clipped(name)
 }
 
 /// `text` as one shell word, for a command line a user may paste.

@@ -14,6 +14,12 @@ pub struct Out {
     inner: io::BufWriter<io::StdoutLock<'static>>,
 }
 
+impl Default for Out {
+    fn default() -> Out {
+        Out::new()
+    }
+}
+
 impl Out {
     pub fn new() -> Out {
         Out { inner: io::BufWriter::new(io::stdout().lock()) }

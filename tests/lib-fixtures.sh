@@ -114,8 +114,9 @@ gen_sessions() {
 	}'
 }
 
-# Every verb of hermes sessions.
-VERBS='list search pick show current export import rename delete prune stats merge merge-file'
+# Every verb of hermes sessions, as 'hermes sessions --help' lists them
+# (made from src/cli/defs.rs, the one list of verbs).
+VERBS=$(HERMES_HOME=/nonexistent "$HERMES_BIN" sessions --help | sed -n "s/^  \([a-z][a-z-]*\) .*/\1/p" | tr "\n" " ")
 
 # ---- Agents -----------------------------------------------------------
 

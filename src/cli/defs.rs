@@ -1,10 +1,22 @@
 //! One definition per command and per option, the way ripgrep's
-//! `flags/defs.rs` holds its flags: the sessions verbs (name, alias, help
-//! text, options, parse) and the options of chat and of hermes itself.
-//! Dispatch, `--help` lookup, typo suggestions and the option lists checked
-//! against the man page and the completion scripts are all read from here.
+//! `flags/defs.rs` holds its flags: the sessions verbs and the options of
+//! chat and of hermes itself. Read from here: dispatch, `--help` lookup,
+//! typo suggestions, each verb's option lines in `--help` and its line in
+//! `hermes sessions --help`, the three completion scripts, the tests'
+//! list of verbs, and the man-page check.
+//!
+//! The shape, all there is to it:
+//! - `opt(SHORT, LONG, VALUE, HELP)`: `opt("-n", "--limit", Some("N"),
+//!   "show at most N sessions (default 20)")`; `""` for no short form;
+//!   VALUE `None` for a flag, `Some("[NAME]")` for an optional value;
+//!   HELP is one line in the man page's words (wrapped on output).
+//! - `Verb { name, alias, summary, help, options, parse }` in `VERBS`:
+//!   `help` is the usage line and prose in help.rs, with `{options}`.
+//! - chat's options in `CHAT`, hermes's own in `GLOBAL`.
+//!
 //! A verb's own `parse` (beside its `run`) turns these options into its
-//! typed `Args`; the unit tests below hold the two in step.
+//! typed `Args`; the unit tests here and in cli/mod.rs hold the two in
+//! step (each verb takes exactly its options), and the man page with them.
 
 use crate::error::Result;
 use crate::sessions::{
@@ -13,29 +25,42 @@ use crate::sessions::{
 
 use super::help;
 
-/// One option: `-n`, `--limit`, and the name of its value (`N`), if any.
+/// One option: `-n`, `--limit`, the name of its value (`N`), if any, and
+/// what it does in one line.
 #[derive(Debug)]
 pub(crate) struct Opt {
     pub(crate) short: Option<&'static str>,
     pub(crate) long: &'static str,
-    /// Read by the check that each `--help` shows `--long VALUE`.
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// `N`, `FILE`, ...; `NAME` completes session titles, `ID` session IDs,
+    /// `FILE` and `CMD` file names, and words joined by `|` (`json|jsonl`)
+    /// complete as those words. In brackets (`[NAME]`) it may be left out.
     pub(crate) value: Option<&'static str>,
+    /// One line (wrapped on output), in the man page's words. Empty: not
+    /// shown in `--help` or offered by completion (`-v`, only after `-V`).
+    pub(crate) help: &'static str,
 }
 
-const fn opt(short: &'static str, long: &'static str, value: Option<&'static str>) -> Opt {
-    Opt { short: if short.is_empty() { None } else { Some(short) }, long, value }
+const fn opt(
+    short: &'static str,
+    long: &'static str,
+    value: Option<&'static str>,
+    help: &'static str,
+) -> Opt {
+    Opt { short: if short.is_empty() { None } else { Some(short) }, long, value, help }
 }
 
 /// `-h, --help`, which every command takes.
-pub(crate) const HELP: Opt = opt("-h", "--help", None);
+pub(crate) const HELP: Opt = opt("-h", "--help", None, "show this help");
 
 /// A `hermes sessions` verb.
 pub(crate) struct Verb {
     pub(crate) name: &'static str,
     /// A second name (`ls`, `rm`).
     pub(crate) alias: Option<&'static str>,
-    /// Its `--help`, which names each of `options` and describes them.
+    /// What it does, in one line: `hermes sessions --help` and completions.
+    pub(crate) summary: &'static str,
+    /// Its `--help`: the usage line (`hermes sessions --help` shows its
+    /// arguments too) and prose; `{options}` stands for the option lines.
     pub(crate) help: &'static str,
     /// The options it takes, besides `-h, --help`.
     pub(crate) options: &'static [Opt],
@@ -44,53 +69,116 @@ pub(crate) struct Verb {
 }
 
 /// The options before the command: `hermes -p NAME ...`, `hermes -V [-v]`.
-pub(crate) const GLOBAL: &[Opt] =
-    &[opt("-p", "--profile", Some("NAME")), opt("-V", "--version", None), opt("-v", "--verbose", None)];
+pub(crate) const GLOBAL: &[Opt] = &[
+    opt("-p", "--profile", Some("NAME"), "use $HERMES_HOME/profiles/NAME"),
+    opt("-V", "--version", None, "show the version (-V -v: with build details)"),
+    opt("-v", "--verbose", None, ""),
+];
 
 /// `hermes chat`'s options (also read as chat before any command).
 pub(crate) const CHAT: &[Opt] = &[
-    opt("-c", "--continue", Some("NAME")),
-    opt("-r", "--resume", Some("ID")),
-    opt("", "--pick", None),
-    opt("", "--create-if-missing", None),
-    opt("-q", "--query", Some("TEXT")),
-    opt("-Q", "--quiet", None),
-    opt("", "--title", Some("TITLE")),
-    opt("-m", "--model", Some("MODEL")),
-    opt("-s", "--system", Some("TEXT")),
-    opt("", "--system-file", Some("FILE")),
-    opt("", "--agent", Some("CMD")),
-    opt("", "--no-agent", None),
+    opt(
+        "-c",
+        "--continue",
+        Some("[NAME]"),
+        "this terminal's last session; else the newest one in this workspace (git root, else directory); else the newest of all",
+    ),
+    opt(
+        "",
+        "--create-if-missing",
+        None,
+        "with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one)",
+    ),
+    opt(
+        "-r",
+        "--resume",
+        Some("ID"),
+        "the session with this ID, or the one a short ID names (8 or more leading characters, or the last 6 hex digits)",
+    ),
+    opt(
+        "",
+        "--pick",
+        None,
+        "choose the session on a full-screen list and continue it here (see 'hermes sessions pick --help')",
+    ),
+    opt("", "--title", Some("TITLE"), "title for a new session (refused if another session has it)"),
+    opt(
+        "-q",
+        "--query",
+        Some("TEXT"),
+        "send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT",
+    ),
+    opt("-Q", "--quiet", None, "do not print 'session_id: ID' or hints to stderr"),
+    opt(
+        "-m",
+        "--model",
+        Some("MODEL"),
+        "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL)",
+    ),
+    opt(
+        "-s",
+        "--system",
+        Some("TEXT"),
+        "the session's system prompt (a new session's default: 'system' in config.toml)",
+    ),
+    opt("", "--system-file", Some("FILE"), "the system prompt from FILE"),
+    opt(
+        "",
+        "--agent",
+        Some("CMD"),
+        "the command that writes replies (default: $HERMES_AGENT, then 'agent' in config.toml)",
+    ),
+    opt("", "--no-agent", None, "only save the message; no reply"),
 ];
 
 /// `hermes config`'s options (its verbs, `get`, `set`, ..., are words
 /// `configure::parse` reads).
-pub(crate) const CONFIG: &[Opt] = &[opt("", "--timeout", Some("SECONDS"))];
+pub(crate) const CONFIG: &[Opt] =
+    &[opt("", "--timeout", Some("SECONDS"), "how long check waits (default 30)")];
 
-const LIMIT: Opt = opt("-n", "--limit", Some("N"));
-const JSON: Opt = opt("", "--json", None);
-const DRY_RUN: Opt = opt("", "--dry-run", None);
-const YES: Opt = opt("-y", "--yes", None);
+const LIMIT: Opt = opt("-n", "--limit", Some("N"), "show at most N sessions (default 20)");
+const YES: Opt = opt("-y", "--yes", None, "do not ask (needed when not on a terminal)");
 
 /// The sessions verbs, in the order help and completions list them.
 pub(crate) const VERBS: &[Verb] = &[
     Verb {
         name: "list",
         alias: Some("ls"),
+        summary: "sessions, newest activity first ('*' marks the one 'hermes chat -c' would continue here); with TEXT, those whose title holds it",
         help: help::LIST,
-        options: &[LIMIT, opt("", "--all", None), opt("", "--here", None), JSON],
+        options: &[
+            LIMIT,
+            opt("", "--all", None, "show every session"),
+            opt(
+                "",
+                "--here",
+                None,
+                "only sessions started in this workspace (git root, else the current directory)",
+            ),
+            opt("", "--json", None, "a JSON array of session headers, for scripts"),
+        ],
         parse: |p| list::parse(p).map(sessions::Command::List),
     },
     Verb {
         name: "search",
         alias: None,
+        summary: "sessions whose title or messages hold TEXT",
         help: help::SEARCH,
-        options: &[LIMIT, JSON],
+        options: &[
+            LIMIT,
+            opt(
+                "",
+                "--json",
+                None,
+                "a JSON array: per session its ID, title, times, the count of matches and the first 10 snippets",
+            ),
+        ],
         parse: |p| search::parse(p).map(sessions::Command::Search),
     },
     Verb {
         name: "pick",
         alias: None,
+        summary: "choose a session on a full-screen list; print its ID",
         help: help::PICK,
         options: &[],
         parse: |p| pick::parse(p).map(sessions::Command::Pick),
@@ -98,34 +186,68 @@ pub(crate) const VERBS: &[Verb] = &[
     Verb {
         name: "show",
         alias: None,
+        summary: "print a conversation",
         help: help::SHOW,
-        options: &[JSON],
+        options: &[opt("", "--json", None, "the whole session file as JSON, raw text included")],
         parse: |p| show::parse(p).map(sessions::Command::Show),
     },
     Verb {
         name: "current",
         alias: None,
+        summary: "which session 'hermes chat -c' would continue, and why",
         help: help::CURRENT,
-        options: &[JSON, opt("-f", "--format", Some("TEMPLATE"))],
+        options: &[
+            opt("", "--json", None, "{\"id\", \"title\", \"reason\"} as JSON"),
+            opt(
+                "-f",
+                "--format",
+                Some("TEMPLATE"),
+                "print TEMPLATE with {title}, {id}, {short_id} (the last 6 hex digits) and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing",
+            ),
+        ],
         parse: |p| current::parse(p).map(sessions::Command::Current),
     },
     Verb {
         name: "export",
         alias: None,
+        summary: "export some or all sessions",
         help: help::EXPORT,
-        options: &[opt("-f", "--format", Some("FORMAT")), opt("-o", "--output", Some("FILE"))],
+        options: &[
+            opt(
+                "-f",
+                "--format",
+                Some("json|jsonl|markdown"),
+                "json (an array, default), jsonl (one session a line, for import) or markdown",
+            ),
+            opt(
+                "-o",
+                "--output",
+                Some("FILE"),
+                "write to FILE (atomically, mode 0600) instead of stdout; a device or FIFO is written into, a symlink refused",
+            ),
+        ],
         parse: |p| export::parse(p).map(sessions::Command::Export),
     },
     Verb {
         name: "import",
         alias: None,
+        summary: "import sessions from hermes, the Python Hermes or llm",
         help: help::IMPORT,
-        options: &[opt("", "--from", Some("FORMAT")), DRY_RUN],
+        options: &[
+            opt(
+                "",
+                "--from",
+                Some("hermes|hermes-agent|llm"),
+                "what wrote FILE: hermes (default), hermes-agent or llm",
+            ),
+            opt("", "--dry-run", None, "report what would be imported; write nothing"),
+        ],
         parse: |p| import::parse(p).map(sessions::Command::Import),
     },
     Verb {
         name: "rename",
         alias: None,
+        summary: "give a session a new title",
         help: help::RENAME,
         options: &[],
         parse: |p| rename::parse(p).map(sessions::Command::Rename),
@@ -133,34 +255,52 @@ pub(crate) const VERBS: &[Verb] = &[
     Verb {
         name: "delete",
         alias: Some("rm"),
+        summary: "delete sessions (asks first on a terminal)",
         help: help::DELETE,
-        options: &[YES],
+        options: &[opt("-y", "--yes", None, "do not ask")],
         parse: |p| delete::parse(p).map(sessions::Command::Delete),
     },
     Verb {
         name: "prune",
         alias: None,
+        summary: "delete sessions inactive for DAYS, stray temporary files and stale breadcrumbs",
         help: help::PRUNE,
-        options: &[opt("", "--older-than", Some("DAYS")), DRY_RUN, YES],
+        options: &[
+            opt("", "--older-than", Some("DAYS"), "required"),
+            opt("", "--dry-run", None, "list what would be removed; remove nothing"),
+            YES,
+        ],
         parse: |p| prune::parse(p).map(sessions::Command::Prune),
     },
     Verb {
         name: "stats",
         alias: None,
+        summary: "counts, sizes, oldest and newest, stray temporaries",
         help: help::STATS,
-        options: &[JSON],
+        options: &[opt("", "--json", None, "the same as a JSON object")],
         parse: |p| stats::parse(p).map(sessions::Command::Stats),
     },
     Verb {
         name: "merge",
         alias: None,
+        summary: "merge conflict copies left by sync tools or editors into their sessions, or the sessions sharing TITLE",
         help: help::MERGE,
-        options: &[DRY_RUN, YES],
+        options: &[
+            opt("", "--dry-run", None, "say what would be merged; change nothing"),
+            opt(
+                "",
+                "--restore",
+                None,
+                "bring back the session of a copy whose session is gone, under a free title (its own, else its own with (2), (3)...)",
+            ),
+            YES,
+        ],
         parse: |p| merge::parse(p).map(sessions::Command::Merge),
     },
     Verb {
         name: "merge-file",
         alias: None,
+        summary: "merge two versions of a session file (a git merge driver)",
         help: help::MERGE_FILE,
         options: &[],
         parse: |p| merge_file::parse(p).map(sessions::Command::MergeFile),
@@ -229,16 +369,28 @@ mod tests {
 
     #[test]
     fn each_help_shows_the_value_of_each_option_that_takes_one() {
-        let helps = [(help::CHAT, CHAT), (help::CONFIG, CONFIG)]
+        let helps = [(help::CHAT.to_string(), CHAT), (help::CONFIG.to_string(), CONFIG)]
             .into_iter()
-            .chain(VERBS.iter().map(|v| (v.help, v.options)));
+            .chain(VERBS.iter().map(|v| (help::verb(v), v.options)));
         for (text, options) in helps {
             for o in options.iter().filter(|o| o.value.is_some()) {
-                let shown = format!("{} {}", o.long, o.value.unwrap_or_default());
+                let value = o.value.unwrap_or_default().trim_matches(['[', ']']);
+                let shown = format!("{} {value}", o.long);
                 assert!(text.contains(&shown), "--help lacks {shown}");
             }
         }
         assert!(help::main().contains("--profile NAME"));
+    }
+
+    /// chat's option lines are still written in help.rs (grouped "Which
+    /// session" and "How"): each says what its `Opt` says.
+    #[test]
+    fn chat_help_describes_each_option_in_the_words_of_its_definition() {
+        let one_line = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = one_line(help::CHAT);
+        for o in CHAT {
+            assert!(text.contains(&one_line(o.help)), "chat --help lacks: {}", o.help);
+        }
     }
 
     #[test]

@@ -80,7 +80,12 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
     let command = match peek_word(&mut parser).as_deref() {
         Some("chat") => {
             parser.next()?;
-            parsed(chat::args::parse(&mut parser), help::CHAT, &defs::spellings(defs::CHAT), Command::Chat)?
+            parsed(
+                chat::args::parse(&mut parser),
+                help::CHAT.to_string(),
+                &defs::spellings(defs::CHAT),
+                Command::Chat,
+            )?
         }
         Some("sessions") => {
             parser.next()?;
@@ -90,7 +95,7 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
             parser.next()?;
             parsed(
                 crate::configure::parse(&mut parser),
-                help::CONFIG,
+                help::CONFIG.to_string(),
                 &defs::spellings(defs::CONFIG),
                 Command::Config,
             )?
@@ -110,9 +115,12 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
                 COMMANDS.join(", ")
             )));
         }
-        None => {
-            parsed(chat::args::parse(&mut parser), help::CHAT, &chat_and_global_options(), Command::Chat)?
-        }
+        None => parsed(
+            chat::args::parse(&mut parser),
+            help::CHAT.to_string(),
+            &chat_and_global_options(),
+            Command::Chat,
+        )?,
     };
     Ok(Cli { profile, command })
 }
@@ -150,13 +158,13 @@ fn chat_and_global_options() -> Vec<&'static str> {
 /// option it does not take answered with the nearest of `options`.
 fn parsed<T>(
     parsed: Result<T>,
-    help_text: &str,
+    help_text: String,
     options: &[&'static str],
     command: impl FnOnce(T) -> Command,
 ) -> Result<Command> {
     match parsed {
         Ok(args) => Ok(command(args)),
-        Err(Error::HelpWanted) => Ok(Command::Print(help_text.to_string())),
+        Err(Error::HelpWanted) => Ok(Command::Print(help_text)),
         // A one-letter option is one edit from every other: no guess.
         Err(Error::UnknownOption { option, did_you_mean: None }) if option.starts_with("--") => {
             let did_you_mean = crate::text::nearest(&option, options.iter().copied()).map(str::to_string);
@@ -170,7 +178,7 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
     let verb = match parser.next()? {
         Some(Value(v)) => string(v),
         Some(Short('h') | Long("help")) | None => {
-            return Ok(Command::Print(help::SESSIONS.to_string()));
+            return Ok(Command::Print(help::sessions()));
         }
         Some(other) => return Err(other.unexpected().into()),
     };
@@ -182,7 +190,7 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
             names.join(", ")
         )));
     };
-    parsed((def.parse)(parser), def.help, &defs::spellings(def.options), Command::Sessions)
+    parsed((def.parse)(parser), help::verb(def), &defs::spellings(def.options), Command::Sessions)
 }
 
 fn parse_completion(parser: &mut lexopt::Parser) -> Result<Command> {
@@ -209,18 +217,18 @@ fn parse_help(parser: &mut lexopt::Parser) -> Result<Command> {
     }
     let text = match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] => return Ok(Command::Print(help::main())),
-        ["chat"] => help::CHAT,
-        ["sessions"] => help::SESSIONS,
-        ["config"] => help::CONFIG,
-        ["completion"] => help::COMPLETION,
+        ["chat"] => help::CHAT.to_string(),
+        ["sessions"] => help::sessions(),
+        ["config"] => help::CONFIG.to_string(),
+        ["completion"] => help::COMPLETION.to_string(),
         ["sessions", verb] | [verb] if defs::verb(verb).is_some() => {
-            defs::verb(verb).map_or(help::SESSIONS, |def| def.help)
+            defs::verb(verb).map_or_else(help::sessions, help::verb)
         }
         _ => {
             return Err(Error::usage(format!("help: no such command '{}'", words.join(" "))));
         }
     };
-    Ok(Command::Print(text.to_string()))
+    Ok(Command::Print(text))
 }
 
 #[cfg(test)]
@@ -264,8 +272,8 @@ mod tests {
     #[test]
     fn every_verb_lists_the_options_its_help_shows() {
         for (verb, options) in verb_options() {
-            let help_text = defs::verb(verb).unwrap().help;
-            assert_eq!(sorted(&options), options_in_help(help_text), "sessions {verb}");
+            let help_text = help::verb(defs::verb(verb).unwrap());
+            assert_eq!(sorted(&options), options_in_help(&help_text), "sessions {verb}");
         }
         assert_eq!(sorted(&defs::spellings(defs::CHAT)), options_in_help(help::CHAT), "chat");
     }
@@ -320,7 +328,9 @@ mod tests {
     #[test]
     fn help_anywhere_among_a_verbs_arguments_prints_its_help() {
         let cli = parse_words(&["sessions", "prune", "--dry-run", "--help"]).unwrap();
-        assert!(matches!(cli.command, Command::Print(text) if text == help::PRUNE));
+        assert!(
+            matches!(cli.command, Command::Print(text) if text == help::verb(defs::verb("prune").unwrap()))
+        );
         let cli = parse_words(&["chat", "-c", "x", "-h"]).unwrap();
         assert!(matches!(cli.command, Command::Print(text) if text == help::CHAT));
     }

@@ -14,7 +14,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Print(text) => print(&text),
         Command::Version { verbose } => print(&version_text(verbose)),
-        Command::Completion(shell) => print(super::completion::script(shell)),
+        Command::Completion(shell) => print(&super::completion::script(shell)),
         Command::Chat(args) => {
             let store = open_store(cli.profile)?;
             store.verify()?;

@@ -34,10 +34,6 @@ impl LineReader {
         }
     }
 
-    pub fn is_editor(&self) -> bool {
-        matches!(self, LineReader::Editor(_))
-    }
-
     /// Run `during` with the terminal in its ordinary mode (the editor
     /// keeps it raw between lines): an agent's reply, an external editor.
     pub fn cooked<T>(&mut self, during: impl FnOnce() -> T) -> T {
