@@ -90,8 +90,10 @@ DEB_EPOCH = $(if $(SOURCE_DATE_EPOCH),$(SOURCE_DATE_EPOCH),$(shell dpkg-parsecha
 
 all: build
 
+# HERMES_DATADIR: where hermes looks for its shipped agents when they are
+# not beside the binary (../share/hermes/agents), which it looks in first.
 build:
-	$(BUILD_ENV) $(CARGO) build --release --locked
+	$(BUILD_ENV) HERMES_DATADIR='$(DATADIR)' $(CARGO) build --release --locked
 
 $(BIN): build
 

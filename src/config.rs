@@ -1,6 +1,9 @@
-//! `config.toml`: the agent command, how it takes its input, and the model
-//! name passed along to it. Read by a small parser of the one TOML form it
-//! needs, `key = "string"`, so that a mistake is reported by its line.
+//! `config.toml`: the agent command, how it takes its input, the server,
+//! where the key comes from, the model and the system prompt. Read by a
+//! small parser of the one TOML form it needs, `key = "string"`, so that a
+//! mistake is reported by its line; `edit` rewrites a line of it.
+
+pub mod edit;
 
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -36,9 +39,44 @@ pub struct Config {
     pub agent: Option<String>,
     pub agent_input: Option<AgentInput>,
     pub model: Option<String>,
+    /// The server's API root, handed to the agent as `OPENAI_BASE_URL`.
+    pub base_url: Option<String>,
+    /// The environment variable of hermes's own that holds the key.
+    pub api_key_env: Option<String>,
+    /// A command whose output is the key, run at every turn.
+    pub api_key_command: Option<String>,
+    /// The system prompt of a new session.
+    pub system: Option<String>,
 }
 
-pub const KEYS: [&str; 3] = ["agent", "agent_input", "model"];
+pub const KEYS: [&str; 7] =
+    ["agent", "agent_input", "model", "base_url", "api_key_env", "api_key_command", "system"];
+
+/// The agent when config.toml sets `base_url` and no `agent`: the shipped
+/// agent that talks to such a server.
+pub const SERVER_AGENT: &str = "openai-compatible";
+
+/// Check a value for `key` as `load` would, without naming the value (the
+/// caller may be reading a file that is no config): why not, else nothing.
+pub fn check_value(key: &str, value: &str) -> Result<(), String> {
+    match key {
+        "agent_input" => value.parse::<AgentInput>().map(|_| ()),
+        "api_key_env" if !is_env_name(value) => {
+            Err("api_key_env must name an environment variable (letters, digits and '_')".to_string())
+        }
+        "base_url" if !(value.starts_with("http://") || value.starts_with("https://")) => {
+            Err("base_url must start with http:// or https://".to_string())
+        }
+        _ if value.contains('\0') => Err(format!("the value of '{key}' holds a NUL character")),
+        _ => Ok(()),
+    }
+}
+
+fn is_env_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
 
 /// config.toml is a few lines; anything far larger is not one.
 const MAX_CONFIG_BYTES: u64 = 64 << 10;
@@ -48,11 +86,20 @@ const MAX_CONFIG_BYTES: u64 = 64 << 10;
 /// is refused (see `store::trust`), and no message ever quotes a line of
 /// it: a file that is not a config (a link to /etc/shadow) stays unread.
 pub fn load(store: &Store) -> Result<Config> {
+    match read_text(store)? {
+        Some(text) => parse(store, &text),
+        None => Ok(Config::default()),
+    }
+}
+
+/// The text of config.toml, if there is one, read as `load` reads it
+/// (trusted, bounded, UTF-8), for `load` and for `config set` to edit.
+pub fn read_text(store: &Store) -> Result<Option<String>> {
     use std::io::Read;
     let path = store.config_path();
     let bad = |why: String| Error::NotAConfig { path: path.clone(), why };
     let mut file = match trust::open_config(&path) {
-        Ok(None) => return Ok(Config::default()),
+        Ok(None) => return Ok(None),
         Ok(Some(Ok(file))) => file,
         Ok(Some(Err(problem))) => return Err(Error::Untrusted(problem.message())),
         Err(e) => return Err(Error::io(&path, e)),
@@ -62,7 +109,12 @@ pub fn load(store: &Store) -> Result<Config> {
     if bytes.len() as u64 > MAX_CONFIG_BYTES {
         return Err(bad(format!("larger than {} KiB", MAX_CONFIG_BYTES >> 10)));
     }
-    let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".into()))?;
+    String::from_utf8(bytes).map(Some).map_err(|_| bad("not UTF-8 text".into()))
+}
+
+/// Read the settings in `text`, config.toml's.
+fn parse(store: &Store, text: &str) -> Result<Config> {
+    let path = store.config_path();
     let mut config = Config::default();
     let mut seen: Vec<String> = Vec::new();
     for (number, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
@@ -83,6 +135,19 @@ pub fn load(store: &Store) -> Result<Config> {
                 })?)
             }
             "model" => config.model = Some(value).filter(|v| !v.is_empty()),
+            "base_url" | "api_key_env" | "api_key_command" | "system" => {
+                // The value is not quoted: the file may be anything but a config.
+                if !value.is_empty() {
+                    check_value(&key, &value).map_err(at_line)?;
+                }
+                let value = Some(value).filter(|v| !v.trim().is_empty());
+                match key.as_str() {
+                    "base_url" => config.base_url = value,
+                    "api_key_env" => config.api_key_env = value,
+                    "api_key_command" => config.api_key_command = value,
+                    _ => config.system = value,
+                }
+            }
             other => crate::output::warn(&format!(
                 "{}: line {}: unknown key '{other}' ignored (known: {})",
                 path.display(),
@@ -108,7 +173,7 @@ pub fn foreign_config(store: &Store) -> Option<std::path::PathBuf> {
 
 /// One line of config.toml: nothing (blank, a comment), or `key = value`
 /// with a basic ("...") or literal ('...') string and maybe a comment.
-fn parse_line(line: &str) -> Result<Option<(String, String)>, String> {
+pub(crate) fn parse_line(line: &str) -> Result<Option<(String, String)>, String> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);

@@ -3,7 +3,8 @@
 //! runs and reports. Layers, bottom up (no module uses one above it):
 //! `sys`, `error`, `args`, `hash`, `time`, `text`, `output`; `store`; `config`;
 //! `terminal`; `view`; `chat` and `sessions` (which never use each other);
-//! `cli`, whose `cli::run` is the dispatcher at the top.
+//! `configure` (`hermes config`, which runs the agent of `chat`); `cli`,
+//! whose `cli::run` is the dispatcher at the top.
 
 // nanoserde's DeJson derive expands `#[nserde(default)]` Option fields to
 // code that clippy's question_mark lint flags (in the derive's output, not
@@ -14,6 +15,7 @@ pub mod args;
 pub mod chat;
 pub mod cli;
 pub mod config;
+pub mod configure;
 pub mod error;
 pub mod hash;
 pub mod output;

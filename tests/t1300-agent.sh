@@ -187,7 +187,7 @@ test_expect_success 'a mistake in config.toml is named by its line; comments, es
 	grep "config.toml: line 1: the value of '"'agent'"' holds a NUL character$" err &&
 	config "[agent]" &&
 	test_expect_code 4 hermes chat -q hi 2>err &&
-	grep "config.toml: line 1: tables are not used here; the keys are agent, agent_input, model$" err &&
+	grep "config.toml: line 1: tables are not used here; the keys are agent, agent_input, model, base_url, api_key_env, api_key_command, system$" err &&
 	config "agnet = \"x\"" "agent = '"'echo \"literal\"'"' # a comment" &&
 	hermes chat -q hi -Q >out 2>err &&
 	grep "config.toml: line 1: unknown key '"'agnet'"' ignored" err &&
@@ -325,8 +325,14 @@ test_expect_success 'hermes interrupted while the agent runs: exit 130, the agen
 '
 
 test_expect_success 'an agent command that does not exist: exit 3, the message kept' '
-	fails_keeping_message -Q --agent "no-such-agent-for-hermes-tests" &&
+	fails_keeping_message -Q --agent "no-such-agent-for-hermes-tests --with-arguments" &&
 	grep "^hermes: .*no-such-agent-for-hermes-tests" err
+'
+
+test_expect_success 'an agent name that is no shipped agent nor on PATH: exit 3 before anything is saved' '
+	test_expect_code 3 hermes chat -q "keep me" -Q --agent "no-such-agent-for-hermes-tests" 2>err &&
+	grep "^hermes: agent .no-such-agent-for-hermes-tests. not found: not a shipped agent nor a command on PATH" err &&
+	! ls "$HERMES_HOME/sessions/"*.json 2>/dev/null
 '
 
 test_expect_success 'an OpenAI error object from the agent: exit 3, its message shown, no reply saved' '

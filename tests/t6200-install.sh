@@ -91,7 +91,7 @@ test_expect_success 'PREFIX, BINDIR and MANDIR are honoured, and the page names 
 	./usr/share/zsh/site-functions/_hermes
 	EOF
 	test_cmp expect actual &&
-	grep "^agent = \"/usr/share/hermes/agents/openai\\\\-compatible\"$" "$pkg/usr/man/man1/hermes.1" &&
+	grep "^\.I /usr/share/hermes/agents/$" "$pkg/usr/man/man1/hermes.1" &&
 	grep "/usr/sbin/hermes chat" "$pkg/usr/man/man1/hermes.1" &&
 	! grep "/usr/local" "$pkg/usr/man/man1/hermes.1"
 '

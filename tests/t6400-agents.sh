@@ -104,7 +104,7 @@ test_expect_success SERVER 'openai-compatible: HTTP 401 is exit 3 with a clear m
 	test_expect_code 3 env OPENAI_API_KEY=bad OPENAI_MODEL=m \
 		hermes chat --agent "$AGENTS/openai-compatible" -q "keep me" >out 2>err &&
 	test_must_be_empty out &&
-	grep "openai-compatible: .* answered HTTP 401 (check OPENAI_API_KEY)" err &&
+	grep "openai-compatible: .* answered HTTP 401 (check the key: api_key_env or api_key_command in config.toml, or OPENAI_API_KEY)" err &&
 	grep "Incorrect API key provided" err &&
 	session_of err >session &&
 	echo "user: keep me" >expect &&
@@ -114,7 +114,7 @@ test_expect_success SERVER 'openai-compatible: HTTP 401 is exit 3 with a clear m
 test_expect_success SERVER 'openai-compatible: an unknown model is exit 3 naming HTTP 404' '
 	test_expect_code 3 env OPENAI_MODEL=missing \
 		hermes chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
-	grep "answered HTTP 404 (check OPENAI_BASE_URL and the model name)" err &&
+	grep "answered HTTP 404 (check base_url and the model name)" err &&
 	grep "model .missing. not found" err
 '
 
@@ -180,10 +180,13 @@ test_expect_success 'llm: the transcript goes to llm prompt, with -m when a mode
 	EOF
 	test_cmp expect out &&
 	transcript_config &&
+	# The session keeps the model it was used with; a new one has none.
 	PATH=$PWD/bin:$PATH hermes chat -c --agent "$AGENTS/llm" -q second -Q >out &&
-	grep "^args: prompt$" out &&
+	grep "^args: prompt -m gpt-x$" out &&
 	grep "^stdin: user: second$" out &&
-	grep "^stdin: assistant: args: prompt -m gpt-x$" out
+	grep "^stdin: assistant: args: prompt -m gpt-x$" out &&
+	PATH=$PWD/bin:$PATH hermes chat --agent "$AGENTS/llm" -q third -Q >out &&
+	grep "^args: prompt$" out
 '
 
 test_expect_success 'the agents are POSIX sh and executable' '

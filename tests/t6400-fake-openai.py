@@ -9,6 +9,11 @@ body) in DIR/request.N, then answers:
 
   - model "missing"            404 with an OpenAI error object
   - "Authorization: Bearer bad" 401 with an OpenAI error object
+  - model "busy"               429 with an OpenAI error object
+  - model "broken"             500 with an OpenAI error object
+  - model "nostream"           one chat-completion JSON object, even when
+                               a stream was asked for
+  - model "slow"               the stream below, after 1.5 seconds
   - "stream": true             a server-sent-event stream of three chunks
   - otherwise                  one chat-completion JSON object, whose text
                                says it was not streamed
@@ -25,7 +30,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 REPLY = ["Hello", " from the", " fake server"]
 LIFETIME = 30
-MAX_REQUESTS = 20
+MAX_REQUESTS = 50
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -50,9 +55,16 @@ class Handler(BaseHTTPRequestHandler):
             request = json.loads(body)
         except ValueError:
             return self.error(400, "the body is not JSON")
-        if request.get("model") == "missing":
+        model = request.get("model")
+        if model == "missing":
             return self.error(404, "model 'missing' not found")
-        if request.get("stream"):
+        if model == "busy":
+            return self.error(429, "Rate limit reached for requests")
+        if model == "broken":
+            return self.error(500, "The server had an error while processing your request")
+        if model == "slow":
+            time.sleep(1.5)
+        if request.get("stream") and model != "nostream":
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()

@@ -13,6 +13,17 @@ pub struct Args {
     pub quiet: bool,
     pub title: Option<String>,
     pub agent: AgentChoice,
+    /// `-m MODEL`: the model of this chat, recorded in the session.
+    pub model: Option<String>,
+    /// `-s TEXT` or `--system-file FILE`: the session's system prompt.
+    pub system: Option<System>,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum System {
+    Text(String),
+    /// Read when the chat starts.
+    File(std::ffi::OsString),
 }
 
 #[derive(Debug, Default, PartialEq)]
@@ -74,6 +85,22 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 args.query = Some(if value == "-" { Query::Stdin } else { Query::Text(string(value)) });
             }
             Short('Q') | Long("quiet") => args.quiet = true,
+            Short('m') | Long("model") => {
+                if args.model.is_some() {
+                    return Err(Error::usage("-m/--model given twice"));
+                }
+                let model = crate::store::session::clean_model(&string(parser.value()?))
+                    .map_err(|why| Error::usage(format!("-m: {why}")))?;
+                args.model = Some(model);
+            }
+            Short('s') | Long("system") | Long("system-file") => {
+                if args.system.is_some() {
+                    return Err(Error::usage("one system prompt: -s TEXT or --system-file FILE, once"));
+                }
+                let from_file = matches!(arg, Long("system-file"));
+                let value = parser.value()?;
+                args.system = Some(if from_file { System::File(value) } else { System::Text(string(value)) });
+            }
             Long("title") => {
                 if args.title.is_some() {
                     return Err(Error::usage("--title given twice"));

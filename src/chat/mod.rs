@@ -6,11 +6,12 @@ pub mod agent;
 pub mod args;
 mod repl;
 
+use std::cell::RefCell;
 use std::io::{self, Read, Write};
 
 use crate::chat::agent::Agent;
-use crate::chat::args::{AgentChoice, Args, Query, Target};
-use crate::config::{self, AgentInput};
+use crate::chat::args::{AgentChoice, Args, Query, System, Target};
+use crate::config;
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, TITLE_USER};
@@ -36,10 +37,25 @@ struct Chat<'a> {
     /// `-c NAME --create-if-missing`: NAME, to look up again should the
     /// session it found be deleted before the message is saved.
     rejoin_name: Option<String>,
+    /// The model of this chat (`-m`, then `/model`): recorded in the
+    /// session with each message, over the session's own.
+    model: RefCell<Option<String>>,
+    /// The model when neither this chat nor the session names one:
+    /// `model` in config.toml, else `$HERMES_MODEL` (with an agent only).
+    default_model: Option<String>,
+    /// The system prompt a new session starts with (`-s`, `--system-file`,
+    /// else `system` in config.toml, or `/system` before the first message).
+    system: RefCell<Option<String>>,
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
     let interactive = args.query.is_none() && sys::isatty(0);
+    // A system prompt from a file that cannot be read fails before anything.
+    let explicit_system = match &args.system {
+        Some(System::Text(text)) => Some(system_prompt(text.clone())?),
+        Some(System::File(path)) => Some(read_system_file(path)?),
+        None => None,
+    };
     let terminal = terminal::identify();
     // Which session first: a wrong name fails before anything is read or written.
     let mut pending_title = match &args.title {
@@ -79,10 +95,19 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             }
         },
     };
+    let (agent, config_system) = choose_agent(store, &args.agent)?;
+    // `-s` on a session that exists sets its system prompt now.
+    let target = match (target, &explicit_system) {
+        (Some(h), Some(text)) => Some(set_system(store, &h.id, text)?),
+        (target, _) => target,
+    };
     let chat = Chat {
         store,
         terminal,
-        agent: choose_agent(store, &args.agent)?,
+        default_model: agent.as_ref().and_then(|a| a.model.clone()),
+        model: RefCell::new(args.model.clone()),
+        system: RefCell::new(explicit_system.or(config_system)),
+        agent,
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
@@ -101,23 +126,74 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     }
 }
 
-/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml.
-fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
+/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml, else
+/// openai-compatible when config.toml names a server (`base_url`); a bare
+/// name is a shipped agent first (`agent::shipped`). With it, config.toml's
+/// system prompt for new sessions.
+fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<(Option<Agent>, Option<String>)> {
     if *choice == AgentChoice::Disabled {
-        return Ok(None);
+        return Ok((None, None));
     }
     let config = config::load(store)?;
     let command = match choice {
         AgentChoice::Command(c) => Some(c.clone()),
-        _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent),
+        _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent.clone()),
     };
-    Ok(command.map(|command| Agent {
-        command,
-        input: config.agent_input.unwrap_or(AgentInput::Json),
-        // config.toml's model, else a HERMES_MODEL of our own environment:
-        // either way the request body carries it, finished.
-        model: config.model.or_else(|| std::env::var("HERMES_MODEL").ok().filter(|m| !m.is_empty())),
-    }))
+    // A server and no agent: the agent that talks to it.
+    let command = command.or_else(|| config.base_url.as_ref().map(|_| config::SERVER_AGENT.to_string()));
+    let system = config.system.clone();
+    let Some(command) = command else { return Ok((None, system)) };
+    Ok((Some(Agent::named(&command, config)?), system))
+}
+
+/// A system prompt as given: trimmed of trailing newlines, not blank, not
+/// larger than a message.
+pub(super) fn system_prompt(text: String) -> Result<String> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err(Error::TooLarge(format!(
+            "the system prompt is larger than {} MiB",
+            MAX_MESSAGE_BYTES >> 20
+        )));
+    }
+    let text = text.trim_end_matches(['\n', '\r']).to_string();
+    if text.trim().is_empty() {
+        return Err(Error::usage("an empty system prompt"));
+    }
+    Ok(text)
+}
+
+/// `--system-file FILE` (`-` for stdin).
+fn read_system_file(path: &std::ffi::OsStr) -> Result<String> {
+    let shown = std::path::Path::new(path).display().to_string();
+    let bytes = if path == "-" {
+        read_stdin()?.into_bytes()
+    } else {
+        crate::store::fsio::read_limited(std::path::Path::new(path), MAX_MESSAGE_BYTES as u64 + 1).map_err(
+            |e| {
+                Error::usage(format!("--system-file: cannot read {shown}: {}", crate::error::describe_io(&e)))
+            },
+        )?
+    };
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::usage(format!("--system-file: {shown} is not UTF-8 text")))?;
+    system_prompt(text)
+}
+
+/// Make `text` the session's system prompt: its first message when that
+/// is a system message, else a system message put first.
+pub(super) fn set_system(store: &Store, id: &str, text: &str) -> Result<Header> {
+    store.edit_messages(id, |messages| match messages.first_mut() {
+        Some(first) if first.role == "system" => {
+            let changed = first.content != text;
+            first.content = text.to_string();
+            changed
+        }
+        _ => {
+            let ts = messages.first().map_or_else(time::now, |m| m.ts);
+            messages.insert(0, Message::new("system", text.to_string(), ts));
+            true
+        }
+    })
 }
 
 /// The one-shot message: `-q TEXT`, or all of stdin (`-q -`, or a pipe).
@@ -195,7 +271,8 @@ impl Chat<'_> {
         message: Message,
     ) -> Result<Header> {
         match target {
-            Some(h) => match self.store.append(&h.id, std::slice::from_ref(&message), |_| {}) {
+            Some(h) => match self.store.append(&h.id, std::slice::from_ref(&message), |h| self.note_model(h))
+            {
                 // Deleted since the lookup (a daily prune meeting a cron
                 // post): "send to this named thread, make it if needed" is
                 // asked again, under the store lock, so the message is kept.
@@ -230,7 +307,7 @@ impl Chat<'_> {
             };
             // Still under the store lock, which a delete takes too: the
             // session cannot vanish between finding it and appending.
-            let saved = store.append(&existing.id, messages, |_| {});
+            let saved = store.append(&existing.id, messages, |h| self.note_model(h));
             drop(guard);
             return saved;
         }
@@ -243,11 +320,33 @@ impl Chat<'_> {
         for m in messages {
             header.note_message(m);
         }
+        self.note_model(&mut header);
+        // The system prompt goes first, noted last: the first user message
+        // still titles the session.
+        let system = self.system.borrow().clone().map(|text| Message::new("system", text, created));
+        if let Some(system) = &system {
+            header.note_message(system);
+        }
         if !header.has_user_title() && !header.title.is_empty() {
             header.title = titles::unique_auto_title(store, &header.title)?;
         }
-        store.create(&header, messages)?;
+        let all: Vec<Message> = system.into_iter().chain(messages.iter().cloned()).collect();
+        store.create(&header, &all)?;
         Ok(header)
+    }
+
+    /// Record the model the next reply uses: this chat's, else the
+    /// session's own, else the default.
+    fn note_model(&self, header: &mut Header) {
+        let chosen = self
+            .model
+            .borrow()
+            .clone()
+            .or_else(|| header.model.clone())
+            .or_else(|| self.default_model.clone());
+        if chosen.is_some() {
+            header.model = chosen;
+        }
     }
 
     fn point_breadcrumb(&self, header: &Header) {

@@ -3,9 +3,9 @@
 
 use std::io;
 
-use super::{Chat, ReplyOutcome, check_not_blank, title_taken};
+use super::{Chat, ReplyOutcome, check_not_blank, set_system, system_prompt, title_taken};
 use crate::error::{Error, Result};
-use crate::store::session::{Header, Message, Session};
+use crate::store::session::{self, Header, Message, Session};
 use crate::store::titles;
 use crate::sys;
 use crate::terminal::compose;
@@ -279,6 +279,8 @@ impl Chat<'_> {
             }
             "save" => self.save(state, rest)?,
             "sessions" => view::list::print_recent(self.store, self.terminal.as_ref(), 10)?,
+            "model" => self.model_command(state, rest)?,
+            "system" => self.system_command(state, rest)?,
             _ => crate::say!("Unknown command '/{name}'. Type /help for the list."),
         }
         Ok(Next::Prompt)
@@ -374,6 +376,9 @@ const SLASH_HELP: &str = "\
 /save [FILE]       save the conversation as Markdown (default hermes-ID.md)
 /sessions          recent sessions
 /id                the session's ID
+/model [NAME]      show the model, or use NAME from the next message on
+                   (kept in the session)
+/system [TEXT]     show the session's system prompt, or set it
 /quit              leave (also Ctrl-D)
 Ctrl-C while a reply is running stops it and keeps the conversation.
 Keys: Left/Right, Home/End, Ctrl-A/E/B/F, Alt-B/F, Ctrl-W/U/K/Y, Ctrl-L;
@@ -456,5 +461,63 @@ fn note_in_chat(e: &Error) {
     match e {
         Error::Usage(text) => output::notice(text),
         e => output::report(e),
+    }
+}
+
+impl Chat<'_> {
+    /// `/model`: say which model the next message uses and why; `/model
+    /// NAME`: use NAME, and record it in the session now.
+    fn model_command(&self, state: &mut Interactive, name: &str) -> Result<()> {
+        if name.is_empty() {
+            let session = state.current.as_ref().and_then(|h| h.model.clone());
+            let said = match (self.model.borrow().clone(), session, self.default_model.clone()) {
+                (Some(m), _, _) => format!("{m} (chosen in this chat)"),
+                (None, Some(m), _) => format!("{m} (the session's)"),
+                (None, None, Some(m)) => format!("{m} (the default: config.toml or $HERMES_MODEL)"),
+                (None, None, None) => "none set: the agent's default".to_string(),
+            };
+            crate::say!("model: {}", crate::text::printable(&said, false));
+            return Ok(());
+        }
+        let model = session::clean_model(name).map_err(Error::usage)?;
+        *self.model.borrow_mut() = Some(model.clone());
+        if let Some(h) = &state.current {
+            state.current = Some(self.store.update_header(&h.id, |h| h.model = Some(model.clone()))?);
+        }
+        crate::say!("model: {} from the next message on", crate::text::printable(&model, false));
+        Ok(())
+    }
+
+    /// `/system`: show the session's system prompt; `/system TEXT`: set it
+    /// (or, before a new session's first message, the one it starts with).
+    fn system_command(&self, state: &mut Interactive, text: &str) -> Result<()> {
+        if text.is_empty() {
+            let prompt = match &state.current {
+                Some(h) => {
+                    let mut reader =
+                        self.store.open(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
+                    let first = reader.next_message().map_err(|_| Error::Vanished { id: h.id.clone() })?;
+                    first.filter(|m| m.role == "system").map(|m| m.content)
+                }
+                None => self.system.borrow().clone(),
+            };
+            match prompt {
+                Some(p) => crate::say!("system: {}", crate::text::printable(&p, true)),
+                None => crate::say!("(no system prompt)"),
+            }
+            return Ok(());
+        }
+        let text = system_prompt(text.to_string())?;
+        match &state.current {
+            Some(h) => {
+                state.current = Some(set_system(self.store, &h.id, &text)?);
+                crate::say!("System prompt set for this session.");
+            }
+            None => {
+                *self.system.borrow_mut() = Some(text);
+                crate::say!("The new session will start with this system prompt.");
+            }
+        }
+        Ok(())
     }
 }

@@ -110,6 +110,19 @@ pub(crate) const CHAT: &[Opt] = &[
     ),
     opt("-Q", "--quiet", None, "do not print 'session_id: ID' or hints to stderr"),
     opt(
+        "-m",
+        "--model",
+        Some("MODEL"),
+        "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL)",
+    ),
+    opt(
+        "-s",
+        "--system",
+        Some("TEXT"),
+        "the session's system prompt (a new session's default: 'system' in config.toml)",
+    ),
+    opt("", "--system-file", Some("FILE"), "the system prompt from FILE"),
+    opt(
         "",
         "--agent",
         Some("CMD"),
@@ -117,6 +130,11 @@ pub(crate) const CHAT: &[Opt] = &[
     ),
     opt("", "--no-agent", None, "only save the message; no reply"),
 ];
+
+/// `hermes config`'s options (its verbs, `get`, `set`, ..., are words
+/// `configure::parse` reads).
+pub(crate) const CONFIG: &[Opt] =
+    &[opt("", "--timeout", Some("SECONDS"), "how long check waits (default 30)")];
 
 const LIMIT: Opt = opt("-n", "--limit", Some("N"), "show at most N sessions (default 20)");
 const YES: Opt = opt("-y", "--yes", None, "do not ask (needed when not on a terminal)");
@@ -184,7 +202,7 @@ pub(crate) const VERBS: &[Verb] = &[
                 "-f",
                 "--format",
                 Some("TEMPLATE"),
-                "print TEMPLATE with {title}, {id}, {short_id} (the last 6 hex digits) and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing",
+                "print TEMPLATE with {title}, {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing",
             ),
         ],
         parse: |p| current::parse(p).map(sessions::Command::Current),
@@ -326,8 +344,11 @@ mod tests {
                 verb.name
             );
         }
-        let defined: Vec<&str> =
-            [GLOBAL, CHAT].into_iter().chain(VERBS.iter().map(|v| v.options)).flat_map(spellings).collect();
+        let defined: Vec<&str> = [GLOBAL, CHAT, CONFIG]
+            .into_iter()
+            .chain(VERBS.iter().map(|v| v.options))
+            .flat_map(spellings)
+            .collect();
         for long in defined.iter().filter(|o| o.starts_with("--")) {
             assert!(man.contains(long), "man page lacks {long}");
         }
@@ -348,7 +369,7 @@ mod tests {
 
     #[test]
     fn each_help_shows_the_value_of_each_option_that_takes_one() {
-        let helps = [(help::CHAT.to_string(), CHAT)]
+        let helps = [(help::CHAT.to_string(), CHAT), (help::CONFIG.to_string(), CONFIG)]
             .into_iter()
             .chain(VERBS.iter().map(|v| (help::verb(v), v.options)));
         for (text, options) in helps {

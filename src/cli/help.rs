@@ -34,12 +34,14 @@ hermes - chat sessions as plain files; every terminal continues its own
 Usage:
   hermes [-p PROFILE] [chat] [CHAT OPTIONS]
   hermes [-p PROFILE] sessions COMMAND [ARGS]
+  hermes [-p PROFILE] config get|set|unset|list|path|check [ARGS]
   hermes completion bash|zsh|fish
   hermes help [COMMAND]
 
 Commands:
   chat         talk in a new or continued session (the default)
   sessions     {sessions}
+  config       set up the agent, server, key and model in config.toml
   completion   print a shell completion script
   help         show help for a command
 
@@ -60,9 +62,54 @@ Exit status: 0 ok, 1 no such session, 2 usage, 3 agent failed, 4 store
 failed, 130 interrupted. See hermes(1).
 ";
 
+pub const CONFIG: &str = "\
+Usage: hermes config get KEY
+       hermes config set KEY VALUE
+       hermes config unset KEY
+       hermes config list
+       hermes config path
+       hermes config check [--timeout SECONDS]
+
+The settings in config.toml ($HERMES_HOME/config.toml, or the profile's):
+  agent            the command that answers; a bare name is an agent that
+                   comes with hermes (openai-compatible, ollama, llm), else
+                   a program on PATH
+  agent_input      what the agent reads: json (default), transcript, text
+  model            the model, given in the request and as $HERMES_MODEL
+  base_url         the server's API root, given as $OPENAI_BASE_URL
+  api_key_env      the environment variable that holds the key
+  api_key_command  a command that prints the key, run for every reply
+  system           the system prompt of new sessions
+
+The key reaches the agent as $OPENAI_API_KEY: never in config.toml, on a
+command line or in a message.
+
+Commands:
+  get KEY          print the value hermes uses (exit 1 when there is none)
+  set KEY VALUE    write it to config.toml (comments and order kept)
+  unset KEY        remove it from config.toml (exit 1 when it was not set)
+  list             every value, and where it came from (config.toml, the
+                   environment, a default)
+  path             print where config.toml is
+  check            send one tiny request through the agent and say what is
+                   wrong: no agent, not found, cannot connect, HTTP 401 (the
+                   key), HTTP 404 (the URL or the model)
+      --timeout SECONDS
+                   how long check waits (default 30)
+  -h, --help       show this help
+
+Example:
+  hermes config set agent openai-compatible
+  hermes config set base_url https://api.openai.com/v1
+  hermes config set api_key_command 'pass show openai'
+  hermes config set model gpt-4o-mini
+  hermes config check
+";
+
 pub const CHAT: &str = "\
 Usage: hermes chat [-c [NAME] | -r ID | --pick] [--create-if-missing]
-                   [-q TEXT|-] [-Q] [--title TITLE] [--agent CMD | --no-agent]
+                   [-q TEXT|-] [-Q] [--title TITLE] [-m MODEL]
+                   [-s TEXT | --system-file FILE] [--agent CMD | --no-agent]
 
 Which session:
   (none)                 a new session
@@ -88,13 +135,20 @@ How:
   -q -                   read the message from stdin (also when stdin is not
                          a terminal)
   -Q, --quiet            do not print 'session_id: ID' or hints to stderr
+  -m, --model MODEL      the model to use, kept in the session: -c continues
+                         with the session's model unless -m says otherwise
+                         (default: 'model' in config.toml, then
+                         $HERMES_MODEL)
+  -s, --system TEXT      the session's system prompt (a new session's
+                         default: 'system' in config.toml)
+      --system-file FILE the system prompt from FILE
       --agent CMD        the command that writes replies (default:
                          $HERMES_AGENT, then 'agent' in config.toml)
       --no-agent         only save the message; no reply
   -h, --help             show this help
 
 Interactive commands: /help /title [NEW] /new [TITLE] /continue NAME
-/retry /edit /save [FILE] /sessions /id /quit. Ctrl-D quits; Ctrl-C stops a
+/retry /edit /save [FILE] /sessions /id /model [NAME] /system [TEXT] /quit. Ctrl-D quits; Ctrl-C stops a
 running reply. On a terminal the prompt names the session and edits the line:
 arrows, Home, End and Emacs keys; Up, Down and Ctrl-R for earlier messages;
 Alt-Enter or Ctrl-J for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR

@@ -28,6 +28,7 @@ pub struct Cli {
 pub enum Command {
     Chat(chat::args::Args),
     Sessions(sessions::Command),
+    Config(crate::configure::Command),
     Completion(Shell),
     /// Print this text to stdout and succeed.
     Print(String),
@@ -90,6 +91,15 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
             parser.next()?;
             parse_sessions(&mut parser)?
         }
+        Some("config") => {
+            parser.next()?;
+            parsed(
+                crate::configure::parse(&mut parser),
+                help::CONFIG.to_string(),
+                &defs::spellings(defs::CONFIG),
+                Command::Config,
+            )?
+        }
         Some("completion") => {
             parser.next()?;
             parse_completion(&mut parser)?
@@ -130,7 +140,7 @@ fn valid_profile(name: String) -> Result<String> {
 }
 
 /// The top-level commands, for the unknown-command message.
-const COMMANDS: [&str; 4] = ["chat", "sessions", "completion", "help"];
+const COMMANDS: [&str; 5] = ["chat", "sessions", "config", "completion", "help"];
 
 /// `; did you mean 'X'?` for the candidate nearest `word`, else nothing.
 fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
@@ -209,6 +219,7 @@ fn parse_help(parser: &mut lexopt::Parser) -> Result<Command> {
         [] => return Ok(Command::Print(help::main())),
         ["chat"] => help::CHAT.to_string(),
         ["sessions"] => help::sessions(),
+        ["config"] => help::CONFIG.to_string(),
         ["completion"] => help::COMPLETION.to_string(),
         ["sessions", verb] | [verb] if defs::verb(verb).is_some() => {
             defs::verb(verb).map_or_else(help::sessions, help::verb)

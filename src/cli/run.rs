@@ -20,6 +20,10 @@ pub fn run(cli: Cli) -> Result<()> {
             store.verify()?;
             chat::run(&store, args)
         }
+        Command::Config(command) => {
+            let store = open_store(cli.profile)?;
+            crate::configure::run(&store, command)
+        }
         Command::Sessions(command) => {
             let store = open_store(cli.profile)?;
             // A home others can write to is refused to any command that

@@ -76,6 +76,7 @@ pub fn fill(template: &str, header: &Header, reason: Reason) -> String {
             ("{title}", title.as_ref()),
             ("{id}", header.id.as_str()),
             ("{short_id}", short_id),
+            ("{model}", header.model.as_deref().unwrap_or("")),
             ("{reason}", reason.as_str()),
             ("\\n", "\n"),
             ("\\t", "\t"),

@@ -17,7 +17,7 @@ use std::path::Path;
 use crate::store::fsio;
 use crate::store::session::Header;
 
-const MAGIC: &str = "hermes-index 2";
+const MAGIC: &str = "hermes-index 3";
 /// Files modified this recently are not cached.
 const RACY_SECS: i64 = 2;
 /// Below this many sessions the index is not worth its upkeep.
@@ -145,7 +145,7 @@ impl Writer {
         }
         let h = header;
         let line = format!(
-            "{id}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{id}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             stamp.size,
             stamp.mtime_sec,
             stamp.mtime_nsec,
@@ -158,6 +158,7 @@ impl Writer {
             escape(&h.title),
             escape(&h.cwd),
             escape(&h.preview),
+            escape(h.model.as_deref().unwrap_or("")),
         );
         self.failed = writeln!(self.out, "{line}\t{:016x}", checksum(&line)).is_err();
     }
@@ -215,6 +216,7 @@ fn parse_line(line: &str) -> Option<Entry> {
         title: unescape(f.next()?)?,
         cwd: unescape(f.next()?)?,
         preview: unescape(f.next()?)?,
+        model: Some(unescape(f.next()?)?).filter(|m| !m.is_empty()),
     };
     if f.next().is_some() {
         return None;
@@ -284,6 +286,7 @@ mod tests {
                 cwd: "/".into(),
                 message_count: 0,
                 preview: "".into(),
+                model: None,
             };
             w.add(id, stamp, &h);
         }
@@ -311,10 +314,11 @@ mod tests {
             cwd: "/x y".into(),
             message_count: 3,
             preview: "".into(),
+            model: Some("org/m:7b".into()),
         };
         let stamp = Stamp { size: 10, mtime_sec: 5, mtime_nsec: 7, ino: 9 };
         let line = format!(
-            "{}\t10\t5\t7\t9\t1\t1.25\t1796222001.5\t3\tuser\t{}\t/x y\t",
+            "{}\t10\t5\t7\t9\t1\t1.25\t1796222001.5\t3\tuser\t{}\t/x y\t\torg/m:7b",
             header.id,
             escape(&header.title)
         );

@@ -5,6 +5,8 @@ use nanoserde::{DeJson, SerJson};
 
 pub const FORMAT: u64 = 1;
 pub const MAX_TITLE_CHARS: usize = 100;
+/// A model's name is a short identifier (`gpt-4o-mini`, `org/model:7b`).
+pub const MAX_MODEL_CHARS: usize = 200;
 pub const MAX_MESSAGE_BYTES: usize = 16 << 20;
 const PREVIEW_CHARS: usize = 80;
 /// How far ahead of this machine's clock a stored time may be before it is
@@ -30,6 +32,10 @@ pub struct Header {
     pub message_count: u64,
     #[nserde(default)]
     pub preview: String,
+    /// The model the session was last used with. Optional in format 1:
+    /// written only when known, after the other header fields; readers
+    /// that do not know it pass over it.
+    pub model: Option<String>,
 }
 
 #[derive(Clone, Debug, DeJson, SerJson, PartialEq)]
@@ -74,6 +80,7 @@ impl Header {
             cwd,
             message_count: 0,
             preview: String::new(),
+            model: None,
         }
     }
 
@@ -119,6 +126,22 @@ impl Header {
 }
 
 /// `YYYYMMDD_HHMMSS_xxxxxx`: the only strings that ever become file names.
+/// A model's name as given (`-m`, `/model`, an import), checked: one line
+/// of visible characters, at most `MAX_MODEL_CHARS`; else why not.
+pub fn clean_model(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err("a model name cannot be empty".into());
+    }
+    if name.chars().any(|c| c.is_control()) {
+        return Err("a model name is one line, without control characters".into());
+    }
+    if name.chars().count() > MAX_MODEL_CHARS {
+        return Err(format!("a model name has at most {MAX_MODEL_CHARS} characters"));
+    }
+    Ok(name.to_string())
+}
+
 pub fn is_valid_id(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 22
@@ -211,6 +234,30 @@ fn preview_of(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn model_names_are_one_short_line() {
+        assert_eq!(clean_model("  gpt-4o-mini \n").unwrap(), "gpt-4o-mini");
+        assert_eq!(clean_model("org/model:7b").unwrap(), "org/model:7b");
+        assert!(clean_model("").is_err());
+        assert!(clean_model("a\nb").is_err());
+        assert!(clean_model("a\u{1b}[31m").is_err());
+        assert!(clean_model(&"m".repeat(MAX_MODEL_CHARS + 1)).is_err());
+    }
+
+    #[test]
+    fn the_model_is_written_only_when_known_and_read_when_missing() {
+        let mut header = Header::new("20261202_143015_a1b2c3".into(), "/".into(), 1.0);
+        assert!(!header.serialize_json().contains("model"));
+        header.model = Some("m".into());
+        let text = header.serialize_json();
+        assert!(text.ends_with(r#","preview":"","model":"m"}"#), "{text}");
+        let back: Header = DeJson::deserialize_json(&text).unwrap();
+        assert_eq!(back, header);
+        let old: Header =
+            DeJson::deserialize_json(r#"{"format":1,"id":"20261202_143015_a1b2c3","title":"t"}"#).unwrap();
+        assert_eq!(old.model, None);
+    }
 
     #[test]
     fn checks_id_shape() {

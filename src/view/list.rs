@@ -25,6 +25,8 @@ struct Entry<'a> {
     cwd: &'a str,
     preview: &'a str,
     current: bool,
+    /// Written only when the session has one.
+    model: Option<String>,
 }
 
 fn warn_skipped(path: &std::path::Path, why: &str) {
@@ -295,6 +297,7 @@ fn entry(h: &Header, current: bool) -> Entry<'_> {
         cwd: &h.cwd,
         preview: &h.preview,
         current,
+        model: h.model.clone(),
     }
 }
 

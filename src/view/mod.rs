@@ -12,8 +12,9 @@ pub mod pick;
 /// in what was stored are shown, not obeyed (`--json` has the raw text).
 pub fn render(session: &Session) -> String {
     let h = &session.header;
+    let model = h.model.as_deref().map(|m| format!("  model: {}", printable(m, false))).unwrap_or_default();
     let mut text = format!(
-        "{}\nid: {}  messages: {}  last active: {}\n",
+        "{}\nid: {}  messages: {}  last active: {}{model}\n",
         if h.title.is_empty() { "(untitled)".into() } else { printable(&h.title, false) },
         h.id,
         h.message_count,
@@ -51,6 +52,9 @@ pub fn markdown_one(session: &Session) -> String {
         time::local_seconds(h.updated_at),
         h.message_count
     );
+    if let Some(model) = &h.model {
+        text.push_str(&format!("- model: `{model}`\n"));
+    }
     for m in &session.messages {
         let cut = if m.is_interrupted() { ", interrupted" } else { "" };
         text.push_str(&format!("\n## {} ({}{cut})\n\n{}\n", m.role, time::local_seconds(m.ts), m.content));

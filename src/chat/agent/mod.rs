@@ -4,7 +4,9 @@
 //! gives the verdict.
 
 pub mod decode;
+pub mod probe;
 pub mod process;
+pub mod shipped;
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -14,7 +16,7 @@ use std::process::{Command, ExitStatus, Stdio};
 
 use nanoserde::SerJson;
 
-use crate::config::AgentInput;
+use crate::config::{AgentInput, Config};
 use crate::error::{Error, Result, describe_io};
 use crate::store::format::{Fault, Reader};
 use crate::store::session::{Header, MAX_MESSAGE_BYTES, Message};
@@ -26,6 +28,61 @@ pub struct Agent {
     pub command: String,
     pub input: AgentInput,
     pub model: Option<String>,
+    /// The server's API root (`base_url`), given as `OPENAI_BASE_URL`.
+    pub base_url: Option<String>,
+    /// Where the key comes from, asked at every turn.
+    pub key: Option<Key>,
+}
+
+/// Where the API key comes from: it is given to the agent as
+/// `OPENAI_API_KEY` in its environment, never on a command line, never
+/// written to a file, never in a message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Key {
+    /// `api_key_env`: an environment variable of hermes's own.
+    Env(String),
+    /// `api_key_command`: a command run (under `/bin/sh -c`) for each
+    /// turn, as git runs its credential helpers; its first line is the key.
+    Command(String),
+}
+
+impl Key {
+    /// The key now: the variable's value, or what the command printed.
+    pub fn fetch(&self) -> Result<String> {
+        match self {
+            Key::Env(name) => std::env::var(name).ok().filter(|k| !k.trim().is_empty()).ok_or_else(|| {
+                Error::Agent(format!(
+                    "api_key_env names {name}, which is not set in the environment; set it, or change api_key_env"
+                ))
+            }),
+            Key::Command(command) => {
+                let output = Command::new("/bin/sh")
+                    .arg("-c")
+                    .arg(command)
+                    .stdin(Stdio::null())
+                    .stderr(Stdio::inherit())
+                    .output()
+                    .map_err(|e| Error::Agent(format!("cannot run api_key_command: {}", describe_io(&e))))?;
+                if !output.status.success() {
+                    let how = match (output.status.code(), output.status.signal()) {
+                        (Some(code), _) => format!("exited with status {code}"),
+                        (None, Some(sig)) => format!("was killed by signal {sig}"),
+                        _ => "failed".to_string(),
+                    };
+                    return Err(Error::Agent(format!("api_key_command '{command}' {how}; no key, the agent was not run")));
+                }
+                // Never quoted: what it printed is a secret, even when wrong.
+                let text = String::from_utf8(output.stdout).map_err(|_| {
+                    Error::Agent(format!("api_key_command '{command}' printed something that is not UTF-8 text"))
+                })?;
+                let key = text.lines().next().unwrap_or("").trim();
+                if key.is_empty() {
+                    return Err(Error::Agent(format!("api_key_command '{command}' printed no key")));
+                }
+                Ok(key.to_string())
+            }
+        }
+    }
 }
 
 /// What came back: the reply text, and whether the user interrupted it.
@@ -109,16 +166,53 @@ fn is_one_word(command: &str) -> bool {
 }
 
 impl Agent {
+    /// The agent `command` names, found as `shipped::resolve` finds it, set
+    /// up by config.toml. A shipped agent that reads text (ollama, llm) is
+    /// given the transcript unless agent_input says otherwise.
+    pub fn named(command: &str, mut config: Config) -> Result<Agent> {
+        let resolved = shipped::resolve(command)?;
+        if config.agent_input.is_none() && resolved != command {
+            config.agent_input = shipped::input_of(command.trim());
+        }
+        Ok(Agent::configured(resolved, config))
+    }
+
+    /// The agent `command` (already resolved) with the rest of config.toml:
+    /// its input, the model (config.toml's, else a `HERMES_MODEL` of
+    /// hermes's own environment: the request body carries it either way),
+    /// the server and where the key comes from (`api_key_command` first).
+    pub fn configured(command: String, config: Config) -> Agent {
+        let key = match (config.api_key_command, config.api_key_env) {
+            (Some(command), _) => Some(Key::Command(command)),
+            (None, Some(name)) => Some(Key::Env(name)),
+            (None, None) => None,
+        };
+        Agent {
+            command,
+            input: config.agent_input.unwrap_or(AgentInput::Json),
+            model: config.model.or_else(|| std::env::var("HERMES_MODEL").ok().filter(|m| !m.is_empty())),
+            base_url: config.base_url,
+            key,
+        }
+    }
+
     /// `program` set up as the agent: the session in its environment, its
     /// stdin and stdout hermes's pipes.
-    fn command(&self, header: &Header, mut program: Command) -> Command {
+    fn command(&self, header: &Header, key: Option<&str>, mut program: Command) -> Command {
+        if let Some(url) = &self.base_url {
+            program.env("OPENAI_BASE_URL", url);
+        }
+        if let Some(key) = key {
+            program.env("OPENAI_API_KEY", key);
+        }
         program
             .env("HERMES_SESSION_ID", &header.id)
             .env("HERMES_SESSION_TITLE", &header.title)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
-        if let Some(model) = &self.model {
+        // The session's model (`-m`, `/model`, recorded), else the default.
+        if let Some(model) = header.model.as_ref().or(self.model.as_ref()) {
             program.env("HERMES_MODEL", model);
         }
         program
@@ -131,18 +225,20 @@ impl Agent {
     /// the agent has exited, output is read for a moment more, then what it
     /// left running is killed and the reply is complete.
     pub fn reply(&self, header: &Header, conversation: Reader<File>, out: &mut dyn Write) -> Result<Reply> {
+        let key = self.key.as_ref().map(Key::fetch).transpose()?;
+        let key = key.as_deref();
         // A command of one plain word is what `sh -c` would run, started
         // without the shell in between; if it cannot be started so (not
         // found, no #! line), the shell runs it and says why as it would.
         let direct = is_one_word(&self.command)
-            .then(|| Process::spawn(&mut self.command(header, Command::new(&self.command))).ok())
+            .then(|| Process::spawn(&mut self.command(header, key, Command::new(&self.command))).ok())
             .flatten();
         let spawned = match direct {
             Some(spawned) => Ok(spawned),
             None => {
                 let mut shell = Command::new("/bin/sh");
                 shell.arg("-c").arg(&self.command);
-                Process::spawn(&mut self.command(header, shell))
+                Process::spawn(&mut self.command(header, key, shell))
             }
         };
         let (mut agent, stdin, stdout) = spawned
@@ -151,7 +247,7 @@ impl Agent {
         // against an agent that writes before it has read everything. It is
         // not waited for: it ends by itself once nothing holds the agent's
         // stdin open (an agent may ignore its stdin).
-        let (input, model) = (self.input, self.model.clone());
+        let (input, model) = (self.input, header.model.clone().or_else(|| self.model.clone()));
         let feeder = std::thread::Builder::new().spawn(move || {
             let mut stdin = io::BufWriter::with_capacity(64 << 10, stdin);
             let _ = write_input(input, model.as_deref(), conversation, &mut stdin);

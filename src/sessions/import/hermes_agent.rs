@@ -31,6 +31,9 @@ struct AgentSession {
     system_prompt: Option<String>,
     #[nserde(default)]
     cwd: Option<String>,
+    /// The session's model, which the Python Hermes keeps with it.
+    #[nserde(default)]
+    model: Option<String>,
     messages: Vec<AgentMessage>,
 }
 
@@ -102,6 +105,7 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Incoming {
         (source::derived_id(started, &agent.id, 0), Some(agent.id.clone()))
     };
     let mut header = Header::new(id, agent.cwd.unwrap_or_default(), started);
+    header.model = agent.model.as_deref().and_then(|m| session::clean_model(m).ok());
     if let Some(title) = agent.title.filter(|t| !t.trim().is_empty()) {
         header.title = title;
         header.title_source =

@@ -1,0 +1,139 @@
+//! The agents that come with hermes (`openai-compatible`, `ollama`, `llm`),
+//! found by name where hermes was installed: `../share/hermes/agents/NAME`
+//! beside the running binary (any PREFIX, DESTDIR layout or package), then
+//! the DATADIR the build was given (`make` passes it as `HERMES_DATADIR`).
+
+use std::path::{Path, PathBuf};
+
+use crate::config::AgentInput;
+use crate::error::{Error, Result};
+
+/// What a shipped agent reads, when it is not JSON (the default).
+pub fn input_of(name: &str) -> Option<AgentInput> {
+    matches!(name, "ollama" | "llm").then_some(AgentInput::Transcript)
+}
+
+/// The directories the shipped agents may be in, in the order looked in.
+pub fn dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Ok(exe) = std::env::current_exe()
+        && let Some(bin) = exe.parent()
+    {
+        dirs.push(bin.join("../share/hermes/agents"));
+    }
+    if let Some(datadir) = option_env!("HERMES_DATADIR").filter(|d| !d.is_empty()) {
+        let dir = Path::new(datadir).join("hermes/agents");
+        if !dirs.iter().any(|d| same_dir(d, &dir)) {
+            dirs.push(dir);
+        }
+    }
+    dirs
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// The shipped agent called `name`, if there is one.
+pub fn find(name: &str) -> Option<PathBuf> {
+    if !is_bare_name(name) {
+        return None;
+    }
+    dirs().into_iter().map(|dir| dir.join(name)).find(|path| is_executable(path)).map(|p| tidy(&p))
+}
+
+/// The shipped agents' names, sorted, from every place looked in.
+pub fn names() -> Vec<String> {
+    let mut names: Vec<String> = dirs()
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .flatten()
+        .filter(|entry| is_executable(&entry.path()))
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The agent command to run for `command`: a bare name (one word, no `/`)
+/// is a shipped agent first, then a program on PATH; one that is neither is
+/// an error that says which agents there are. Anything else is run as it is.
+pub fn resolve(command: &str) -> Result<String> {
+    let word = command.trim();
+    if !is_bare_name(word) {
+        return Ok(command.to_string());
+    }
+    if let Some(path) = find(word) {
+        return Ok(path.to_string_lossy().into_owned());
+    }
+    if on_path(word) {
+        return Ok(command.to_string());
+    }
+    let names = names();
+    let shipped = if names.is_empty() {
+        format!("no agents are installed beside this hermes (looked in {})", shown_dirs())
+    } else {
+        format!("the agents that come with hermes are {}", names.join(", "))
+    };
+    Err(Error::Agent(format!(
+        "agent '{word}' not found: not a shipped agent nor a command on PATH; {shipped}"
+    )))
+}
+
+fn shown_dirs() -> String {
+    dirs().iter().map(|d| tidy(d).display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// One word of the characters a program's name is made of, with no `/`.
+fn is_bare_name(word: &str) -> bool {
+    !word.is_empty()
+        && !word.starts_with('.')
+        && word.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-+".contains(&b))
+}
+
+fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| is_executable(&dir.join(name))))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// `bin/../share/x` as `share/x`, when the directory exists: the path the
+/// user sees in messages and `config list`.
+fn tidy(path: &Path) -> PathBuf {
+    match (path.parent().and_then(|dir| dir.canonicalize().ok()), path.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_bare_names_are_looked_up() {
+        for name in ["openai-compatible", "ollama", "llm", "my_agent2", "a.sh"] {
+            assert!(is_bare_name(name), "{name}");
+        }
+        for command in ["./llm", "/usr/bin/llm", "llm -m x", "a|b", "", "..", "$X", "~/a"] {
+            assert!(!is_bare_name(command), "{command}");
+            assert_eq!(resolve(command).unwrap(), command);
+        }
+    }
+
+    #[test]
+    fn a_name_that_is_nothing_says_which_agents_there_are() {
+        let Err(Error::Agent(message)) = resolve("no-such-agent-anywhere") else { panic!() };
+        assert!(message.starts_with("agent 'no-such-agent-anywhere' not found"), "{message}");
+        assert!(message.contains("agents"), "{message}");
+    }
+}

@@ -1,0 +1,59 @@
+#!/bin/sh
+test_description='the quick start of README.md, run as written in a fresh home'
+. "$(dirname "$0")/lib.sh"
+
+README=$ROOT/README.md
+
+test_lazy_prereq SERVER 'test -n "$BASE_URL"'
+
+SERVER_DIR=$TRASH_ROOT/server
+mkdir -p "$SERVER_DIR"
+server_pid=
+BASE_URL=
+unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL HERMES_MODEL
+if command -v python3 >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
+	python3 "$TEST_DIR/t6400-fake-openai.py" "$SERVER_DIR" 60 &
+	server_pid=$!
+	poll_until -t 10 test -s "$SERVER_DIR/port"
+	BASE_URL=http://127.0.0.1:$(cat "$SERVER_DIR/port" 2>/dev/null)/v1
+fi
+trap 'test -n "$server_pid" && kill "$server_pid" 2>/dev/null; rm -rf "$TRASH_ROOT"' EXIT
+
+quick_start() {
+	sed -n '/^make install PREFIX="\$HOME\/.local"$/,/^```$/p' "$README" | sed '$d'
+}
+
+# The block as written, but for the server's address: the fake server's
+# port stands in for ollama's. HOME is empty, HERMES_HOME unset (so the
+# store is ~/.hermes), PREFIX is the README's ~/.local, not /usr/local.
+test_expect_success SERVER 'the quick start installs, sets up, and the first chat is answered' '
+	quick_start >block &&
+	test_line_count = 4 block &&
+	grep -q "http://127.0.0.1:11434/v1" block &&
+	sed "s|http://127.0.0.1:11434/v1|$BASE_URL|" block >script &&
+	home=$TRASH.home &&
+	mkdir "$home" &&
+	(
+		# CARGO=true: the binary under test is built; make installs it.
+		cd "$ROOT" &&
+		unset HERMES_HOME &&
+		HOME=$home CARGO=true BIN="$HERMES_BIN" PATH="$home/.local/bin:$PATH" sh -ex "$TRASH/script"
+	) >out 2>err &&
+	cat out err &&
+	test "$(sed -n "/^hermes chat/=" block)" = 4 &&
+	test -x "$home/.local/bin/hermes" &&
+	test -x "$home/.local/share/hermes/agents/openai-compatible" &&
+	grep "^Hello from the fake server$" out &&
+	grep "^session_id: " err &&
+	cat >expect <<-EOF &&
+	base_url = "$BASE_URL"
+	model = "llama3.2"
+	EOF
+	test_cmp expect "$home/.hermes/config.toml" &&
+	HERMES_HOME=$home/.hermes hermes sessions show notes >show &&
+	grep "^hello$" show &&
+	grep "^Hello from the fake server$" show &&
+	grep "\"model\":\"llama3.2\"" "$SERVER_DIR/request.1"
+'
+
+test_done
