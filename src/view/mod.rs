@@ -6,6 +6,7 @@ use crate::text::{printable, truncate_words};
 use crate::time;
 
 pub mod list;
+pub mod markdown;
 pub mod pick;
 
 /// The conversation as a person reads it on a terminal; control characters
