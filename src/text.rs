@@ -358,7 +358,7 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 
 /// Optimal string alignment distance: insertions, deletions, changes and
 /// swaps of neighbours, each one edit.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
     for (i, row) in rows.iter_mut().enumerate() {

@@ -137,7 +137,7 @@ pub fn started_in(workspace: Option<&Path>, cwd: &str) -> bool {
 /// The session called `name`: the one with that ID, else the one with that
 /// exact title, else the one a short ID names; a title that several
 /// sessions share, or a short ID that fits several, is an error naming
-/// them. Not found carries a case-insensitive near miss for "Did you mean".
+/// them. Not found carries the closest titles for "Did you mean".
 pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
     match lookup(store, name)? {
         Lookup::Found(h) => Ok(h),
@@ -149,14 +149,15 @@ pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
 
 pub enum Lookup {
     Found(Header),
-    Missing { did_you_mean: Option<String> },
+    /// The closest titles, newest first (see `suggest`).
+    Missing { did_you_mean: Vec<String> },
 }
 
 /// Exact matches come first, abbreviations last: a title that happens to
 /// look like the end of some ID still names its own session.
 pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     if name.trim().is_empty() {
-        return Ok(Lookup::Missing { did_you_mean: None });
+        return Ok(Lookup::Missing { did_you_mean: Vec::new() });
     }
     if session::is_valid_id(name)
         && let Some(h) = store.header(name)?
@@ -178,7 +179,7 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
         };
     }
     let mut exact: Vec<Header> = Vec::new();
-    let mut near: Option<Header> = None;
+    let mut closest = crate::suggest::ClosestTitles::new(wanted);
     let mut damaged: Vec<(PathBuf, String)> = Vec::new();
     store.scan(|entry| {
         let path = entry.path();
@@ -188,8 +189,8 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
         };
         if header.title == name || cleaned.as_deref() == Some(header.title.as_str()) {
             exact.push(header);
-        } else if near.is_none() && same_ignoring_case(&header.title, wanted) {
-            near = Some(header);
+        } else {
+            closest.consider(&header.title, header.updated_at);
         }
     })?;
     match exact.len() {
@@ -200,7 +201,7 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
                 for (path, why) in &damaged {
                     output::warn_not_a_session_file(path, why, "skipped");
                 }
-                Ok(Lookup::Missing { did_you_mean: near.map(|h| h.title) })
+                Ok(Lookup::Missing { did_you_mean: closest.finish() })
             }
         },
         1 => Ok(Lookup::Found(exact.remove(0))),
@@ -294,12 +295,6 @@ pub fn by_short_id(store: &Store, name: &str) -> Result<Option<Header>> {
             })
         }
     }
-}
-
-/// Case-insensitive equality without allocating: this runs for every
-/// session when a name is not found.
-fn same_ignoring_case(a: &str, b: &str) -> bool {
-    a.chars().flat_map(char::to_lowercase).eq(b.chars().flat_map(char::to_lowercase))
 }
 
 /// The session with this ID (`-r`), or the one its short ID names.
