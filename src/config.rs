@@ -36,9 +36,12 @@ pub struct Config {
     pub agent: Option<String>,
     pub agent_input: Option<AgentInput>,
     pub model: Option<String>,
+    /// `render = "plain"`: replies shown as the agent sent them, not as
+    /// Markdown drawn for the terminal (`"markdown"`, the default).
+    pub plain: bool,
 }
 
-pub const KEYS: [&str; 3] = ["agent", "agent_input", "model"];
+pub const KEYS: [&str; 4] = ["agent", "agent_input", "model", "render"];
 
 /// config.toml is a few lines; anything far larger is not one.
 const MAX_CONFIG_BYTES: u64 = 64 << 10;
@@ -83,6 +86,13 @@ pub fn load(store: &Store) -> Result<Config> {
                 })?)
             }
             "model" => config.model = Some(value).filter(|v| !v.is_empty()),
+            "render" => {
+                config.plain = match value.as_str() {
+                    "plain" => true,
+                    "markdown" => false,
+                    _ => return Err(at_line("render must be \"markdown\" or \"plain\"".to_string())),
+                }
+            }
             other => crate::output::warn(&format!(
                 "{}: line {}: unknown key '{other}' ignored (known: {})",
                 path.display(),

@@ -20,6 +20,7 @@ pub const OPTIONS: &[&str] = &[
     "--title",
     "--agent",
     "--no-agent",
+    "--plain",
     "-h",
     "--help",
 ];
@@ -32,6 +33,8 @@ pub struct Args {
     pub quiet: bool,
     pub title: Option<String>,
     pub agent: AgentChoice,
+    /// `--plain`: replies shown as the agent sent them, no Markdown drawn.
+    pub plain: bool,
 }
 
 #[derive(Debug, Default, PartialEq)]
@@ -115,6 +118,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 }
                 args.agent = AgentChoice::Disabled;
             }
+            Long("plain") => args.plain = true,
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(stray) => {
                 let stray = string(stray);

@@ -37,6 +37,8 @@ struct Chat<'a> {
     /// `-c NAME --create-if-missing`: NAME, to look up again should the
     /// session it found be deleted before the message is saved.
     rejoin_name: Option<String>,
+    /// How replies are drawn on a terminal.
+    render: view::reply::Render,
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
@@ -80,10 +82,12 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             }
         },
     };
+    let (agent, plain_in_config) = choose_agent(store, &args.agent)?;
     let chat = Chat {
         store,
         terminal,
-        agent: choose_agent(store, &args.agent)?,
+        agent,
+        render: choose_render(args.plain || plain_in_config),
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
@@ -102,23 +106,33 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     }
 }
 
-/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml.
-fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<Option<Agent>> {
+/// Markdown drawn on a terminal that can show it, unless plain text is
+/// asked for (`--plain`, `render = "plain"`); a pipe gets the bytes anyway.
+fn choose_render(plain: bool) -> view::reply::Render {
+    let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
+    if plain || dumb { view::reply::Render::Plain } else { view::reply::Render::Markdown }
+}
+
+/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml; and whether
+/// config.toml asks for plain replies.
+fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<(Option<Agent>, bool)> {
     if *choice == AgentChoice::Disabled {
-        return Ok(None);
+        return Ok((None, config::load(store).is_ok_and(|c| c.plain)));
     }
     let config = config::load(store)?;
+    let plain = config.plain;
     let command = match choice {
         AgentChoice::Command(c) => Some(c.clone()),
         _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent),
     };
-    Ok(command.map(|command| Agent {
+    let agent = command.map(|command| Agent {
         command,
         input: config.agent_input.unwrap_or(AgentInput::Json),
         // config.toml's model, else a HERMES_MODEL of our own environment:
         // either way the request body carries it, finished.
         model: config.model.or_else(|| std::env::var("HERMES_MODEL").ok().filter(|m| !m.is_empty())),
-    }))
+    });
+    Ok((agent, plain))
 }
 
 /// The one-shot message: `-q TEXT`, or all of stdin (`-q -`, or a pipe).
@@ -280,10 +294,9 @@ impl Chat<'_> {
         let current = conversation.header().clone();
         let reply = if sys::isatty(1) {
             let mut shown =
-                OnTerminal { out, filter: crate::text::TerminalFilter::new(crate::text::colors_allowed()) };
+                view::reply::OnTerminal::new(out, self.render, crate::text::colors_allowed(), true);
             let reply = agent.reply(&current, conversation, &mut shown);
-            let rest = shown.filter.finish();
-            let _ = shown.out.write_all(rest.as_bytes()).and_then(|()| shown.out.flush());
+            let _ = shown.finish();
             reply?
         } else {
             agent.reply(&current, conversation, out)?
@@ -454,9 +467,11 @@ impl Chat<'_> {
     /// Run the agent on the session as it stands and say how it went.
     fn answer(&self, state: &mut Interactive, header: &Header) -> Result<()> {
         state.unanswered = false;
-        match state.lines.cooked(|| self.reply(header, &mut io::stdout().lock())) {
+        match state.lines.replying(|| self.reply(header, &mut io::stdout().lock())) {
             Ok(ReplyOutcome::Interrupted) => {
-                crate::note!("\n[reply interrupted; the conversation is kept; /retry asks again]");
+                // On a terminal the reply's line is ended already.
+                let before = if sys::isatty(1) { "" } else { "\n" };
+                crate::note!("{before}[reply interrupted; the conversation is kept; /retry asks again]");
                 Ok(())
             }
             Ok(_) => Ok(()),
@@ -641,25 +656,6 @@ fn title_taken(title: &str, holder: &str) -> Error {
     Error::Refused(format!(
         "the title '{title}' is already used by session {holder}; choose another, or continue it with 'hermes chat -c \"{title}\"'"
     ))
-}
-
-/// Agent output on its way to a terminal: filtered, so that what a model
-/// writes cannot set the title, the clipboard or clear the screen.
-struct OnTerminal<'a> {
-    out: &'a mut dyn Write,
-    filter: crate::text::TerminalFilter,
-}
-
-impl Write for OnTerminal<'_> {
-    fn write(&mut self, piece: &[u8]) -> io::Result<usize> {
-        let shown = self.filter.push(piece);
-        self.out.write_all(shown.as_bytes())?;
-        Ok(piece.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
 }
 
 enum ReplyOutcome {

@@ -92,6 +92,12 @@ impl Editor {
         self.raw.suspended(during)
     }
 
+    /// `cooked`, without echo: keys typed while a reply is drawn are held
+    /// for the next prompt, never drawn inside the reply.
+    pub fn cooked_quietly<T>(&mut self, during: impl FnOnce() -> T) -> T {
+        self.raw.suspended_without_echo(during)
+    }
+
     /// Read one message. `history` is oldest first; `prompt` is shown
     /// before the text.
     pub fn read_line(&mut self, prompt: &str, history: &[String]) -> Result<Line> {

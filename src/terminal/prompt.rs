@@ -47,6 +47,17 @@ impl LineReader {
         }
     }
 
+    /// Run `during` (an agent's reply) with the terminal in its ordinary
+    /// mode but without echo: what is typed meanwhile is held, unseen, and
+    /// comes to the next prompt.
+    pub fn replying<T>(&mut self, during: impl FnOnce() -> T) -> T {
+        match self {
+            LineReader::Editor(editor) => editor.cooked_quietly(during),
+            LineReader::Plain { .. } if sys::isatty(0) => crate::terminal::raw::echo_off_during(0, during),
+            LineReader::Plain { .. } => during(),
+        }
+    }
+
     /// One message. The editor shows `prompt` and steps through `history`
     /// (oldest first); plain reading shows `> `.
     pub fn read(&mut self, prompt: &str, history: &[String]) -> Result<Line> {

@@ -8,6 +8,7 @@ use crate::time;
 pub mod list;
 pub mod markdown;
 pub mod pick;
+pub mod reply;
 
 /// The conversation as a person reads it on a terminal; control characters
 /// in what was stored are shown, not obeyed (`--json` has the raw text).
