@@ -185,7 +185,8 @@ impl Error {
 
 /// How a session may be named by part of its ID, said where a name that
 /// looks like one matched nothing.
-pub const SHORT_ID_RULE: &str = "A short ID is 8 or more leading characters of an ID, or its last 6 hex digits.";
+pub const SHORT_ID_RULE: &str =
+    "A short ID is 8 or more leading characters of an ID, or its last 6 hex digits.";
 const SHORT_ID_WORDS: &str = "a short ID is 8 or more leading characters of an ID, or its last 6 hex digits";
 
 /// Whether a name that matched nothing was probably meant as (part of) an

@@ -134,6 +134,15 @@ pub fn destination(given: &Path) -> Result<Destination> {
     }
 }
 
+/// A file that is there is not replaced without being told to: `how`
+/// says how to tell.
+pub fn refuse_existing(path: &Path, how: &str) -> Result<()> {
+    if fs::symlink_metadata(path).is_ok() {
+        return Err(Error::Refused(format!("{} exists; nothing was written ({how})", path.display())));
+    }
+    Ok(())
+}
+
 /// A device or pipe, opened to be written into (never created).
 pub fn open_stream(path: &Path) -> Result<File> {
     fs::OpenOptions::new().write(true).open(path).map_err(|e| Error::io(path, e))

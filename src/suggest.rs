@@ -92,9 +92,10 @@ mod tests {
     #[test]
     fn at_most_five_distinct_titles_newest_first() {
         let mut closest = ClosestTitles::new("Redis");
-        for (i, title) in ["redis a", "other", "redis b", "Redis C", "redis d", "redis e", "redis f", "redis b"]
-            .iter()
-            .enumerate()
+        for (i, title) in
+            ["redis a", "other", "redis b", "Redis C", "redis d", "redis e", "redis f", "redis b"]
+                .iter()
+                .enumerate()
         {
             closest.consider(title, i as f64);
         }

@@ -149,7 +149,7 @@ test_expect_success 'EXIT STATUS lists the codes of --help' '
 test_expect_success 'FILES shows every config.toml key' '
 	sed -n "s/^pub const KEYS: .*= \[\(.*\)\];/\1/p" "$ROOT/src/config.rs" |
 		tr -d "\" " | tr , "\n" >keys &&
-	test_line_count = 3 keys &&
+	test_line_count = 4 keys &&
 	man_section FILES >section &&
 	for key in $(cat keys); do
 		grep -q "^$key = \"" section || {

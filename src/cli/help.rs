@@ -36,6 +36,7 @@ failed, 130 interrupted. See hermes(1).
 pub const CHAT: &str = "\
 Usage: hermes chat [-c [NAME] | -r ID | --pick] [--create-if-missing]
                    [-q TEXT|-] [-Q] [--title TITLE] [--agent CMD | --no-agent]
+                   [--plain]
 
 Which session:
   (none)                 a new session
@@ -64,17 +65,22 @@ How:
       --agent CMD        the command that writes replies (default:
                          $HERMES_AGENT, then 'agent' in config.toml)
       --no-agent         only save the message; no reply
+      --plain            show replies as the agent sent them, not as Markdown
+                         drawn for the terminal (also: render = \"plain\" in
+                         config.toml, or TERM=dumb)
   -h, --help             show this help
 
 Interactive commands: /help /title [NEW] /new [TITLE] /continue NAME
-/retry /edit /save [FILE] /sessions /id /quit. Ctrl-D quits; Ctrl-C stops a
+/retry /edit /save [FILE] /save! FILE /sessions /id /quit; Tab completes
+them, and titles after /continue and /new. Ctrl-D quits; Ctrl-C stops a
 running reply. On a terminal the prompt names the session and edits the line:
 arrows, Home, End and Emacs keys; Up, Down and Ctrl-R for earlier messages;
 Alt-Enter or Ctrl-J for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR
 (with TERM=dumb, plain lines). See 'man hermes'.
-On a terminal a reply's escape sequences are shown, not obeyed (colours pass,
-unless NO_COLOR is set); what the agent leaves running once it exits is
-killed.
+On a terminal a reply's Markdown is drawn as it streams and its escape
+sequences are shown, not obeyed (colours pass, unless NO_COLOR is set: then
+they are dropped); the file keeps the reply as sent. What the agent leaves
+running once it exits is killed.
 ";
 
 pub const SESSIONS: &str = "\
@@ -91,7 +97,7 @@ Commands:
   show NAME|ID [--json]  print a conversation
   current [--json] [--format TEMPLATE]
                          which session 'hermes chat -c' would continue, and why
-  export [NAME|ID...] [--format json|jsonl|markdown] [-o FILE]
+  export [NAME|ID...] [--format json|jsonl|markdown] [-o FILE [--force]]
                          export some or all sessions
   import [--from FORMAT] [--dry-run] FILE
                          import sessions from hermes, the Python Hermes or llm
@@ -184,7 +190,8 @@ directory), or latest (newest of all). Exit 1 when there is none.
 ";
 
 pub const EXPORT: &str = "\
-Usage: hermes sessions export [NAME|ID...] [--format json|jsonl|markdown] [-o FILE]
+Usage: hermes sessions export [NAME|ID...] [--format json|jsonl|markdown]
+                              [-o FILE [--force]]
 
 Export the named sessions, or all of them when none is named. A damaged
 session is skipped with a warning, and the exit status is then 4.
@@ -192,7 +199,9 @@ session is skipped with a warning, and the exit status is then 4.
   -f, --format FORMAT   json (an array, default), jsonl (one session a
                         line, for import) or markdown
   -o, --output FILE     write to FILE (atomically, mode 0600) instead of stdout;
-                        a device or FIFO is written into, a symlink refused
+                        a device or FIFO is written into, a symlink refused;
+                        a FILE that is there is not replaced
+      --force           replace the -o FILE if it is there
 ";
 
 pub const IMPORT: &str = "\

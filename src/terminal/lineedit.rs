@@ -37,6 +37,8 @@ pub struct Editor {
     cut: String,
     /// Where the last drawing left things, to draw over it.
     drawn: Drawn,
+    /// The text the next line starts with (`/edit`'s, to review).
+    prefilled: Option<String>,
 }
 
 /// The rows of the last drawing (their widths in columns) and the cursor's
@@ -80,7 +82,9 @@ impl Editor {
         let raw = RawMode::enable(0).map_err(|_| Vec::new())?;
         let mut keys = KeyReader::new(0);
         match keys.cursor_position(&mut io::stdout(), ANSWER_WAIT) {
-            Ok(Ok(_)) => Ok(Editor { raw, keys, cut: String::new(), drawn: Drawn::default() }),
+            Ok(Ok(_)) => {
+                Ok(Editor { raw, keys, cut: String::new(), drawn: Drawn::default(), prefilled: None })
+            }
             Ok(Err(typed)) => Err(typed),
             Err(_) => Err(Vec::new()),
         }
@@ -98,19 +102,32 @@ impl Editor {
         self.raw.suspended_without_echo(during)
     }
 
+    /// Start the next line with `text`.
+    pub fn prefill(&mut self, text: String) {
+        self.prefilled = Some(text);
+    }
+
     /// Read one message. `history` is oldest first; `prompt` is shown
     /// before the text.
-    pub fn read_line(&mut self, prompt: &str, history: &[String]) -> Result<Line> {
+    /// `complete` gives, for the text before the cursor, the texts Tab may
+    /// make of it (a slash command, a title after it).
+    pub fn read_line(
+        &mut self,
+        prompt: &str,
+        history: &[String],
+        complete: &mut dyn FnMut(&str) -> Vec<String>,
+    ) -> Result<Line> {
         self.drawn = Drawn::default();
         let mut session = Session {
             prompt,
             history,
-            buffer: Buffer::default(),
+            buffer: self.prefilled.take().map(|text| Buffer::from(&text)).unwrap_or_default(),
             // The newest entry is the text being written (empty so far).
             draft: None,
             place: history.len(),
             search: None,
             after_ctrl_x: false,
+            complete,
         };
         self.draw(&session)?;
         loop {
@@ -188,7 +205,7 @@ impl Editor {
                     b.insert(&text);
                 }
             }
-            Key::Tab => b.insert("\t"),
+            Key::Tab => return self.tab(s),
             Key::Ctrl('j') | Key::AltEnter => b.insert("\n"),
             Key::Enter => return Ok(Step::Submit),
             Key::Left | Key::Ctrl('b') => b.cursor = b.cursor.saturating_sub(1),
@@ -229,7 +246,10 @@ impl Editor {
             Key::Ctrl('y') => b.insert(&self.cut.clone()),
             Key::Ctrl('t') => b.transpose(),
             Key::Ctrl('l') => {
-                write_terminal("\x1b[H\x1b[2J")?;
+                // Row by row, not ESC [2J: tmux keeps a screen cleared whole
+                // in its scrollback.
+                let (height, _) = raw::window_size(1);
+                write_terminal(&format!("\x1b[H{}", erase_rows(height)))?;
                 self.drawn = Drawn::default();
             }
             Key::Ctrl('c') => return Ok(Step::Cancel),
@@ -249,6 +269,31 @@ impl Editor {
             // changed the terminal's mode: raw again, then draw anew.
             Key::Redraw => self.raw.reapply(),
             _ => {}
+        }
+        Ok(Step::Continue)
+    }
+
+    /// Tab: in a slash command, complete it as a shell does (the one
+    /// candidate, else what all share, else list them above the prompt);
+    /// elsewhere a tab.
+    fn tab(&mut self, s: &mut Session) -> Result<Step> {
+        let b = &mut s.buffer;
+        let before: String = b.chars[..b.cursor].iter().collect();
+        if !before.starts_with('/') || before.contains('\n') {
+            b.insert("\t");
+            return Ok(Step::Continue);
+        }
+        let candidates = (s.complete)(&before);
+        let shared = shared_start(&candidates);
+        if shared.chars().count() > before.chars().count() {
+            let rest: Vec<char> = b.chars[b.cursor..].to_vec();
+            s.buffer = Buffer::from(&shared);
+            s.buffer.chars.extend(rest);
+        } else if candidates.len() > 1 {
+            // What each would add is what tells them apart.
+            let word = before.find(' ').map_or(0, |at| at + 1);
+            let names: Vec<&str> = candidates.iter().map(|c| c.get(word..).unwrap_or(c).trim_end()).collect();
+            self.say_above(s, &names.join("   "))?;
         }
         Ok(Step::Continue)
     }
@@ -357,7 +402,8 @@ impl Editor {
         if up > 0 {
             out.push_str(&format!("\x1b[{up}A"));
         }
-        out.push_str("\r\x1b[J");
+        out.push('\r');
+        out.push_str(&erase_rows(self.drawn.rows(width)));
         write_terminal(&out)
     }
 
@@ -379,7 +425,8 @@ impl Editor {
         if up > 0 {
             out.push_str(&format!("\x1b[{up}A"));
         }
-        out.push_str("\r\x1b[J");
+        out.push('\r');
+        out.push_str(&erase_rows(self.drawn.rows(width)));
         for (i, row) in rows.iter().enumerate() {
             if i > 0 {
                 out.push_str("\r\n");
@@ -407,7 +454,34 @@ impl Editor {
     }
 }
 
+/// Erase `rows` rows from the cursor's down, and come back: each with
+/// ESC [2K and the cursor moved down (which never scrolls). Not ESC [J:
+/// from the top-left corner (after Ctrl-L) tmux takes that for clearing
+/// the screen and copies the screen into its scrollback, at every key.
+fn erase_rows(rows: usize) -> String {
+    let mut out = String::from("\x1b[2K");
+    for _ in 1..rows {
+        out.push_str("\x1b[B\x1b[2K");
+    }
+    if rows > 1 {
+        out.push_str(&format!("\x1b[{}A", rows - 1));
+    }
+    out
+}
+
 impl Drawn {
+    /// How many rows the last drawing takes on a terminal now `width`
+    /// wide (see `rows_above_cursor`).
+    fn rows(&self, width: usize) -> usize {
+        if self.width == 0 || self.row_widths.is_empty() {
+            return 1;
+        }
+        if width >= self.width {
+            return self.row_widths.len();
+        }
+        self.row_widths.iter().map(|&c| c.div_ceil(width).max(1)).sum()
+    }
+
     /// How many rows above the cursor the last drawing starts, on a
     /// terminal now `width` wide. After a resize, a terminal that rewraps
     /// its lines (tmux, VTE, kitty) has spread each row over more rows.
@@ -448,6 +522,7 @@ struct Session<'a> {
     place: usize,
     search: Option<Search>,
     after_ctrl_x: bool,
+    complete: &'a mut dyn FnMut(&str) -> Vec<String>,
 }
 
 impl Session<'_> {
@@ -477,6 +552,22 @@ impl Session<'_> {
             None => self.draft.take().unwrap_or_default(),
         };
     }
+}
+
+/// The longest start all `texts` share (at a character boundary).
+fn shared_start(texts: &[String]) -> String {
+    let Some(first) = texts.first() else { return String::new() };
+    let mut end = first.len();
+    for text in &texts[1..] {
+        end = first
+            .char_indices()
+            .zip(text.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, a), _)| i + a.len_utf8())
+            .min(end);
+    }
+    first[..end].to_string()
 }
 
 /// The newest history entry before `before` that holds `query`.
@@ -710,6 +801,15 @@ mod tests {
     }
 
     #[test]
+    fn tab_shares_the_start_of_the_candidates() {
+        let texts = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(shared_start(&texts(&["/continue redis a", "/continue redis b"])), "/continue redis ");
+        assert_eq!(shared_start(&texts(&["/new "])), "/new ");
+        assert_eq!(shared_start(&texts(&["é1", "é2"])), "é");
+        assert_eq!(shared_start(&[]), "");
+    }
+
+    #[test]
     fn words_lines_and_cuts() {
         let mut b = buffer("say hello, world", 16);
         assert_eq!(b.word_start_before(), 11);
@@ -740,6 +840,7 @@ mod tests {
             place: 3,
             search: None,
             after_ctrl_x: false,
+            complete: &mut |_| Vec::new(),
         };
         s.step_history(-1);
         assert_eq!(s.buffer.chars.iter().collect::<String>(), "first again");

@@ -58,11 +58,25 @@ impl LineReader {
         }
     }
 
+    /// Text the next prompt starts with, to be read and sent with Enter
+    /// (what `/edit` brings back). Only the editor can.
+    pub fn prefill(&mut self, text: String) {
+        if let LineReader::Editor(editor) = self {
+            editor.prefill(text);
+        }
+    }
+
     /// One message. The editor shows `prompt` and steps through `history`
     /// (oldest first); plain reading shows `> `.
-    pub fn read(&mut self, prompt: &str, history: &[String]) -> Result<Line> {
+    /// `complete` is what Tab may make of a slash command (the editor's).
+    pub fn read(
+        &mut self,
+        prompt: &str,
+        history: &[String],
+        complete: &mut dyn FnMut(&str) -> Vec<String>,
+    ) -> Result<Line> {
         match self {
-            LineReader::Editor(editor) => editor.read_line(prompt, history),
+            LineReader::Editor(editor) => editor.read_line(prompt, history, complete),
             LineReader::Plain { typed_ahead } => {
                 {
                     let mut out = io::stdout().lock();

@@ -150,7 +150,9 @@ pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
 pub enum Lookup {
     Found(Header),
     /// The closest titles, newest first (see `suggest`).
-    Missing { did_you_mean: Vec<String> },
+    Missing {
+        did_you_mean: Vec<String>,
+    },
 }
 
 /// Exact matches come first, abbreviations last: a title that happens to

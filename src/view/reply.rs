@@ -186,7 +186,10 @@ mod tests {
 
     #[test]
     fn a_reply_always_ends_its_line_on_screen() {
-        assert_eq!(shown(&["line one\nno newline", " at end"], Render::Plain), "line one\nno newline at end\n");
+        assert_eq!(
+            shown(&["line one\nno newline", " at end"], Render::Plain),
+            "line one\nno newline at end\n"
+        );
         assert_eq!(shown(&["ends\n"], Render::Plain), "ends\n");
         assert_eq!(shown(&["**ends**"], Render::Markdown), "ends\n");
         assert_eq!(shown(&["ends\n"], Render::Markdown), "ends\n");
