@@ -160,7 +160,7 @@ test_expect_success TMUX 'two terminals on one session: the other one'"'"'s mess
 	test_cmp expect actual.trimmed &&
 	keys Up && wait_until ready "shared> mine" &&
 	keys Up && wait_until ready "shared> and again" &&
-	keys C-d && hermes_exited 0
+	keys C-u C-d && hermes_exited 0
 '
 
 test_expect_success TMUX '/save refuses to replace a file; /save! replaces it' '

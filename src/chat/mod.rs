@@ -593,10 +593,9 @@ impl Chat<'_> {
         crate::say!("{} from another terminal:", crate::text::counted(news.len(), "new message"));
         for m in &news {
             crate::say!("{}", view::render_message(m, 400));
-            if m.role == "user" && state.history.last() != Some(&m.content) {
-                state.history.push(m.content.clone());
-            }
         }
+        // Up and Down step through the session's messages as the file has them.
+        state.history = user_messages(&session);
         state.current = Some(session.header);
         Ok(())
     }
