@@ -10,38 +10,6 @@ start_pane() {
 	wait_until on_screen '^\$'
 }
 
-start_hermes() {
-	tm send-keys -t "$PANE" -l "hermes $1; echo \$? >hermes.tmp && mv hermes.tmp hermes.rc" &&
-	tm send-keys -t "$PANE" Enter
-}
-
-typed() {
-	tm send-keys -t "$PANE" -l "$1"
-}
-
-keys() {
-	tm send-keys -t "$PANE" "$@"
-}
-
-wait_until() {
-	poll_until "$@" || {
-		screen | grep -v "^$" | tail -n 30 >&2
-		return 1
-	}
-}
-
-screen() {
-	tm capture-pane -p -J -S - -t "$PANE"
-}
-
-on_screen() {
-	screen | grep "$@" >/dev/null
-}
-
-screen_count() {
-	test "$(screen | grep -c -- "$1")" -ge "$2"
-}
-
 # the_screen FILE: the pane's lines from hermes's first output on, blank
 # lines at the end left out.
 the_screen() {

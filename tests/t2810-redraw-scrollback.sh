@@ -5,17 +5,6 @@ test_description='the prompt redraws without filling tmux'"'"'s scrollback: afte
 SHELL=/bin/sh
 export SHELL
 
-wait_until() {
-	poll_until "$@" || {
-		tm capture-pane -p -J -S - -t "$PANE" | grep -v "^$" | tail -n 30 >&2
-		return 1
-	}
-}
-
-on_screen() {
-	tm capture-pane -p -J -S - -t "$PANE" | grep "$@" >/dev/null
-}
-
 history_size() {
 	tm display -p -t "$PANE" '#{history_size}'
 }
