@@ -47,10 +47,13 @@ pub struct Config {
     pub api_key_command: Option<String>,
     /// The system prompt of a new session.
     pub system: Option<String>,
+    /// `render = "plain"`: replies shown as the agent sent them, not as
+    /// Markdown drawn for the terminal (`"markdown"`, the default).
+    pub plain: bool,
 }
 
-pub const KEYS: [&str; 7] =
-    ["agent", "agent_input", "model", "base_url", "api_key_env", "api_key_command", "system"];
+pub const KEYS: [&str; 8] =
+    ["agent", "agent_input", "model", "base_url", "api_key_env", "api_key_command", "system", "render"];
 
 /// The agent when config.toml sets `base_url` and no `agent`: the shipped
 /// agent that talks to such a server.
@@ -61,6 +64,9 @@ pub const SERVER_AGENT: &str = "openai-compatible";
 pub fn check_value(key: &str, value: &str) -> Result<(), String> {
     match key {
         "agent_input" => value.parse::<AgentInput>().map(|_| ()),
+        "render" if value != "plain" && value != "markdown" => {
+            Err("render must be \"markdown\" or \"plain\"".to_string())
+        }
         "api_key_env" if !is_env_name(value) => {
             Err("api_key_env must name an environment variable (letters, digits and '_')".to_string())
         }
@@ -146,6 +152,13 @@ fn parse(store: &Store, text: &str) -> Result<Config> {
                     "api_key_env" => config.api_key_env = value,
                     "api_key_command" => config.api_key_command = value,
                     _ => config.system = value,
+                }
+            }
+            "render" => {
+                config.plain = match value.as_str() {
+                    "plain" => true,
+                    "markdown" => false,
+                    _ => return Err(at_line("render must be \"markdown\" or \"plain\"".to_string())),
                 }
             }
             other => crate::output::warn(&format!(

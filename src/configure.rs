@@ -200,6 +200,8 @@ fn settings(config: &config::Config) -> Vec<Setting> {
                 "api_key_env" => file(&config.api_key_env),
                 "api_key_command" => file(&config.api_key_command),
                 "system" => file(&config.system),
+                "render" if config.plain => Some(("plain".into(), "config.toml".into())),
+                "render" => default("markdown"),
                 _ => None,
             };
             let (value, origin) = found.map_or((None, String::new()), |(v, o)| (Some(v), o));

@@ -17,10 +17,11 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 #[derive(Debug)]
 pub enum Error {
     /// `-c NAME` (or any verb given a name) matched no session.
-    NotFound { name: String, did_you_mean: Option<String> },
+    /// `did_you_mean`: the closest titles, newest first (never acted on).
+    NotFound { name: String, did_you_mean: Vec<String> },
     /// A `sessions` verb given a name that matched no session: the hint
     /// says how to find one (`--create-if-missing` is chat's alone).
-    NoSuchSession { name: String, did_you_mean: Option<String> },
+    NoSuchSession { name: String, did_you_mean: Vec<String> },
     /// An option the command does not take, and the nearest one it does.
     UnknownOption { option: String, did_you_mean: Option<String> },
     /// A name that is the title of more than one session (two machines made
@@ -186,6 +187,31 @@ impl Error {
     }
 }
 
+/// How a session may be named by part of its ID, said where a name that
+/// looks like one matched nothing.
+pub const SHORT_ID_RULE: &str =
+    "A short ID is 8 or more leading characters of an ID, or its last 6 hex digits.";
+const SHORT_ID_WORDS: &str = "a short ID is 8 or more leading characters of an ID, or its last 6 hex digits";
+
+/// Whether a name that matched nothing was probably meant as (part of) an
+/// ID: digits, hex letters and underscores, with a digit among them,
+/// shorter than a whole ID.
+pub fn looks_like_an_id(name: &str) -> bool {
+    (3..22).contains(&name.len())
+        && name.bytes().any(|b| b.is_ascii_digit())
+        && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b'_'))
+}
+
+/// 'a', 'b' or 'c': titles to choose from, in one line.
+pub fn one_of(titles: &[String]) -> String {
+    let quoted: Vec<String> = titles.iter().map(|t| format!("'{}'", visible(t))).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 /// The words that say a file is not a session file, for the error and for
 /// every warning that skips or leaves one.
 pub fn not_a_session_file(path: &Path, why: &str) -> String {
@@ -201,16 +227,29 @@ impl fmt::Display for Error {
             // The one message that is not prefixed: the man page gives it verbatim.
             Error::NotFound { name, did_you_mean } => {
                 writeln!(f, "No session found matching '{}'.", visible(name))?;
-                if let Some(title) = did_you_mean {
-                    writeln!(f, "Did you mean '{title}'?")?;
+                match did_you_mean.as_slice() {
+                    [] => {}
+                    [title] => writeln!(f, "Did you mean '{}'?", visible(title))?,
+                    titles => {
+                        writeln!(f, "Did you mean one of these?")?;
+                        for title in titles {
+                            writeln!(f, "  {}", visible(title))?;
+                        }
+                    }
+                }
+                if looks_like_an_id(name) {
+                    writeln!(f, "{SHORT_ID_RULE}")?;
                 }
                 writeln!(f, "Use 'hermes sessions list' to see available sessions, or pass")?;
                 write!(f, "--create-if-missing to start a new session with that title.")
             }
             Error::NoSuchSession { name, did_you_mean } => {
                 write!(f, "no session matches '{}'", visible(name))?;
-                if let Some(title) = did_you_mean {
-                    write!(f, " (did you mean '{}'?)", visible(title))?;
+                if !did_you_mean.is_empty() {
+                    write!(f, " (did you mean {}?)", one_of(did_you_mean))?;
+                }
+                if looks_like_an_id(name) {
+                    write!(f, "; {SHORT_ID_WORDS}")?;
                 }
                 write!(
                     f,
@@ -243,7 +282,12 @@ impl fmt::Display for Error {
                 )
             }
             Error::NoSuchId(id) => {
-                write!(f, "no session has the ID '{}'; see 'hermes sessions list' for IDs", visible(id))
+                write!(
+                    f,
+                    "no session has the ID '{}' ({}); see 'hermes sessions list' for IDs",
+                    visible(id),
+                    SHORT_ID_WORDS
+                )
             }
             Error::AmbiguousId { name, candidates } => {
                 write!(f, "'{}' fits {} sessions; give more of the ID:", visible(name), candidates.len())?;
@@ -411,8 +455,8 @@ mod tests {
     fn every_kind() -> Vec<(Error, i32)> {
         let path = || PathBuf::from("/h/sessions/x.json");
         vec![
-            (Error::NotFound { name: "x".into(), did_you_mean: None }, EXIT_NOT_FOUND),
-            (Error::NoSuchSession { name: "x".into(), did_you_mean: None }, EXIT_NOT_FOUND),
+            (Error::NotFound { name: "x".into(), did_you_mean: Vec::new() }, EXIT_NOT_FOUND),
+            (Error::NoSuchSession { name: "x".into(), did_you_mean: Vec::new() }, EXIT_NOT_FOUND),
             (Error::UnknownOption { option: "--x".into(), did_you_mean: None }, EXIT_USAGE),
             (Error::NoSuchId("x".into()), EXIT_NOT_FOUND),
             (Error::NothingToContinue, EXIT_NOT_FOUND),

@@ -21,6 +21,7 @@ pub mod hash;
 pub mod output;
 pub mod sessions;
 pub mod store;
+pub mod suggest;
 pub mod sys;
 pub mod terminal;
 pub mod text;

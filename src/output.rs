@@ -141,6 +141,16 @@ pub fn destination(given: &Path) -> Result<Destination> {
     }
 }
 
+/// A file that is there is not replaced without being told to: `how`
+/// says how to tell. A device or FIFO is written into, not replaced (see
+/// `destination`), and a link is refused there.
+pub fn refuse_existing(path: &Path, how: &str) -> Result<()> {
+    if fs::symlink_metadata(path).is_ok_and(|meta| meta.is_file()) {
+        return Err(Error::Refused(format!("{} exists; nothing was written ({how})", path.display())));
+    }
+    Ok(())
+}
+
 /// A device or pipe, opened to be written into (never created).
 pub fn open_stream(path: &Path) -> Result<File> {
     fs::OpenOptions::new().write(true).open(path).map_err(|e| Error::io(path, e))

@@ -41,8 +41,9 @@ pub fn printable(text: &str, keep_layout: bool) -> Cow<'_, str> {
 /// Output on its way to a terminal, a piece at a time (an agent's reply as
 /// it streams): shown as `printable` shows stored text, so an escape
 /// sequence is seen, not obeyed; only SGR colour sequences (`ESC [ ... m`)
-/// pass, when `colors`. A sequence or character cut between two pieces is
-/// held until the next one.
+/// pass, when `colors`, and are dropped otherwise (NO_COLOR: no colour,
+/// and no `^[[1;32m` either). A sequence or character cut between two
+/// pieces is held until the next one.
 pub struct TerminalFilter {
     held: Vec<u8>,
     colors: bool,
@@ -77,9 +78,7 @@ impl TerminalFilter {
     /// escape sequence that may still become SGR.
     fn complete_prefix(&self) -> usize {
         let data = &self.held;
-        if self.colors
-            && let Some(esc) = data.iter().rposition(|&b| b == 0x1b)
-        {
+        if let Some(esc) = data.iter().rposition(|&b| b == 0x1b) {
             let rest = &data[esc + 1..];
             let open = match rest.split_first() {
                 None => true,
@@ -114,9 +113,6 @@ impl TerminalFilter {
 
     fn render(&self, bytes: &[u8]) -> String {
         let text = String::from_utf8_lossy(bytes);
-        if !self.colors {
-            return printable(&text, true).into_owned();
-        }
         let mut shown = String::with_capacity(text.len());
         let mut rest: &str = &text;
         while let Some(esc) = rest.find('\u{1b}') {
@@ -124,7 +120,9 @@ impl TerminalFilter {
             let sequence = &rest.as_bytes()[esc..];
             let params = sequence.iter().skip(2).take_while(|&&b| is_sgr_param(b)).count();
             if sequence.get(1) == Some(&b'[') && params < SGR_MAX && sequence.get(2 + params) == Some(&b'm') {
-                shown.push_str(&rest[esc..esc + 3 + params]);
+                if self.colors {
+                    shown.push_str(&rest[esc..esc + 3 + params]);
+                }
                 rest = &rest[esc + 3 + params..];
             } else {
                 shown.push_str("^[");
@@ -374,7 +372,7 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 
 /// Optimal string alignment distance: insertions, deletions, changes and
 /// swaps of neighbours, each one edit.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
     for (i, row) in rows.iter_mut().enumerate() {
@@ -437,7 +435,7 @@ mod tests {
             let expected = if colors {
                 "a\u{1b}[31mred\u{1b}[0m ^[]52;c;eA==^G^[[2J é\nz"
             } else {
-                "a^[[31mred^[[0m ^[]52;c;eA==^G^[[2J é\nz"
+                "ared ^[]52;c;eA==^G^[[2J é\nz"
             };
             assert_eq!(whole, expected);
         }

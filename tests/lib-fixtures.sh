@@ -67,13 +67,25 @@ mk_session() {
 
 # ---- What hermes says -------------------------------------------------
 
-# not_found NAME: the man page's text for -c NAME matching nothing.
-# verb_not_found NAME [NEAR]: what a sessions verb says of a NAME that
-# matches nothing (a plain NAME; NEAR a title that differs in case).
+# not_found NAME [TITLE...]: the man page's text for -c NAME matching
+# nothing, with the closest TITLEs (newest first) as "Did you mean".
+# verb_not_found NAME [TITLE...]: what a sessions verb says of it.
+# SHORT_ID_RULE: the line either adds for a NAME that looks like part of
+# an ID (set NAME_LOOKS_LIKE_ID=1 for that).
+SHORT_ID_RULE='A short ID is 8 or more leading characters of an ID, or its last 6 hex digits.'
 verb_not_found() {
 	printf "hermes: no session matches '%s'" "$1"
-	test $# -lt 2 || printf " (did you mean '%s'?)" "$2"
-	printf "; find it with 'hermes sessions list', or look in the messages too: hermes sessions search %s\n" "$(quoted_for_shell "$1")"
+	vnf_name=$1 && shift
+	if test $# -gt 0; then
+		printf " (did you mean "
+		while test $# -gt 0; do
+			printf "'%s'" "$1" && shift
+			case $# in 0) ;; 1) printf " or " ;; *) printf ", " ;; esac
+		done
+		printf "?)"
+	fi
+	test -z "${NAME_LOOKS_LIKE_ID-}" || printf "; a short ID is 8 or more leading characters of an ID, or its last 6 hex digits"
+	printf "; find it with 'hermes sessions list', or look in the messages too: hermes sessions search %s\n" "$(quoted_for_shell "$vnf_name")"
 }
 
 # quoted_for_shell TEXT: TEXT as hermes quotes it in a command to copy.
@@ -85,8 +97,15 @@ quoted_for_shell() {
 }
 
 not_found() {
+	echo "No session found matching '$1'."
+	shift
+	case $# in
+	0) ;;
+	1) echo "Did you mean '$1'?" ;;
+	*) echo "Did you mean one of these?" && printf '  %s\n' "$@" ;;
+	esac
+	test -z "${NAME_LOOKS_LIKE_ID-}" || echo "$SHORT_ID_RULE"
 	cat <<-EOF
-	No session found matching '$1'.
 	Use 'hermes sessions list' to see available sessions, or pass
 	--create-if-missing to start a new session with that title.
 	EOF

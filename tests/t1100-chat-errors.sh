@@ -15,7 +15,7 @@ test_expect_success '-c NAME matching nothing among other sessions: exit 1, noth
 	cat "$HERMES_HOME/sessions/"*.json >before.content &&
 	test_expect_code 1 hermes chat -c "redis debug" -q "hello" --no-agent >out 2>err &&
 	test_must_be_empty out &&
-	not_found "redis debug" >expect &&
+	not_found "redis debug" "redis debug 2" >expect &&
 	test_cmp expect err &&
 	cat "$HERMES_HOME/sessions/"*.json >after.content &&
 	test_cmp before.content after.content &&
@@ -345,7 +345,7 @@ test_expect_success '-r with an unknown ID: exit 1, a one-line message without t
 	mk "kept" >/dev/null &&
 	test_expect_code 1 hermes chat -r 20990101_000000_abcdef -q hi >out 2>err &&
 	test_must_be_empty out &&
-	echo "hermes: no session has the ID '"'"'20990101_000000_abcdef'"'"'; see '"'"'hermes sessions list'"'"' for IDs" >expect &&
+	echo "hermes: no session has the ID '"'"'20990101_000000_abcdef'"'"' (a short ID is 8 or more leading characters of an ID, or its last 6 hex digits); see '"'"'hermes sessions list'"'"' for IDs" >expect &&
 	test_cmp expect err
 '
 

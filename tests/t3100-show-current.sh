@@ -98,7 +98,7 @@ test_expect_success 'show: no such session is the not-found text and exit 1' '
 	mk_session 20260101_090000_aaaaaa "redis debug" user 1767261600 /srv &&
 	test_expect_code 1 hermes sessions show "redis" >out 2>err &&
 	test_must_be_empty out &&
-	verb_not_found redis >expect &&
+	verb_not_found redis "redis debug" >expect &&
 	test_cmp expect err
 '
 

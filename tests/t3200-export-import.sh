@@ -117,11 +117,15 @@ test_expect_success 'export -o FILE: the same bytes as stdout, mode 0600, no tem
 	test_cmp expect files
 '
 
-test_expect_success 'export -o replaces an existing file whole (it is renamed into place)' '
+test_expect_success 'export -o refuses an existing file; with --force replaces it whole (it is renamed into place)' '
 	two_sessions &&
 	seq 1 5000 >big &&
 	ln big big.link &&
-	hermes sessions export hello --format jsonl -o big &&
+	test_expect_code 2 hermes sessions export hello --format jsonl -o big 2>err &&
+	echo "hermes: ./big exists; nothing was written (add --force to replace it)" >expect &&
+	test_cmp expect err &&
+	test "$(wc -l <big)" -eq 5000 &&
+	hermes sessions export hello --format jsonl -o big --force &&
 	printf "%s\n" "$SB" >expect &&
 	test_cmp expect big &&
 	test "$(wc -l <big.link)" -eq 5000
@@ -142,7 +146,7 @@ test_expect_success 'export -o: a named session that breaks halfway leaves the o
 	mkdir dir &&
 	echo precious >dir/all.json &&
 	test_expect_code 4 hermes sessions export hello 20260102_090000_cccccc "redis debug" \
-		-o dir/all.json 2>err &&
+		-o dir/all.json --force 2>err &&
 	grep "^hermes: .*/sessions/20260102_090000_cccccc.json: not a valid session file" err &&
 	echo precious >expect &&
 	test_cmp expect dir/all.json &&

@@ -44,13 +44,13 @@ test_expect_success 'a title that matches except for case: Did you mean, for eve
 	same_as_chat_c "Redis Debug"
 '
 
-test_expect_success 'a title is matched whole, not by prefix or substring' '
+test_expect_success 'a title is matched whole, not by prefix or substring: that is only suggested' '
 	hermes chat --title "redis debug" -q x --no-agent -Q &&
-	not_found "redis" >expect &&
-	verb_not_found "redis" >expect.verb &&
+	not_found "redis" "redis debug" >expect &&
+	verb_not_found "redis" "redis debug" >expect.verb &&
 	same_as_chat_c "redis" &&
-	not_found "debug" >expect &&
-	verb_not_found "debug" >expect.verb &&
+	not_found "debug" "redis debug" >expect &&
+	verb_not_found "debug" "redis debug" >expect.verb &&
 	same_as_chat_c "debug"
 '
 

@@ -54,12 +54,11 @@ test_expect_success 'an ambiguous short ID exits 1 listing the candidates, newes
 
 test_expect_success 'too short, or not of the shape of an ID: not a short ID' '
 	three_sessions &&
-	verb_not_found 2026120 >expect &&
+	NAME_LOOKS_LIKE_ID=1 verb_not_found 2026120 >expect &&
 	test_expect_code 1 hermes sessions show 2026120 2>err &&
 	test_cmp expect err &&
-	not_found a1b2c &&
 	test_expect_code 1 hermes chat -c a1b2c -q x --no-agent 2>err &&
-	not_found a1b2c >expect &&
+	NAME_LOOKS_LIKE_ID=1 not_found a1b2c >expect &&
 	test_cmp expect err &&
 	test_expect_code 1 hermes chat -r ../../etc/passwd -q x --no-agent 2>err &&
 	grep "no session has the ID" err

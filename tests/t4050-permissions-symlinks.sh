@@ -34,7 +34,7 @@ test_expect_success 'under umask 000 every directory is 0700 and every file 0600
 	hermes sessions export -o "$TRASH/export.json" &&
 	hermes sessions export --format markdown -o "$TRASH/export.md" &&
 	echo old >"$TRASH/existing" && chmod 644 "$TRASH/existing" &&
-	hermes sessions export --format jsonl -o "$TRASH/existing" &&
+	hermes sessions export --format jsonl -o "$TRASH/existing" --force &&
 	for d in "$TRASH/a" "$TRASH/a/b" "$HERMES_HOME" "$HERMES_HOME/sessions" \
 		"$HERMES_HOME/terminal-sessions" "$HERMES_HOME/profiles" \
 		"$HERMES_HOME/profiles/work" "$HERMES_HOME/profiles/work/sessions"; do

@@ -17,6 +17,8 @@ pub struct Args {
     pub model: Option<String>,
     /// `-s TEXT` or `--system-file FILE`: the session's system prompt.
     pub system: Option<System>,
+    /// `--plain`: replies shown as the agent sent them, no Markdown drawn.
+    pub plain: bool,
 }
 
 #[derive(Debug, PartialEq)]
@@ -123,6 +125,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 }
                 args.agent = AgentChoice::Disabled;
             }
+            Long("plain") => args.plain = true,
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(stray) => {
                 let stray = string(stray);

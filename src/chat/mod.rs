@@ -46,6 +46,13 @@ struct Chat<'a> {
     /// The system prompt a new session starts with (`-s`, `--system-file`,
     /// else `system` in config.toml, or `/system` before the first message).
     system: RefCell<Option<String>>,
+    /// How replies are drawn on a terminal.
+    render: view::reply::Render,
+    /// At the interactive prompt: hints are slash commands.
+    in_chat: bool,
+    /// The times of the messages this chat saved (or joined) since its
+    /// prompt last looked for another terminal's.
+    saved_here: std::cell::RefCell<Vec<f64>>,
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
@@ -95,7 +102,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             }
         },
     };
-    let (agent, config_system) = choose_agent(store, &args.agent)?;
+    let (agent, config_system, plain_in_config) = choose_agent(store, &args.agent)?;
     // `-s` on a session that exists sets its system prompt now.
     let target = match (target, &explicit_system) {
         (Some(h), Some(text)) => Some(set_system(store, &h.id, text)?),
@@ -108,6 +115,9 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         model: RefCell::new(args.model.clone()),
         system: RefCell::new(explicit_system.or(config_system)),
         agent,
+        render: choose_render(args.plain || plain_in_config),
+        in_chat: interactive,
+        saved_here: Default::default(),
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
@@ -126,15 +136,23 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     }
 }
 
+/// Markdown drawn on a terminal that can show it, unless plain text is
+/// asked for (`--plain`, `render = "plain"`); a pipe gets the bytes anyway.
+fn choose_render(plain: bool) -> view::reply::Render {
+    let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
+    if plain || dumb { view::reply::Render::Plain } else { view::reply::Render::Markdown }
+}
+
 /// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml, else
 /// openai-compatible when config.toml names a server (`base_url`); a bare
 /// name is a shipped agent first (`agent::shipped`). With it, config.toml's
-/// system prompt for new sessions.
-fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<(Option<Agent>, Option<String>)> {
+/// system prompt for new sessions, and whether it asks for plain replies.
+fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<(Option<Agent>, Option<String>, bool)> {
     if *choice == AgentChoice::Disabled {
-        return Ok((None, None));
+        return Ok((None, None, config::load(store).is_ok_and(|c| c.plain)));
     }
     let config = config::load(store)?;
+    let plain = config.plain;
     let command = match choice {
         AgentChoice::Command(c) => Some(c.clone()),
         _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent.clone()),
@@ -142,8 +160,8 @@ fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<(Option<Agent>, O
     // A server and no agent: the agent that talks to it.
     let command = command.or_else(|| config.base_url.as_ref().map(|_| config::SERVER_AGENT.to_string()));
     let system = config.system.clone();
-    let Some(command) = command else { return Ok((None, system)) };
-    Ok((Some(Agent::named(&command, config)?), system))
+    let Some(command) = command else { return Ok((None, system, plain)) };
+    Ok((Some(Agent::named(&command, config)?), system, plain))
 }
 
 /// A system prompt as given: trimmed of trailing newlines, not blank, not
@@ -296,7 +314,7 @@ impl Chat<'_> {
             && let Some(existing) = titles::holder(store, title, None)?
         {
             if !self.join_titled {
-                return Err(title_taken(title, &existing.id));
+                return Err(title_taken(title, &existing.id, self.in_chat));
             }
             // Joined only when it is the one session of that title: with
             // two, appending to either would be a guess (and a third is
@@ -378,10 +396,9 @@ impl Chat<'_> {
         let current = conversation.header().clone();
         let reply = if sys::isatty(1) {
             let mut shown =
-                OnTerminal { out, filter: crate::text::TerminalFilter::new(crate::text::colors_allowed()) };
+                view::reply::OnTerminal::new(out, self.render, crate::text::colors_allowed(), true);
             let reply = agent.reply(&current, conversation, &mut shown);
-            let rest = shown.filter.finish();
-            let _ = shown.out.write_all(rest.as_bytes()).and_then(|()| shown.out.flush());
+            let _ = shown.finish();
             reply?
         } else {
             agent.reply(&current, conversation, out)?
@@ -391,6 +408,7 @@ impl Chat<'_> {
                 interrupted: reply.interrupted.then_some(true),
                 ..Message::new("assistant", reply.text, time::now())
             };
+            self.saved_here.borrow_mut().push(message.ts);
             match self.store.append(&header.id, &[message], |_| {}) {
                 Ok(_) => {}
                 // Shown, but the session has no room for it.
@@ -410,29 +428,17 @@ impl Chat<'_> {
     }
 }
 
-fn title_taken(title: &str, holder: &str) -> Error {
+/// A title another session holds; `in_chat`: said at the interactive
+/// prompt, where the way on is a slash command, not a command line.
+fn title_taken(title: &str, holder: &str, in_chat: bool) -> Error {
+    if in_chat {
+        return Error::Refused(format!(
+            "the title '{title}' is already used by session {holder}; choose another, or continue it with /continue {title}"
+        ));
+    }
     Error::Refused(format!(
         "the title '{title}' is already used by session {holder}; choose another, or continue it with 'hermes chat -c \"{title}\"'"
     ))
-}
-
-/// Agent output on its way to a terminal: filtered, so that what a model
-/// writes cannot set the title, the clipboard or clear the screen.
-struct OnTerminal<'a> {
-    out: &'a mut dyn Write,
-    filter: crate::text::TerminalFilter,
-}
-
-impl Write for OnTerminal<'_> {
-    fn write(&mut self, piece: &[u8]) -> io::Result<usize> {
-        let shown = self.filter.push(piece);
-        self.out.write_all(shown.as_bytes())?;
-        Ok(piece.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
 }
 
 enum ReplyOutcome {

@@ -26,6 +26,7 @@ impl Chat<'_> {
             pending_title: title,
             history: Vec::new(),
             unanswered: false,
+            seen: 0,
             lines: LineReader::for_chat(),
         };
         self.greet(&mut state, chose_by)?;
@@ -35,7 +36,10 @@ impl Chat<'_> {
             if sys::take_signal().is_some_and(|signal| signal != sys::SIGINT) {
                 return Err(Error::Interrupted);
             }
-            let Some(line) = read_line(&mut state)? else { return Ok(()) };
+            if let Err(e) = self.news_from_elsewhere(&mut state) {
+                go_on_after(e)?;
+            }
+            let Some(line) = read_line(&mut state, &mut |typed| self.complete(typed))? else { return Ok(()) };
             let text = message_text(&line);
             if text.is_empty() {
                 continue;
@@ -76,6 +80,7 @@ impl Chat<'_> {
             Some(h) => {
                 self.point_breadcrumb(h);
                 state.history = self.show_resume(h, chose_by)?;
+                state.seen = self.store.header(&h.id)?.map_or(0, |h| h.message_count);
             }
             None if state.pending_title.is_some() => {
                 // --create-if-missing in a terminal: the named session exists
@@ -102,6 +107,7 @@ impl Chat<'_> {
             Some(header) => header,
             None => {
                 let message = Message::new("user", text.clone(), time::now());
+                self.saved_here.borrow_mut().push(message.ts);
                 match self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message)
                 {
                     Ok(header) => header,
@@ -117,6 +123,7 @@ impl Chat<'_> {
         };
         if state.current.is_none() {
             self.point_breadcrumb(&header);
+            state.seen = 0;
         }
         if state.history.last() != Some(&text) {
             state.history.push(text);
@@ -138,6 +145,7 @@ impl Chat<'_> {
                 }
                 last.content = format!("{}\n\n{text}", last.content);
                 last.ts = time::now();
+                self.saved_here.borrow_mut().push(last.ts);
                 true
             }
             _ => false,
@@ -148,9 +156,11 @@ impl Chat<'_> {
     /// Run the agent on the session as it stands and say how it went.
     fn answer(&self, state: &mut Interactive, header: &Header) -> Result<()> {
         state.unanswered = false;
-        match state.lines.cooked(|| self.reply(header, &mut io::stdout().lock())) {
+        match state.lines.replying(|| self.reply(header, &mut io::stdout().lock())) {
             Ok(ReplyOutcome::Interrupted) => {
-                crate::note!("\n[reply interrupted; the conversation is kept; /retry asks again]");
+                // On a terminal the reply's line is ended already.
+                let before = if sys::isatty(1) { "" } else { "\n" };
+                crate::note!("{before}[reply interrupted; the conversation is kept; /retry asks again]");
                 Ok(())
             }
             Ok(_) => Ok(()),
@@ -169,8 +179,10 @@ impl Chat<'_> {
         }
     }
 
-    /// `/retry`: ask the agent again about the last user message, when it
-    /// has no reply or its reply was interrupted (that reply is dropped).
+    /// `/retry`: ask the agent again about the last user message, whatever
+    /// became of its reply (none, a failure, Ctrl-C, or one not liked). A
+    /// reply it had stays in the file, marked replaced: shown as such,
+    /// never sent to an agent again.
     fn retry(&self, state: &mut Interactive) -> Result<()> {
         let Some(h) = &state.current else {
             crate::say!("Nothing to retry yet.");
@@ -178,20 +190,75 @@ impl Chat<'_> {
         };
         let mut retried = false;
         let header = self.store.edit_messages(&h.id, |messages| {
-            let interrupted = messages.last().is_some_and(Message::is_interrupted);
-            let question = messages.len().checked_sub(if interrupted { 2 } else { 1 });
-            retried = question.is_some_and(|at| messages[at].role == "user");
-            if retried && interrupted {
-                messages.pop();
+            let Some(question) = messages.iter().rposition(|m| m.role == "user") else { return false };
+            retried = true;
+            let mut replaced = false;
+            for m in &mut messages[question + 1..] {
+                if m.role == "assistant" && !m.is_replaced() {
+                    m.replaced = Some(true);
+                    replaced = true;
+                }
             }
-            retried && interrupted
+            replaced
         })?;
         state.current = Some(header.clone());
         if !retried {
-            crate::say!("Nothing to retry: the last message has its reply. Type a new one.");
+            crate::say!("Nothing to retry: the session has no message of yours yet.");
             return Ok(());
         }
         self.answer(state, &header)
+    }
+
+    /// Say what another terminal added to this session since the prompt
+    /// last drew (and show it), and give its messages to Up and Down.
+    fn news_from_elsewhere(&self, state: &mut Interactive) -> Result<()> {
+        let Some(h) = &state.current else { return Ok(()) };
+        let count = self.store.header(&h.id)?.map_or(0, |h| h.message_count);
+        let saved_here = std::mem::take(&mut *self.saved_here.borrow_mut());
+        if count <= state.seen + saved_here.len() as u64 {
+            state.seen = count;
+            return Ok(());
+        }
+        let Some(session) = self.store.load(&h.id)? else { return Ok(()) };
+        let from = (state.seen as usize).min(session.messages.len());
+        state.seen = session.messages.len() as u64;
+        let news: Vec<&Message> =
+            session.messages[from..].iter().filter(|m| !saved_here.contains(&m.ts)).collect();
+        if news.is_empty() {
+            return Ok(());
+        }
+        crate::say!("{} from another terminal:", crate::text::counted(news.len(), "new message"));
+        for m in &news {
+            crate::say!("{}", view::render_message(m, 400));
+        }
+        // Up and Down step through the session's messages as the file has them.
+        state.history = user_messages(&session);
+        state.current = Some(session.header);
+        Ok(())
+    }
+
+    /// What Tab makes of a slash command typed so far: the commands it
+    /// starts, or after `/continue` or `/new`, the titles it starts.
+    fn complete(&self, typed: &str) -> Vec<String> {
+        let Some((command, partial)) = typed.split_once(' ') else {
+            return SLASH_COMMANDS.iter().filter(|c| c.starts_with(typed)).map(|c| format!("{c} ")).collect();
+        };
+        if !matches!(command, "/continue" | "/c" | "/new") {
+            return Vec::new();
+        }
+        let partial = partial.trim_start().to_lowercase();
+        let mut titles: Vec<(f64, String)> = Vec::new();
+        let _ = self.store.scan(|entry| {
+            if let Ok(h) = entry.header
+                && !h.title.is_empty()
+                && h.title.to_lowercase().starts_with(&partial)
+                && !titles.iter().any(|(_, t)| *t == h.title)
+            {
+                titles.push((h.updated_at, h.title));
+            }
+        });
+        titles.sort_by(|a, b| b.0.total_cmp(&a.0));
+        titles.into_iter().map(|(_, title)| format!("{command} {title}")).collect()
     }
 
     /// Show which session this is and how it was chosen, then its last
@@ -237,7 +304,7 @@ impl Chat<'_> {
     fn title_for_new_session(&self, raw: &str) -> Result<String> {
         let title = titles::user_title(raw)?;
         if let Some(other) = titles::holder(self.store, &title, None)? {
-            return Err(title_taken(&title, &other.id));
+            return Err(title_taken(&title, &other.id, true));
         }
         Ok(title)
     }
@@ -259,6 +326,17 @@ impl Chat<'_> {
                     crate::say!("Nothing sent: the editor left the message empty.");
                     return Ok(Next::Prompt);
                 }
+                // As Ctrl-X Ctrl-E: the text comes back to the prompt, to be
+                // read and sent with Enter. Plain lines cannot be given text
+                // to edit: there it is sent, unless the editor left it as it was.
+                if state.lines.is_editor() {
+                    state.lines.prefill(text);
+                    return Ok(Next::Prompt);
+                }
+                if text == message_text(rest) {
+                    crate::say!("Nothing sent: the editor left the message as it was.");
+                    return Ok(Next::Prompt);
+                }
                 return Ok(Next::Send(text));
             }
             "continue" | "c" => self.continue_in(state, rest)?,
@@ -273,15 +351,20 @@ impl Chat<'_> {
                 state.pending_title =
                     if rest.is_empty() { None } else { Some(self.title_for_new_session(rest)?) };
                 state.current = None;
+                state.seen = 0;
                 state.history.clear();
                 state.unanswered = false;
                 crate::say!("New session. It is saved with its first message.");
             }
-            "save" => self.save(state, rest)?,
+            "save" => self.save(state, rest, false)?,
+            "save!" => self.save(state, rest, true)?,
             "sessions" => view::list::print_recent(self.store, self.terminal.as_ref(), 10)?,
             "model" => self.model_command(state, rest)?,
             "system" => self.system_command(state, rest)?,
-            _ => crate::say!("Unknown command '/{name}'. Type /help for the list."),
+            _ => match crate::text::nearest(name, SLASH_COMMANDS.iter().map(|c| c.trim_start_matches('/'))) {
+                Some(near) => crate::say!("Unknown command '/{name}'; did you mean /{near}? Type /help for the list."),
+                None => crate::say!("Unknown command '/{name}'. Type /help for the list."),
+            },
         }
         Ok(Next::Prompt)
     }
@@ -294,11 +377,14 @@ impl Chat<'_> {
         let header = match resolve::lookup(self.store, rest)? {
             Lookup::Found(header) => header,
             Lookup::Missing { did_you_mean } => {
-                return Err(Error::NotFound { name: rest.to_string(), did_you_mean });
+                say_not_found_in_chat(rest, &did_you_mean);
+                return Ok(());
             }
         };
         self.point_breadcrumb(&header);
         state.history = self.show_resume(&header, None)?;
+        state.seen = self.store.header(&header.id)?.map_or(0, |h| h.message_count);
+        self.saved_here.borrow_mut().clear();
         state.current = Some(header);
         state.pending_title = None;
         state.unanswered = false;
@@ -330,14 +416,19 @@ impl Chat<'_> {
         Ok(())
     }
 
-    /// `/save [FILE]`: the conversation as Markdown.
-    fn save(&self, state: &Interactive, rest: &str) -> Result<()> {
+    /// `/save [FILE]`: the conversation as Markdown; a FILE that is there
+    /// is kept unless `replace` (`/save! FILE`).
+    fn save(&self, state: &Interactive, rest: &str, replace: bool) -> Result<()> {
         let Some(h) = &state.current else {
             crate::say!("Nothing to save yet.");
             return Ok(());
         };
         let session = self.store.load(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
         let file = if rest.is_empty() { format!("hermes-{}.md", h.id) } else { home_relative(rest) };
+        if !replace {
+            let how = format!("/save! {} replaces it", if rest.is_empty() { &file } else { rest });
+            output::refuse_existing(std::path::Path::new(&file), &how)?;
+        }
         output::write_file(std::path::Path::new(&file), view::markdown(&[session]).as_bytes())?;
         crate::say!("Saved to {file}.");
         Ok(())
@@ -351,6 +442,9 @@ struct Interactive {
     history: Vec<String>,
     /// The last send failed (the agent did): its message has no reply.
     unanswered: bool,
+    /// How many of the session's messages this prompt knows of: more in
+    /// the file are another terminal's (see `news_from_elsewhere`).
+    seen: u64,
     lines: LineReader,
 }
 
@@ -362,6 +456,28 @@ enum Next {
     Retry,
 }
 
+/// The slash commands, for Tab and "did you mean".
+const SLASH_COMMANDS: &[&str] =
+    &["/help", "/title", "/new", "/continue", "/retry", "/edit", "/save", "/sessions", "/id", "/model", "/system", "/quit"];
+
+/// `/continue NAME` that matches nothing: the closest titles, as the
+/// commands that would continue them.
+fn say_not_found_in_chat(name: &str, did_you_mean: &[String]) {
+    let name = crate::text::printable(name, false);
+    crate::note!("No session found matching '{name}'.");
+    match did_you_mean {
+        [] => {}
+        [title] => crate::note!("Did you mean: /continue {}", crate::text::printable(title, false)),
+        titles => {
+            crate::note!("Did you mean one of these?");
+            for title in titles {
+                crate::note!("  /continue {}", crate::text::printable(title, false));
+            }
+        }
+    }
+    crate::note!("/sessions lists recent ones; /new {name} starts one with that title.");
+}
+
 /// Messages shown when a session is resumed.
 const RESUME_SHOWN: usize = 4;
 
@@ -370,10 +486,12 @@ const SLASH_HELP: &str = "\
 /title [NEW]       show or set the session's title
 /new [TITLE]       start a new session
 /continue NAME     switch to another session (by title or ID)
-/retry             ask again about the last message, if it has no reply
-                   or its reply was interrupted
-/edit [TEXT]       write the message in $VISUAL, else $EDITOR, else vi
-/save [FILE]       save the conversation as Markdown (default hermes-ID.md)
+/retry             ask again about the last message (a reply it had is kept
+                   in the file, marked replaced)
+/edit [TEXT]       write the message in $VISUAL, else $EDITOR, else vi; it
+                   comes back to the prompt, to send with Enter
+/save [FILE]       save the conversation as Markdown (default hermes-ID.md);
+                   a FILE that is there is kept: /save! FILE replaces it
 /sessions          recent sessions
 /id                the session's ID
 /model [NAME]      show the model, or use NAME from the next message on
@@ -383,14 +501,19 @@ const SLASH_HELP: &str = "\
 Ctrl-C while a reply is running stops it and keeps the conversation.
 Keys: Left/Right, Home/End, Ctrl-A/E/B/F, Alt-B/F, Ctrl-W/U/K/Y, Ctrl-L;
 Up/Down and Ctrl-R: earlier messages; Alt-Enter or Ctrl-J: a new line;
-Ctrl-X Ctrl-E: edit the line in $VISUAL/$EDITOR; Ctrl-C clears the line.
+Ctrl-X Ctrl-E: edit the line in $VISUAL/$EDITOR; Ctrl-C clears the line;
+Tab completes a slash command, and a title after /continue or /new.
 ";
 
 /// The next line typed at the prompt; None at the end (Ctrl-D). A line
 /// cancelled (Ctrl-C) or too long to take is an empty one.
-fn read_line(state: &mut Interactive) -> Result<Option<String>> {
+/// `complete` is what Tab may make of a slash command.
+fn read_line(
+    state: &mut Interactive,
+    complete: &mut dyn FnMut(&str) -> Vec<String>,
+) -> Result<Option<String>> {
     let prompt = prompt_for(state);
-    match state.lines.read(&prompt, &state.history) {
+    match state.lines.read(&prompt, &state.history, complete) {
         Err(e @ Error::TooLarge(_)) => go_on_after(e).map(|()| Some(String::new())),
         Err(e) => Err(e),
         Ok(prompt::Line::Text(l)) => Ok(Some(l)),

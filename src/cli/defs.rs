@@ -129,6 +129,12 @@ pub(crate) const CHAT: &[Opt] = &[
         "the command that writes replies (default: $HERMES_AGENT, then 'agent' in config.toml)",
     ),
     opt("", "--no-agent", None, "only save the message; no reply"),
+    opt(
+        "",
+        "--plain",
+        None,
+        "show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = \"plain\" in config.toml, or TERM=dumb)",
+    ),
 ];
 
 /// `hermes config`'s options (its verbs, `get`, `set`, ..., are words
@@ -223,8 +229,9 @@ pub(crate) const VERBS: &[Verb] = &[
                 "-o",
                 "--output",
                 Some("FILE"),
-                "write to FILE (atomically, mode 0600) instead of stdout; a device or FIFO is written into, a symlink refused",
+                "write to FILE (atomically, mode 0600) instead of stdout; a device or FIFO is written into, a symlink refused; a FILE that is there is not replaced",
             ),
+            opt("", "--force", None, "replace the -o FILE if it is there"),
         ],
         parse: |p| export::parse(p).map(sessions::Command::Export),
     },

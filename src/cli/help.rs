@@ -110,6 +110,7 @@ pub const CHAT: &str = "\
 Usage: hermes chat [-c [NAME] | -r ID | --pick] [--create-if-missing]
                    [-q TEXT|-] [-Q] [--title TITLE] [-m MODEL]
                    [-s TEXT | --system-file FILE] [--agent CMD | --no-agent]
+                   [--plain]
 
 Which session:
   (none)                 a new session
@@ -145,17 +146,22 @@ How:
       --agent CMD        the command that writes replies (default:
                          $HERMES_AGENT, then 'agent' in config.toml)
       --no-agent         only save the message; no reply
+      --plain            show replies as the agent sent them, not as Markdown
+                         drawn for the terminal (also: render = \"plain\" in
+                         config.toml, or TERM=dumb)
   -h, --help             show this help
 
-Interactive commands: /help /title [NEW] /new [TITLE] /continue NAME
-/retry /edit /save [FILE] /sessions /id /model [NAME] /system [TEXT] /quit. Ctrl-D quits; Ctrl-C stops a
-running reply. On a terminal the prompt names the session and edits the line:
-arrows, Home, End and Emacs keys; Up, Down and Ctrl-R for earlier messages;
-Alt-Enter or Ctrl-J for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR
-(with TERM=dumb, plain lines). See 'man hermes'.
-On a terminal a reply's escape sequences are shown, not obeyed (colours pass,
-unless NO_COLOR is set); what the agent leaves running once it exits is
-killed.
+Interactive commands: /help /title [NEW] /new [TITLE] /continue NAME /retry
+/edit /save [FILE] /save! FILE /sessions /id /model [NAME] /system [TEXT]
+/quit; Tab completes them, and titles after /continue and /new. Ctrl-D quits;
+Ctrl-C stops a running reply. On a terminal the prompt names the session and
+edits the line: arrows, Home, End and Emacs keys; Up, Down and Ctrl-R for
+earlier messages; Alt-Enter or Ctrl-J for a new line; Ctrl-X Ctrl-E for
+$VISUAL or $EDITOR (with TERM=dumb, plain lines). See 'man hermes'.
+On a terminal a reply's Markdown is drawn as it streams and its escape
+sequences are shown, not obeyed (colours pass, unless NO_COLOR is set: then
+they are dropped); the file keeps the reply as sent. What the agent leaves
+running once it exits is killed.
 ";
 
 const SESSIONS: &str = "\
@@ -229,7 +235,8 @@ directory), or latest (newest of all). Exit 1 when there is none.
 ";
 
 pub const EXPORT: &str = "\
-Usage: hermes sessions export [NAME|ID...] [--format json|jsonl|markdown] [-o FILE]
+Usage: hermes sessions export [NAME|ID...] [--format json|jsonl|markdown]
+                              [-o FILE [--force]]
 
 Export the named sessions, or all of them when none is named. A damaged
 session is skipped with a warning, and the exit status is then 4.

@@ -47,12 +47,15 @@ pub struct Args {
     pub format: ExportFormat,
     /// None (or `-`) means stdout.
     pub output: Option<OsString>,
+    /// `--force`: `-o FILE` may replace a file that is there.
+    pub force: bool,
 }
 
 pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut names = Vec::new();
     let mut format = ExportFormat::Json;
     let mut output = None;
+    let mut force = false;
     while let Some(arg) = parser.next()? {
         match arg {
             Short('f') | Long("format") => format = string(parser.value()?).parse()?,
@@ -63,16 +66,17 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 }
                 output = Some(file);
             }
+            Long("force") => force = true,
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(value) => names.push(string(value)),
             _ => return Err(arg.unexpected().into()),
         }
     }
-    Ok(Args { names, format, output })
+    Ok(Args { names, format, output, force })
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
-    let Args { names, format, output } = args;
+    let Args { names, format, output, force } = args;
     let names = &names;
     let output_file = output.as_deref();
     // Every session in ID order (IDs begin with their creation time), so
@@ -83,7 +87,12 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     // export of the whole store needs no more memory than its largest session.
     let mut sink = match output_file {
         Some(path) if path != "-" => match destination(Path::new(path))? {
-            Destination::Replace(path) => Sink::File(fsio::AtomicFile::create(&path)?),
+            Destination::Replace(path) => {
+                if !force {
+                    crate::output::refuse_existing(&path, "add --force to replace it")?;
+                }
+                Sink::File(fsio::AtomicFile::create(&path)?)
+            }
             Destination::Stream(path) => Sink::Stream(path.clone(), BufWriter::new(open_stream(&path)?)),
         },
         _ => Sink::Stdout(Out::new()),

@@ -153,7 +153,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
 fn merge_titled(store: &Store, title: &str, dry_run: bool, yes: bool) -> Result<()> {
     let mut sessions = resolve::titled(store, title)?;
     if sessions.is_empty() {
-        return Err(Error::NoSuchSession { name: title.to_string(), did_you_mean: None });
+        return Err(Error::NoSuchSession { name: title.to_string(), did_you_mean: Vec::new() });
     }
     if sessions.len() == 1 {
         crate::note!("only one session is titled '{}'; nothing to merge", printable(title, false));

@@ -45,5 +45,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
 /// The whole session called `name` (ID, else exact title).
 pub fn load_named(store: &Store, name: &str) -> Result<Session> {
     let header = resolve::find_by_name(store, name)?;
-    store.load(&header.id)?.ok_or_else(|| Error::NoSuchSession { name: name.to_string(), did_you_mean: None })
+    store
+        .load(&header.id)?
+        .ok_or_else(|| Error::NoSuchSession { name: name.to_string(), did_you_mean: Vec::new() })
 }

@@ -47,11 +47,20 @@ pub struct Message {
     /// format 1: written only when true, and readers that do not know it
     /// pass over it.
     pub interrupted: Option<bool>,
+    /// `"replaced": true` on a reply `/retry` asked again for: kept, shown
+    /// as replaced, never sent to an agent again. Optional in format 1 as
+    /// `interrupted` is: written only when true, passed over by readers
+    /// that do not know it.
+    pub replaced: Option<bool>,
 }
 
 impl Message {
     pub fn new(role: &str, content: String, ts: f64) -> Message {
-        Message { role: role.to_string(), content, ts, interrupted: None }
+        Message { role: role.to_string(), content, ts, interrupted: None, replaced: None }
+    }
+
+    pub fn is_replaced(&self) -> bool {
+        self.replaced == Some(true)
     }
 
     pub fn is_interrupted(&self) -> bool {

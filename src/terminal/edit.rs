@@ -60,6 +60,8 @@ pub(super) enum Effect {
     EditExternally,
     /// A note above the prompt (a paste too large to take).
     Note(String),
+    /// Tab in a slash command: complete it (the caller knows the names).
+    Complete,
 }
 
 enum SearchStep {
@@ -101,6 +103,18 @@ impl<'a> State<'a> {
     }
 
     /// The text an external editor gave back, in place of the line.
+    /// Whether Tab completes here: in a one-line slash command, before
+    /// the cursor.
+    fn completes(&self) -> bool {
+        let before = &self.buffer.chars[..self.buffer.cursor];
+        before.first() == Some(&'/') && !before.contains(&'\n')
+    }
+
+    /// The text before the cursor.
+    pub(super) fn before_cursor(&self) -> String {
+        self.buffer.chars[..self.buffer.cursor].iter().collect()
+    }
+
     pub(super) fn replace_text(&mut self, text: &str) {
         self.buffer = Buffer::from(text);
     }
@@ -194,6 +208,7 @@ fn act(s: &mut State, key: Key) -> Effect {
         Key::Ctrl('c') => Effect::Cancel,
         Key::Ctrl('l') => Effect::ClearScreen,
         Key::Ctrl('z') => Effect::Suspend,
+        Key::Tab if s.completes() => Effect::Complete,
         Key::Redraw => Effect::Reapply,
         Key::Paste(text)
             if s.buffer.chars.iter().map(|c| c.len_utf8()).sum::<usize>() + text.len()

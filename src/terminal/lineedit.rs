@@ -39,6 +39,8 @@ pub struct Editor {
     cut: String,
     /// Where the last drawing left things, to draw over it.
     drawn: Drawn,
+    /// The text the next line starts with (`/edit`'s, to review).
+    prefilled: Option<String>,
 }
 
 /// The rows of the last drawing (their widths in columns) and the cursor's
@@ -68,7 +70,9 @@ impl Editor {
         let raw = RawMode::enable(0).map_err(|_| Vec::new())?;
         let mut keys = KeyReader::new(0);
         match keys.cursor_position(&mut io::stdout(), ANSWER_WAIT) {
-            Ok(Ok(_)) => Ok(Editor { raw, keys, cut: String::new(), drawn: Drawn::default() }),
+            Ok(Ok(_)) => {
+                Ok(Editor { raw, keys, cut: String::new(), drawn: Drawn::default(), prefilled: None })
+            }
             Ok(Err(typed)) => Err(typed),
             Err(_) => Err(Vec::new()),
         }
@@ -82,16 +86,26 @@ impl Editor {
 
     /// Read one message. `history` is oldest first; `prompt` is shown
     /// before the text.
-    pub fn read_line(&mut self, prompt: &str, history: &[String]) -> Result<Line> {
+    /// `complete` gives, for the text before the cursor, the texts Tab may
+    /// make of it (a slash command, a title after it).
+    pub fn read_line(
+        &mut self,
+        prompt: &str,
+        history: &[String],
+        complete: &mut dyn FnMut(&str) -> Vec<String>,
+    ) -> Result<Line> {
         self.drawn = Drawn::default();
         let mut state = State::new(prompt, history, std::mem::take(&mut self.cut));
-        let line = self.edit(&mut state);
+        if let Some(text) = self.prefilled.take() {
+            state.replace_text(&text);
+        }
+        let line = self.edit(&mut state, complete);
         self.cut = std::mem::take(&mut state.cut);
         line
     }
 
     /// Read keys, hand each to `edit::step`, and do what it says.
-    fn edit(&mut self, s: &mut State) -> Result<Line> {
+    fn edit(&mut self, s: &mut State, complete: &mut dyn FnMut(&str) -> Vec<String>) -> Result<Line> {
         self.draw(s)?;
         loop {
             let key = match self.keys.read_key() {
@@ -117,9 +131,13 @@ impl Editor {
                     return Ok(if effect == Effect::Cancel { Line::Cancelled } else { Line::End });
                 }
                 Effect::ClearScreen => {
-                    write_terminal("\x1b[H\x1b[2J")?;
+                    // Row by row, not ESC [2J: tmux keeps a screen cleared
+                    // whole in its scrollback.
+                    let (height, _) = raw::window_size(1);
+                    write_terminal(&format!("\x1b[H{}", erase_rows(height)))?;
                     self.drawn = Drawn::default();
                 }
+                Effect::Complete => self.tab(s, complete)?,
                 Effect::Suspend => {
                     self.finish(s, false)?;
                     write_terminal("\r\n")?;
@@ -163,6 +181,37 @@ impl Editor {
         Ok(())
     }
 
+    /// Tab in a slash command: complete it as a shell does (the one
+    /// candidate, else what all share, else list them above the prompt).
+    fn tab(&mut self, s: &mut State, complete: &mut dyn FnMut(&str) -> Vec<String>) -> Result<()> {
+        let before = s.before_cursor();
+        let candidates = complete(&before);
+        let shared = shared_start(&candidates);
+        if shared.chars().count() > before.chars().count() {
+            let after: String = s.text().chars().skip(before.chars().count()).collect();
+            s.replace_text(&format!("{shared}{after}"));
+            s.buffer.cursor = shared.chars().count();
+        } else if candidates.len() > 1 {
+            // What each would add is what tells them apart.
+            let word = before.find(' ').map_or(0, |at| at + 1);
+            let names: Vec<&str> = candidates.iter().map(|c| c.get(word..).unwrap_or(c).trim_end()).collect();
+            self.say_above(s, &names.join("   "))?;
+        }
+        Ok(())
+    }
+
+    /// Start the next line with `text` (`/edit`'s, to review).
+    pub fn prefill(&mut self, text: String) {
+        self.prefilled = Some(text);
+    }
+
+    /// Run `during` with the terminal in its ordinary mode but without
+    /// echo: keys typed while a reply is drawn are held for the next
+    /// prompt, never drawn inside the reply.
+    pub fn cooked_quietly<T>(&mut self, during: impl FnOnce() -> T) -> T {
+        self.raw.suspended_without_echo(during)
+    }
+
     /// A note on a line of its own above the prompt, which is then drawn again.
     fn say_above(&mut self, s: &State, note: &str) -> Result<()> {
         self.clear_drawing()?;
@@ -201,7 +250,8 @@ impl Editor {
         if up > 0 {
             out.push_str(&format!("\x1b[{up}A"));
         }
-        out.push_str("\r\x1b[J");
+        out.push('\r');
+        out.push_str(&erase_rows(self.drawn.rows(width)));
         write_terminal(&out)
     }
 
@@ -223,7 +273,8 @@ impl Editor {
         if up > 0 {
             out.push_str(&format!("\x1b[{up}A"));
         }
-        out.push_str("\r\x1b[J");
+        out.push('\r');
+        out.push_str(&erase_rows(self.drawn.rows(width)));
         for (i, row) in rows.iter().enumerate() {
             if i > 0 {
                 out.push_str("\r\n");
@@ -251,7 +302,45 @@ impl Editor {
     }
 }
 
+/// Erase `rows` rows from the cursor's down, and come back: each with
+/// ESC [2K and the cursor moved down (which never scrolls). Not ESC [J:
+/// from the top-left corner (after Ctrl-L) tmux takes that for clearing
+/// the screen and copies the screen into its scrollback, at every key.
+fn erase_rows(rows: usize) -> String {
+    let mut out = String::from("\x1b[2K");
+    for _ in 1..rows {
+        out.push_str("\x1b[B\x1b[2K");
+    }
+    if rows > 1 {
+        out.push_str(&format!("\x1b[{}A", rows - 1));
+    }
+    out
+}
+
+/// The longest start all `texts` share (at a character boundary).
+fn shared_start(texts: &[String]) -> String {
+    let Some(first) = texts.first() else { return String::new() };
+    let mut end = first.len();
+    for text in &texts[1..] {
+        let common = first.char_indices().zip(text.chars()).take_while(|((_, a), b)| a == b).last();
+        end = common.map_or(0, |((i, a), _)| i + a.len_utf8()).min(end);
+    }
+    first[..end].to_string()
+}
+
 impl Drawn {
+    /// How many rows the last drawing takes on a terminal now `width`
+    /// wide (see `rows_above_cursor`).
+    fn rows(&self, width: usize) -> usize {
+        if self.width == 0 || self.row_widths.is_empty() {
+            return 1;
+        }
+        if width >= self.width {
+            return self.row_widths.len();
+        }
+        self.row_widths.iter().map(|&c| c.div_ceil(width).max(1)).sum()
+    }
+
     /// How many rows above the cursor the last drawing starts, on a
     /// terminal now `width` wide. After a resize, a terminal that rewraps
     /// its lines (tmux, VTE, kitty) has spread each row over more rows.
@@ -386,6 +475,15 @@ mod tests {
         let layout = Layout::of("> ", &buffer("def f():\n\treturn", 10), 80);
         assert_eq!(rows(&layout), vec!["> def f():", "    return"]);
         assert_eq!((layout.cursor_row, layout.cursor_column), (1, 4));
+    }
+
+    #[test]
+    fn tab_shares_the_start_of_the_candidates() {
+        let texts = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(shared_start(&texts(&["/continue redis a", "/continue redis b"])), "/continue redis ");
+        assert_eq!(shared_start(&texts(&["/new "])), "/new ");
+        assert_eq!(shared_start(&texts(&["é1", "é2"])), "é");
+        assert_eq!(shared_start(&[]), "");
     }
 
     #[test]

@@ -43,11 +43,41 @@ impl LineReader {
         }
     }
 
+    /// Run `during` (an agent's reply) with the terminal in its ordinary
+    /// mode but without echo: what is typed meanwhile is held, unseen, and
+    /// comes to the next prompt.
+    pub fn replying<T>(&mut self, during: impl FnOnce() -> T) -> T {
+        match self {
+            LineReader::Editor(editor) => editor.cooked_quietly(during),
+            LineReader::Plain { .. } if sys::isatty(0) => crate::terminal::raw::echo_off_during(0, during),
+            LineReader::Plain { .. } => during(),
+        }
+    }
+
+    /// Whether lines are read by the editor (not plain lines).
+    pub fn is_editor(&self) -> bool {
+        matches!(self, LineReader::Editor(_))
+    }
+
+    /// Text the next prompt starts with, to be read and sent with Enter
+    /// (what `/edit` brings back). Only the editor can.
+    pub fn prefill(&mut self, text: String) {
+        if let LineReader::Editor(editor) = self {
+            editor.prefill(text);
+        }
+    }
+
     /// One message. The editor shows `prompt` and steps through `history`
     /// (oldest first); plain reading shows `> `.
-    pub fn read(&mut self, prompt: &str, history: &[String]) -> Result<Line> {
+    /// `complete` is what Tab may make of a slash command (the editor's).
+    pub fn read(
+        &mut self,
+        prompt: &str,
+        history: &[String],
+        complete: &mut dyn FnMut(&str) -> Vec<String>,
+    ) -> Result<Line> {
         match self {
-            LineReader::Editor(editor) => editor.read_line(prompt, history),
+            LineReader::Editor(editor) => editor.read_line(prompt, history, complete),
             LineReader::Plain { typed_ahead } => {
                 {
                     let mut out = io::stdout().lock();

@@ -20,6 +20,9 @@ static ORIGINAL: Mutex<Option<(RawFd, libc::termios)>> = Mutex::new(None);
 pub struct RawMode {
     fd: RawFd,
     original: libc::termios,
+    /// The echo flags the terminal had: given back after a reply drawn
+    /// without them.
+    echo: libc::tcflag_t,
 }
 
 impl RawMode {
@@ -36,18 +39,33 @@ impl RawMode {
         *ORIGINAL.lock().unwrap_or_else(|e| e.into_inner()) = Some((fd, original));
         install_panic_hook();
         write_to_terminal(fd, PASTE_ON);
-        Ok(RawMode { fd, original })
+        Ok(RawMode { fd, original, echo: original.c_lflag & libc::ECHO })
     }
 
     /// Give the terminal back for a while (an editor, a stop) and take it
     /// again when `during` returns.
     pub fn suspended<T>(&mut self, during: impl FnOnce() -> T) -> T {
         self.restore();
+        self.resume_after(during)
+    }
+
+    /// `suspended`, but what is typed meanwhile is not echoed (an agent's
+    /// reply is being drawn): it waits, unseen, for the next prompt.
+    pub fn suspended_without_echo<T>(&mut self, during: impl FnOnce() -> T) -> T {
+        write_to_terminal(self.fd, PASTE_OFF);
+        let _ = sys::set_tty_attributes(self.fd, &without_echo(&self.original));
+        // A panic meanwhile still gives back the echo.
+        *ORIGINAL.lock().unwrap_or_else(|e| e.into_inner()) = Some((self.fd, self.original));
+        self.resume_after(during)
+    }
+
+    fn resume_after<T>(&mut self, during: impl FnOnce() -> T) -> T {
         let result = during();
         if let Ok(current) = sys::tty_attributes(self.fd) {
             // Another program may have changed the terminal meanwhile: take
-            // what it is now as the state to give back.
+            // what it is now as the state to give back (echo and all).
             self.original = current;
+            self.original.c_lflag |= self.echo;
         }
         let _ = sys::set_tty_attributes(self.fd, &raw_attributes(&self.original));
         *ORIGINAL.lock().unwrap_or_else(|e| e.into_inner()) = Some((self.fd, self.original));
@@ -76,6 +94,24 @@ impl Drop for RawMode {
     fn drop(&mut self) {
         self.restore();
     }
+}
+
+/// The terminal's own mode (lines, signals), without echo.
+pub fn without_echo(original: &libc::termios) -> libc::termios {
+    let mut quiet = *original;
+    quiet.c_lflag &= !libc::ECHO;
+    quiet
+}
+
+/// Run `during` with the echo of the terminal on `fd` off (when it is a
+/// terminal), then give the echo back: keys typed while a reply is drawn
+/// wait for the next prompt instead of landing inside the reply.
+pub fn echo_off_during<T>(fd: RawFd, during: impl FnOnce() -> T) -> T {
+    let Ok(original) = sys::tty_attributes(fd) else { return during() };
+    let _ = sys::set_tty_attributes(fd, &without_echo(&original));
+    let result = during();
+    let _ = sys::set_tty_attributes(fd, &original);
+    result
 }
 
 /// Raw as linenoise makes it: no echo, no line buffering, no signals from

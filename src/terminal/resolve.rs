@@ -138,7 +138,7 @@ pub fn started_in(workspace: Option<&Path>, cwd: &str) -> bool {
 /// The session called `name`: the one with that ID, else the one with that
 /// exact title, else the one a short ID names; a title that several
 /// sessions share, or a short ID that fits several, is an error naming
-/// them. Not found carries a case-insensitive near miss for "Did you mean".
+/// them. Not found carries the closest titles for "Did you mean".
 pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
     match lookup(store, name)? {
         Lookup::Found(h) => Ok(h),
@@ -150,7 +150,8 @@ pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
 
 pub enum Lookup {
     Found(Header),
-    Missing { did_you_mean: Option<String> },
+    /// The closest titles, newest first (see `suggest`).
+    Missing { did_you_mean: Vec<String> },
 }
 
 /// A full ID wins outright. Otherwise every session the name could mean
@@ -160,7 +161,7 @@ pub enum Lookup {
 /// `dddddd` and the session whose ID ends in `dddddd` are two meanings).
 pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     if name.trim().is_empty() {
-        return Ok(Lookup::Missing { did_you_mean: None });
+        return Ok(Lookup::Missing { did_you_mean: Vec::new() });
     }
     if session::is_valid_id(name)
         && let Some(h) = store.header(name)?
@@ -170,7 +171,7 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     let by_title = by_title(store, name)?;
     let by_id = short_id_candidates(store, name)?;
     let (mut titled, near) = match by_title {
-        Titled::Found(found) => (found, None),
+        Titled::Found(found) => (found, Vec::new()),
         Titled::None { near, damaged } => {
             if by_id.is_empty() {
                 // It may be one of these: say so before "not found".
@@ -183,7 +184,7 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     };
     let mut ids: Vec<Header> = by_id.into_iter().filter(|h| !titled.iter().any(|t| t.id == h.id)).collect();
     match (titled.len(), ids.len()) {
-        (0, 0) => Ok(Lookup::Missing { did_you_mean: near.map(|h| h.title) }),
+        (0, 0) => Ok(Lookup::Missing { did_you_mean: near }),
         (1, 0) => Ok(Lookup::Found(titled.remove(0))),
         (0, 1) => Ok(Lookup::Found(ids.remove(0))),
         (_, 0) => Err(ambiguous(name, titled)),
@@ -194,12 +195,13 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
 
 enum Titled {
     Found(Vec<Header>),
-    None { near: Option<Header>, damaged: Vec<(PathBuf, String)> },
+    /// `near`: the closest titles, newest first.
+    None { near: Vec<String>, damaged: Vec<(PathBuf, String)> },
 }
 
 /// The sessions whose title is `name` (as typed, or cleaned as titles are
-/// stored: `-c "a  b"` finds "a b"); when none, a case-insensitive near
-/// miss and the files that could not be read.
+/// stored: `-c "a  b"` finds "a b"); when none, the closest titles (see
+/// `suggest`) and the files that could not be read.
 fn by_title(store: &Store, name: &str) -> Result<Titled> {
     let cleaned = session::sanitize_title(name);
     let wanted = cleaned.as_deref().unwrap_or(name);
@@ -210,7 +212,7 @@ fn by_title(store: &Store, name: &str) -> Result<Titled> {
         return Ok(Titled::Found(holders));
     }
     let mut exact: Vec<Header> = Vec::new();
-    let mut near: Option<Header> = None;
+    let mut closest = crate::suggest::ClosestTitles::new(wanted);
     let mut damaged: Vec<(PathBuf, String)> = Vec::new();
     store.scan(|entry| {
         let path = entry.path();
@@ -220,11 +222,11 @@ fn by_title(store: &Store, name: &str) -> Result<Titled> {
         };
         if header.title == name || cleaned.as_deref() == Some(header.title.as_str()) {
             exact.push(header);
-        } else if near.is_none() && same_ignoring_case(&header.title, wanted) {
-            near = Some(header);
+        } else {
+            closest.consider(&header.title, header.updated_at);
         }
     })?;
-    Ok(if exact.is_empty() { Titled::None { near, damaged } } else { Titled::Found(exact) })
+    Ok(if exact.is_empty() { Titled::None { near: closest.finish(), damaged } } else { Titled::Found(exact) })
 }
 
 /// A name that is at once a title and a short ID of other sessions: every
@@ -341,12 +343,6 @@ pub fn by_short_id(store: &Store, name: &str) -> Result<Option<Header>> {
         1 => Ok(fitting.pop()),
         _ => Err(ambiguous_id(name, fitting)),
     }
-}
-
-/// Case-insensitive equality without allocating: this runs for every
-/// session when a name is not found.
-fn same_ignoring_case(a: &str, b: &str) -> bool {
-    a.chars().flat_map(char::to_lowercase).eq(b.chars().flat_map(char::to_lowercase))
 }
 
 /// The session with this ID (`-r`), or the one its short ID names. `-r`

@@ -6,7 +6,9 @@ use crate::text::{printable, truncate_words};
 use crate::time;
 
 pub mod list;
+pub mod markdown;
 pub mod pick;
+pub mod reply;
 
 /// The conversation as a person reads it on a terminal; control characters
 /// in what was stored are shown, not obeyed (`--json` has the raw text).
@@ -33,8 +35,18 @@ pub fn render(session: &Session) -> String {
 pub fn render_message(m: &Message, max_chars: usize) -> String {
     let content = printable(&m.content, true);
     let content = if max_chars == usize::MAX { content } else { truncate_words(&content, max_chars).into() };
-    let cut = if m.is_interrupted() { ", interrupted" } else { "" };
+    let cut = how_it_ended(m);
     format!("[{}{cut}] {}\n{}", printable(&m.role, false), time::local_minutes(m.ts), content)
+}
+
+/// What `[role, …]` says of a reply: cut short by Ctrl-C, replaced by `/retry`.
+fn how_it_ended(m: &Message) -> &'static str {
+    match (m.is_interrupted(), m.is_replaced()) {
+        (true, true) => ", interrupted, replaced",
+        (true, false) => ", interrupted",
+        (false, true) => ", replaced",
+        (false, false) => "",
+    }
 }
 
 /// Sessions as one Markdown document.
@@ -56,7 +68,7 @@ pub fn markdown_one(session: &Session) -> String {
         text.push_str(&format!("- model: `{model}`\n"));
     }
     for m in &session.messages {
-        let cut = if m.is_interrupted() { ", interrupted" } else { "" };
+        let cut = how_it_ended(m);
         text.push_str(&format!("\n## {} ({}{cut})\n\n{}\n", m.role, time::local_seconds(m.ts), m.content));
     }
     text

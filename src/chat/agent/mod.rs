@@ -114,6 +114,9 @@ pub fn write_input(
             to.write_all(b",\"stream\":true,\"messages\":[")?;
             let mut first = true;
             while let Some(m) = conversation.next_json()? {
+                if m.replaced {
+                    continue;
+                }
                 if !first {
                     to.write_all(b",")?;
                 }
@@ -126,6 +129,9 @@ pub fn write_input(
         }
         AgentInput::Transcript => {
             while let Some(m) = conversation.next_message()? {
+                if m.is_replaced() {
+                    continue;
+                }
                 for piece in [m.role.as_bytes(), b": ", m.content.as_bytes(), b"\n\n"] {
                     to.write_all(piece)?;
                 }

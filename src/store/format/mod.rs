@@ -120,6 +120,8 @@ fn decode_message(bytes: &[u8]) -> Result<Message, String> {
 pub struct JsonMessage<'a> {
     pub role: &'static str,
     pub content: Cow<'a, [u8]>,
+    /// A reply `/retry` replaced: not for the agent.
+    pub replaced: bool,
 }
 
 /// A session file being read: its header, then its messages one by one.
@@ -207,11 +209,16 @@ impl<R: Read> Reader<R> {
             return Ok(Some(JsonMessage {
                 role: plain.role,
                 content: Cow::Borrowed(&self.raw[plain.content]),
+                replaced: false,
             }));
         }
         let m = decode_message(&self.raw).map_err(|why| damaged(format!("message {}: {why}", self.count)))?;
         let role = ROLES.iter().find(|r| **r == m.role).expect("decode_message checks the role");
-        Ok(Some(JsonMessage { role, content: Cow::Owned(m.content.serialize_json().into_bytes()) }))
+        Ok(Some(JsonMessage {
+            role,
+            content: Cow::Owned(m.content.serialize_json().into_bytes()),
+            replaced: m.is_replaced(),
+        }))
     }
 
     /// Like `next_message`, without decoding the message (it is checked
@@ -500,6 +507,18 @@ mod tests {
         assert_eq!(s.header.message_count, 2);
         assert_eq!(s.header.title, "why \"quotes\"");
         assert_eq!(s.header.title_source, crate::store::session::TITLE_AUTO);
+    }
+
+    #[test]
+    fn replaced_is_written_only_when_true_and_read_when_missing() {
+        let mut s = sample();
+        s.messages.push(Message { replaced: Some(true), ..Message::new("assistant", "old".into(), 4.0) });
+        s.messages.push(Message::new("assistant", "new".into(), 5.0));
+        let text = String::from_utf8(encode(&s.header, &s.messages)).unwrap();
+        assert_eq!(text.matches("replaced").count(), 1, "{text}");
+        let back = decode(text.as_bytes()).unwrap().messages;
+        let n = back.len();
+        assert_eq!((back[n - 2].is_replaced(), back[n - 1].replaced), (true, None));
     }
 
     #[test]

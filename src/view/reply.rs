@@ -1,0 +1,205 @@
+//! A reply as a terminal shows it while it streams: made safe
+//! (`text::TerminalFilter`), its Markdown drawn (`markdown::Renderer`)
+//! unless plain text is wanted, a quiet sign of waiting until its first
+//! byte, and always ended on a line of its own. Only the screen sees any
+//! of this; the reply saved is the agent's bytes.
+
+use std::io::{self, Write};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::sys;
+use crate::text::TerminalFilter;
+use crate::view::markdown::Renderer;
+
+/// How a reply is drawn on a terminal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Render {
+    /// Markdown drawn as the terminal can show it.
+    Markdown,
+    /// The text as the agent sent it (made safe all the same).
+    Plain,
+}
+
+/// How soon the waiting sign appears: a quick reply never shows it.
+const SIGN_AFTER: Duration = Duration::from_millis(200);
+
+/// The reply on its way to a terminal (`out`, which is stdout).
+pub struct OnTerminal<'a> {
+    out: &'a mut dyn Write,
+    filter: TerminalFilter,
+    markdown: Option<Renderer>,
+    /// Whether what is on screen ends a line (nothing shown counts).
+    at_line_start: bool,
+    shown_any: bool,
+    waiting: Option<Waiting>,
+}
+
+impl<'a> OnTerminal<'a> {
+    /// `colors`: not under NO_COLOR (the agent's colours are then dropped
+    /// too); `waiting_sign`: draw one until the first byte comes.
+    pub fn new(out: &'a mut dyn Write, render: Render, colors: bool, waiting_sign: bool) -> OnTerminal<'a> {
+        let (_, width) = crate::terminal::raw::window_size(1);
+        OnTerminal {
+            out,
+            filter: TerminalFilter::new(colors),
+            markdown: (render == Render::Markdown).then(|| Renderer::new(colors, width)),
+            at_line_start: true,
+            shown_any: false,
+            waiting: waiting_sign.then(|| Waiting::start(colors)),
+        }
+    }
+
+    /// What was held back, and a newline if the reply did not end with
+    /// one: the next prompt must not draw over its last line.
+    pub fn finish(mut self) -> io::Result<()> {
+        self.stop_waiting();
+        let rest = self.filter.finish();
+        let mut shown = match &mut self.markdown {
+            Some(markdown) => markdown.push(&rest) + &markdown.finish(),
+            None => rest,
+        };
+        if self.shown_any || !shown.is_empty() {
+            let ends_line = if shown.is_empty() { self.at_line_start } else { shown.ends_with('\n') };
+            if !ends_line {
+                shown.push('\n');
+            }
+        }
+        self.out.write_all(shown.as_bytes())?;
+        self.out.flush()
+    }
+
+    fn stop_waiting(&mut self) {
+        if let Some(waiting) = self.waiting.take() {
+            waiting.stop();
+        }
+    }
+}
+
+impl Write for OnTerminal<'_> {
+    fn write(&mut self, piece: &[u8]) -> io::Result<usize> {
+        if piece.is_empty() {
+            return Ok(0);
+        }
+        self.stop_waiting();
+        let safe = self.filter.push(piece);
+        let shown = match &mut self.markdown {
+            Some(markdown) => markdown.push(&safe),
+            None => safe,
+        };
+        if !shown.is_empty() {
+            self.shown_any = true;
+            self.at_line_start = shown.ends_with('\n');
+            self.out.write_all(shown.as_bytes())?;
+        }
+        Ok(piece.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The waiting sign: `…` on the reply's line, then `… 3s`, drawn by a
+/// thread of its own (the agent's output is waited for meanwhile) straight
+/// to the terminal, and erased before the reply's first byte is shown.
+struct Waiting {
+    state: Arc<(Mutex<Sign>, Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+#[derive(Default)]
+struct Sign {
+    drawn: bool,
+    stopped: bool,
+}
+
+impl Waiting {
+    fn start(colors: bool) -> Waiting {
+        let state = Arc::new((Mutex::new(Sign::default()), Condvar::new()));
+        let shared = Arc::clone(&state);
+        let thread = std::thread::Builder::new()
+            .name("waiting-sign".into())
+            .spawn(move || draw_until_stopped(&shared, colors))
+            .ok();
+        Waiting { state, thread }
+    }
+
+    /// Erase the sign; it is not drawn again.
+    fn stop(mut self) {
+        let (lock, wake) = &*self.state;
+        {
+            let mut sign = lock.lock().unwrap_or_else(|e| e.into_inner());
+            sign.stopped = true;
+            if sign.drawn {
+                let _ = sys::write_fd(1, b"\r\x1b[K");
+                sign.drawn = false;
+            }
+        }
+        wake.notify_all();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn draw_until_stopped(state: &(Mutex<Sign>, Condvar), colors: bool) {
+    let (lock, wake) = state;
+    let started = Instant::now();
+    let mut next = SIGN_AFTER;
+    let mut sign = lock.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let now = started.elapsed();
+        if now < next {
+            sign = wake.wait_timeout(sign, next - now).unwrap_or_else(|e| e.into_inner()).0;
+        }
+        if sign.stopped {
+            return;
+        }
+        if started.elapsed() < next {
+            continue; // woken early, not stopped
+        }
+        let seconds = started.elapsed().as_secs();
+        let text = if seconds >= 1 { format!("… {seconds}s") } else { "…".to_string() };
+        let text = if colors { format!("\r\x1b[2m{text}\x1b[22m\x1b[K") } else { format!("\r{text}\x1b[K") };
+        if sys::write_fd(1, text.as_bytes()).is_err() {
+            return;
+        }
+        sign.drawn = true;
+        next = Duration::from_secs(seconds + 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(pieces: &[&str], render: Render) -> String {
+        let mut out = Vec::new();
+        let mut on = OnTerminal::new(&mut out, render, false, false);
+        for piece in pieces {
+            on.write_all(piece.as_bytes()).unwrap();
+        }
+        on.finish().unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_reply_always_ends_its_line_on_screen() {
+        assert_eq!(
+            shown(&["line one\nno newline", " at end"], Render::Plain),
+            "line one\nno newline at end\n"
+        );
+        assert_eq!(shown(&["ends\n"], Render::Plain), "ends\n");
+        assert_eq!(shown(&["**ends**"], Render::Markdown), "ends\n");
+        assert_eq!(shown(&["ends\n"], Render::Markdown), "ends\n");
+        assert_eq!(shown(&[], Render::Markdown), "");
+    }
+
+    #[test]
+    fn colours_are_dropped_under_no_color_and_markdown_is_drawn() {
+        assert_eq!(shown(&["\x1b[1;32mgreen\x1b[0m **b**\n"], Render::Markdown), "green b\n");
+        assert_eq!(shown(&["\x1b[1;32mgreen\x1b[0m **b**\n"], Render::Plain), "green **b**\n");
+        assert_eq!(shown(&["\x1b]0;title\x07x\n"], Render::Plain), "^[]0;title^Gx\n");
+    }
+}

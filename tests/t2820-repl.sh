@@ -1,0 +1,143 @@
+#!/bin/sh
+test_description='a REPL that speaks REPL, in a tmux pane: did-you-mean as slash commands, Tab completion, /retry any time, the two-terminal notice, /save!'
+. "$(dirname "$0")/lib.sh"
+
+SHELL=/bin/sh
+export SHELL
+
+start_pane() {
+	start_tmux &&
+	wait_until on_screen '^\$'
+}
+
+# the_screen FILE: the pane's lines from hermes's first output on, blank
+# lines at the end left out.
+the_screen() {
+	screen | sed -n '/^New session/,$p' | sed 's/ *$//' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$1"
+}
+
+# agent NAME BODY: a script agent in the trash directory that reads its
+# input, then runs BODY (sh); "gate" waits until the file gate exists.
+agent() {
+	{
+		echo "#!/bin/sh" &&
+		echo "cat >/dev/null" &&
+		echo "gate() { while ! test -e '$TRASH/gate'; do sleep 0.05; done; }" &&
+		echo "$2"
+	} >"$1" &&
+	chmod +x "$1"
+}
+
+# ready PROMPT: the pane's last non-blank line is PROMPT (the editor waits).
+ready() {
+	test "$(tm capture-pane -p -t "$PANE" | grep -v '^$' | tail -n 1 | sed 's/ *$//')" = "$1"
+}
+
+test_expect_success TMUX '/continue nots and /retyr: did-you-mean in slash commands, no command-line flag' '
+	mk "notes on rust" >/dev/null && mk "pyconc" >/dev/null &&
+	start_pane &&
+	start_hermes "chat --no-agent" &&
+	wait_until ready "new session>" &&
+	typed "/continue nots" && keys Enter &&
+	wait_until on_screen "^/sessions lists recent ones" &&
+	cat >expect <<-\EOF &&
+	No session found matching '"'nots'"'.
+	Did you mean: /continue notes on rust
+	/sessions lists recent ones; /new nots starts one with that title.
+	EOF
+	screen | grep -A2 "^No session found" >actual &&
+	test_cmp expect actual &&
+	! on_screen -e "--create-if-missing" &&
+	typed "/retyr" && keys Enter &&
+	wait_until on_screen -x "Unknown command '"'/retyr'"'; did you mean /retry? Type /help for the list." &&
+	typed "/new pyconc" && keys Enter &&
+	wait_until on_screen "choose another, or continue it with /continue pyconc$" &&
+	! on_screen "hermes chat -c" &&
+	keys C-d && hermes_exited 0
+'
+
+test_expect_success TMUX 'Tab completes slash commands and titles, listing them when several fit' '
+	mk "redis debugging" >/dev/null && mk "redis cluster" >/dev/null && mk "pycon talk" >/dev/null &&
+	start_pane &&
+	start_hermes "chat --no-agent" &&
+	wait_until ready "new session>" &&
+	typed "/con" && keys Tab &&
+	wait_until ready "new session> /continue" &&
+	typed "py" && keys Tab &&
+	wait_until ready "new session> /continue pycon talk" &&
+	keys C-u && typed "/continue re" && keys Tab &&
+	wait_until ready "new session> /continue redis" &&
+	keys Tab &&
+	wait_until on_screen -x "redis cluster   redis debugging" &&
+	wait_until ready "new session> /continue redis" &&
+	typed "d" && keys Tab &&
+	wait_until ready "new session> /continue redis debugging" &&
+	keys Enter &&
+	wait_until ready "redis debugging>" &&
+	keys C-d && hermes_exited 0
+'
+
+test_expect_success TMUX '/retry any time: the old reply is kept marked replaced, and not sent again' '
+	use_fake_agent &&
+	cat >agent.sh <<-EOF &&
+	#!/bin/sh
+	n=\$(cat "$TRASH/n" 2>/dev/null || echo 0); n=\$((n + 1)); echo \$n >"$TRASH/n"
+	cat >"$TRASH/input.\$n"
+	echo "answer \$n"
+	EOF
+	chmod +x agent.sh &&
+	start_pane &&
+	start_hermes "chat --agent $TRASH/agent.sh" &&
+	wait_until ready "new session>" &&
+	typed "question" && keys Enter &&
+	wait_until on_screen -x "answer 1" &&
+	wait_until ready "question>" &&
+	typed "/retry" && keys Enter &&
+	wait_until on_screen -x "answer 2" &&
+	wait_until ready "question>" &&
+	S=$(session_id_by_title question) &&
+	printf "%s\n" "user: question" "assistant: answer 1" "assistant: answer 2" >expect &&
+	messages "$S" >actual && test_cmp expect actual &&
+	grep -F "\"content\":\"answer 1\",\"ts\":" "$HERMES_HOME/sessions/$S.json" | grep -F "\"replaced\":true}" &&
+	! grep "answer 1" input.2 &&
+	hermes sessions show "$S" >shown &&
+	grep "^\[assistant, replaced\] " shown &&
+	keys C-d && hermes_exited 0
+'
+
+test_expect_success TMUX 'two terminals on one session: the other one'"'"'s messages are said, shown, and in Up history' '
+	S=$(mk shared) &&
+	start_pane &&
+	start_hermes "chat -c shared --no-agent" &&
+	wait_until ready "shared>" &&
+	hermes chat -c shared -q "from the other pane" --no-agent -Q &&
+	hermes chat -c shared -q "and again" --no-agent -Q &&
+	typed "mine" && keys Enter &&
+	wait_until on_screen -x "2 new messages from another terminal:" &&
+	wait_until ready "shared>" &&
+	screen | grep -A4 "^2 new messages" | grep -v "^\[" >actual &&
+	printf "%s\n" "2 new messages from another terminal:" "from the other pane" "and again" >expect &&
+	sed "s/ *\$//" actual >actual.trimmed &&
+	test_cmp expect actual.trimmed &&
+	keys Up && wait_until ready "shared> mine" &&
+	keys Up && wait_until ready "shared> and again" &&
+	keys C-u C-d && hermes_exited 0
+'
+
+test_expect_success TMUX '/save refuses to replace a file; /save! replaces it' '
+	echo precious >out.md &&
+	start_pane &&
+	start_hermes "chat --no-agent" &&
+	wait_until ready "new session>" &&
+	typed "hello" && keys Enter &&
+	wait_until ready "hello>" &&
+	typed "/save out.md" && keys Enter &&
+	wait_until on_screen "out.md exists; nothing was written (/save! out.md replaces it)" &&
+	echo precious >expect && test_cmp expect out.md &&
+	typed "/save! out.md" && keys Enter &&
+	wait_until on_screen -x "Saved to out.md." &&
+	grep "^hello$" out.md &&
+	keys C-d && hermes_exited 0
+'
+
+test_done
