@@ -158,6 +158,25 @@ pub fn wait_readable(fd: RawFd, timeout: std::time::Duration) -> io::Result<bool
     if rc < 0 { Err(io::Error::last_os_error()) } else { Ok(rc > 0) }
 }
 
+/// A descriptor that becomes readable once process `pid` (a child not yet
+/// reaped) has exited, for `wait_readable`; None where the kernel has no
+/// such descriptors (Linux before 5.3, other systems).
+pub fn exit_watch(pid: u32) -> Option<std::os::fd::OwnedFd> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::FromRawFd;
+        // SAFETY: pidfd_open takes a pid and flags and returns a new
+        // descriptor (close-on-exec) or -1; a non-negative one is ours alone.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0 as libc::c_uint) };
+        if fd >= 0 {
+            // SAFETY: fd was just opened and nothing else owns it.
+            return Some(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd as RawFd) });
+        }
+    }
+    let _ = pid;
+    None
+}
+
 /// The last SIGINT/SIGTERM/SIGHUP received, or 0.
 static LAST_SIGNAL: AtomicI32 = AtomicI32::new(0);
 
