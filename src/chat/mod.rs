@@ -7,11 +7,11 @@ pub mod args;
 
 use std::io::{self, Read, Write};
 
-use crate::chat::agent::Agent;
+use crate::chat::agent::{Agent, Started};
 use crate::chat::args::{AgentChoice, Args, Query, Target};
 use crate::config::{self, AgentInput};
 use crate::error::{Error, Result};
-use crate::store::Store;
+use crate::store::{Later, Store};
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, Session, TITLE_USER};
 use crate::store::titles;
 use crate::sys;
@@ -175,9 +175,27 @@ fn check_not_blank(text: &str) -> Result<()> {
 impl Chat<'_> {
     fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
         let message = Message::new("user", text, time::now());
-        let header = self.save_user_message(target.as_ref(), title.as_deref(), message)?;
-        self.point_breadcrumb(&header);
-        let result = self.reply(&header, &mut io::stdout().lock());
+        // In an existing session the agent starts as soon as the message
+        // is in the session's file, while the directory is synced; it gets
+        // its input only once that is done (see `reply`).
+        let mut started = None;
+        let start = || {
+            if let (Some(agent), Some(h)) = (&self.agent, &target) {
+                started = Some(agent.start(h));
+            }
+        };
+        let (header, later) = self.save_user_message(target.as_ref(), title.as_deref(), message, start)?;
+        // The catalog's bookkeeping and the breadcrumb wait until the agent
+        // has its input, so that it is not kept waiting for them.
+        let mut pending = Some(later);
+        let mut settle = || {
+            if let Some(later) = pending.take() {
+                drop(later);
+                self.point_breadcrumb(&header);
+            }
+        };
+        let result = self.reply(&header, started, &mut settle, &mut io::stdout().lock());
+        settle();
         if !self.quiet {
             crate::note!("session_id: {}", header.id);
         }
@@ -189,24 +207,28 @@ impl Chat<'_> {
 
     /// Save the user's message: appended to the target session, or as the
     /// first message of a new one (titled, for `--create-if-missing`).
+    /// Appended, `renamed` runs once it is in the file, and the catalog's
+    /// bookkeeping is left to the caller (see `Store::append_then`).
     fn save_user_message(
         &self,
         target: Option<&Header>,
         title: Option<&str>,
         message: Message,
-    ) -> Result<Header> {
+        renamed: impl FnOnce(),
+    ) -> Result<(Header, Option<Later<'_>>)> {
         match target {
-            Some(h) => match self.store.append(&h.id, std::slice::from_ref(&message), |_| {}) {
+            Some(h) => match self.store.append_then(&h.id, std::slice::from_ref(&message), |_| {}, renamed) {
+                Ok((header, later)) => Ok((header, Some(later))),
                 // Deleted since the lookup (a daily prune meeting a cron
                 // post): "send to this named thread, make it if needed" is
                 // asked again, under the store lock, so the message is kept.
                 Err(_) if self.rejoin_name.is_some() && matches!(self.store.header(&h.id), Ok(None)) => {
                     let name = self.rejoin_name.as_deref().unwrap_or_default();
-                    self.create_session(Some(&titles::user_title(name)?), &[message])
+                    Ok((self.create_session(Some(&titles::user_title(name)?), &[message])?, None))
                 }
-                saved => saved,
+                Err(e) => Err(e),
             },
-            None => self.create_session(title, &[message]),
+            None => Ok((self.create_session(title, &[message])?, None)),
         }
     }
 
@@ -257,9 +279,18 @@ impl Chat<'_> {
         }
     }
 
-    /// Run the agent on the session and save its reply.
-    fn reply(&self, header: &Header, out: &mut dyn Write) -> Result<ReplyOutcome> {
+    /// Run the agent on the session and save its reply: the agent `started`
+    /// already, or started now. `fed` runs once the agent has its input (or
+    /// there is no agent).
+    fn reply(
+        &self,
+        header: &Header,
+        started: Option<Result<Started<'_>>>,
+        fed: &mut dyn FnMut(),
+        out: &mut dyn Write,
+    ) -> Result<ReplyOutcome> {
         let Some(agent) = &self.agent else {
+            fed();
             if self.hint_missing_agent {
                 output::notice(
                     "no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')",
@@ -277,16 +308,19 @@ impl Chat<'_> {
         // message at a time.
         let conversation =
             self.store.open(&header.id)?.ok_or_else(|| Error::Vanished { id: header.id.clone() })?;
-        let current = conversation.header().clone();
+        let started = match started {
+            Some(started) => started?,
+            None => agent.start(conversation.header())?,
+        };
         let reply = if sys::isatty(1) {
             let mut shown =
                 OnTerminal { out, filter: crate::text::TerminalFilter::new(crate::text::colors_allowed()) };
-            let reply = agent.reply(&current, conversation, &mut shown);
+            let reply = started.answer(conversation, &mut shown, fed);
             let rest = shown.filter.finish();
             let _ = shown.out.write_all(rest.as_bytes()).and_then(|()| shown.out.flush());
             reply?
         } else {
-            agent.reply(&current, conversation, out)?
+            started.answer(conversation, out, fed)?
         };
         if !reply.text.is_empty() {
             let message = Message {
@@ -408,9 +442,9 @@ impl Chat<'_> {
             Some(header) => header,
             None => {
                 let message = Message::new("user", text.clone(), time::now());
-                match self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message)
+                match self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message, || {})
                 {
-                    Ok(header) => header,
+                    Ok((header, _bookkept)) => header,
                     // The prompt stays: the message can be sent again, or
                     // taken to a /new session.
                     Err(e) => {
@@ -454,7 +488,7 @@ impl Chat<'_> {
     /// Run the agent on the session as it stands and say how it went.
     fn answer(&self, state: &mut Interactive, header: &Header) -> Result<()> {
         state.unanswered = false;
-        match state.lines.cooked(|| self.reply(header, &mut io::stdout().lock())) {
+        match state.lines.cooked(|| self.reply(header, None, &mut || {}, &mut io::stdout().lock())) {
             Ok(ReplyOutcome::Interrupted) => {
                 crate::note!("\n[reply interrupted; the conversation is kept; /retry asks again]");
                 Ok(())
