@@ -238,10 +238,10 @@ impl Checker<'_> {
 /// or a `\\`, and with `controls` also any byte below 0x20. Strings are most
 /// of a session's bytes, so this looks at eight of them at a time.
 pub fn string_stop(bytes: &[u8], controls: bool) -> Option<usize> {
-    let mut words = bytes.chunks_exact(8);
+    let (words, rest) = bytes.as_chunks::<8>();
     let mut at = 0;
-    for word in &mut words {
-        let x = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+    for word in words {
+        let x = u64::from_le_bytes(*word);
         let mut hits = zero_bytes(x ^ every_byte(b'"')) | zero_bytes(x ^ every_byte(b'\\'));
         if controls {
             // Bytes below 0x20, the same way (exact for the lowest).
@@ -253,7 +253,7 @@ pub fn string_stop(bytes: &[u8], controls: bool) -> Option<usize> {
         at += 8;
     }
     let stops = |&b: &u8| b == b'"' || b == b'\\' || (controls && b < 0x20);
-    words.remainder().iter().position(stops).map(|p| at + p)
+    rest.iter().position(stops).map(|p| at + p)
 }
 
 /// A word whose eight bytes are all `b`.
