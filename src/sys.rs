@@ -177,6 +177,48 @@ pub fn exit_watch(pid: u32) -> Option<std::os::fd::OwnedFd> {
     None
 }
 
+/// `store::json::string_stop_ascii` over the whole blocks of 16 bytes of
+/// `bytes`, sixteen bytes a step: the answer if a stop is among them, else
+/// None with `at` past them and `ascii` told whether they were all ASCII.
+#[cfg(target_arch = "x86_64")]
+pub fn string_stop_blocks(
+    bytes: &[u8],
+    controls: bool,
+    at: &mut usize,
+    ascii: &mut bool,
+) -> Option<(Option<usize>, bool)> {
+    // SAFETY: the function needs SSE2 only, which is part of the x86-64
+    // baseline: every processor this build runs on has it.
+    unsafe { stop_blocks_sse2(bytes, controls, at, ascii) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn stop_blocks_sse2(bytes: &[u8], controls: bool, at: &mut usize, ascii: &mut bool) -> Option<(Option<usize>, bool)> {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128};
+    use std::arch::x86_64::{_mm_set_epi64x, _mm_set1_epi8};
+    let (quote, backslash, below) = (_mm_set1_epi8(b'"' as i8), _mm_set1_epi8(b'\\' as i8), _mm_set1_epi8(0x1f));
+    let (blocks, _) = bytes.as_chunks::<16>();
+    for block in blocks {
+        let v = u128::from_le_bytes(*block);
+        let x = _mm_set_epi64x((v >> 64) as u64 as i64, v as u64 as i64);
+        let mut hits = _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash));
+        if controls {
+            // x <= 0x1f exactly where min(x, 0x1f) is x, unsigned.
+            hits = _mm_or_si128(hits, _mm_cmpeq_epi8(_mm_min_epu8(x, below), x));
+        }
+        let stops = _mm_movemask_epi8(hits) as u32;
+        let high = _mm_movemask_epi8(x) as u32; // the top bit of each byte
+        if stops != 0 {
+            let p = stops.trailing_zeros();
+            return Some((Some(*at + p as usize), *ascii && high & ((1 << p) - 1) == 0));
+        }
+        *ascii &= high == 0;
+        *at += 16;
+    }
+    None
+}
+
 /// The last SIGINT/SIGTERM/SIGHUP received, or 0.
 static LAST_SIGNAL: AtomicI32 = AtomicI32::new(0);
 

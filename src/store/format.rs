@@ -254,8 +254,11 @@ fn written_form(bytes: &[u8]) -> Option<(usize, Plain)> {
     let role = ROLES.iter().find(|r| after.starts_with(r.as_bytes()) && after[r.len()..].starts_with(CONTENT))?;
     let start = OPEN.len() + role.len() + CONTENT.len() - 1; // the content's opening quote
     let mut at = start + 1;
+    let mut ascii = true;
     loop {
-        at += json::string_stop(&bytes[at..], true)?;
+        let (stop, plain) = json::string_stop_ascii(&bytes[at..], true);
+        at += stop?;
+        ascii &= plain;
         match bytes[at] {
             b'"' => break,
             b'\\' => match bytes.get(at + 1)? {
@@ -266,7 +269,9 @@ fn written_form(bytes: &[u8]) -> Option<(usize, Plain)> {
         }
     }
     // All the rest is ASCII, when it is in this form.
-    std::str::from_utf8(&bytes[start + 1..at]).ok()?;
+    if !ascii {
+        std::str::from_utf8(&bytes[start + 1..at]).ok()?;
+    }
     let number = bytes[at + 1..].strip_prefix(TS)?;
     let len = number.iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
     if !plain_number(&number[..len]) || number.get(len) != Some(&b'}') {
