@@ -1,4 +1,5 @@
-//! Every `unsafe` call into libc that hermes makes, each behind a safe wrapper.
+//! Every `unsafe` call into libc that hermes makes, each behind a safe wrapper
+//! (and the one into SSE2 compares, for scanning JSON strings).
 //!
 //! Nothing outside this module says `unsafe`. The wrappers are thin: they
 //! turn C return conventions into `Option`/`io::Result` and nothing more.
