@@ -412,4 +412,16 @@ test_expect_success NOT_ROOT 'an unreadable terminal-sessions directory does not
 	test "$(session_count)" = 2
 '
 
+test_expect_success ROOT 'a breadcrumb another user owns (planted in a shared home) is not trusted by this terminal' '
+	mine_then_newer &&
+	in_pane %1 hermes sessions current >current.out &&
+	check_current current.out "$A" breadcrumb &&
+	chown 65534 "$crumb" &&
+	in_pane %1 hermes sessions current >current.out &&
+	check_current current.out "$(session_id_by_title newer)" workspace &&
+	in_pane %1 hermes chat -c -q again --no-agent -Q &&
+	test "$(field "$(session_id_by_title newer)" message_count)" = 2 &&
+	test "$(field "$A" message_count)" = 1
+'
+
 test_done

@@ -21,23 +21,6 @@ use crate::error::Result;
 use crate::store::Store;
 use crate::sys;
 
-/// The verbs, in the order help and completions list them.
-pub const VERBS: &[&str] = &[
-    "list",
-    "search",
-    "pick",
-    "show",
-    "current",
-    "export",
-    "import",
-    "rename",
-    "delete",
-    "prune",
-    "stats",
-    "merge",
-    "merge-file",
-];
-
 /// One sessions verb with its arguments, as each verb's `parse` built them.
 #[derive(Debug, PartialEq)]
 pub enum Command {

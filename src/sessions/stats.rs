@@ -25,9 +25,6 @@ struct Stats {
     temporary_bytes: u64,
 }
 
-/// The options `stats` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--json", "-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     pub json: bool,

@@ -2,6 +2,7 @@
 //! design: no failure here ever fails a command.
 
 use std::fs;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -48,12 +49,15 @@ pub fn decode(bytes: &[u8]) -> Option<Breadcrumb> {
 /// hermes left under its machine-less key; the leader check keeps another
 /// machine's terminal of the same name out, and the next write replaces it.
 pub fn read(store: &Store, terminal: &Terminal, now: f64) -> Option<Breadcrumb> {
-    let bytes = match fsio::read_limited(&path_for(store, terminal), MAX_BREADCRUMB_BYTES) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            fsio::read_limited(&legacy_path_for(store, terminal), MAX_BREADCRUMB_BYTES).ok()?
-        }
-        read => read.ok()?,
-    };
+    let path = path_for(store, terminal);
+    let path = if fs::symlink_metadata(&path).is_ok() { path } else { legacy_path_for(store, terminal) };
+    // A breadcrumb someone else wrote (root, or another user of a shared
+    // home) does not say where this user's terminal was: it is not ours.
+    let meta = fs::symlink_metadata(&path).ok()?;
+    if meta.uid() != crate::sys::geteuid() {
+        return None;
+    }
+    let bytes = fsio::read_limited(&path, MAX_BREADCRUMB_BYTES).ok()?;
     let crumb = decode(&bytes)?;
     // A timestamp from the future (a clock that was wrong) is not fresh
     // forever: only within the usual window around now.
