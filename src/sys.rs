@@ -1,4 +1,5 @@
-//! Every `unsafe` call into libc that hermes makes, each behind a safe wrapper.
+//! Every `unsafe` call into libc that hermes makes, each behind a safe wrapper
+//! (and the one into SSE2 compares, for scanning JSON strings).
 //!
 //! Nothing outside this module says `unsafe`. The wrappers are thin: they
 //! turn C return conventions into `Option`/`io::Result` and nothing more.
@@ -186,6 +187,67 @@ pub fn wait_readable(fd: RawFd, timeout: std::time::Duration) -> io::Result<bool
     // SAFETY: poll reads and writes the one pollfd we own, for the call only.
     let rc = unsafe { libc::poll(&mut pfd, 1, millis) };
     if rc < 0 { Err(io::Error::last_os_error()) } else { Ok(rc > 0) }
+}
+
+/// A descriptor that becomes readable once process `pid` (a child not yet
+/// reaped) has exited, for `wait_readable`; None where the kernel has no
+/// such descriptors (Linux before 5.3, other systems).
+pub fn exit_watch(pid: u32) -> Option<std::os::fd::OwnedFd> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::FromRawFd;
+        // SAFETY: pidfd_open takes a pid and flags and returns a new
+        // descriptor (close-on-exec) or -1; a non-negative one is ours alone.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0 as libc::c_uint) };
+        if fd >= 0 {
+            // SAFETY: fd was just opened and nothing else owns it.
+            return Some(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd as RawFd) });
+        }
+    }
+    let _ = pid;
+    None
+}
+
+/// `store::json::string_stop_ascii` over the whole blocks of 16 bytes of
+/// `bytes`, sixteen bytes a step: the answer if a stop is among them, else
+/// None with `at` past them and `ascii` told whether they were all ASCII.
+#[cfg(target_arch = "x86_64")]
+pub fn string_stop_blocks(
+    bytes: &[u8],
+    controls: bool,
+    at: &mut usize,
+    ascii: &mut bool,
+) -> Option<(Option<usize>, bool)> {
+    // SAFETY: the function needs SSE2 only, which is part of the x86-64
+    // baseline: every processor this build runs on has it.
+    unsafe { stop_blocks_sse2(bytes, controls, at, ascii) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn stop_blocks_sse2(bytes: &[u8], controls: bool, at: &mut usize, ascii: &mut bool) -> Option<(Option<usize>, bool)> {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128};
+    use std::arch::x86_64::{_mm_set_epi64x, _mm_set1_epi8};
+    let (quote, backslash, below) = (_mm_set1_epi8(b'"' as i8), _mm_set1_epi8(b'\\' as i8), _mm_set1_epi8(0x1f));
+    let (blocks, _) = bytes.as_chunks::<16>();
+    for block in blocks {
+        let v = u128::from_le_bytes(*block);
+        let x = _mm_set_epi64x((v >> 64) as u64 as i64, v as u64 as i64);
+        let mut hits = _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash));
+        if controls {
+            // x <= 0x1f exactly where min(x, 0x1f) is x, unsigned.
+            hits = _mm_or_si128(hits, _mm_cmpeq_epi8(_mm_min_epu8(x, below), x));
+        }
+        let stops = _mm_movemask_epi8(hits) as u32;
+        let high = _mm_movemask_epi8(x) as u32; // the top bit of each byte
+        if stops != 0 {
+            let p = stops.trailing_zeros();
+            return Some((Some(*at + p as usize), *ascii && high & ((1 << p) - 1) == 0));
+        }
+        *ascii &= high == 0;
+        *at += 16;
+    }
+    None
 }
 
 /// The last SIGINT/SIGTERM/SIGHUP received, or 0.

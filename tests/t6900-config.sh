@@ -109,6 +109,7 @@ test_expect_success 'config list says where each value came from; config path' '
 	agent_input = "json"                    # default
 	model = "from-file"                     # config.toml
 	base_url = "http://example.invalid/v1"  # environment: OPENAI_BASE_URL
+	render = "markdown"                     # default
 	EOF
 	test_cmp expect out &&
 	echo "$HERMES_HOME/config.toml" >expect &&

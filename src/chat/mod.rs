@@ -9,11 +9,11 @@ mod repl;
 use std::cell::RefCell;
 use std::io::{self, Read, Write};
 
-use crate::chat::agent::Agent;
+use crate::chat::agent::{Agent, Started};
 use crate::chat::args::{AgentChoice, Args, Query, System, Target};
 use crate::config;
 use crate::error::{Error, Result};
-use crate::store::Store;
+use crate::store::{Later, Store};
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, TITLE_USER};
 use crate::store::titles;
 use crate::sys;
@@ -268,9 +268,30 @@ fn check_not_blank(text: &str) -> Result<()> {
 impl Chat<'_> {
     fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
         let message = Message::new("user", text, time::now());
-        let header = self.save_user_message(target.as_ref(), title.as_deref(), message)?;
-        self.point_breadcrumb(&header);
-        let result = self.reply(&header, &mut io::stdout().lock());
+        // In an existing session the agent starts as soon as the message
+        // is in the session's file, while the directory is synced; it gets
+        // its input only once that is done (see `reply`).
+        let mut started = None;
+        let start = || {
+            if let (Some(agent), Some(h)) = (&self.agent, &target) {
+                // With the model the append records (see `note_model`).
+                let mut h = h.clone();
+                self.note_model(&mut h);
+                started = Some(agent.start(&h));
+            }
+        };
+        let (header, later) = self.save_user_message(target.as_ref(), title.as_deref(), message, start)?;
+        // The catalog's bookkeeping and the breadcrumb wait until the agent
+        // has its input, so that it is not kept waiting for them.
+        let mut pending = Some(later);
+        let mut settle = || {
+            if let Some(later) = pending.take() {
+                drop(later);
+                self.point_breadcrumb(&header);
+            }
+        };
+        let result = self.reply(&header, started, &mut settle, &mut io::stdout().lock());
+        settle();
         if !self.quiet {
             crate::note!("session_id: {}", header.id);
         }
@@ -282,25 +303,33 @@ impl Chat<'_> {
 
     /// Save the user's message: appended to the target session, or as the
     /// first message of a new one (titled, for `--create-if-missing`).
+    /// Appended, `renamed` runs once it is in the file, and the catalog's
+    /// bookkeeping is left to the caller (see `Store::append_then`).
     fn save_user_message(
         &self,
         target: Option<&Header>,
         title: Option<&str>,
         message: Message,
-    ) -> Result<Header> {
+        renamed: impl FnOnce(),
+    ) -> Result<(Header, Option<Later<'_>>)> {
         match target {
-            Some(h) => match self.store.append(&h.id, std::slice::from_ref(&message), |h| self.note_model(h))
-            {
+            Some(h) => match self.store.append_then(
+                &h.id,
+                std::slice::from_ref(&message),
+                |h| self.note_model(h),
+                renamed,
+            ) {
+                Ok((header, later)) => Ok((header, Some(later))),
                 // Deleted since the lookup (a daily prune meeting a cron
                 // post): "send to this named thread, make it if needed" is
                 // asked again, under the store lock, so the message is kept.
                 Err(_) if self.rejoin_name.is_some() && matches!(self.store.header(&h.id), Ok(None)) => {
                     let name = self.rejoin_name.as_deref().unwrap_or_default();
-                    self.create_session(Some(&titles::user_title(name)?), &[message])
+                    Ok((self.create_session(Some(&titles::user_title(name)?), &[message])?, None))
                 }
-                saved => saved,
+                Err(e) => Err(e),
             },
-            None => self.create_session(title, &[message]),
+            None => Ok((self.create_session(title, &[message])?, None)),
         }
     }
 
@@ -373,9 +402,18 @@ impl Chat<'_> {
         }
     }
 
-    /// Run the agent on the session and save its reply.
-    fn reply(&self, header: &Header, out: &mut dyn Write) -> Result<ReplyOutcome> {
+    /// Run the agent on the session and save its reply: the agent `started`
+    /// already, or started now. `fed` runs once the agent has its input (or
+    /// there is no agent).
+    fn reply(
+        &self,
+        header: &Header,
+        started: Option<Result<Started<'_>>>,
+        fed: &mut dyn FnMut(),
+        out: &mut dyn Write,
+    ) -> Result<ReplyOutcome> {
         let Some(agent) = &self.agent else {
+            fed();
             if self.hint_missing_agent {
                 output::notice(
                     "no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')",
@@ -393,15 +431,18 @@ impl Chat<'_> {
         // message at a time.
         let conversation =
             self.store.open(&header.id)?.ok_or_else(|| Error::Vanished { id: header.id.clone() })?;
-        let current = conversation.header().clone();
+        let started = match started {
+            Some(started) => started?,
+            None => agent.start(conversation.header())?,
+        };
         let reply = if sys::isatty(1) {
             let mut shown =
                 view::reply::OnTerminal::new(out, self.render, crate::text::colors_allowed(), true);
-            let reply = agent.reply(&current, conversation, &mut shown);
+            let reply = started.answer(conversation, &mut shown, fed);
             let _ = shown.finish();
             reply?
         } else {
-            agent.reply(&current, conversation, out)?
+            started.answer(conversation, out, fed)?
         };
         if !reply.text.is_empty() {
             let message = Message {

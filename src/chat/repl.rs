@@ -108,9 +108,9 @@ impl Chat<'_> {
             None => {
                 let message = Message::new("user", text.clone(), time::now());
                 self.saved_here.borrow_mut().push(message.ts);
-                match self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message)
+                match self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message, || {})
                 {
-                    Ok(header) => header,
+                    Ok((header, _bookkept)) => header,
                     // The prompt stays: the message can be sent again, or
                     // taken to a /new session.
                     Err(e) => {
@@ -156,7 +156,7 @@ impl Chat<'_> {
     /// Run the agent on the session as it stands and say how it went.
     fn answer(&self, state: &mut Interactive, header: &Header) -> Result<()> {
         state.unanswered = false;
-        match state.lines.replying(|| self.reply(header, &mut io::stdout().lock())) {
+        match state.lines.replying(|| self.reply(header, None, &mut || {}, &mut io::stdout().lock())) {
             Ok(ReplyOutcome::Interrupted) => {
                 // On a terminal the reply's line is ended already.
                 let before = if sys::isatty(1) { "" } else { "\n" };

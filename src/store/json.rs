@@ -236,24 +236,45 @@ impl Checker<'_> {
 
 /// Where the first byte that ends a run of plain string content is: a `"`
 /// or a `\\`, and with `controls` also any byte below 0x20. Strings are most
-/// of a session's bytes, so this looks at eight of them at a time.
+/// of a session's bytes, so this looks at sixteen of them at a time (eight
+/// where the processor has no 16-byte compares).
 pub fn string_stop(bytes: &[u8], controls: bool) -> Option<usize> {
-    let mut words = bytes.chunks_exact(8);
+    string_stop_ascii(bytes, controls).0
+}
+
+/// `string_stop`, and whether every byte before the stop (all of them,
+/// when there is none) is ASCII: such text needs no UTF-8 check of its own.
+pub fn string_stop_ascii(bytes: &[u8], controls: bool) -> (Option<usize>, bool) {
     let mut at = 0;
-    for word in &mut words {
-        let x = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+    let mut ascii = true;
+    #[cfg(target_arch = "x86_64")]
+    if let Some(found) = crate::sys::string_stop_blocks(bytes, controls, &mut at, &mut ascii) {
+        return found;
+    }
+    let (words, rest) = bytes[at..].as_chunks::<8>();
+    for word in words {
+        let x = u64::from_le_bytes(*word);
         let mut hits = zero_bytes(x ^ every_byte(b'"')) | zero_bytes(x ^ every_byte(b'\\'));
         if controls {
             // Bytes below 0x20, the same way (exact for the lowest).
             hits |= x.wrapping_sub(every_byte(0x20)) & !x & every_byte(0x80);
         }
         if hits != 0 {
-            return Some(at + hits.trailing_zeros() as usize / 8);
+            let p = hits.trailing_zeros() as usize / 8;
+            let before = x & ((1u64 << (8 * p)) - 1);
+            return (Some(at + p), ascii && before & every_byte(0x80) == 0);
         }
+        ascii &= x & every_byte(0x80) == 0;
         at += 8;
     }
-    let stops = |&b: &u8| b == b'"' || b == b'\\' || (controls && b < 0x20);
-    words.remainder().iter().position(stops).map(|p| at + p)
+    for &b in rest {
+        if b == b'"' || b == b'\\' || (controls && b < 0x20) {
+            return (Some(at), ascii);
+        }
+        ascii &= b.is_ascii();
+        at += 1;
+    }
+    (None, ascii)
 }
 
 /// A word whose eight bytes are all `b`.
@@ -299,20 +320,23 @@ mod tests {
 
     #[test]
     fn string_stop_finds_what_a_byte_at_a_time_scan_finds() {
-        // Every byte value at every offset of a 20-byte run, alone and
-        // after another stop byte, with and without controls.
+        // Every byte value at every offset of a 45-byte run (two blocks of
+        // 16, a word of 8, 5 more), alone and before another byte that
+        // matters, with and without controls.
         for controls in [false, true] {
             let naive =
                 |bytes: &[u8]| bytes.iter().position(|&b| b == b'"' || b == b'\\' || (controls && b < 0x20));
-            for at in 0..20 {
+            for at in 0..45 {
                 for byte in 0..=255u8 {
                     for later in [b'a', b'"', 0x01, 0xff] {
-                        let mut bytes = vec![b'x'; 20];
+                        let mut bytes = vec![b'x'; 45];
                         bytes[at] = byte;
-                        if at + 3 < 20 {
+                        if at + 3 < 45 {
                             bytes[at + 3] = later;
                         }
-                        assert_eq!(string_stop(&bytes, controls), naive(&bytes), "{bytes:?} {controls}");
+                        let stop = naive(&bytes);
+                        let ascii = bytes[..stop.unwrap_or(bytes.len())].is_ascii();
+                        assert_eq!(string_stop_ascii(&bytes, controls), (stop, ascii), "{bytes:?} {controls}");
                     }
                 }
             }

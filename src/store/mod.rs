@@ -19,6 +19,7 @@ mod write;
 
 pub use copies::MergedCopy;
 pub use scan::Scanned;
+pub use write::Later;
 
 use std::cell::{Cell, OnceCell};
 use std::fs;

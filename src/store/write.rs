@@ -44,7 +44,7 @@ impl Store {
         let mut watch = self.watch_dir()?;
         let mut file = self.begin_session_write(path, &mut watch)?;
         std::io::Write::write_all(&mut file, bytes).map_err(|e| Error::io(path, e))?;
-        self.commit_session_write(file, &mut watch)?;
+        self.commit_session_write(file, &mut watch, || {})?;
         watch.finish(self, change);
         Ok(())
     }
@@ -69,12 +69,20 @@ impl Store {
     /// Rename a session write into place, watching that nothing but this
     /// write changed the directory since its temporary file appeared (what
     /// changed meanwhile the catalog must not vouch for).
-    fn commit_session_write(&self, file: fsio::AtomicFile, watch: &mut Watch) -> Result<()> {
+    fn commit_session_write(
+        &self,
+        file: fsio::AtomicFile,
+        watch: &mut Watch,
+        renamed: impl FnOnce(),
+    ) -> Result<()> {
         let clean = std::cell::Cell::new(watch.state.is_some());
         let after_temp = watch.after_temp;
         file.commit_with(
             || clean.set(clean.get() && DirStamp::of(&self.sessions_dir) == after_temp),
-            || watch.dir_after = DirStamp::of(&self.sessions_dir).filter(|_| clean.get()),
+            || {
+                watch.dir_after = DirStamp::of(&self.sessions_dir).filter(|_| clean.get());
+                renamed();
+            },
         )
     }
 
@@ -84,6 +92,22 @@ impl Store {
     /// streamed through bounded buffers into its replacement: memory does
     /// not grow with the session.
     pub fn append(&self, id: &str, messages: &[Message], edit: impl FnOnce(&mut Header)) -> Result<Header> {
+        // The catalog's bookkeeping, done at once.
+        self.append_then(id, messages, edit, || {}).map(|(header, _later)| header)
+    }
+
+    /// `append`, calling `renamed` as soon as the new file is in place (its
+    /// data synced, the directory not yet), and leaving the catalog's
+    /// bookkeeping until the returned `Later` is dropped: a one-shot chat
+    /// starts its agent in `renamed`, and gives the agent its input before
+    /// the bookkeeping. The catalog lock is held until then.
+    pub fn append_then(
+        &self,
+        id: &str,
+        messages: &[Message],
+        edit: impl FnOnce(&mut Header),
+        renamed: impl FnOnce(),
+    ) -> Result<(Header, Later<'_>)> {
         let _guard = self.lock_session(id)?;
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
         let file = open_session(&path)?.ok_or_else(|| gone(id))?;
@@ -119,11 +143,11 @@ impl Store {
             Err(Fault::TooLarge) => return Err(too_large()),
             Err(fault) => return Err(fault_error(&path, fault)),
         };
-        self.commit_session_write(out, &mut watch)?;
+        self.commit_session_write(out, &mut watch, renamed)?;
         // A new title (rename, under the store lock) changes the catalog;
         // a new message only moves the session's activity.
-        watch.finish(self, if retitled { Change::Put(&header) } else { Change::Touch(id) });
-        Ok(header)
+        let change = if retitled { Noted::Put(header.clone()) } else { Noted::Touch(id.to_string()) };
+        Ok((header, Later { store: self, watch: Some(watch), change }))
     }
 
     /// Change a session's messages under its lock (the last ones, in
@@ -206,6 +230,31 @@ struct Watch<'a> {
     /// The directory right after the change, if nothing else changed it
     /// while this write was under way.
     dir_after: Option<DirStamp>,
+}
+
+/// The catalog's bookkeeping of an append (see `Store::append_then`),
+/// done when this is dropped.
+pub struct Later<'a> {
+    store: &'a Store,
+    watch: Option<Watch<'a>>,
+    change: Noted,
+}
+
+/// What an append did, for the catalog.
+enum Noted {
+    Put(Header),
+    Touch(String),
+}
+
+impl Drop for Later<'_> {
+    fn drop(&mut self) {
+        if let Some(watch) = self.watch.take() {
+            watch.finish(self.store, match &self.change {
+                Noted::Put(header) => Change::Put(header),
+                Noted::Touch(id) => Change::Touch(id),
+            });
+        }
+    }
 }
 
 /// What a write did, for the catalog.

@@ -231,6 +231,13 @@ impl Agent {
     /// the agent has exited, output is read for a moment more, then what it
     /// left running is killed and the reply is complete.
     pub fn reply(&self, header: &Header, conversation: Reader<File>, out: &mut dyn Write) -> Result<Reply> {
+        self.start(header)?.answer(conversation, out, || {})
+    }
+
+    /// Start the agent for the session `header` names, before its input is
+    /// ready: it gets none until `Started::answer`, and nothing at all if
+    /// the `Started` is dropped (then it is killed first).
+    pub fn start(&self, header: &Header) -> Result<Started<'_>> {
         let key = self.key.as_ref().map(Key::fetch).transpose()?;
         let key = key.as_deref();
         // A command of one plain word is what `sh -c` would run, started
@@ -247,43 +254,81 @@ impl Agent {
                 Process::spawn(&mut self.command(header, key, shell))
             }
         };
-        let (mut agent, stdin, stdout) = spawned
+        let (process, stdin, stdout) = spawned
             .map_err(|e| Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e))))?;
+        // The session's model (`-m`, `/model`, recorded), else the default.
+        let model = header.model.clone().or_else(|| self.model.clone());
+        Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model })
+    }
+}
+
+/// An agent started and waiting for its input (see `Agent::start`).
+pub struct Started<'a> {
+    agent: &'a Agent,
+    process: Process,
+    stdin: Option<std::process::ChildStdin>,
+    stdout: Option<std::process::ChildStdout>,
+    /// The model the request names.
+    model: Option<String>,
+}
+
+impl Started<'_> {
+    /// Give the agent the conversation and take its reply (see
+    /// `Agent::reply`). `fed` runs once the input is on its way: what can
+    /// wait until the agent is at work.
+    pub fn answer(mut self, conversation: Reader<File>, out: &mut dyn Write, fed: impl FnOnce()) -> Result<Reply> {
+        let agent = self.agent;
+        let (Some(stdin), Some(stdout)) = (self.stdin.take(), self.stdout.take()) else {
+            unreachable!("taken only here");
+        };
         // Feed input from a thread so a large conversation cannot deadlock
         // against an agent that writes before it has read everything. It is
         // not waited for: it ends by itself once nothing holds the agent's
         // stdin open (an agent may ignore its stdin).
-        let (input, model) = (self.input, header.model.clone().or_else(|| self.model.clone()));
+        let (input, model) = (agent.input, self.model.take());
         let feeder = std::thread::Builder::new().spawn(move || {
             let mut stdin = io::BufWriter::with_capacity(64 << 10, stdin);
             let _ = write_input(input, model.as_deref(), conversation, &mut stdin);
         });
         if let Err(e) = feeder {
-            agent.abandon();
-            return Err(self.failure("cannot start a thread to feed", &e));
+            self.process.abandon();
+            return Err(agent.failure("cannot start a thread to feed", &e));
         }
-        let output = match self.read_output(&mut agent, stdout, out) {
+        fed();
+        let output = match agent.read_output(&mut self.process, stdout, out) {
             Ok(output) => output,
             Err(e) => {
-                agent.abandon();
+                self.process.abandon();
                 return Err(e);
             }
         };
         let mut interrupted = output.interrupted;
-        let status = match agent.wait(&mut interrupted) {
+        let status = match self.process.wait(&mut interrupted) {
             Ok(status) => status,
             Err(e) => {
-                agent.abandon();
-                return Err(self.failure("waiting for", &e));
+                self.process.abandon();
+                return Err(agent.failure("waiting for", &e));
             }
         };
         // A late signal (after EOF) still counts as an interruption.
         if sys::take_signal().is_some() {
             interrupted = true;
         }
-        self.verdict(Output { interrupted, ..output }, status, out)
+        agent.verdict(Output { interrupted, ..output }, status, out)
     }
+}
 
+impl Drop for Started<'_> {
+    /// Never given its input: killed before its stdin closes, so that it
+    /// cannot take the end of its input for an empty conversation.
+    fn drop(&mut self) {
+        if self.stdin.is_some() {
+            self.process.abandon();
+        }
+    }
+}
+
+impl Agent {
     /// Read the agent's output until it ends (or the agent is killed, or it
     /// has exited and left something holding its stdout), showing each
     /// decoded piece on `out` as it comes.

@@ -4,6 +4,7 @@
 //! is left of its group is killed.
 
 use std::io;
+use std::os::fd::AsRawFd;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus};
 use std::time::{Duration, Instant};
 
@@ -27,6 +28,10 @@ pub struct Process {
     stop: Stop,
     /// When the agent was seen to have exited, and how.
     exited: Option<(Instant, ExitStatus)>,
+    /// Readable once the agent has exited, where the system has such a
+    /// descriptor: waiting for the exit wakes at once instead of at the
+    /// end of a nap.
+    exit_watch: Option<std::os::fd::OwnedFd>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -46,7 +51,8 @@ impl Process {
         let mut child = command.process_group(0).spawn()?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        Ok((Process { child, stop: Stop::No, exited: None }, stdin, stdout))
+        let exit_watch = sys::exit_watch(child.id());
+        Ok((Process { child, stop: Stop::No, exited: None, exit_watch }, stdin, stdout))
     }
 
     /// Stop the agent and everything it started: SIGTERM to its process
@@ -136,8 +142,18 @@ impl Process {
                 }
                 return Ok(status);
             }
-            std::thread::sleep(nap.min(self.patience()));
-            nap = (nap * 2).min(TICK);
+            match &self.exit_watch {
+                // A caught signal ends the wait early (Interrupted), and
+                // is acted on at the top of the loop.
+                Some(fd) => match sys::wait_readable(fd.as_raw_fd(), self.patience()) {
+                    Err(e) if e.kind() != io::ErrorKind::Interrupted => return Err(e),
+                    _ => {}
+                },
+                None => {
+                    std::thread::sleep(nap.min(self.patience()));
+                    nap = (nap * 2).min(TICK);
+                }
+            }
         }
     }
 

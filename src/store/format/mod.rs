@@ -26,7 +26,7 @@ use crate::store::json;
 use crate::store::session::{FORMAT, Header, MAX_MESSAGE_BYTES, Message, Session};
 
 mod plain;
-use plain::{is_plainly_valid, plain_parts};
+use plain::{Plain, is_plainly_valid, plain_parts, written_form};
 
 /// The roles a message may have; anything else is damage.
 pub const ROLES: [&str; 3] = ["user", "assistant", "system"];
@@ -131,6 +131,8 @@ pub struct Reader<R: Read> {
     state: State,
     /// The last message's bytes, as stored.
     raw: Vec<u8>,
+    /// Its parts, when it was read in the form hermes writes (checked).
+    plain: Option<Plain>,
     /// How many messages were read.
     count: u64,
 }
@@ -170,6 +172,7 @@ pub fn read<R: Read>(mut src: R) -> Result<Reader<R>, Fault> {
         header,
         state: State::First,
         raw: Vec::new(),
+        plain: None,
         count: 0,
     })
 }
@@ -177,10 +180,22 @@ pub fn read<R: Read>(mut src: R) -> Result<Reader<R>, Fault> {
 /// Read from `src` until `buf` holds `want` bytes or the input ends;
 /// returns how many bytes `buf` holds.
 fn fill_to(src: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> io::Result<usize> {
-    let have = buf.len();
-    if have < want {
-        src.by_ref().take((want - have) as u64).read_to_end(buf)?;
+    // Straight into the room wanted: read_to_end would begin with small
+    // reads (32 bytes, 64, ...), a system call each.
+    let mut have = buf.len();
+    buf.resize(have.max(want), 0);
+    while have < want {
+        match src.read(&mut buf[have..want]) {
+            Ok(0) => break,
+            Ok(n) => have += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.truncate(have);
+                return Err(e);
+            }
+        }
     }
+    buf.truncate(have);
     Ok(buf.len())
 }
 
@@ -205,7 +220,7 @@ impl<R: Read> Reader<R> {
         if !self.advance()? {
             return Ok(None);
         }
-        if let Some(plain) = plain_parts(&self.raw) {
+        if let Some(plain) = self.plain.clone().or_else(|| plain_parts(&self.raw)) {
             return Ok(Some(JsonMessage {
                 role: plain.role,
                 content: Cow::Borrowed(&self.raw[plain.content]),
@@ -227,10 +242,45 @@ impl<R: Read> Reader<R> {
         if !self.advance()? {
             return Ok(false);
         }
-        if !is_plainly_valid(&self.raw) {
+        if self.plain.is_none() && !is_plainly_valid(&self.raw) {
             decode_message(&self.raw).map_err(|why| damaged(format!("message {}: {why}", self.count)))?;
         }
         Ok(true)
+    }
+
+    /// Check every message left and copy it to `write` in the file form
+    /// (`\n` before the first, `,\n` before each other); how many there
+    /// were. A run of messages held in the read buffer exactly in that form
+    /// and as hermes writes them is checked in one pass and written as one
+    /// piece: appending costs little more than copying the file.
+    pub fn copy_checked(&mut self, mut write: impl FnMut(&[u8]) -> Result<(), Fault>) -> Result<u64, Fault> {
+        loop {
+            if self.state != State::End {
+                let buffered = self.src.fill_buf()?;
+                let (mut at, mut run) = (0, 0);
+                loop {
+                    let separator: &[u8] = if self.count + run == 0 { b"\n" } else { b",\n" };
+                    let Some(rest) = buffered[at..].strip_prefix(separator) else { break };
+                    let Some((len, _)) = written_form(rest) else { break };
+                    at += separator.len() + len;
+                    run += 1;
+                }
+                if run > 0 {
+                    write(&buffered[..at])?;
+                    self.src.consume(at);
+                    self.count += run;
+                    self.state = State::Next;
+                    continue;
+                }
+            }
+            // One message the general way: another form, or not whole in
+            // the buffer; or the end.
+            if !self.next_checked()? {
+                return Ok(self.count);
+            }
+            write(if self.count == 1 { b"\n" } else { b",\n" })?;
+            write(&self.raw)?;
+        }
     }
 
     /// Read the next message's bytes into `raw`; false at the end.
@@ -255,7 +305,17 @@ impl<R: Read> Reader<R> {
         self.count += 1;
         self.state = State::Next;
         self.raw.clear();
-        take_object(&mut self.src, &mut self.raw)?;
+        // Most messages are in the form hermes writes and in the buffer
+        // whole: found and checked in one pass.
+        let buffered = self.src.fill_buf()?;
+        self.plain = written_form(buffered).map(|(len, plain)| {
+            self.raw.extend_from_slice(&buffered[..len]);
+            plain
+        });
+        match self.plain {
+            Some(_) => self.src.consume(self.raw.len()),
+            None => take_object(&mut self.src, &mut self.raw)?,
+        }
         Ok(true)
     }
 
@@ -450,12 +510,7 @@ pub fn append(
     let mut head = Vec::new();
     write_head(&mut head, &header)?;
     out.write_all(&head)?;
-    let mut first = true;
-    while reader.next_checked()? {
-        out.write_all(if first { b"\n" } else { b",\n" })?;
-        out.write_all(reader.raw())?;
-        first = false;
-    }
+    let mut first = reader.copy_checked(|bytes| out.write_all(bytes))? == 0;
     for m in messages {
         out.write_all(if first { b"\n" } else { b",\n" })?;
         out.write_all(m.serialize_json().as_bytes())?;
@@ -549,6 +604,62 @@ mod tests {
             }
         }
         assert_eq!(read(Trickle(&bytes)).unwrap().into_session().unwrap(), s);
+    }
+
+    #[test]
+    fn copying_runs_of_messages_writes_what_copying_one_by_one_does() {
+        // Messages in the written form, and others (a \u escape, blanks,
+        // another key order, an interrupted reply), read in pieces of every
+        // size, so that runs break at every byte.
+        let m = |role, content: &str| Message::new(role, content.into(), 1796205601.5).serialize_json();
+        let mut interrupted = Message::new("assistant", "cut".into(), 3.0);
+        interrupted.interrupted = Some(true);
+        let messages = [
+            m("user", "one \"two\"\n"),
+            m("assistant", "three"),
+            r#"{"role":"user","content":"\u00e9","ts":2}"#.to_string(),
+            r#"{ "role": "user", "content": "x", "ts": 2 }"#.to_string(),
+            m("system", "é"),
+            r#"{"ts":1,"content":"y","role":"user"}"#.to_string(),
+            interrupted.serialize_json(),
+            m("user", "last"),
+        ];
+        let head = "{\"format\":1,\"id\":\"20261202_143015_a1b2c3\",\"title\":\"t\",\"messages\":[";
+        for tail in ["\n]}\n", "]}"] {
+            for separator in [",\n", ", ", ","] {
+                let file = format!("{head}\n{}{tail}", messages.join(separator));
+                let mut expected = Vec::new();
+                let mut reader = read(file.as_bytes()).unwrap();
+                while reader.next_checked().unwrap() {
+                    expected.extend_from_slice(if expected.is_empty() { b"\n" } else { b",\n" });
+                    expected.extend_from_slice(reader.raw());
+                }
+                for piece in (1..40).chain([file.len()]) {
+                    struct Pieces<'a>(&'a [u8], usize);
+                    impl Read for Pieces<'_> {
+                        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                            let n = buf.len().min(self.0.len()).min(self.1);
+                            buf[..n].copy_from_slice(&self.0[..n]);
+                            self.0 = &self.0[n..];
+                            Ok(n)
+                        }
+                    }
+                    let mut copied = Vec::new();
+                    let count = read(Pieces(file.as_bytes(), piece))
+                        .unwrap()
+                        .copy_checked(|bytes| {
+                            copied.extend_from_slice(bytes);
+                            Ok(())
+                        })
+                        .unwrap();
+                    assert_eq!(count, messages.len() as u64);
+                    assert_eq!(String::from_utf8_lossy(&copied), String::from_utf8_lossy(&expected), "{piece}");
+                }
+            }
+        }
+        // A damaged message is found in a run as well.
+        let file = format!("{head}\n{},\n{}\n]}}", m("user", "a"), r#"{"role":"user","content":"a","ts":1,}"#);
+        assert!(matches!(read(file.as_bytes()).unwrap().copy_checked(|_| Ok(())), Err(Fault::Damaged(_))));
     }
 
     #[test]

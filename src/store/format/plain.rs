@@ -17,6 +17,7 @@ pub(super) fn is_plainly_valid(bytes: &[u8]) -> bool {
 
 /// The parts of a message `is_plainly_valid` passes: its role, and where
 /// its content lies as a JSON string (quotes included).
+#[derive(Clone, Debug, PartialEq)]
 pub(super) struct Plain {
     pub(super) role: &'static str,
     pub(super) content: std::ops::Range<usize>,
@@ -54,6 +55,46 @@ pub(super) fn plain_parts(bytes: &[u8]) -> Option<Plain> {
             _ => return None,
         }
     }
+}
+
+/// The message at the start of `bytes`, if it is exactly in the form
+/// hermes writes, `{"role":"R","content":"...","ts":N}` (no blanks, these
+/// keys in this order, no `\u` escape): its length and parts, found and
+/// checked in one pass over the bytes, the content's scanned a word at a
+/// time. Such a message is one `plain_parts` passes. None when it is not
+/// in that form or does not end within `bytes`: the general path decides.
+pub(super) fn written_form(bytes: &[u8]) -> Option<(usize, Plain)> {
+    const OPEN: &[u8] = b"{\"role\":\"";
+    const CONTENT: &[u8] = b"\",\"content\":\"";
+    const TS: &[u8] = b",\"ts\":";
+    let after = bytes.strip_prefix(OPEN)?;
+    let role = ROLES.iter().find(|r| after.starts_with(r.as_bytes()) && after[r.len()..].starts_with(CONTENT))?;
+    let start = OPEN.len() + role.len() + CONTENT.len() - 1; // the content's opening quote
+    let mut at = start + 1;
+    let mut ascii = true;
+    loop {
+        let (stop, plain) = json::string_stop_ascii(&bytes[at..], true);
+        at += stop?;
+        ascii &= plain;
+        match bytes[at] {
+            b'"' => break,
+            b'\\' => match bytes.get(at + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => at += 2,
+                _ => return None,
+            },
+            _ => return None, // a control character
+        }
+    }
+    // All the rest is ASCII, when it is in this form.
+    if !ascii {
+        std::str::from_utf8(&bytes[start + 1..at]).ok()?;
+    }
+    let number = bytes[at + 1..].strip_prefix(TS)?;
+    let len = number.iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
+    if !plain_number(&number[..len]) || number.get(len) != Some(&b'}') {
+        return None;
+    }
+    Some((at + 1 + TS.len() + len + 1, Plain { role, content: start..at + 1 }))
 }
 
 /// The value of field `key` at `at`, taken into `plain`, `at` moved past
@@ -138,7 +179,9 @@ fn plain_number(number: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::format::decode_message;
+    use crate::store::format::{decode_message, take_object};
+    use crate::store::session::Message;
+    use nanoserde::SerJson;
 
     #[test]
     fn the_fast_check_never_passes_what_decoding_refuses() {
@@ -201,5 +244,61 @@ mod tests {
         }
         assert!(tried > 3000);
         assert!(is_plainly_valid(message));
+    }
+
+    /// What `written_form` finds at the start of `bytes`, checked against
+    /// the general path: the same end as `take_object` finds, the same
+    /// parts as `plain_parts`, and a message that decodes.
+    fn written_form_agrees(bytes: &[u8]) -> bool {
+        let Some((len, plain)) = written_form(bytes) else { return false };
+        let mut taken = Vec::new();
+        take_object(&mut &bytes[..], &mut taken).expect("an object");
+        assert_eq!(taken, &bytes[..len], "{}", String::from_utf8_lossy(bytes));
+        assert_eq!(plain_parts(&taken), Some(plain), "{}", String::from_utf8_lossy(bytes));
+        assert!(decode_message(&taken).is_ok(), "{}", String::from_utf8_lossy(bytes));
+        true
+    }
+
+    #[test]
+    fn the_one_pass_form_is_what_hermes_writes_and_nothing_the_general_path_refuses() {
+        for (role, content) in [("user", "a \"b\" \\ \n\t/ é 🦀 }]"), ("assistant", ""), ("system", "plain")] {
+            let mut m = Message::new(role, content.to_string(), 1796205601.25);
+            let bytes = m.serialize_json().into_bytes();
+            assert!(written_form_agrees(&bytes), "{}", String::from_utf8_lossy(&bytes));
+            // Followed by the next message, as in a file.
+            assert!(written_form_agrees(&[&bytes[..], b",\n{\"role\":\"user\"}"].concat()));
+            // Cut short: not told here.
+            assert_eq!(written_form(&bytes[..bytes.len() - 1]), None);
+            // Interrupted replies carry one more field: the general path.
+            m.interrupted = Some(true);
+            assert_eq!(written_form(m.serialize_json().as_bytes()), None);
+        }
+        // Every byte deleted, replaced or preceded by one that matters.
+        let message = br#"{"role":"assistant","content":"a \"b\" \\ \n\/ c","ts":1796205601.25}"#;
+        let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntx\x00\x01\x0c\x7f\xc3\xff";
+        let mut passed = 0;
+        for at in 0..message.len() {
+            let mut variants = vec![[&message[..at], &message[at + 1..]].concat()];
+            for &b in bytes {
+                variants.push([&message[..at], &[b], &message[at + 1..]].concat());
+                variants.push([&message[..at], &[b], &message[at..]].concat());
+            }
+            for v in variants {
+                passed += written_form_agrees(&v) as usize;
+            }
+        }
+        assert!(passed > 100, "{passed}");
+        assert!(written_form_agrees(message));
+        for m in [
+            r#"{"role":"user","content":"\u00e9","ts":1}"#,
+            r#"{"role":"user","content":"x","ts":1e3}"#,
+            r#"{"role":"user","content":"x","ts":01}"#,
+            r#"{"role": "user","content":"x","ts":1}"#,
+            r#"{"role":"evil","content":"x","ts":1}"#,
+            "{\"role\":\"user\",\"content\":\"a\u{1}b\",\"ts\":1}",
+        ] {
+            assert_eq!(written_form(m.as_bytes()), None, "{m}");
+        }
+        assert_eq!(written_form(b"{\"role\":\"user\",\"content\":\"\xff\",\"ts\":1}"), None);
     }
 }
