@@ -18,7 +18,7 @@
 //! whole: it is never appended to or rewritten.
 
 use std::borrow::Cow;
-use std::io::{self, BufRead, BufReader, Cursor, Read, Write};
+use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, Write};
 
 use nanoserde::SerJson;
 
@@ -238,10 +238,12 @@ fn plain_parts(bytes: &[u8]) -> Option<Plain> {
     }
 }
 
-/// A message's role and its content as a JSON string (quotes included).
+/// A message's role and its content as a JSON string (quotes included),
+/// and whether it is a summary (see `Message::summary`).
 pub struct JsonMessage<'a> {
     pub role: &'static str,
     pub content: Cow<'a, [u8]>,
+    pub summary: bool,
 }
 
 /// A session file being read: its header, then its messages one by one.
@@ -329,11 +331,13 @@ impl<R: Read> Reader<R> {
             return Ok(Some(JsonMessage {
                 role: plain.role,
                 content: Cow::Borrowed(&self.raw[plain.content]),
+                summary: false,
             }));
         }
         let m = decode_message(&self.raw).map_err(|why| damaged(format!("message {}: {why}", self.count)))?;
         let role = ROLES.iter().find(|r| **r == m.role).expect("decode_message checks the role");
-        Ok(Some(JsonMessage { role, content: Cow::Owned(m.content.serialize_json().into_bytes()) }))
+        let summary = m.is_summary();
+        Ok(Some(JsonMessage { role, content: Cow::Owned(m.content.serialize_json().into_bytes()), summary }))
     }
 
     /// Like `next_message`, without decoding the message (it is checked
@@ -372,6 +376,17 @@ impl<R: Read> Reader<R> {
         self.raw.clear();
         take_object(&mut self.src, &mut self.raw)?;
         Ok(true)
+    }
+
+    /// Read the same file again from its start (the one version opened,
+    /// whatever replaced it since): a second pass over its messages.
+    pub fn rewind(self) -> Result<Reader<R>, Fault>
+    where
+        R: Seek,
+    {
+        let (_, mut src) = self.src.into_inner().into_inner();
+        src.seek(io::SeekFrom::Start(0))?;
+        read(src)
     }
 
     /// The bytes of the message read last, as stored.
@@ -551,6 +566,43 @@ pub fn append(
     edit: impl FnOnce(&mut Header),
     limit: u64,
 ) -> Result<Header, Fault> {
+    splice(src, out, id, None, messages, edit, limit).map(|h| h.expect("no place to check"))
+}
+
+/// Where `insert` puts a message: after the first `after` messages, the
+/// last of which must still be the one whose stored bytes hash to
+/// `last` (FNV-1a; None when `after` is 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Place {
+    pub after: u64,
+    pub last: Option<u64>,
+}
+
+/// Insert `message` into the session file read from `src` at `place`,
+/// writing the new file to `out` as `append` does (the other messages'
+/// bytes as they were). Ok(None) when the file no longer has the message
+/// `place` expects (it changed since it was read): `out` is to discard.
+pub fn insert(
+    src: impl Read,
+    out: &mut impl Write,
+    id: &str,
+    place: Place,
+    message: &Message,
+    limit: u64,
+) -> Result<Option<Header>, Fault> {
+    splice(src, out, id, Some(place), std::slice::from_ref(message), |_| {}, limit)
+}
+
+/// `append`, or with `at` `insert`: the one copy of the old messages.
+fn splice(
+    src: impl Read,
+    out: &mut impl Write,
+    id: &str,
+    at: Option<Place>,
+    messages: &[Message],
+    edit: impl FnOnce(&mut Header),
+    limit: u64,
+) -> Result<Option<Header>, Fault> {
     let mut reader = read(src)?;
     let mut header = reader.header().clone();
     check_id(&header, id).map_err(Fault::Damaged)?;
@@ -566,18 +618,39 @@ pub fn append(
     write_head(&mut head, &header)?;
     out.write_all(&head)?;
     let mut first = true;
+    let mut copied = 0u64;
+    let write_new = |out: &mut Bounded<'_, _>, first: &mut bool| -> Result<(), Fault> {
+        for m in messages {
+            out.write_all(if *first { b"\n" } else { b",\n" })?;
+            out.write_all(m.serialize_json().as_bytes())?;
+            *first = false;
+        }
+        Ok(())
+    };
+    if at.is_some_and(|p| p.after == 0) {
+        write_new(&mut out, &mut first)?;
+    }
     while reader.next_checked()? {
         out.write_all(if first { b"\n" } else { b",\n" })?;
         out.write_all(reader.raw())?;
         first = false;
+        copied += 1;
+        if let Some(place) = at
+            && place.after == copied
+        {
+            if place.last != Some(crate::hash::fnv1a(reader.raw())) {
+                return Ok(None);
+            }
+            write_new(&mut out, &mut first)?;
+        }
     }
-    for m in messages {
-        out.write_all(if first { b"\n" } else { b",\n" })?;
-        out.write_all(m.serialize_json().as_bytes())?;
-        first = false;
+    match at {
+        None => write_new(&mut out, &mut first)?,
+        Some(place) if place.after > copied => return Ok(None),
+        Some(_) => {}
     }
     out.write_all(TAIL)?;
-    Ok(header)
+    Ok(Some(header))
 }
 
 /// A writer that refuses to write more than `limit` bytes in all.

@@ -41,11 +41,25 @@ pub struct Message {
     /// format 1: written only when true, and readers that do not know it
     /// pass over it.
     pub interrupted: Option<bool>,
+    /// `"summary": true` on a summary of the messages before it (made by
+    /// `compact`): a system message that a turn sends in place of them.
+    /// Optional in format 1 like `interrupted`; an older hermes reads it
+    /// as an ordinary system message.
+    pub summary: Option<bool>,
 }
 
 impl Message {
     pub fn new(role: &str, content: String, ts: f64) -> Message {
-        Message { role: role.to_string(), content, ts, interrupted: None }
+        Message { role: role.to_string(), content, ts, interrupted: None, summary: None }
+    }
+
+    /// A summary of the messages before it, as `compact` stores it.
+    pub fn summary(content: String, ts: f64) -> Message {
+        Message { summary: Some(true), ..Message::new("system", content, ts) }
+    }
+
+    pub fn is_summary(&self) -> bool {
+        self.summary == Some(true) && self.role == "system"
     }
 
     pub fn is_interrupted(&self) -> bool {
