@@ -1,5 +1,5 @@
-//! `config.toml`: the agent command, how it takes its input, and the model
-//! name passed along to it. Read by a small parser of the one TOML form it
+//! `config.toml`: the agent command, how it takes its input, the model
+//! name passed along to it, and the context budget and compaction. Read by a small parser of the one TOML form it
 //! needs, `key = "string"`, so that a mistake is reported by its line.
 
 use crate::error::{Error, Result};
@@ -36,9 +36,29 @@ pub struct Config {
     pub agent: Option<String>,
     pub agent_input: Option<AgentInput>,
     pub model: Option<String>,
+    /// `context`: the most characters one turn sends (see `store::context`).
+    pub context: Option<u64>,
+    /// `compact = "auto"`: compact before a turn that would exceed the budget.
+    pub compact: Option<Compact>,
 }
 
-pub const KEYS: [&str; 3] = ["agent", "agent_input", "model"];
+/// When a session is compacted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Compact {
+    /// Only when asked (`/compact`, `sessions compact`): the default.
+    Off,
+    /// Before a turn that would leave messages out.
+    Auto,
+}
+
+impl Config {
+    /// The context budget: config.toml's, else the default.
+    pub fn budget(&self) -> u64 {
+        self.context.unwrap_or(crate::store::context::DEFAULT_BUDGET)
+    }
+}
+
+pub const KEYS: [&str; 5] = ["agent", "agent_input", "model", "context", "compact"];
 
 /// config.toml is a few lines; anything far larger is not one.
 const MAX_CONFIG_BYTES: u64 = 64 << 10;
@@ -83,6 +103,18 @@ pub fn load(store: &Store) -> Result<Config> {
                 })?)
             }
             "model" => config.model = Some(value).filter(|v| !v.is_empty()),
+            "context" => {
+                config.context = Some(crate::store::context::parse_budget(&value).map_err(|_| {
+                    at_line("context must be a number of characters, as \"300000\" or \"300k\", or \"off\"".into())
+                })?)
+            }
+            "compact" => {
+                config.compact = Some(match value.as_str() {
+                    "auto" => Compact::Auto,
+                    "off" => Compact::Off,
+                    _ => return Err(at_line("compact must be \"auto\" or \"off\"".to_string())),
+                })
+            }
             other => crate::output::warn(&format!(
                 "{}: line {}: unknown key '{other}' ignored (known: {})",
                 path.display(),

@@ -37,6 +37,11 @@ pub fn run(cli: Cli) -> Result<()> {
             store.verify()?;
             chat::run(&store, args)
         }
+        Command::Compact(args) => {
+            let store = open_store(cli.profile)?;
+            store.verify()?;
+            chat::compact::run(&store, args)
+        }
         Command::Sessions(command) => {
             let store = open_store(cli.profile)?;
             // A home others can write to is refused to any command that

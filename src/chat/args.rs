@@ -20,6 +20,7 @@ pub const OPTIONS: &[&str] = &[
     "--title",
     "--agent",
     "--no-agent",
+    "--context",
     "-h",
     "--help",
 ];
@@ -32,6 +33,8 @@ pub struct Args {
     pub quiet: bool,
     pub title: Option<String>,
     pub agent: AgentChoice,
+    /// `--context N`: this call's context budget, in characters.
+    pub context: Option<u64>,
 }
 
 #[derive(Debug, Default, PartialEq)]
@@ -115,6 +118,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 }
                 args.agent = AgentChoice::Disabled;
             }
+            Long("context") => args.context = Some(crate::chat::compact::budget_arg(&string(parser.value()?))?),
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(stray) => {
                 let stray = string(stray);

@@ -4,7 +4,9 @@
 
 pub mod agent;
 pub mod args;
+pub mod compact;
 
+use std::cell::{Cell, RefCell};
 use std::io::{self, Read, Write};
 
 use crate::chat::agent::Agent;
@@ -12,6 +14,7 @@ use crate::chat::args::{AgentChoice, Args, Query, Target};
 use crate::config::{self, AgentInput};
 use crate::error::{Error, Result};
 use crate::store::Store;
+use crate::store::context::{self, Plan};
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, Session, TITLE_USER};
 use crate::store::titles;
 use crate::sys;
@@ -37,6 +40,12 @@ struct Chat<'a> {
     /// `-c NAME --create-if-missing`: NAME, to look up again should the
     /// session it found be deleted before the message is saved.
     rejoin_name: Option<String>,
+    /// The most characters a turn sends (`--context`, `/context`, config.toml).
+    budget: Cell<u64>,
+    /// `compact = "auto"`: compact before a turn that would leave messages out.
+    auto_compact: bool,
+    /// Sessions this chat said are over the budget (once each).
+    noted: RefCell<Vec<String>>,
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
@@ -80,10 +89,15 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             }
         },
     };
+    let agent = choose_agent(store, &args.agent)?;
+    let config = if agent.is_some() { config::load(store)? } else { config::Config::default() };
     let chat = Chat {
         store,
         terminal,
-        agent: choose_agent(store, &args.agent)?,
+        agent,
+        budget: Cell::new(args.context.unwrap_or(config.budget())),
+        auto_compact: config.compact == Some(config::Compact::Auto),
+        noted: RefCell::new(Vec::new()),
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
@@ -274,19 +288,37 @@ impl Chat<'_> {
             return Ok(ReplyOutcome::NoAgent);
         };
         // The conversation goes to the agent straight from the file, a
-        // message at a time.
-        let conversation =
-            self.store.open(&header.id)?.ok_or_else(|| Error::Vanished { id: header.id.clone() })?;
+        // message at a time, as much of it as the budget takes.
+        let budget = self.budget.get();
+        let vanished = || Error::Vanished { id: header.id.clone() };
+        let (mut conversation, mut plan) = self.store.open_planned(&header.id, budget)?.ok_or_else(vanished)?;
+        if plan.leaves_out() && self.auto_compact {
+            drop(conversation);
+            match compact::compact(self.store, agent, header, budget, None) {
+                Ok(outcome) => {
+                    if sys::isatty(2) {
+                        output::notice(&outcome.describe());
+                    }
+                }
+                Err(Error::Interrupted) => return Ok(ReplyOutcome::Interrupted),
+                Err(e) => output::warn(&format!(
+                    "automatic compaction failed: {}; this turn sends what fits in the budget",
+                    e.to_string().trim_end().trim_start_matches("hermes: ")
+                )),
+            }
+            (conversation, plan) = self.store.open_planned(&header.id, budget)?.ok_or_else(vanished)?;
+        }
+        self.say_left_out(header, &plan);
         let current = conversation.header().clone();
         let reply = if sys::isatty(1) {
             let mut shown =
                 OnTerminal { out, filter: crate::text::TerminalFilter::new(crate::text::colors_allowed()) };
-            let reply = agent.reply(&current, conversation, &mut shown);
+            let reply = agent.reply(&current, conversation, plan, &mut shown);
             let rest = shown.filter.finish();
             let _ = shown.out.write_all(rest.as_bytes()).and_then(|()| shown.out.flush());
             reply?
         } else {
-            agent.reply(&current, conversation, out)?
+            agent.reply(&current, conversation, plan, out)?
         };
         if !reply.text.is_empty() {
             let message = Message {
@@ -309,6 +341,32 @@ impl Chat<'_> {
             return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
         }
         Ok(if reply.interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
+    }
+
+    /// Say what a turn leaves out: a message larger than the budget on
+    /// its own, always; older messages beyond the budget, on a terminal,
+    /// once per session (the breadcrumb remembers it across one-shot runs).
+    fn say_left_out(&self, header: &Header, plan: &Plan) {
+        if plan.newest_over {
+            output::warn(&format!(
+                "the message is larger than the context budget ({}) on its own; it is sent whole, and the agent may refuse it",
+                context::describe(plan.budget)
+            ));
+        }
+        if !plan.leaves_out() || !sys::isatty(2) || self.noted.borrow().contains(&header.id) {
+            return;
+        }
+        self.noted.borrow_mut().push(header.id.clone());
+        if self.terminal.as_ref().is_some_and(|t| !breadcrumb::note_once(self.store, t, &header.id)) {
+            return;
+        }
+        output::notice(&format!(
+            "this session is larger than the context budget ({}): {} older messages ({} characters) are not sent. /compact or 'hermes sessions compact {}' summarises them; see CONTEXT in 'man hermes'",
+            context::describe(plan.budget),
+            plan.left_out,
+            context::thousands(plan.left_out_chars),
+            header.id
+        ));
     }
 
     fn interactive(
@@ -631,6 +689,47 @@ impl Chat<'_> {
                 crate::say!("Saved to {file}.");
             }
             "sessions" => view::list::print_recent(self.store, self.terminal.as_ref(), 10)?,
+            "context" => {
+                if !rest.is_empty() {
+                    self.budget.set(compact::budget_arg(rest)?);
+                    self.noted.borrow_mut().clear();
+                }
+                let budget = self.budget.get();
+                match &state.current {
+                    Some(h) => {
+                        let m = self.store.measure(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
+                        crate::say!(
+                            "Context budget: {}. This session: {} characters in {}; a turn sends {} characters{}.",
+                            context::describe(budget),
+                            context::thousands(m.chars),
+                            crate::text::counted(m.messages as usize, "message"),
+                            context::thousands(m.context_chars.min(budget)),
+                            if m.over(budget) { " (over the budget: /compact summarises the older messages)" } else { "" }
+                        );
+                    }
+                    None => crate::say!("Context budget: {}.", context::describe(budget)),
+                }
+            }
+            "compact" => {
+                let Some(h) = &state.current else {
+                    crate::say!("Nothing to compact yet.");
+                    return Ok(Next::Prompt);
+                };
+                let Some(agent) = &self.agent else {
+                    return Err(Error::usage("no agent to write the summary (see 'man hermes')"));
+                };
+                let keep = match rest {
+                    "" => None,
+                    n => Some(n.parse().map_err(|_| Error::usage(format!("/compact [N]: N is a number of messages to keep, not '{n}'")))?),
+                };
+                crate::say!("Asking the agent for a summary...");
+                match state.lines.cooked(|| compact::compact(self.store, agent, h, self.budget.get(), keep)) {
+                    Ok(outcome) => crate::say!("{}", outcome.describe()),
+                    // Ctrl-C stops the summary, not the chat.
+                    Err(Error::Interrupted) => crate::say!(),
+                    Err(e) => return Err(e),
+                }
+            }
             _ => crate::say!("Unknown command '/{name}'. Type /help for the list."),
         }
         Ok(Next::Prompt)
@@ -699,6 +798,8 @@ const SLASH_HELP: &str = "\
 /edit [TEXT]       write the message in $VISUAL, else $EDITOR, else vi
 /save [FILE]       save the conversation as Markdown (default hermes-ID.md)
 /sessions          recent sessions
+/context [N]       show the context budget, or set it for this chat
+/compact [N]       summarise the older messages (keeping the last N)
 /id                the session's ID
 /quit              leave (also Ctrl-D)
 Ctrl-C while a reply is running stops it and keeps the conversation.

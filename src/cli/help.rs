@@ -36,6 +36,7 @@ failed, 130 interrupted. See hermes(1).
 pub const CHAT: &str = "\
 Usage: hermes chat [-c [NAME] | -r ID | --pick] [--create-if-missing]
                    [-q TEXT|-] [-Q] [--title TITLE] [--agent CMD | --no-agent]
+                   [--context N]
 
 Which session:
   (none)                 a new session
@@ -64,10 +65,13 @@ How:
       --agent CMD        the command that writes replies (default:
                          $HERMES_AGENT, then 'agent' in config.toml)
       --no-agent         only save the message; no reply
+      --context N        send at most N characters of the conversation (the
+                         context budget; default: 'context' in config.toml,
+                         else 300000; 'off' sends it all)
   -h, --help             show this help
 
 Interactive commands: /help /title [NEW] /new [TITLE] /continue NAME
-/retry /edit /save [FILE] /sessions /id /quit. Ctrl-D quits; Ctrl-C stops a
+/retry /edit /save [FILE] /sessions /context [N] /compact [N] /id /quit. Ctrl-D quits; Ctrl-C stops a
 running reply. On a terminal the prompt names the session and edits the line:
 arrows, Home, End and Emacs keys; Up, Down and Ctrl-R for earlier messages;
 Alt-Enter or Ctrl-J for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR
@@ -101,7 +105,11 @@ Commands:
   prune --older-than DAYS [--dry-run] [--yes]
                          delete sessions inactive for DAYS, stray temporary
                          files and stale breadcrumbs
-  stats [--json]         counts, sizes, oldest and newest, stray temporaries
+  stats [NAME|ID] [--json]
+                         counts, sizes, oldest and newest, stray temporaries;
+                         with NAME, one session's size against the budget
+  compact NAME|ID [--keep N] [--agent CMD] [--context N]
+                         have the agent summarise a session's older messages
   merge [TITLE] [--dry-run] [--yes]
                          merge conflict copies left by sync tools or editors
                          into their sessions, or the sessions sharing TITLE
@@ -243,13 +251,37 @@ and sessions written to while prune runs are left in place.
 ";
 
 pub const STATS: &str = "\
-Usage: hermes sessions stats [--json]
+Usage: hermes sessions stats [NAME|ID] [--json]
 
 Print the number of sessions and messages, bytes on disk, the oldest and
-newest activity, the number of terminal breadcrumbs, and the temporary
-files interrupted writes left (count and bytes; prune removes them).
+newest activity, the number of terminal breadcrumbs, the temporary files
+interrupted writes left (count and bytes; prune removes them), and how
+many sessions a turn could not send whole under the context budget.
+
+With NAME, one session: its messages, bytes, characters, summaries, the
+characters a turn would send without a budget (the system prompt, the
+latest summary and the messages after it), the budget, and whether that
+is over it.
 
       --json      the same as a JSON object
+";
+
+pub const COMPACT: &str = "\
+Usage: hermes sessions compact NAME|ID [--keep N] [--agent CMD] [--context N]
+
+Ask the agent for a summary of the session's older messages and store it
+in the session, after them, marked as a summary. From then on a turn sends
+the system prompt, the latest summary and the messages after it. Nothing
+is removed: the older messages stay in the file, shown and searchable.
+Kept as they are: the newest messages that fit in half the context budget
+(the other half is for the system prompt, the summary and the turns to
+come), or with --keep the last N. If the agent fails, is interrupted or
+writes nothing, the session is left as it was (exit 3, or 130).
+
+      --keep N      keep the last N messages as they are
+      --agent CMD   the command that writes the summary (default: as chat)
+      --context N   the context budget in characters (default: 'context' in
+                    config.toml, else 300000)
 ";
 
 pub const MERGE: &str = "\
@@ -306,6 +338,7 @@ pub fn for_sessions_verb(verb: &str) -> Option<&'static str> {
         "delete" => DELETE,
         "prune" => PRUNE,
         "stats" => STATS,
+        "compact" => COMPACT,
         "merge" => MERGE,
         "merge-file" => MERGE_FILE,
         _ => return None,

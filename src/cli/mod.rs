@@ -28,6 +28,9 @@ pub struct Cli {
 pub enum Command {
     Chat(chat::args::Args),
     Sessions(sessions::Command),
+    /// `sessions compact`: it runs the agent, so it is chat's (the
+    /// sessions verbs never run one).
+    Compact(chat::compact::Args),
     Completion(Shell),
     /// Print this text to stdout and succeed.
     Print(String),
@@ -162,6 +165,9 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
         }
         Some(other) => return Err(other.unexpected().into()),
     };
+    if verb == "compact" {
+        return parsed(chat::compact::parse(parser), help::COMPACT, chat::compact::OPTIONS, Command::Compact);
+    }
     use sessions::Command as Verb;
     let (parsed_verb, help_text, options): (Result<Verb>, _, _) = match verb.as_str() {
         "list" | "ls" => (list::parse(parser).map(Verb::List), help::LIST, list::OPTIONS),

@@ -34,6 +34,7 @@ pub const VERBS: &[&str] = &[
     "delete",
     "prune",
     "stats",
+    "compact",
     "merge",
     "merge-file",
 ];

@@ -642,6 +642,33 @@ impl Store {
         Ok(Some(reader))
     }
 
+    /// A session opened for a turn: what it sends under `budget` (a first
+    /// pass over the messages' sizes) and the file read again from its
+    /// start for sending them. Ok(None) if there is no such session.
+    pub fn open_planned(
+        &self,
+        id: &str,
+        budget: u64,
+    ) -> Result<Option<(format::Reader<fs::File>, context::Plan)>> {
+        let Some(mut reader) = self.open(id)? else {
+            return Ok(None);
+        };
+        let path = self.session_path(id).ok_or_else(|| gone(id))?;
+        let plan = context::plan(&mut reader, budget).map_err(|fault| fault_error(&path, fault))?;
+        let reader = reader.rewind().map_err(|fault| fault_error(&path, fault))?;
+        Ok(Some((reader, plan)))
+    }
+
+    /// A session's size in characters and what a turn would send of it
+    /// (see `context::measure`); Ok(None) if there is no such session.
+    pub fn measure(&self, id: &str) -> Result<Option<context::Measure>> {
+        let Some(mut reader) = self.open(id)? else {
+            return Ok(None);
+        };
+        let path = self.session_path(id).ok_or_else(|| gone(id))?;
+        context::measure(&mut reader).map(Some).map_err(|fault| fault_error(&path, fault))
+    }
+
     /// Write a brand-new session. The caller holds the store lock and has
     /// made sure the title is free.
     pub fn create(&self, header: &Header, messages: &[Message]) -> Result<()> {

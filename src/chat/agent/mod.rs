@@ -6,7 +6,6 @@
 pub mod decode;
 pub mod process;
 
-use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::unix::io::AsRawFd;
 use std::os::unix::process::ExitStatusExt;
@@ -16,6 +15,7 @@ use nanoserde::SerJson;
 
 use crate::config::AgentInput;
 use crate::error::{Error, Result, describe_io};
+use crate::store::context::Plan;
 use crate::store::format::{Fault, Reader};
 use crate::store::session::{Header, MAX_MESSAGE_BYTES, Message};
 use crate::sys;
@@ -39,13 +39,18 @@ pub struct Reply {
 
 /// Write what the agent reads on stdin, reading the conversation one
 /// message at a time from the session file: a long session is never held
-/// in memory whole.
+/// in memory whole. Only the messages `plan` chooses go (see
+/// `store::context`); what it left out or summarised is said in a system
+/// note before the first message that is not a system prompt.
 pub fn write_input(
     format: AgentInput,
     model: Option<&str>,
     mut conversation: Reader<impl Read>,
+    plan: &Plan,
     to: &mut impl Write,
 ) -> Result<(), Fault> {
+    let mut note = plan.note();
+    let mut at = 0u64;
     match format {
         AgentInput::Json => {
             // `{"model":"...","stream":true,"messages":[{"role":...,"content":...},...]}`:
@@ -56,19 +61,40 @@ pub fn write_input(
             to.write_all(model.unwrap_or("").to_string().serialize_json().as_bytes())?;
             to.write_all(b",\"stream\":true,\"messages\":[")?;
             let mut first = true;
-            while let Some(m) = conversation.next_json()? {
-                if !first {
-                    to.write_all(b",")?;
-                }
+            let mut one = |to: &mut dyn Write, role: &[u8], content: &[u8]| {
+                let comma: &[u8] = if first { b"" } else { b"," };
                 first = false;
-                for piece in [b"{\"role\":\"", m.role.as_bytes(), b"\",\"content\":", &m.content, b"}"] {
-                    to.write_all(piece)?;
+                [comma, b"{\"role\":\"", role, b"\",\"content\":", content, b"}"]
+                    .iter()
+                    .try_for_each(|piece| to.write_all(piece))
+            };
+            while let Some(m) = conversation.next_json()? {
+                at += 1;
+                if !plan.sends(at - 1) {
+                    continue;
                 }
+                if (m.role != "system" || m.summary)
+                    && let Some(text) = note.take()
+                {
+                    one(to, b"system", text.serialize_json().as_bytes())?;
+                }
+                one(to, m.role.as_bytes(), &m.content)?;
             }
             to.write_all(b"]}\n")?;
         }
         AgentInput::Transcript => {
             while let Some(m) = conversation.next_message()? {
+                at += 1;
+                if !plan.sends(at - 1) {
+                    continue;
+                }
+                if (m.role != "system" || m.is_summary())
+                    && let Some(text) = note.take()
+                {
+                    for piece in [b"system: ", text.as_bytes(), b"\n\n"] {
+                        to.write_all(piece)?;
+                    }
+                }
                 for piece in [m.role.as_bytes(), b": ", m.content.as_bytes(), b"\n\n"] {
                     to.write_all(piece)?;
                 }
@@ -130,7 +156,13 @@ impl Agent {
     /// stop within the grace period, or a second signal, gets SIGKILL. Once
     /// the agent has exited, output is read for a moment more, then what it
     /// left running is killed and the reply is complete.
-    pub fn reply(&self, header: &Header, conversation: Reader<File>, out: &mut dyn Write) -> Result<Reply> {
+    pub fn reply<R: Read + Send + 'static>(
+        &self,
+        header: &Header,
+        conversation: Reader<R>,
+        plan: Plan,
+        out: &mut dyn Write,
+    ) -> Result<Reply> {
         // A command of one plain word is what `sh -c` would run, started
         // without the shell in between; if it cannot be started so (not
         // found, no #! line), the shell runs it and says why as it would.
@@ -154,7 +186,7 @@ impl Agent {
         let (input, model) = (self.input, self.model.clone());
         let feeder = std::thread::Builder::new().spawn(move || {
             let mut stdin = io::BufWriter::with_capacity(64 << 10, stdin);
-            let _ = write_input(input, model.as_deref(), conversation, &mut stdin);
+            let _ = write_input(input, model.as_deref(), conversation, &plan, &mut stdin);
         });
         if let Err(e) = feeder {
             agent.abandon();
