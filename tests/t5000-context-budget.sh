@@ -84,7 +84,7 @@ test_expect_success PYTHON3 'config.toml sets the budget; off sends everything' 
 	test "$(sent "$(last_input)")" -le 5000 &&
 	printf "context = \"off\"\n" >"$HERMES_HOME/config.toml" &&
 	hermes chat -c long -q "all of it" --agent "$REC" -Q >out &&
-	test "$(json_get "$(last_input)" "len(v[\"messages\"])")" = 5005 &&
+	test "$(json_get "$(last_input)" "len(v[\"messages\"])")" = 5004 &&
 	printf "context = \"lots\"\n" >"$HERMES_HOME/config.toml" &&
 	test_expect_code 4 hermes chat -c long -q x --agent "$REC" -Q 2>err &&
 	grep "line 1: context must be a number of characters" err &&
