@@ -101,7 +101,7 @@ check_current() {
 }
 
 # Every verb of hermes sessions.
-VERBS='list search pick show current export import rename delete prune stats merge merge-file'
+VERBS='list search pick show current export import rename delete prune stats compact merge merge-file'
 
 # ---- Agents -----------------------------------------------------------
 
