@@ -73,8 +73,8 @@ _hermes() {
 	local -a _hermes_words
 	local _hermes_cur _hermes_raw _hermes_quote _hermes_profile=
 	local global='-p --profile -V --version'
-	local chat='-c --continue -r --resume --pick --create-if-missing -q --query -Q --quiet --title --agent --no-agent -h --help'
-	local verbs='list search pick show current export import rename delete prune stats merge merge-file'
+	local chat='-c --continue -r --resume --pick --create-if-missing -q --query -Q --quiet --title --agent --no-agent --context -h --help'
+	local verbs='list search pick show current export import rename delete prune stats compact merge merge-file'
 	COMPREPLY=()
 	_hermes_split_line
 	# Where are we: which command, which sessions verb, how many arguments.
@@ -136,6 +136,7 @@ _hermes() {
 		sessions/delete) _hermes_add_words '-y --yes -h --help' "$text" ;;
 		sessions/merge) _hermes_add_words '--dry-run -y --yes -h --help' "$text" ;;
 		sessions/prune) _hermes_add_words '--older-than --dry-run -y --yes -h --help' "$text" ;;
+		sessions/compact) _hermes_add_words '--keep --agent --context -h --help' "$text" ;;
 		*) _hermes_add_words '-h --help' "$text" ;;
 		esac
 		return
@@ -144,6 +145,7 @@ _hermes() {
 	/) _hermes_add_words 'chat sessions completion help' "$text" ;;
 	sessions/) _hermes_add_words "$verbs" "$text" ;;
 	sessions/show | sessions/export | sessions/delete) _hermes_add_sessions title "$text" ;;
+	sessions/stats | sessions/compact) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
 	sessions/rename) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
 	sessions/import) ((nargs == 0)) && compopt -o default 2>/dev/null ;;
 	sessions/merge) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;

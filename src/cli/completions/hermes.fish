@@ -122,6 +122,7 @@ complete -c hermes -n $chat -s Q -l quiet -d "do not print 'session_id: ID' or h
 complete -c hermes -n $chat -l title -x -d 'title for a new session'
 complete -c hermes -n $chat -l agent -r -d 'the command that writes replies'
 complete -c hermes -n $chat -l no-agent -d 'only save the message; no reply'
+complete -c hermes -n $chat -l context -x -d 'send at most N characters of the conversation'
 
 # hermes sessions VERB.
 complete -c hermes -n __hermes_needs_verb -a list -d 'sessions, newest activity first'
@@ -135,6 +136,7 @@ complete -c hermes -n __hermes_needs_verb -a rename -d 'give a session a new tit
 complete -c hermes -n __hermes_needs_verb -a delete -d 'delete sessions'
 complete -c hermes -n __hermes_needs_verb -a prune -d 'delete sessions inactive for DAYS'
 complete -c hermes -n __hermes_needs_verb -a stats -d 'counts, sizes, oldest and newest'
+complete -c hermes -n __hermes_needs_verb -a compact -d "have the agent summarise a session's older messages"
 complete -c hermes -n __hermes_needs_verb -a merge -d 'merge conflict copies, or the sessions sharing a title'
 complete -c hermes -n __hermes_needs_verb -a merge-file -d 'merge two versions of a session file (git merge driver)'
 complete -c hermes -n '__hermes_sessions_verb show export delete; and not __hermes_previous -o --output -f --format' -a '(__hermes_sessions title)'
@@ -155,8 +157,12 @@ complete -c hermes -n '__hermes_sessions_verb delete prune merge' -s y -l yes -d
 complete -c hermes -n '__hermes_sessions_verb prune' -l older-than -x -d 'delete sessions inactive for DAYS days'
 complete -c hermes -n '__hermes_sessions_verb prune' -l dry-run -d 'list what would be removed; remove nothing'
 complete -c hermes -n '__hermes_sessions_verb merge' -l dry-run -d 'say what would be merged; change nothing'
+complete -c hermes -n '__hermes_sessions_verb stats compact; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
+complete -c hermes -n '__hermes_sessions_verb compact' -l keep -x -d 'keep the last N messages as they are'
+complete -c hermes -n '__hermes_sessions_verb compact' -l agent -r -d 'the command that writes the summary'
+complete -c hermes -n '__hermes_sessions_verb compact' -l context -x -d 'the context budget in characters'
 
 # hermes completion SHELL, hermes help [sessions] COMMAND.
 complete -c hermes -n '__hermes_command_is completion 1' -a 'bash zsh fish'
 complete -c hermes -n '__hermes_command_is help 1' -a 'chat sessions completion'
-complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a 'list search pick show current export import rename delete prune stats merge merge-file'
+complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a 'list search pick show current export import rename delete prune stats compact merge merge-file'
