@@ -90,13 +90,15 @@ check: unit lint-shell test
 
 SHELLCHECK ?= shellcheck
 
-# The bash completion script, checked where shellcheck is installed.
-lint-shell:
+# The bash completion script hermes prints (its template in
+# src/cli/completions/ filled in from src/cli/defs.rs), checked where
+# shellcheck is installed.
+lint-shell: $(BIN)
 	@if command -v $(SHELLCHECK) >/dev/null 2>&1; then \
-		echo "$(SHELLCHECK) src/cli/completions/hermes.bash"; \
-		$(SHELLCHECK) -s bash src/cli/completions/hermes.bash; \
+		echo "$(BIN) completion bash | $(SHELLCHECK) -s bash -"; \
+		$(BIN) completion bash | $(SHELLCHECK) -s bash -; \
 	else \
-		echo "shellcheck not installed: src/cli/completions/hermes.bash not checked"; \
+		echo "shellcheck not installed: the bash completion script not checked"; \
 	fi
 
 # Unit tests in the dev profile: a second LTO build of the test harness

@@ -42,3 +42,14 @@ pub fn positional_args<const N: usize>(
         Error::usage(format!("sessions {verb}: missing {what}; see 'hermes sessions {verb} --help'"))
     })
 }
+
+/// The value of `-n/--limit`: a positive number, or the usage error that
+/// says what it is not.
+pub fn limit(parser: &mut lexopt::Parser) -> Result<usize> {
+    let value = string(parser.value()?);
+    value
+        .parse()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| Error::usage(format!("--limit wants a positive number, not '{value}'")))
+}

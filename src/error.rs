@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::text::counted;
 
-/// Exit statuses, as SPEC "Exit status" lists them.
+/// Exit statuses, as the man page (EXIT STATUS) and `--help` list them.
 pub const EXIT_NOT_FOUND: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_AGENT: i32 = 3;
@@ -36,6 +36,9 @@ pub enum Error {
     /// A short ID that fits several sessions: (ID, title, last active) of
     /// each, newest first.
     AmbiguousId { name: String, candidates: Vec<(String, String, f64)> },
+    /// A name that is the title of some sessions and a short ID of others:
+    /// (ID, title, last active, how the name fits) of each.
+    AmbiguousName { name: String, candidates: Vec<(String, String, f64, &'static str)> },
     /// `sessions search` found nothing.
     NoMatch(String),
     /// `sessions list TEXT` found no title holding TEXT.
@@ -137,6 +140,7 @@ impl Error {
             | Error::Unmerged(_)
             | Error::NoSuchId(_)
             | Error::AmbiguousId { .. }
+            | Error::AmbiguousName { .. }
             | Error::NoMatch(_)
             | Error::NoTitleMatch(_)
             | Error::NothingToContinue => EXIT_NOT_FOUND,
@@ -175,7 +179,7 @@ impl Error {
     }
 
     /// Whether the message is printed exactly as it is, without the
-    /// `hermes: ` every other error starts with (SPEC gives the not-found
+    /// `hermes: ` every other error starts with (the man page gives the not-found
     /// text of `chat -c NAME` verbatim).
     pub fn is_verbatim(&self) -> bool {
         matches!(self, Error::NotFound { .. })
@@ -188,11 +192,13 @@ pub fn not_a_session_file(path: &Path, why: &str) -> String {
     format!("{}: not a valid session file ({why})", path.display())
 }
 
-/// The text of an error, without the `hermes: ` its printer adds.
+/// The text of an error, without the `hermes: ` its printer adds. One long
+/// `match`, longer than any other function, on purpose: the single place
+/// of every message hermes prints (see ARCHITECTURE.md).
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            // The one message that is not prefixed: SPEC gives it verbatim.
+            // The one message that is not prefixed: the man page gives it verbatim.
             Error::NotFound { name, did_you_mean } => {
                 writeln!(f, "No session found matching '{}'.", visible(name))?;
                 if let Some(title) = did_you_mean {
@@ -257,6 +263,22 @@ impl fmt::Display for Error {
   ... and {} more",
                         candidates.len() - AMBIGUOUS_SHOWN
                     )?;
+                }
+                Ok(())
+            }
+            Error::AmbiguousName { name, candidates } => {
+                write!(
+                    f,
+                    "'{}' could mean {} sessions: it is a title and also a short ID; nothing was done. Name one by its full ID:",
+                    visible(name),
+                    candidates.len()
+                )?;
+                for (id, title, updated_at, how) in candidates.iter().take(AMBIGUOUS_SHOWN) {
+                    let title = crate::text::printable(title, false);
+                    write!(f, "\n  {id}  {}  {title}  ({how})", crate::time::local_minutes(*updated_at))?;
+                }
+                if candidates.len() > AMBIGUOUS_SHOWN {
+                    write!(f, "\n  ... and {} more", candidates.len() - AMBIGUOUS_SHOWN)?;
                 }
                 Ok(())
             }
@@ -347,7 +369,7 @@ impl fmt::Display for Error {
 /// sequences among them) and bidi overrides are shown as escapes, not
 /// obeyed, the way usage errors and stored titles show them.
 fn visible(name: &str) -> String {
-    crate::text::printable(name, false).into_owned()
+    crate::text::clipped(name)
 }
 
 /// `text` as one shell word, for a command line a user may paste.
@@ -385,7 +407,7 @@ mod tests {
         io::Error::from(io::ErrorKind::StorageFull)
     }
 
-    /// One of each kind, with the status SPEC gives it.
+    /// One of each kind, with the status the man page gives it.
     fn every_kind() -> Vec<(Error, i32)> {
         let path = || PathBuf::from("/h/sessions/x.json");
         vec![

@@ -3,7 +3,7 @@
 //! runs and reports. Layers, bottom up (no module uses one above it):
 //! `sys`, `error`, `args`, `hash`, `time`, `text`, `output`; `store`; `config`;
 //! `terminal`; `view`; `chat` and `sessions` (which never use each other);
-//! `cli`; and `run` here.
+//! `cli`, whose `cli::run` is the dispatcher at the top.
 
 pub mod args;
 pub mod chat;
@@ -20,87 +20,4 @@ pub mod text;
 pub mod time;
 pub mod view;
 
-use std::path::PathBuf;
-
-use cli::{Cli, Command};
-use error::{Error, Result};
-use store::Store;
-
-/// Carry out a parsed command line.
-pub fn run(cli: Cli) -> Result<()> {
-    match cli.command {
-        Command::Print(text) => print(&text),
-        Command::Version { verbose } => print(&version_text(verbose)),
-        Command::Completion(shell) => print(cli::completion::script(shell)),
-        Command::Chat(args) => {
-            let store = open_store(cli.profile)?;
-            store.verify()?;
-            chat::run(&store, args)
-        }
-        Command::Compact(args) => {
-            let store = open_store(cli.profile)?;
-            store.verify()?;
-            chat::compact::run(&store, args)
-        }
-        Command::Sessions(command) => {
-            let store = open_store(cli.profile)?;
-            // A home others can write to is refused to any command that
-            // writes or runs an agent; what only reads goes on, warned.
-            if sessions::is_read_only(&command) {
-                // It goes on in an unsafe home (your sessions can still be
-                // listed and exported), saying once what is wrong.
-                for problem in store.trust_problems() {
-                    output::warn(&problem.message());
-                }
-            } else {
-                store.verify()?;
-            }
-            if sessions::writes_files(&command) {
-                // Ctrl-C or SIGTERM: stop between items and remove the
-                // temporary in progress, rather than die and leave it.
-                sys::abort_writes_on_signal();
-            }
-            sessions::run(&store, command)
-        }
-    }
-}
-
-fn print(text: &str) -> Result<()> {
-    let mut out = output::Out::new();
-    out.write(text)?;
-    out.flush()
-}
-
-fn version_text(verbose: bool) -> String {
-    let mut text = format!("hermes {}\n", env!("CARGO_PKG_VERSION"));
-    if verbose {
-        text.push_str(&format!(
-            "session format: {}\ntarget: {}-{}\nprofile: {}\nstatic: {}\n",
-            store::session::FORMAT,
-            std::env::consts::ARCH,
-            std::env::consts::OS,
-            if cfg!(debug_assertions) { "debug" } else { "release" },
-            if cfg!(target_feature = "crt-static") { "yes" } else { "no" },
-        ));
-    }
-    text
-}
-
-/// `$HERMES_HOME`, else `$HOME/.hermes`; `-p NAME` picks a profile in it.
-fn open_store(profile: Option<String>) -> Result<Store> {
-    let base = match std::env::var_os("HERMES_HOME").filter(|v| !v.is_empty()) {
-        Some(home) => PathBuf::from(home),
-        None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-            Some(home) => PathBuf::from(home).join(".hermes"),
-            None => {
-                return Err(Error::NoHome);
-            }
-        },
-    };
-    let base = if base.is_relative() {
-        std::env::current_dir().map_err(|e| Error::io(&base, e))?.join(base)
-    } else {
-        base
-    };
-    Ok(Store::in_home(base, profile.as_deref()))
-}
+pub use cli::run::run;

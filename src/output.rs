@@ -14,6 +14,12 @@ pub struct Out {
     inner: io::BufWriter<io::StdoutLock<'static>>,
 }
 
+impl Default for Out {
+    fn default() -> Out {
+        Out::new()
+    }
+}
+
 impl Out {
     pub fn new() -> Out {
         Out { inner: io::BufWriter::new(io::stdout().lock()) }
@@ -53,7 +59,7 @@ pub fn notice(text: &str) {
     crate::note!("hermes: {}", shown.join("\n"));
 }
 
-/// Print an error: prefixed, except the one text SPEC gives verbatim; a
+/// Print an error: prefixed, except the one text the man page gives verbatim; a
 /// closed stdout says nothing.
 pub fn report(e: &Error) {
     match e {

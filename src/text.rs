@@ -140,15 +140,31 @@ fn is_sgr_param(b: u8) -> bool {
     b.is_ascii_digit() || b == b';' || b == b':'
 }
 
-/// Whether colour sequences may reach the terminal: not under `NO_COLOR`
-/// (<https://no-color.org>: set and not empty).
+/// Whether colour sequences may reach the terminal, hermes's own (the
+/// listing's matches, the picker) and an agent's alike: not under
+/// `NO_COLOR` (<https://no-color.org>: set and not empty), nor on a
+/// `TERM=dumb` terminal. The one colour rule.
 pub fn colors_allowed() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
 }
 
 /// "1 session", "2 sessions".
 pub fn counted(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Outside input quoted in a message: printable, and a long one (a
+/// 5,000-character "ID") cut to its first characters with its length said.
+pub fn clipped(s: &str) -> String {
+    const SHOWN: usize = 60;
+    let shown = printable(s, false);
+    let n = shown.chars().count();
+    if n <= SHOWN {
+        return shown.into_owned();
+    }
+    let head: String = shown.chars().take(SHOWN - 1).collect();
+    format!("{head}… ({n} characters)")
 }
 
 /// At most `max` characters, cut at a space where one is near, with `…`.
@@ -364,8 +380,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in rows.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        rows[0][j] = j;
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {

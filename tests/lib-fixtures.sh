@@ -67,7 +67,7 @@ mk_session() {
 
 # ---- What hermes says -------------------------------------------------
 
-# not_found NAME: the SPEC's text for -c NAME matching nothing.
+# not_found NAME: the man page's text for -c NAME matching nothing.
 # verb_not_found NAME [NEAR]: what a sessions verb says of a NAME that
 # matches nothing (a plain NAME; NEAR a title that differs in case).
 verb_not_found() {
@@ -100,8 +100,23 @@ check_current() {
 	test_cmp expect.current actual.current
 }
 
-# Every verb of hermes sessions.
-VERBS='list search pick show current export import rename delete prune stats compact merge merge-file'
+# gen_sessions N [DIRS]: N minimal sessions tI in export --format jsonl
+# form, one a minute from 2026-01-01 (activity order is the reverse of ID
+# order), all started in /x, or with DIRS in /w0 .. /w(DIRS-1) in turn. The
+# one generator of the large stores (t3010, t3020).
+gen_sessions() {
+	awk -v n="$1" -v dirs="${2:-0}" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			t = 1767225600 + i * 60
+			cwd = dirs ? "/w" (i % dirs) : "/x"
+			printf "{\"format\":1,\"id\":\"20260101_%06d_%06x\",\"title\":\"t%d\",\"title_source\":\"user\",\"created_at\":%d,\"updated_at\":%d,\"cwd\":\"%s\",\"message_count\":1,\"preview\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"m\",\"ts\":%d}]}\n", i / 60, i, i, t, t, cwd, t
+		}
+	}'
+}
+
+# Every verb of hermes sessions, as 'hermes sessions --help' lists them
+# (made from src/cli/defs.rs, the one list of verbs).
+VERBS=$(HERMES_HOME=/nonexistent "$HERMES_BIN" sessions --help | sed -n "s/^  \([a-z][a-z-]*\) .*/\1/p" | tr "\n" " ")
 
 # ---- Agents -----------------------------------------------------------
 
@@ -174,6 +189,81 @@ start_tmux() {
 	trap stop_tmux EXIT
 	trap 'exit 130' INT TERM HUP
 	PANE=$(tm new-session -d -s test -x 150 -y 50 -c "$TRASH" -P -F '#{pane_id}' "env PS1='$ ' sh")
+}
+
+# ---- Driving a tmux pane -----------------------------------------------
+# After start_tmux (or a script's start_pane), on the pane $PANE.
+
+# keys KEY...: press tmux keys (C-a, M-b, Left, Enter...) in the pane.
+keys() {
+	tm send-keys -t "$PANE" "$@"
+}
+
+# typed TEXT: type TEXT literally.
+typed() {
+	tm send-keys -t "$PANE" -l "$1"
+}
+
+# type_line TEXT: type TEXT into the pane and press Enter.
+type_line() {
+	typed "$1" &&
+	keys Enter
+}
+
+# paste TEXT: paste TEXT into the pane as a terminal does, bracketed.
+paste() {
+	printf '%s' "$1" >paste.buf &&
+	tm load-buffer -b p paste.buf &&
+	tm paste-buffer -p -b p -t "$PANE"
+}
+
+# start_hermes 'ARGS': run `hermes ARGS` in the pane's shell (ARGS as shell
+# words); its exit status lands in hermes.rc when it ends.
+start_hermes() {
+	type_line "hermes $1; echo \$? >hermes.tmp && mv hermes.tmp hermes.rc"
+}
+
+# screen: everything the pane has shown, wrapped lines joined.
+screen() {
+	tm capture-pane -p -J -S - -t "$PANE"
+}
+
+# on_screen GREP-ARGS: the pane has shown a matching line.
+on_screen() {
+	screen | grep "$@" >/dev/null
+}
+
+# screen_count PATTERN N: the pane shows at least N lines matching PATTERN.
+screen_count() {
+	test "$(screen | grep -c -- "$1")" -ge "$2"
+}
+
+# wait_until CMD...: poll_until CMD succeeds (at most 30 s); if it never
+# does, show the last lines of the pane too.
+wait_until() {
+	poll_until "$@" || {
+		screen | grep -v "^$" | tail -n 30 >&2
+		return 1
+	}
+}
+
+# hermes_exited STATUS: wait for hermes to end, and check its exit status.
+hermes_exited() {
+	wait_until test -f hermes.rc &&
+	echo "$1" >expect.rc &&
+	test_cmp expect.rc hermes.rc
+}
+
+# sessions_are N: the store holds N sessions.
+sessions_are() {
+	test "$(session_count)" = "$1"
+}
+
+# has_messages ID FILE: session ID holds exactly the messages in FILE.
+has_messages() {
+	test -f "$HERMES_HOME/sessions/$1.json" &&
+	messages "$1" >actual.messages &&
+	cmp -s "$2" actual.messages
 }
 
 # ---- Reporting --------------------------------------------------------

@@ -175,6 +175,9 @@ test_lazy_prereq NOT_ROOT 'test "$(id -u)" != 0'
 test_lazy_prereq PYTHON3 'command -v python3'
 test_lazy_prereq SETPRIV 'command -v setpriv'
 test_lazy_prereq PRLIMIT 'command -v prlimit'
+# EXPENSIVE: tests that take minutes (a full static build); .ci/run turns
+# them on with HERMES_TEST_EXPENSIVE=1, as git's EXPENSIVE.
+test_lazy_prereq EXPENSIVE 'test -n "${HERMES_TEST_EXPENSIVE-}"'
 # Root may make mount and UTS namespaces and bind-mount over
 # /etc/machine-id: another machine.
 test_lazy_prereq MACHINES 'test "$(id -u)" = 0 && test -f /etc/machine-id &&
@@ -329,8 +332,8 @@ run_in_pty() {
 	script -qec "$1" /dev/null
 }
 
-# MACHINE: the tag that ends this machine's terminal keys (SPEC "Terminal
-# identity"): pane %0 leaves tmux_pane--0.$MACHINE.json, found by looking.
+# MACHINE: the tag that ends this machine's terminal keys (see machine_tag in
+# src/terminal/mod.rs): pane %0 leaves tmux_pane--0.$MACHINE.json, found by looking.
 MACHINE=$(
 	home=$(mktemp -d) &&
 	HERMES_HOME=$home TMUX_PANE=%0 "$HERMES_BIN" chat -q x --no-agent -Q </dev/null >/dev/null 2>&1

@@ -102,4 +102,36 @@ test_expect_success 'make unit and make test have rules; TESTS names the scripts
 	grep "tests/run t0000-harness.sh$" out
 '
 
+test_expect_success 'every test script has a number of its own' '
+	ls "$ROOT"/tests/t[0-9]*.sh | sed "s|.*/t\([0-9]*\)-.*|\1|" | sort | uniq -d >dup &&
+	test_must_be_empty dup
+'
+
+test_expect_success 'tests/run keeps the scripts going and reports each as it ends' '
+	# Beside the trash directory: lib.sh holds the words of a panic, which
+	# the harness looks for in trash directories.
+	t=$TRASH.run && mkdir "$t" &&
+	cp "$ROOT"/tests/lib.sh "$ROOT"/tests/lib-fixtures.sh "$ROOT"/tests/run "$t" &&
+	# The first ends only once the second has: started together, the
+	# second must be reported first, whatever the load.
+	for n in 1 2 3; do
+		case $n in
+		1) body="i=0; until test -f \"$t/2.done\" || test \$i = 300; do sleep 0.1; i=\$((i + 1)); done" ;;
+		2) body="touch \"$t/2.done\"" ;;
+		3) body=true ;;
+		esac &&
+		printf "%s\n" "test_description=\"s$n\"" ". \"\$(dirname \"\$0\")/lib.sh\"" \
+			"test_expect_success \"one\" '"'"'$body'"'"'" test_done >"$t/t900$n-s.sh" || return 1
+	done &&
+	TEST_JOBS=2 HERMES_TEST_TIMES=times sh "$t/run" >out &&
+	tail -n 1 out >actual &&
+	echo "3 passed, 0 failed, 0 skipped" >expect &&
+	test_cmp expect actual &&
+	test_line_count = 3 "$t/times" &&
+	# The shorter second script is reported before the first.
+	grep "^# t900[12]-s: " out | cut -d: -f1 >actual &&
+	printf "%s\n" "# t9002-s" "# t9001-s" >expect &&
+	test_cmp expect actual
+'
+
 test_done

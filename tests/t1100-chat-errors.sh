@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='hermes chat: loud failures, with the exact text and exit status of the SPEC'
+test_description='hermes chat: loud failures, with the exact text and exit status of the man page'
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success '-c NAME matching nothing in an empty store: exit 1, the exact text, nothing created' '
@@ -100,7 +100,7 @@ test_expect_success 'bare -c with no sessions and a breadcrumb-capable terminal:
 	test "$(session_count)" = 0
 '
 
-test_expect_success 'bare -c --create-if-missing: exit 2 with the SPEC message' '
+test_expect_success 'bare -c --create-if-missing: exit 2 with the documented message' '
 	mk alpha >/dev/null &&
 	test_expect_code 2 hermes chat -c --create-if-missing -q "hello" --no-agent >out 2>err &&
 	test_must_be_empty out &&

@@ -20,7 +20,6 @@ stop_slow_agents() {
 # start_pane: start_tmux, and wait for its shell's prompt; sets $PANE.
 # The shell has TERM=dumb: these tests drive the plain line reading that a
 # terminal without the line editor gets (t2310 tests the editor).
-# Needs wait_until and on_screen, below.
 # Not in $(...): the trap must belong to the test's shell.
 start_pane() {
 	start_tmux &&
@@ -31,12 +30,6 @@ start_pane() {
 	tm send-keys -t "$PANE" -l "TERM=dumb; export TERM" &&
 	tm send-keys -t "$PANE" Enter &&
 	wait_until screen_count '^\$' 2
-}
-
-# type_line TEXT: type TEXT into the pane and press Enter.
-type_line() {
-	tm send-keys -t "$PANE" -l "$1" &&
-	tm send-keys -t "$PANE" Enter
 }
 
 # prompts: how many hermes prompts ("> ") the pane has shown.
@@ -56,55 +49,6 @@ send_line() {
 # hermes_ready: wait for hermes's first prompt.
 hermes_ready() {
 	wait_until screen_count "^>" 1
-}
-
-# start_hermes 'ARGS': run `hermes ARGS` in the pane's shell (ARGS as shell
-# words); its exit status lands in hermes.rc when it ends.
-start_hermes() {
-	type_line "hermes $1; echo \$? >hermes.tmp && mv hermes.tmp hermes.rc"
-}
-
-# sessions_are N: the store holds N sessions.
-sessions_are() {
-	test "$(session_count)" = "$1"
-}
-
-# wait_until CMD...: poll_until CMD succeeds (at most 30 s); if it never
-# does, show the last lines of the pane too.
-wait_until() {
-	poll_until "$@" || {
-		screen | grep -v "^$" | tail -n 30 >&2
-		return 1
-	}
-}
-
-# screen: everything the pane has shown, wrapped lines joined.
-screen() {
-	tm capture-pane -p -J -S - -t "$PANE"
-}
-
-# on_screen GREP-ARGS: the pane has shown a matching line.
-on_screen() {
-	screen | grep "$@" >/dev/null
-}
-
-# screen_count PATTERN N: the pane shows at least N lines matching PATTERN.
-screen_count() {
-	test "$(screen | grep -c -- "$1")" -ge "$2"
-}
-
-# hermes_exited STATUS: wait for hermes to end, and check its exit status.
-hermes_exited() {
-	wait_until test -f hermes.rc &&
-	echo "$1" >expect.rc &&
-	test_cmp expect.rc hermes.rc
-}
-
-# has_messages ID FILE: session ID holds exactly the messages in FILE.
-has_messages() {
-	test -f "$HERMES_HOME/sessions/$1.json" &&
-	messages "$1" >actual.messages &&
-	cmp -s "$2" actual.messages
 }
 
 test_expect_success TMUX 'a line typed in interactive mode is saved to a new session' '

@@ -142,12 +142,12 @@ test_expect_success 'two different user titles: the session keeps its own and sa
 	test_cmp expect actual
 '
 
-test_expect_success 'a copy whose session is gone becomes the session' '
+test_expect_success 'a copy whose session is gone becomes the session with --restore' '
 	two_sides &&
 	as_copy "ID.sync-conflict-20261202-120000-ABCDEFG.json" &&
 	hermes sessions delete thread --yes &&
-	hermes sessions merge --yes >out 2>err &&
-	echo "made $ID.sync-conflict-20261202-120000-ABCDEFG.json session $ID '"'thread'"' (its session was gone): 2 messages" >expect &&
+	hermes sessions merge --restore --yes >out 2>err &&
+	echo "restored session $ID '"'thread'"' from $ID.sync-conflict-20261202-120000-ABCDEFG.json: 2 messages" >expect &&
 	test_cmp expect out &&
 	printf "%s\n" first "on b" >expect &&
 	contents thread >actual &&

@@ -2,19 +2,8 @@
 test_description='sessions list beyond one page (10,000 rows): same rows, same order, nothing lost'
 . "$(dirname "$0")/lib.sh"
 
-# gen N: N minimal sessions in export --format jsonl form, one a minute,
-# so their activity order is the reverse of their ID order.
-gen() {
-	awk -v n="$1" 'BEGIN {
-		for (i = 0; i < n; i++) {
-			t = 1767225600 + i * 60
-			printf "{\"format\":1,\"id\":\"20260101_%06d_%06x\",\"title\":\"t%d\",\"title_source\":\"user\",\"created_at\":%d,\"updated_at\":%d,\"cwd\":\"/x\",\"message_count\":1,\"preview\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"m\",\"ts\":%d}]}\n", i / 60, i, i, t, t, t
-		}
-	}'
-}
-
 test_expect_success 'set up 10,050 sessions' '
-	gen 10050 >s.jsonl &&
+	gen_sessions 10050 >s.jsonl &&
 	hermes sessions import s.jsonl 2>err &&
 	grep "imported 10050 sessions" err &&
 	cp -R "$HERMES_HOME" "$TRASH_ROOT/large-home"

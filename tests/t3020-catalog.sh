@@ -2,17 +2,6 @@
 test_description='the catalog of a large store: a title lookup, a short listing and a search for a common word read a few files, and every answer is the one a full scan gives, whatever happened to the store or the catalog'
 . "$(dirname "$0")/lib.sh"
 
-# gen N: N sessions in export --format jsonl form, one a minute (activity
-# order is the reverse of ID order), in 3 directories.
-gen() {
-	awk -v n="$1" 'BEGIN {
-		for (i = 0; i < n; i++) {
-			t = 1767225600 + i * 60
-			printf "{\"format\":1,\"id\":\"20260101_%06d_%06x\",\"title\":\"t%d\",\"title_source\":\"user\",\"created_at\":%d,\"updated_at\":%d,\"cwd\":\"/w%d\",\"message_count\":1,\"preview\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"m\",\"ts\":%d}]}\n", i / 60, i, i, t, t, i % 3, t
-		}
-	}'
-}
-
 # session_file I: the file of session tI as generated.
 session_file() {
 	printf "%s/sessions/20260101_%06d_%06x.json" "$HERMES_HOME" $(($1 / 60)) "$1"
@@ -54,7 +43,7 @@ all_agree() {
 }
 
 test_expect_success 'set up 600 sessions; a listing writes the catalog' '
-	gen 600 >s.jsonl &&
+	gen_sessions 600 3 >s.jsonl &&
 	hermes sessions import s.jsonl 2>err &&
 	grep "imported 600 sessions" err &&
 	hermes sessions list >out &&
@@ -200,7 +189,7 @@ test_expect_success 'a catalog missing, cut short, damaged, stale or from anothe
 	hermes sessions rename t1 new-2 2>err &&
 	cp catalog catalog-state "$HERMES_HOME/" && all_agree &&
 	# Another store s catalog (another machine, a restored backup).
-	mkdir other && gen 550 | sed "s/\"title\":\"t/\"title\":\"other-/" >o.jsonl &&
+	mkdir other && gen_sessions 550 3 | sed "s/\"title\":\"t/\"title\":\"other-/" >o.jsonl &&
 	HERMES_HOME=$PWD/other hermes sessions import o.jsonl 2>err &&
 	HERMES_HOME=$PWD/other hermes sessions list >/dev/null &&
 	cp other/catalog other/catalog-state "$HERMES_HOME/" && all_agree

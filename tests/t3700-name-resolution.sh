@@ -4,7 +4,7 @@ test_description='every sessions verb finds NAME as chat -c does; every verb has
 
 # Run each verb that takes a NAME on "$1" (a name that matches nothing) and
 # check it fails like "hermes chat -c NAME": exit 1, no stdout, nothing
-# changed in the store; chat says the SPEC text (expect), each verb its
+# changed in the store; chat says the man page text (expect), each verb its
 # own one-line hint (expect.verb), which never offers --create-if-missing.
 same_as_chat_c () {
 	find "$HERMES_HOME" -type f ! -name .lock | sort >store.before &&
@@ -25,7 +25,7 @@ same_as_chat_c () {
 	test_cmp store.before store.after
 }
 
-test_expect_success 'no match: exit 1, the SPEC text for chat -c, a hint that fits for every verb' '
+test_expect_success 'no match: exit 1, the man page text for chat -c, a hint that fits for every verb' '
 	hermes chat --title "redis debug" -q x --no-agent -Q &&
 	not_found "nosuch" >expect &&
 	verb_not_found "nosuch" >expect.verb &&

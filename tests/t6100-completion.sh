@@ -58,17 +58,18 @@ test_expect_success 'hermes completion SHELL prints a script; other shells are r
 	grep "^hermes: completion: unknown shell .tcsh. (bash, zsh, fish)$" err
 '
 
-test_expect_success 'the scripts hermes prints are the files in src/cli/completions' '
+test_expect_success 'the printed scripts fill in every verb and option from the templates in src/cli/completions' '
+	for shell in bash zsh fish; do
+		hermes completion $shell >actual &&
+		! grep -n "@[A-Z_]*@" actual || return 1
+	done &&
 	hermes completion bash >actual &&
-	test_cmp "$ROOT/src/cli/completions/hermes.bash" actual &&
-	hermes completion zsh >actual &&
-	test_cmp "$ROOT/src/cli/completions/_hermes" actual &&
-	hermes completion fish >actual &&
-	test_cmp "$ROOT/src/cli/completions/hermes.fish" actual
+	grep -q "^complete -F _hermes hermes$" actual
 '
 
-test_expect_success SHELLCHECK 'shellcheck finds nothing in the bash script' '
-	shellcheck -s bash "$ROOT/src/cli/completions/hermes.bash"
+test_expect_success SHELLCHECK 'shellcheck finds nothing in the printed bash script' '
+	hermes completion bash >hermes.bash &&
+	shellcheck -s bash hermes.bash
 '
 
 test_expect_success 'completion writes no files' '

@@ -15,24 +15,24 @@ lone_copy() {
 	cp "$STATIC" "$lone/hermes"
 }
 
-test_expect_success 'make static builds target/static/hermes' '
+test_expect_success EXPENSIVE 'make static builds target/static/hermes' '
 	rm -f "$STATIC" &&
 	HOME=$BUILD_HOME make -s -C "$ROOT" static >out 2>&1 &&
 	test -x "$STATIC"
 '
 
-test_expect_success 'file(1) reports it statically linked, with no interpreter' '
+test_expect_success EXPENSIVE 'file(1) reports it statically linked, with no interpreter' '
 	file "$STATIC" >out &&
 	grep -E "statically linked|static-pie linked" out &&
 	! grep "interpreter" out
 '
 
-test_expect_success 'it says so itself' '
+test_expect_success EXPENSIVE 'it says so itself' '
 	"$STATIC" --version -v >out &&
 	grep "^static: yes$" out
 '
 
-test_expect_success 'alone, with an empty environment: a clear error about HERMES_HOME, exit 4' '
+test_expect_success EXPENSIVE 'alone, with an empty environment: a clear error about HERMES_HOME, exit 4' '
 	lone_copy &&
 	(cd "$lone" && test_expect_code 4 env -i ./hermes sessions list >"$TRASH/out" 2>"$TRASH/err") &&
 	test_must_be_empty out &&
@@ -45,14 +45,14 @@ test_expect_success 'alone, with an empty environment: a clear error about HERME
 	test_cmp expect left
 '
 
-test_expect_success 'alone, with an empty environment: chat fails the same way' '
+test_expect_success EXPENSIVE 'alone, with an empty environment: chat fails the same way' '
 	lone_copy &&
 	(cd "$lone" && test_expect_code 4 env -i ./hermes chat -q hi >"$TRASH/out" 2>"$TRASH/err") &&
 	test_must_be_empty out &&
 	grep "^hermes: neither HERMES_HOME nor HOME is set" err
 '
 
-test_expect_success 'alone, with only HERMES_HOME: it keeps sessions' '
+test_expect_success EXPENSIVE 'alone, with only HERMES_HOME: it keeps sessions' '
 	lone_copy &&
 	(
 		cd "$lone" &&
@@ -63,7 +63,7 @@ test_expect_success 'alone, with only HERMES_HOME: it keeps sessions' '
 	grep "^[*]*	notes	.*	1	[0-9_a-f]*$" out
 '
 
-test_expect_success 'alone, with an empty environment: what needs no store works' '
+test_expect_success EXPENSIVE 'alone, with an empty environment: what needs no store works' '
 	lone_copy &&
 	(cd "$lone" && env -i ./hermes --version && env -i ./hermes completion bash && env -i ./hermes help) >out 2>err &&
 	test_must_be_empty err &&

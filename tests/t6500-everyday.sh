@@ -127,4 +127,11 @@ test_expect_success SCRIPT 'on a terminal the same export shows its progress' '
 	test_line_count = 300 exported.jsonl
 '
 
+test_expect_success 'hermes --help names every sessions command' '
+	hermes --help | sed -n "/^  sessions /,/^  completion /p" | tr -s " ,\n" "\n\n\n" >words &&
+	for verb in $VERBS; do
+		grep -qx -e "$verb" words || { echo "hermes --help lacks $verb" >&2; return 1; }
+	done
+'
+
 test_done

@@ -5,26 +5,6 @@ use lexopt::prelude::*;
 use crate::args::{peek_word, string};
 use crate::error::{Error, Result};
 
-/// The options `chat` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &[
-    "-c",
-    "--continue",
-    "-r",
-    "--resume",
-    "--pick",
-    "--create-if-missing",
-    "-q",
-    "--query",
-    "-Q",
-    "--quiet",
-    "--title",
-    "--agent",
-    "--no-agent",
-    "--context",
-    "-h",
-    "--help",
-];
-
 #[derive(Debug, Default, PartialEq)]
 pub struct Args {
     pub target: Target,

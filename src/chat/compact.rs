@@ -1,4 +1,5 @@
-//! Compaction (`hermes sessions compact`, `/compact`, `compact = "auto"`):
+//! Compaction (`/compact`, `compact = "auto"`, and the verb in
+//! sessions/compact.rs):
 //! the agent is asked for a summary of a session's older messages, which
 //! is stored in the session after them, marked (see `Message::summary`);
 //! from then on a turn sends the summary in their place (see
@@ -8,80 +9,18 @@
 
 use std::io::{self, Cursor};
 
-use lexopt::prelude::*;
-
-use crate::args::{positional_args, string};
 use crate::chat::agent::Agent;
-use crate::chat::args::AgentChoice;
-use crate::config::{self, AgentInput};
+use crate::config::AgentInput;
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::context::{self, Kind, Plan, json_chars};
 use crate::store::format::{self, Place};
 use crate::store::session::{Header, Message};
-use crate::terminal::resolve;
-use crate::{sys, time};
-
-/// The options `sessions compact` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--agent", "--keep", "--context", "-h", "--help"];
-
-#[derive(Debug, PartialEq)]
-pub struct Args {
-    pub name: String,
-    pub agent: AgentChoice,
-    /// Keep the last N messages as they are (else what fits in half the budget).
-    pub keep: Option<u64>,
-    pub context: Option<u64>,
-}
-
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut args = Args { name: String::new(), agent: AgentChoice::Configured, keep: None, context: None };
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Long("agent") => {
-                let command = string(parser.value()?);
-                if command.trim().is_empty() {
-                    return Err(Error::usage("--agent wants a command"));
-                }
-                args.agent = AgentChoice::Command(command);
-            }
-            Long("keep") => {
-                let value = string(parser.value()?);
-                args.keep = Some(value.parse().map_err(|_| {
-                    Error::usage(format!("--keep wants a number of messages, not '{value}'"))
-                })?);
-            }
-            Long("context") => args.context = Some(budget_arg(&string(parser.value()?))?),
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
-    }
-    let [name] = positional_args("compact", positional, "NAME or ID")?;
-    Ok(Args { name: string(name), ..args })
-}
+use crate::time;
 
 /// `--context N` and `/context N`: a budget, or a usage error.
 pub fn budget_arg(text: &str) -> Result<u64> {
     context::parse_budget(text).map_err(Error::Usage)
-}
-
-pub fn run(store: &Store, args: Args) -> Result<()> {
-    let header = resolve::find_by_name(store, &args.name)?;
-    let budget = match args.context {
-        Some(budget) => budget,
-        None => config::load(store)?.budget(),
-    };
-    let Some(agent) = super::choose_agent(store, &args.agent)? else {
-        return Err(Error::usage(
-            "no agent to write the summary: give --agent CMD, or set HERMES_AGENT or 'agent' in config.toml",
-        ));
-    };
-    sys::catch_interrupts();
-    let outcome = compact(store, &agent, &header, budget, args.keep)?;
-    crate::note!("{}", outcome.describe());
-    Ok(())
 }
 
 /// What a compaction came to.

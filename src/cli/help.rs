@@ -1,7 +1,34 @@
 //! The text of `--help` for every command. Kept in one place so that it and
-//! the man page can be checked against each other.
+//! the man page can be checked against each other. The usage lines and
+//! prose are written here; the option lines of each sessions verb and the
+//! verb lines of `hermes sessions --help` are made from defs.rs.
 
-pub const MAIN: &str = "\
+use super::defs::{Opt, VERBS, Verb};
+
+/// The main `--help`: `MAIN` with the sessions verbs of defs.rs named.
+pub fn main() -> String {
+    let names: Vec<&str> = VERBS.iter().map(|verb| verb.name).collect();
+    let mut lines = vec![String::new()];
+    for (i, name) in names.iter().enumerate() {
+        let word = match names.len() - i {
+            1 => format!("and {name}"),
+            2 => name.to_string(),
+            _ => format!("{name},"),
+        };
+        let line = lines.last_mut().unwrap_or_else(|| unreachable!());
+        if !line.is_empty() && line.len() + 1 + word.len() > 60 {
+            lines.push(word);
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&word);
+        }
+    }
+    MAIN.replace("{sessions}", &lines.join("\n               "))
+}
+
+const MAIN: &str = "\
 hermes - chat sessions as plain files; every terminal continues its own
 
 Usage:
@@ -12,7 +39,7 @@ Usage:
 
 Commands:
   chat         talk in a new or continued session (the default)
-  sessions     list, show, export, import, rename, delete and prune sessions
+  sessions     {sessions}
   completion   print a shell completion script
   help         show help for a command
 
@@ -65,14 +92,14 @@ How:
       --agent CMD        the command that writes replies (default:
                          $HERMES_AGENT, then 'agent' in config.toml)
       --no-agent         only save the message; no reply
-      --context N        send at most N characters of the conversation (the
-                         context budget; default: 'context' in config.toml,
-                         else 300000; 'off' sends it all)
+      --context N        the context budget: a turn sends at most N characters
+                         of the conversation (default: 'context' in
+                         config.toml, else 300000; 'off': no limit)
   -h, --help             show this help
 
 Interactive commands: /help /title [NEW] /new [TITLE] /continue NAME
-/retry /edit /save [FILE] /sessions /context [N] /compact [N] /id /quit. Ctrl-D quits; Ctrl-C stops a
-running reply. On a terminal the prompt names the session and edits the line:
+/retry /edit /save [FILE] /sessions /context [N] /compact [N] /id /quit.
+Ctrl-D quits; Ctrl-C stops a running reply. On a terminal the prompt names the session and edits the line:
 arrows, Home, End and Emacs keys; Up, Down and Ctrl-R for earlier messages;
 Alt-Enter or Ctrl-J for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR
 (with TERM=dumb, plain lines). See 'man hermes'.
@@ -81,41 +108,11 @@ unless NO_COLOR is set); what the agent leaves running once it exits is
 killed.
 ";
 
-pub const SESSIONS: &str = "\
+const SESSIONS: &str = "\
 Usage: hermes sessions COMMAND [ARGS]
 
 Commands:
-  list [TEXT] [--limit N] [--all] [--here] [--json]
-                         sessions, newest activity first ('*' marks the one
-                         'hermes chat -c' would continue here); with TEXT,
-                         those whose title holds it
-  search TEXT [--limit N] [--json]
-                         sessions whose title or messages hold TEXT
-  pick                   choose a session on a full-screen list; print its ID
-  show NAME|ID [--json]  print a conversation
-  current [--json] [--format TEMPLATE]
-                         which session 'hermes chat -c' would continue, and why
-  export [NAME|ID...] [--format json|jsonl|markdown] [-o FILE]
-                         export some or all sessions
-  import [--from FORMAT] [--dry-run] FILE
-                         import sessions from hermes, the Python Hermes or llm
-  rename NAME|ID TITLE   give a session a new title
-  delete NAME|ID... [--yes]
-                         delete sessions (asks first on a terminal)
-  prune --older-than DAYS [--dry-run] [--yes]
-                         delete sessions inactive for DAYS, stray temporary
-                         files and stale breadcrumbs
-  stats [NAME|ID] [--json]
-                         counts, sizes, oldest and newest, stray temporaries;
-                         with NAME, one session's size against the budget
-  compact NAME|ID [--keep N] [--agent CMD] [--context N]
-                         have the agent summarise a session's older messages
-  merge [TITLE] [--dry-run] [--yes]
-                         merge conflict copies left by sync tools or editors
-                         into their sessions, or the sessions sharing TITLE
-  merge-file BASE OURS THEIRS
-                         merge two versions of a session file (a git merge
-                         driver)
+{verbs}
 
 'ls' is list and 'rm' is delete. NAME is an ID, an exact title, or a short
 ID: 8 or more leading characters of an ID, or its last 6 hex digits, when
@@ -131,11 +128,7 @@ With TEXT, only sessions whose title holds it (case is ignored unless TEXT
 has a capital letter). On a terminal the table fits its width; to a pipe
 each line is MARK, TITLE, DATE, MESSAGES and ID, tab-separated.
 
-  -n, --limit N   show at most N sessions (default 20)
-      --all       show every session
-      --here      only sessions started in this workspace (git root, else
-                  the current directory)
-      --json      a JSON array of session headers, for scripts
+{options}
 ";
 
 pub const SEARCH: &str = "\
@@ -147,9 +140,7 @@ letter. TEXT is matched as the messages read, whatever the file escapes
 (quotes, backslashes, newlines, CJK). Exit 0 when some session matches,
 1 when none does. Damaged session files are skipped with a warning.
 
-  -n, --limit N   show at most N sessions (default 20)
-      --json      a JSON array: per session its ID, title, times, the count
-                  of matches and the first 10 snippets
+{options}
 ";
 
 pub const PICK: &str = "\
@@ -174,7 +165,7 @@ Print a session's conversation. NAME is an ID, an exact title or a short
 ID (see 'hermes sessions --help'). Control
 characters in it are shown as ^[ and the like, not sent to the terminal.
 
-      --json      the whole session file as JSON, raw text included
+{options}
 ";
 
 pub const CURRENT: &str = "\
@@ -184,11 +175,7 @@ Print the session 'hermes chat -c' would continue here and why: breadcrumb
 (this terminal used it last), workspace (newest in this git root or
 directory), or latest (newest of all). Exit 1 when there is none.
 
-      --json      {\"id\", \"title\", \"reason\"} as JSON
-  -f, --format TEMPLATE
-                  print TEMPLATE with {title}, {id}, {short_id} (the last 6
-                  hex digits) and {reason} filled in, for a shell prompt or
-                  a tmux status line; without a session, print nothing
+{options}
 ";
 
 pub const EXPORT: &str = "\
@@ -197,10 +184,7 @@ Usage: hermes sessions export [NAME|ID...] [--format json|jsonl|markdown] [-o FI
 Export the named sessions, or all of them when none is named. A damaged
 session is skipped with a warning, and the exit status is then 4.
 
-  -f, --format FORMAT   json (an array, default), jsonl (one session a
-                        line, for import) or markdown
-  -o, --output FILE     write to FILE (atomically, mode 0600) instead of stdout;
-                        a device or FIFO is written into, a symlink refused
+{options}
 ";
 
 pub const IMPORT: &str = "\
@@ -209,8 +193,7 @@ Usage: hermes sessions import [--from FORMAT] [--dry-run] FILE
 Import sessions from FILE ('-' for stdin). Sessions whose ID already exists
 are skipped, never overwritten, so importing a file twice adds nothing.
 
-  --from FORMAT         what wrote FILE: hermes (default), hermes-agent or llm
-  --dry-run             report what would be imported; write nothing
+{options}
 
 hermes is 'hermes sessions export --format jsonl'; hermes-agent is the Python
 Hermes's own 'sessions export --format jsonl -'; llm is
@@ -232,7 +215,7 @@ Usage: hermes sessions delete NAME|ID... [--yes]
 
 Delete sessions. On a terminal hermes asks first; otherwise --yes is needed.
 
-  -y, --yes       do not ask
+{options}
 ";
 
 pub const PRUNE: &str = "\
@@ -245,9 +228,7 @@ breadcrumbs pointing at a session file that does not exist (or that this
 prune removes). Damaged session files, sessions written by a newer hermes
 and sessions written to while prune runs are left in place.
 
-      --older-than DAYS   required
-      --dry-run           list what would be removed; remove nothing
-  -y, --yes               do not ask (needed when not on a terminal)
+{options}
 ";
 
 pub const STATS: &str = "\
@@ -263,7 +244,7 @@ characters a turn would send without a budget (the system prompt, the
 latest summary and the messages after it), the budget, and whether that
 is over it.
 
-      --json      the same as a JSON object
+{options}
 ";
 
 pub const COMPACT: &str = "\
@@ -278,29 +259,27 @@ Kept as they are: the newest messages that fit in half the context budget
 come), or with --keep the last N. If the agent fails, is interrupted or
 writes nothing, the session is left as it was (exit 3, or 130).
 
-      --keep N      keep the last N messages as they are
-      --agent CMD   the command that writes the summary (default: as chat)
-      --context N   the context budget in characters (default: 'context' in
-                    config.toml, else 300000)
+{options}
 ";
 
 pub const MERGE: &str = "\
-Usage: hermes sessions merge [TITLE] [--dry-run] [--yes]
+Usage: hermes sessions merge [TITLE] [--dry-run] [--restore] [--yes]
 
 Merge the conflict copies that sync tools and editors leave beside session
 files (Syncthing's ID.sync-conflict-*.json, Dropbox's and Nextcloud's
 'ID (conflicted copy ...).json', ID.json~) into their sessions: every
 message of both, in time order, each once; a title given by a person is
 kept over an automatic one. Each copy is removed once the merged session
-is safely on disk. A copy whose session is gone becomes the session. A
-damaged copy is named and left in place (exit 4).
+is safely on disk. A copy whose session is gone (deleted) is named and
+left as it is; --restore brings it back as a session. A damaged copy is
+named and left in place (exit 4). A merge never gives two sessions one
+title.
 
 With TITLE, merge the sessions that share that title (two machines started
 the same thread before they synced) into the oldest of them, the same way;
 the others are removed once it is safely on disk.
 
-      --dry-run   say what would be merged; change nothing
-  -y, --yes       do not ask (needed when not on a terminal)
+{options}
 ";
 
 pub const MERGE_FILE: &str = "\
@@ -325,22 +304,66 @@ Print a completion script. For example:
   fish:  hermes completion fish > ~/.config/fish/completions/hermes.fish
 ";
 
-pub fn for_sessions_verb(verb: &str) -> Option<&'static str> {
-    Some(match verb {
-        "list" => LIST,
-        "search" => SEARCH,
-        "pick" => PICK,
-        "show" => SHOW,
-        "current" => CURRENT,
-        "export" => EXPORT,
-        "import" => IMPORT,
-        "rename" => RENAME,
-        "delete" => DELETE,
-        "prune" => PRUNE,
-        "stats" => STATS,
-        "compact" => COMPACT,
-        "merge" => MERGE,
-        "merge-file" => MERGE_FILE,
-        _ => return None,
-    })
+/// `hermes sessions VERB --help`: its text with its option lines filled in.
+pub(crate) fn verb(verb: &Verb) -> String {
+    verb.help.replace("{options}", &option_lines(verb.options))
+}
+
+/// `hermes sessions --help`: each verb with its arguments (from its usage
+/// line) and its summary.
+pub(crate) fn sessions() -> String {
+    let lines: Vec<String> = VERBS
+        .iter()
+        .map(|verb| {
+            let usage = verb.help.lines().next().unwrap_or_default();
+            let synopsis = usage.strip_prefix("Usage: hermes sessions ").unwrap_or(verb.name);
+            row(&format!("  {synopsis}"), 25, verb.summary)
+        })
+        .collect();
+    SESSIONS.replace("{verbs}", &lines.join("\n"))
+}
+
+/// How an option is named on its line: `  -n, --limit N`, `      --all`.
+fn option_name(o: &Opt) -> String {
+    let value = o.value.map(|v| format!(" {v}")).unwrap_or_default();
+    match o.short {
+        Some(short) => format!("  {short}, {}{value}", o.long),
+        None => format!("      {}{value}", o.long),
+    }
+}
+
+/// The option lines of a `--help`: names, then descriptions in one column
+/// (the longest name's, from 18 to 26), wrapped at 78.
+pub(crate) fn option_lines(options: &[Opt]) -> String {
+    let shown: Vec<&Opt> = options.iter().filter(|o| !o.help.is_empty()).collect();
+    let column = shown.iter().map(|o| option_name(o).len() + 3).max().unwrap_or(0).clamp(18, 26);
+    let lines: Vec<String> = shown.iter().map(|o| row(&option_name(o), column, o.help)).collect();
+    lines.join("\n")
+}
+
+/// `name`, then `text` from `column` on, wrapped at 78; on a line of its
+/// own when `name` reaches into the column.
+fn row(name: &str, column: usize, text: &str) -> String {
+    let indent = " ".repeat(column);
+    let (mut out, mut line) = if name.len() + 2 > column {
+        (format!("{name}\n"), indent.clone())
+    } else {
+        (String::new(), format!("{name:column$}"))
+    };
+    let mut empty = true;
+    for word in text.split(' ') {
+        if !empty && line.len() + 1 + word.len() > 78 {
+            out.push_str(&line);
+            out.push('\n');
+            line = indent.clone();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out
 }

@@ -4,7 +4,9 @@
 //! and `--version` always work.
 
 pub mod completion;
+pub(crate) mod defs;
 pub mod help;
+pub(crate) mod run;
 
 use std::ffi::OsString;
 
@@ -13,9 +15,7 @@ use lexopt::prelude::*;
 use crate::args::{peek_option, peek_word, string};
 use crate::chat;
 use crate::error::{Error, Result};
-use crate::sessions::{
-    self, current, delete, export, import, list, merge, merge_file, pick, prune, rename, search, show, stats,
-};
+use crate::sessions;
 use completion::Shell;
 
 #[derive(Debug)]
@@ -28,9 +28,6 @@ pub struct Cli {
 pub enum Command {
     Chat(chat::args::Args),
     Sessions(sessions::Command),
-    /// `sessions compact`: it runs the agent, so it is chat's (the
-    /// sessions verbs never run one).
-    Compact(chat::compact::Args),
     Completion(Shell),
     /// Print this text to stdout and succeed.
     Print(String),
@@ -68,7 +65,7 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
                 verbose = true;
             }
             "-h" | "--help" => {
-                return Ok(Cli { profile, command: Command::Print(help::MAIN.to_string()) });
+                return Ok(Cli { profile, command: Command::Print(help::main()) });
             }
             _ => break,
         }
@@ -82,7 +79,12 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
     let command = match peek_word(&mut parser).as_deref() {
         Some("chat") => {
             parser.next()?;
-            parsed(chat::args::parse(&mut parser), help::CHAT, chat::args::OPTIONS, Command::Chat)?
+            parsed(
+                chat::args::parse(&mut parser),
+                help::CHAT.to_string(),
+                &defs::spellings(defs::CHAT),
+                Command::Chat,
+            )?
         }
         Some("sessions") => {
             parser.next()?;
@@ -103,9 +105,12 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
                 COMMANDS.join(", ")
             )));
         }
-        None => {
-            parsed(chat::args::parse(&mut parser), help::CHAT, &chat_and_global_options(), Command::Chat)?
-        }
+        None => parsed(
+            chat::args::parse(&mut parser),
+            help::CHAT.to_string(),
+            &chat_and_global_options(),
+            Command::Chat,
+        )?,
     };
     Ok(Cli { profile, command })
 }
@@ -134,20 +139,22 @@ fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -
 
 /// Chat's options and the global ones: `hermes -x` is read as chat.
 fn chat_and_global_options() -> Vec<&'static str> {
-    chat::args::OPTIONS.iter().copied().chain(["-p", "--profile", "-V", "--version"]).collect()
+    let mut options = defs::spellings(defs::CHAT);
+    options.extend(defs::GLOBAL.iter().take(2).flat_map(|o| o.short.into_iter().chain([o.long])));
+    options
 }
 
 /// A command's own parse, with its `--help` answered by `help_text`, and an
 /// option it does not take answered with the nearest of `options`.
 fn parsed<T>(
     parsed: Result<T>,
-    help_text: &str,
+    help_text: String,
     options: &[&'static str],
     command: impl FnOnce(T) -> Command,
 ) -> Result<Command> {
     match parsed {
         Ok(args) => Ok(command(args)),
-        Err(Error::HelpWanted) => Ok(Command::Print(help_text.to_string())),
+        Err(Error::HelpWanted) => Ok(Command::Print(help_text)),
         // A one-letter option is one edit from every other: no guess.
         Err(Error::UnknownOption { option, did_you_mean: None }) if option.starts_with("--") => {
             let did_you_mean = crate::text::nearest(&option, options.iter().copied()).map(str::to_string);
@@ -161,39 +168,19 @@ fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
     let verb = match parser.next()? {
         Some(Value(v)) => string(v),
         Some(Short('h') | Long("help")) | None => {
-            return Ok(Command::Print(help::SESSIONS.to_string()));
+            return Ok(Command::Print(help::sessions()));
         }
         Some(other) => return Err(other.unexpected().into()),
     };
-    if verb == "compact" {
-        return parsed(chat::compact::parse(parser), help::COMPACT, chat::compact::OPTIONS, Command::Compact);
-    }
-    use sessions::Command as Verb;
-    let (parsed_verb, help_text, options): (Result<Verb>, _, _) = match verb.as_str() {
-        "list" | "ls" => (list::parse(parser).map(Verb::List), help::LIST, list::OPTIONS),
-        "search" => (search::parse(parser).map(Verb::Search), help::SEARCH, search::OPTIONS),
-        "pick" => (pick::parse(parser).map(Verb::Pick), help::PICK, pick::OPTIONS),
-        "show" => (show::parse(parser).map(Verb::Show), help::SHOW, show::OPTIONS),
-        "current" => (current::parse(parser).map(Verb::Current), help::CURRENT, current::OPTIONS),
-        "export" => (export::parse(parser).map(Verb::Export), help::EXPORT, export::OPTIONS),
-        "import" => (import::parse(parser).map(Verb::Import), help::IMPORT, import::OPTIONS),
-        "rename" => (rename::parse(parser).map(Verb::Rename), help::RENAME, rename::OPTIONS),
-        "delete" | "rm" => (delete::parse(parser).map(Verb::Delete), help::DELETE, delete::OPTIONS),
-        "prune" => (prune::parse(parser).map(Verb::Prune), help::PRUNE, prune::OPTIONS),
-        "stats" => (stats::parse(parser).map(Verb::Stats), help::STATS, stats::OPTIONS),
-        "merge" => (merge::parse(parser).map(Verb::Merge), help::MERGE, merge::OPTIONS),
-        "merge-file" => {
-            (merge_file::parse(parser).map(Verb::MergeFile), help::MERGE_FILE, merge_file::OPTIONS)
-        }
-        _ => {
-            return Err(Error::usage(format!(
-                "unknown sessions command '{verb}'{} ({})",
-                did_you_mean(&verb, sessions::VERBS.iter().copied()),
-                sessions::VERBS.join(", ")
-            )));
-        }
+    let Some(def) = defs::verb(&verb) else {
+        let names: Vec<&str> = defs::VERBS.iter().map(|v| v.name).collect();
+        return Err(Error::usage(format!(
+            "unknown sessions command '{verb}'{} ({})",
+            did_you_mean(&verb, names.iter().copied()),
+            names.join(", ")
+        )));
     };
-    parsed(parsed_verb, help_text, options, Command::Sessions)
+    parsed((def.parse)(parser), help::verb(def), &defs::spellings(def.options), Command::Sessions)
 }
 
 fn parse_completion(parser: &mut lexopt::Parser) -> Result<Command> {
@@ -219,18 +206,18 @@ fn parse_help(parser: &mut lexopt::Parser) -> Result<Command> {
         }
     }
     let text = match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        [] => help::MAIN,
-        ["chat"] => help::CHAT,
-        ["sessions"] => help::SESSIONS,
-        ["completion"] => help::COMPLETION,
-        ["sessions", verb] | [verb] if help::for_sessions_verb(verb).is_some() => {
-            help::for_sessions_verb(verb).unwrap_or(help::SESSIONS)
+        [] => return Ok(Command::Print(help::main())),
+        ["chat"] => help::CHAT.to_string(),
+        ["sessions"] => help::sessions(),
+        ["completion"] => help::COMPLETION.to_string(),
+        ["sessions", verb] | [verb] if defs::verb(verb).is_some() => {
+            defs::verb(verb).map_or_else(help::sessions, help::verb)
         }
         _ => {
             return Err(Error::usage(format!("help: no such command '{}'", words.join(" "))));
         }
     };
-    Ok(Command::Print(text.to_string()))
+    Ok(Command::Print(text))
 }
 
 #[cfg(test)]
@@ -241,23 +228,11 @@ mod tests {
         parse_from(words.iter().map(OsString::from))
     }
 
-    /// Each verb's option list, as its module defines it.
-    fn verb_options() -> Vec<(&'static str, &'static [&'static str])> {
-        vec![
-            ("list", list::OPTIONS),
-            ("search", search::OPTIONS),
-            ("pick", pick::OPTIONS),
-            ("show", show::OPTIONS),
-            ("current", current::OPTIONS),
-            ("export", export::OPTIONS),
-            ("import", import::OPTIONS),
-            ("rename", rename::OPTIONS),
-            ("delete", delete::OPTIONS),
-            ("prune", prune::OPTIONS),
-            ("stats", stats::OPTIONS),
-            ("merge", merge::OPTIONS),
-            ("merge-file", merge_file::OPTIONS),
-        ]
+    use crate::sessions::{export, list};
+
+    /// Each verb's options, as defs.rs defines them.
+    fn verb_options() -> Vec<(&'static str, Vec<&'static str>)> {
+        defs::VERBS.iter().map(|verb| (verb.name, defs::spellings(verb.options))).collect()
     }
 
     /// The options a help text defines: those on its Usage lines and
@@ -286,10 +261,10 @@ mod tests {
     #[test]
     fn every_verb_lists_the_options_its_help_shows() {
         for (verb, options) in verb_options() {
-            let help_text = help::for_sessions_verb(verb).unwrap();
-            assert_eq!(sorted(options), options_in_help(help_text), "sessions {verb}");
+            let help_text = help::verb(defs::verb(verb).unwrap());
+            assert_eq!(sorted(&options), options_in_help(&help_text), "sessions {verb}");
         }
-        assert_eq!(sorted(chat::args::OPTIONS), options_in_help(help::CHAT), "chat");
+        assert_eq!(sorted(&defs::spellings(defs::CHAT)), options_in_help(help::CHAT), "chat");
     }
 
     #[test]
@@ -342,7 +317,9 @@ mod tests {
     #[test]
     fn help_anywhere_among_a_verbs_arguments_prints_its_help() {
         let cli = parse_words(&["sessions", "prune", "--dry-run", "--help"]).unwrap();
-        assert!(matches!(cli.command, Command::Print(text) if text == help::PRUNE));
+        assert!(
+            matches!(cli.command, Command::Print(text) if text == help::verb(defs::verb("prune").unwrap()))
+        );
         let cli = parse_words(&["chat", "-c", "x", "-h"]).unwrap();
         assert!(matches!(cli.command, Command::Print(text) if text == help::CHAT));
     }

@@ -21,9 +21,6 @@ struct Current<'a> {
     reason: &'a str,
 }
 
-/// The options `current` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--json", "-f", "--format", "-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     pub json: bool,

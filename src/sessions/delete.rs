@@ -10,9 +10,6 @@ use crate::store::session::Header;
 use crate::terminal::breadcrumb;
 use crate::terminal::resolve;
 
-/// The options `delete` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["-y", "--yes", "-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     /// One or more, each an ID or an exact title.
@@ -58,7 +55,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             ),
             many => format!("Delete {} sessions?", many.len()),
         };
-        if !crate::terminal::prompt::confirm(&what, "hermes sessions delete")? {
+        if !crate::terminal::prompt::confirm(&what, "deleting", "hermes sessions delete")? {
             crate::note!("nothing deleted");
             return Ok(());
         }

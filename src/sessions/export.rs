@@ -20,9 +20,6 @@ use crate::view::markdown_one;
 
 use super::Progress;
 
-/// The options `export` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["-f", "--format", "-o", "--output", "-h", "--help"];
-
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ExportFormat {
     Json,

@@ -18,9 +18,6 @@ const PAGE: usize = 10_000;
 /// How many sessions `list` shows without `--limit` or `--all`.
 pub const DEFAULT_LIMIT: usize = 20;
 
-/// The options `list` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["-n", "--limit", "--all", "--here", "--json", "-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     /// Only sessions whose title holds this.
@@ -39,13 +36,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
-            Short('n') | Long("limit") => {
-                let value = string(parser.value()?);
-                limit =
-                    value.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
-                        Error::usage(format!("--limit wants a positive number, not '{value}'"))
-                    })?;
-            }
+            Short('n') | Long("limit") => limit = crate::args::limit(parser)?,
             Long("all") => all = true,
             Long("here") => here = true,
             Long("json") => json = true,

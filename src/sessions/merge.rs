@@ -8,28 +8,28 @@ use crate::error::{Error, Result};
 use crate::output::{self, Out};
 use crate::store::merge::file_name;
 use crate::store::{MergedCopy, Store};
-use crate::sys;
 use crate::terminal::{breadcrumb, resolve};
 use crate::text::{counted, printable};
-
-/// The options `merge` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--dry-run", "-y", "--yes", "-h", "--help"];
 
 #[derive(Debug, PartialEq)]
 pub struct Args {
     /// Merge the sessions sharing this title, instead of conflict copies.
     pub title: Option<String>,
     pub dry_run: bool,
+    /// Also bring back the sessions of copies whose session is gone.
+    pub restore: bool,
     pub yes: bool,
 }
 
 pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut dry_run = false;
     let mut yes = false;
+    let mut restore = false;
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
             Long("dry-run") => dry_run = true,
+            Long("restore") => restore = true,
             Short('y') | Long("yes") => yes = true,
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(value) => positional.push(value),
@@ -42,11 +42,14 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
         let [title] = positional_args("merge", positional, "TITLE")?;
         Some(string(title))
     };
-    Ok(Args { title, dry_run, yes })
+    if restore && title.is_some() {
+        return Err(Error::usage("sessions merge: --restore is for conflict copies, not with a TITLE"));
+    }
+    Ok(Args { title, dry_run, restore, yes })
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
-    let Args { title, dry_run, yes } = args;
+    let Args { title, dry_run, restore, yes } = args;
     if let Some(title) = title {
         return merge_titled(store, &title, dry_run, yes);
     }
@@ -56,28 +59,23 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         return Ok(());
     }
     if !dry_run && !yes {
-        if !sys::isatty(0) {
-            return Err(Error::Refused(
-                "not merging without confirmation: stdin is not a terminal; add --yes to hermes sessions merge"
-                    .into(),
-            ));
-        }
         let question = format!(
             "Merge {} into {}?",
             copies_counted(copies.len()),
             if copies.len() == 1 { "its session" } else { "their sessions" }
         );
-        if !crate::terminal::prompt::confirm(&question, "hermes sessions merge")? {
+        if !crate::terminal::prompt::confirm(&question, "merging", "hermes sessions merge")? {
             crate::note!("nothing merged");
             return Ok(());
         }
     }
-    let (merge, make) = if dry_run { ("would merge", "would make") } else { ("merged", "made") };
+    let (merge, restored) = if dry_run { ("would merge", "would restore") } else { ("merged", "restored") };
     let mut out = Out::new();
     let mut left = 0;
+    let mut orphans = 0;
     for copy in &copies {
         let name = file_name(&copy.path);
-        match store.merge_copy(copy, dry_run) {
+        match store.merge_copy(copy, dry_run, restore) {
             Ok(MergedCopy::Into { added, title, title_kept_over }) => {
                 out.line(&format!(
                     "{merge} {} into {} '{}': {}",
@@ -95,13 +93,35 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
                     ));
                 }
             }
-            Ok(MergedCopy::Became { messages, title }) => out.line(&format!(
-                "{make} {} session {} '{}' (its session was gone): {}",
-                printable(&name, false),
-                copy.id,
-                printable(&title, false),
-                counted(messages, "message")
-            ))?,
+            Ok(MergedCopy::Orphan { messages, title }) => {
+                orphans += 1;
+                out.flush()?;
+                output::warn(&format!(
+                    "{}: its session {} '{}' is gone (deleted?); left as it is ({}). Bring it back with 'hermes sessions merge --restore', or remove the file",
+                    printable(&name, false),
+                    copy.id,
+                    printable(&title, false),
+                    counted(messages, "message")
+                ));
+            }
+            Ok(MergedCopy::Became { messages, title, retitled_from }) => {
+                out.line(&format!(
+                    "{restored} session {} '{}' from {}: {}",
+                    copy.id,
+                    printable(&title, false),
+                    printable(&name, false),
+                    counted(messages, "message")
+                ))?;
+                if let Some(theirs) = retitled_from {
+                    out.flush()?;
+                    output::warn(&format!(
+                        "{}: titled '{}', which another session has (or which is no usable title); restored as '{}'",
+                        printable(&name, false),
+                        printable(&theirs, false),
+                        printable(&title, false)
+                    ));
+                }
+            }
             Err(e @ (Error::Corrupt { .. } | Error::NewerFormat { .. } | Error::TooLarge(_))) => {
                 left += 1;
                 out.flush()?;
@@ -111,7 +131,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         }
     }
     out.flush()?;
-    let done = copies.len() - left;
+    let done = copies.len() - left - orphans;
     if dry_run {
         crate::note!("dry run: {} would be merged", copies_counted(done));
     } else {
@@ -142,19 +162,13 @@ fn merge_titled(store: &Store, title: &str, dry_run: bool, yes: bool) -> Result<
     sessions.sort_unstable_by(|a, b| a.created_at.total_cmp(&b.created_at).then(a.id.cmp(&b.id)));
     let into = sessions.remove(0);
     if !dry_run && !yes {
-        if !sys::isatty(0) {
-            return Err(Error::Refused(
-                "not merging without confirmation: stdin is not a terminal; add --yes to hermes sessions merge"
-                    .into(),
-            ));
-        }
         let question = format!(
             "Merge {} titled '{}' into {}?",
             counted(sessions.len() + 1, "session"),
             printable(title, false),
             into.id
         );
-        if !crate::terminal::prompt::confirm(&question, "hermes sessions merge")? {
+        if !crate::terminal::prompt::confirm(&question, "merging", "hermes sessions merge")? {
             crate::note!("nothing merged");
             return Ok(());
         }

@@ -18,9 +18,6 @@ use crate::text::printable;
 /// Exit 0 with the union in OURS; exit 1 when git must ask the user: two
 /// different titles set by a person (OURS then holds the union under our
 /// title), or a side that is not a session file (OURS left as it was).
-/// The options `merge-file` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     pub base: OsString,

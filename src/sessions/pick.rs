@@ -9,9 +9,6 @@ use crate::output::Out;
 use crate::store::Store;
 use crate::view::pick;
 
-/// The options `pick` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args;
 

@@ -34,9 +34,6 @@ enum Crumb {
     Orphan(String),
 }
 
-/// The options `prune` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--older-than", "--dry-run", "-y", "--yes", "-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     /// Sessions inactive for longer than this many days go.
@@ -79,6 +76,51 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     let now = time::now();
     let cutoff = now - days * 86400.0;
     let inactive = |h: &Header| h.activity(now) < cutoff && h.format <= FORMAT;
+    let sessions = inactive_sessions(store, now, cutoff, inactive)?;
+    let mut temps: Vec<PathBuf> = unheld_temporaries(store, dry_run)?;
+    let crumbs = doomed_breadcrumbs(store, &sessions);
+    // Directory order is arbitrary; a listing people read (and diff) is sorted.
+    temps.sort_unstable();
+    if dry_run {
+        return show_dry_run(&sessions, &temps, &crumbs);
+    }
+    if sessions.is_empty() && temps.is_empty() && crumbs.is_empty() {
+        crate::note!("nothing to prune");
+        return Ok(());
+    }
+    if !yes {
+        let question = format!(
+            "Remove {} inactive for {days} days, {} and {}?",
+            counted(sessions.len(), "session"),
+            counted(temps.len(), "temporary file"),
+            counted(crumbs.len(), "breadcrumb")
+        );
+        if !crate::terminal::prompt::confirm(&question, "deleting", "hermes sessions prune")? {
+            crate::note!("nothing removed");
+            return Ok(());
+        }
+    }
+    let _guard = store.lock_store()?;
+    let removed = remove_sessions(store, &sessions, inactive)?;
+    let temps_removed = remove_temporaries(store, &temps)?;
+    let crumbs_removed = remove_breadcrumbs(store, &crumbs)?;
+    crate::note!(
+        "removed {}, {}, {}",
+        counted(removed, "session"),
+        counted(temps_removed, "temporary file"),
+        counted(crumbs_removed, "breadcrumb")
+    );
+    Ok(())
+}
+
+/// The sessions inactive since `cutoff` that hermes may remove, by ID;
+/// what it may not is said and left.
+fn inactive_sessions(
+    store: &Store,
+    now: f64,
+    cutoff: f64,
+    inactive: impl Fn(&Header) -> bool,
+) -> Result<Vec<Header>> {
     let mut sessions: Vec<Header> = Vec::new();
     store.scan(|entry| match entry.header {
         Ok(h) if inactive(&h) => sessions.push(h),
@@ -92,59 +134,46 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         Err(ref why) => output::warn_not_a_session_file(&entry.path(), why, "left in place"),
     })?;
     sessions.sort_unstable_by(|a, b| a.id.cmp(&b.id));
-    let mut temps: Vec<PathBuf> = unheld_temporaries(store, dry_run)?;
-    let crumbs = doomed_breadcrumbs(store, &sessions);
-    // Directory order is arbitrary; a listing people read (and diff) is sorted.
-    temps.sort_unstable();
+    Ok(sessions)
+}
+
+/// `--dry-run`: what would go.
+fn show_dry_run(sessions: &[Header], temps: &[PathBuf], crumbs: &[(PathBuf, Crumb)]) -> Result<()> {
     let mut out = Out::new();
-    if dry_run {
-        for h in &sessions {
-            out.line(&format!(
-                "would remove session {} '{}' (last active {})",
-                h.id,
-                crate::text::printable(&h.title, false),
-                time::local_minutes(h.updated_at)
-            ))?;
-        }
-        for p in temps.iter().chain(crumbs.iter().map(|(p, _)| p)) {
-            out.line(&format!("would remove {}", p.display()))?;
-        }
-        out.flush()?;
-        crate::note!(
-            "dry run: {}, {}, {} would be removed",
-            counted(sessions.len(), "session"),
-            counted(temps.len(), "temporary file"),
-            counted(crumbs.len(), "breadcrumb")
-        );
-        return Ok(());
+    for h in sessions {
+        out.line(&format!(
+            "would remove session {} '{}' (last active {})",
+            h.id,
+            crate::text::printable(&h.title, false),
+            time::local_minutes(h.updated_at)
+        ))?;
     }
-    if sessions.is_empty() && temps.is_empty() && crumbs.is_empty() {
-        crate::note!("nothing to prune");
-        return Ok(());
+    for p in temps.iter().chain(crumbs.iter().map(|(p, _)| p)) {
+        out.line(&format!("would remove {}", p.display()))?;
     }
-    if !yes {
-        let question = format!(
-            "Remove {} inactive for {days} days, {} and {}?",
-            counted(sessions.len(), "session"),
-            counted(temps.len(), "temporary file"),
-            counted(crumbs.len(), "breadcrumb")
-        );
-        if !crate::terminal::prompt::confirm(&question, "hermes sessions prune")? {
-            crate::note!("nothing removed");
-            return Ok(());
-        }
-    }
-    let _guard = store.lock_store()?;
+    out.flush()?;
+    crate::note!(
+        "dry run: {}, {}, {} would be removed",
+        counted(sessions.len(), "session"),
+        counted(temps.len(), "temporary file"),
+        counted(crumbs.len(), "breadcrumb")
+    );
+    Ok(())
+}
+
+/// The sessions still inactive under their own lock, removed: how many.
+/// The caller holds the store lock.
+fn remove_sessions(store: &Store, sessions: &[Header], inactive: impl Fn(&Header) -> bool) -> Result<usize> {
     let mut progress = Progress::new("pruning", sessions.len());
     let mut removed = 0;
-    for h in &sessions {
+    for h in sessions {
         if crate::sys::signal_pending() {
             return Err(Error::Interrupted);
         }
         progress.tick();
         // Decided again under the session's lock: one written to since the
         // scan (or replaced by a newer hermes) stays.
-        match store.remove_if(&h.id, inactive) {
+        match store.remove_if(&h.id, &inactive) {
             Ok(true) => removed += 1,
             Ok(false) => {}
             Err(Error::Corrupt { path, why }) => {
@@ -154,8 +183,13 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         }
     }
     drop(progress);
+    Ok(removed)
+}
+
+/// The temporary files still there, removed: how many.
+fn remove_temporaries(store: &Store, temps: &[PathBuf]) -> Result<usize> {
     let mut temps_removed = 0;
-    for p in &temps {
+    for p in temps {
         // Under the lock of the session it was written for (and the store
         // lock, held by creating and importing): no live writer has it.
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
@@ -168,8 +202,13 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             temps_removed += 1;
         }
     }
+    Ok(temps_removed)
+}
+
+/// The breadcrumbs still doomed, removed: how many.
+fn remove_breadcrumbs(store: &Store, crumbs: &[(PathBuf, Crumb)]) -> Result<usize> {
     let mut crumbs_removed = 0;
-    for (path, crumb) in &crumbs {
+    for (path, crumb) in crumbs {
         // Looked at again: while the question waited, the terminal may
         // have chatted and rewritten its breadcrumb, or a session been kept.
         let still_doomed = match crumb {
@@ -184,13 +223,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             crumbs_removed += 1;
         }
     }
-    crate::note!(
-        "removed {}, {}, {}",
-        counted(removed, "session"),
-        counted(temps_removed, "temporary file"),
-        counted(crumbs_removed, "breadcrumb")
-    );
-    Ok(())
+    Ok(crumbs_removed)
 }
 
 /// Breadcrumbs older than 30 days, and those pointing at a session whose

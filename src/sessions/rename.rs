@@ -8,9 +8,6 @@ use crate::store::Store;
 use crate::store::titles;
 use crate::terminal::resolve;
 
-/// The options `rename` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     pub name: String,

@@ -34,9 +34,6 @@ struct MatchJson<'a> {
     matched: &'a str,
 }
 
-/// The options `search` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["-n", "--limit", "--json", "-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     pub text: String,
@@ -50,13 +47,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
-            Short('n') | Long("limit") => {
-                let value = string(parser.value()?);
-                limit =
-                    value.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
-                        Error::usage(format!("--limit wants a positive number, not '{value}'"))
-                    })?;
-            }
+            Short('n') | Long("limit") => limit = crate::args::limit(parser)?,
             Long("json") => json = true,
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(value) => positional.push(value),

@@ -10,9 +10,6 @@ use crate::store::format;
 use crate::store::session::Session;
 use crate::terminal::resolve;
 
-/// The options `show` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--json", "-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     pub name: String,

@@ -44,9 +44,6 @@ struct One {
     over_budget: bool,
 }
 
-/// The options `stats` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--json", "-h", "--help"];
-
 #[derive(Debug, PartialEq)]
 pub struct Args {
     pub json: bool,

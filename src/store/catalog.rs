@@ -14,6 +14,10 @@
 //! damaged, foreign or unsure means "not believed": the caller reads every
 //! file, as without a catalog, and that full pass writes a fresh one.
 //!
+//! On a file system with coarse times a change can hide in the same tick
+//! as the state noted: such a "racy" state is never recorded (see
+//! `DirStamp::racy`); the next full pass, a tick later, records it.
+//!
 //! A program that rewrites a session file in place (not by rename) changes
 //! no directory time; see the man page (FILES) for what that can hide.
 
@@ -43,7 +47,25 @@ pub struct DirStamp {
     ctime: (i64, i64),
 }
 
+/// How long a change can hide inside a coarse directory time: FAT keeps
+/// even seconds, ext2/ext3 (small inodes) and many network file systems
+/// whole ones.
+const COARSE_GRANULARITY: f64 = 2.0;
+
 impl DirStamp {
+    /// Whether a state of the directory noted at time `at` could miss a
+    /// change: git's "racily clean" rule. When the directory's times are
+    /// whole seconds (a file system with coarse times), a change made in
+    /// the same tick after `at` leaves them exactly as they were; so
+    /// unless they are older than `at` by more than a tick, the state is
+    /// not to be believed later. Times with a fraction move with every
+    /// change (the kernel hands out a fresh one once a time was looked at).
+    pub fn racy(&self, at: f64) -> bool {
+        let coarse = self.mtime.1 == 0 || self.ctime.1 == 0;
+        let latest = self.mtime.0.max(self.ctime.0) as f64;
+        coarse && at < latest + COARSE_GRANULARITY
+    }
+
     pub fn of(dir: &Path) -> Option<DirStamp> {
         let m = fs::symlink_metadata(dir).ok().filter(|m| m.is_dir())?;
         Some(DirStamp {
@@ -461,6 +483,24 @@ impl Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_state_noted_within_a_coarse_tick_of_the_directory_is_racy() {
+        let whole = |m: i64, c: i64| DirStamp { dev: 1, ino: 2, mtime: (m, 0), ctime: (c, 0) };
+        // Noted in the same second as the change, or the next: racy.
+        assert!(whole(1000, 1000).racy(1000.0));
+        assert!(whole(1000, 1000).racy(1000.9));
+        assert!(whole(1000, 1001).racy(1002.5));
+        // Two seconds on (FAT's tick): any later change moves the times.
+        assert!(!whole(1000, 1000).racy(1002.0));
+        // A directory time ahead of the clock is racy too.
+        assert!(whole(5000, 5000).racy(1000.0));
+        // Times with a fraction move with every change.
+        let fine = DirStamp { dev: 1, ino: 2, mtime: (1000, 5), ctime: (1000, 7) };
+        assert!(!fine.racy(1000.0));
+        // One whole-second time (set by touch -d, or coarse) is enough.
+        assert!(DirStamp { dev: 1, ino: 2, mtime: (1000, 0), ctime: (1000, 7) }.racy(1001.0));
+    }
 
     fn dir() -> std::path::PathBuf {
         let d = std::env::temp_dir().join(format!(

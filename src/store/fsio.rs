@@ -284,6 +284,10 @@ impl Batch {
         self.pending.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+
     /// Stage `contents` for `target`, which must not exist yet.
     pub fn add(&mut self, target: &Path, contents: &[u8]) -> Result<()> {
         if sys::write_aborted() {
@@ -454,7 +458,7 @@ mod tests {
         batch.add(&dir.join("c.json"), b"c").unwrap();
         assert!(batch.commit().is_err());
         assert_eq!(names(&dir), ["a.json"]);
-        assert_eq!(batch.len(), 0);
+        assert!(batch.is_empty());
         drop(batch);
         assert_eq!(names(&dir), ["a.json"]);
         fs::remove_dir_all(&dir).unwrap();

@@ -111,7 +111,38 @@ pub fn union(ours: &Session, theirs: &Session) -> Merged {
     debug_assert!(
         header.title_source.is_empty() || [TITLE_USER, TITLE_AUTO].contains(&header.title_source.as_str())
     );
-    Merged { session: Session { header, messages }, added, title_kept_over }
+    let mut merged = Merged { session: Session { header, messages }, added, title_kept_over };
+    clean_title(&mut merged);
+    merged
+}
+
+/// A title that came with another version is outside input like a typed
+/// one: cleaned the same way (no escape sequences, no bidi overrides, no
+/// ID's shape); one with nothing left gives way to an automatic title.
+fn clean_title(merged: &mut Merged) {
+    let header = &mut merged.session.header;
+    let clean = crate::store::titles::foreign_title(&header.title);
+    if clean != header.title {
+        header.title = clean;
+        if header.title.is_empty() {
+            header.title_source = String::new();
+            if let Some(title) = merged
+                .session
+                .messages
+                .iter()
+                .find(|m| m.role == "user")
+                .and_then(|m| crate::store::session::clean_title(&m.content))
+            {
+                header.title = title;
+                header.title_source = TITLE_AUTO.to_string();
+            }
+        }
+    }
+    if let Some(theirs) = &merged.title_kept_over
+        && crate::store::titles::foreign_title(theirs) == header.title
+    {
+        merged.title_kept_over = None;
+    }
 }
 
 /// Like `union`, knowing the version both came from (git's merge base):
@@ -131,6 +162,7 @@ pub fn union3(base: Option<&Session>, ours: &Session, theirs: &Session) -> Merge
             merged.title_kept_over = None;
         }
     }
+    clean_title(&mut merged);
     merged
 }
 

@@ -49,10 +49,6 @@ impl Pattern {
         Pattern { text, fold, prefilter }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.text.is_empty()
-    }
-
     pub fn ignores_case(&self) -> bool {
         self.fold
     }

@@ -210,11 +210,12 @@ pub fn sanitize_title(raw: &str) -> Option<String> {
 }
 
 /// A title for a session made from its first message: sanitized and cut
-/// at a word boundary to fit.
+/// at a word boundary to fit; none when it has the shape of an ID (a
+/// name would find the session of that ID, never this one).
 pub fn clean_title(text: &str) -> Option<String> {
     let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let title = sanitize_title(first_line)?;
-    Some(crate::text::truncate_words(&title, 60))
+    Some(crate::text::truncate_words(&title, 60)).filter(|t| !is_valid_id(t))
 }
 
 fn preview_of(text: &str) -> String {

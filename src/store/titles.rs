@@ -27,6 +27,17 @@ pub fn user_title(raw: &str) -> Result<String> {
     Ok(title)
 }
 
+/// A title that came from outside (an import, a merged copy): cleaned
+/// like a typed one and cut, not refused, when too long; empty (so the
+/// session gets an automatic title) when nothing is left or it has the
+/// shape of a session ID.
+pub fn foreign_title(raw: &str) -> String {
+    match session::sanitize_title(raw) {
+        Some(t) if !session::is_valid_id(&t) => crate::text::truncate_words(&t, MAX_TITLE_CHARS),
+        _ => String::new(),
+    }
+}
+
 /// The session (other than `except`) that already has `title`.
 pub fn holder(store: &Store, title: &str, except: Option<&str>) -> Result<Option<Header>> {
     let mut found = None;

@@ -9,7 +9,8 @@ use crate::error::{Error, Result};
 use crate::store::session::MAX_MESSAGE_BYTES;
 use crate::sys;
 use crate::terminal::compose;
-use crate::terminal::keys::{Key, KeyReader};
+use crate::terminal::edit::{self, Buffer, Effect, State};
+use crate::terminal::keys::KeyReader;
 use crate::terminal::raw::{self, RawMode};
 use crate::text;
 
@@ -33,7 +34,8 @@ pub struct Editor {
     /// terminal's own line editing, which would echo and act on them.
     raw: RawMode,
     keys: KeyReader,
-    /// What Ctrl-K, Ctrl-U, Ctrl-W and Alt-D cut last, for Ctrl-Y.
+    /// What Ctrl-K, Ctrl-U, Ctrl-W and Alt-D cut last, for Ctrl-Y (lent
+    /// to each line's `State`).
     cut: String,
     /// Where the last drawing left things, to draw over it.
     drawn: Drawn,
@@ -48,20 +50,6 @@ struct Drawn {
     cursor_column: usize,
     /// The width the drawing was made for.
     width: usize,
-}
-
-/// The text being edited and the cursor, as an index into `chars`.
-#[derive(Default, Clone)]
-struct Buffer {
-    chars: Vec<char>,
-    cursor: usize,
-}
-
-/// Ctrl-R: the text searched for, and the history entry it was found in.
-struct Search {
-    query: String,
-    found: Option<usize>,
-    before: Buffer,
 }
 
 impl Editor {
@@ -96,225 +84,87 @@ impl Editor {
     /// before the text.
     pub fn read_line(&mut self, prompt: &str, history: &[String]) -> Result<Line> {
         self.drawn = Drawn::default();
-        let mut session = Session {
-            prompt,
-            history,
-            buffer: Buffer::default(),
-            // The newest entry is the text being written (empty so far).
-            draft: None,
-            place: history.len(),
-            search: None,
-            after_ctrl_x: false,
-        };
-        self.draw(&session)?;
+        let mut state = State::new(prompt, history, std::mem::take(&mut self.cut));
+        let line = self.edit(&mut state);
+        self.cut = std::mem::take(&mut state.cut);
+        line
+    }
+
+    /// Read keys, hand each to `edit::step`, and do what it says.
+    fn edit(&mut self, s: &mut State) -> Result<Line> {
+        self.draw(s)?;
         loop {
             let key = match self.keys.read_key() {
                 Ok(key) => key,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => match sys::take_signal() {
-                    Some(sys::SIGINT) => {
-                        self.finish(&session, false)?;
-                        return Ok(Line::Cancelled);
-                    }
-                    _ => {
-                        self.finish(&session, false)?;
-                        return Err(Error::Interrupted);
-                    }
-                },
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                    self.finish(s, false)?;
+                    return match sys::take_signal() {
+                        Some(sys::SIGINT) => Ok(Line::Cancelled),
+                        _ => Err(Error::Interrupted),
+                    };
+                }
                 // The terminal is gone (a closed pane): nobody to ask.
                 Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(Line::End),
                 Err(e) => return Err(terminal_error(e)),
             };
-            match self.act(&mut session, key)? {
-                Step::Continue => self.draw(&session)?,
-                Step::Submit => {
-                    session.search = None;
-                    let text: String = session.buffer.chars.iter().collect();
-                    if text.len() > MAX_MESSAGE_BYTES {
-                        self.finish(&session, true)?;
-                        return Err(Error::TooLarge(format!(
-                            "the message is larger than {} MiB; nothing was sent",
-                            MAX_MESSAGE_BYTES >> 20
-                        )));
-                    }
-                    self.finish(&session, true)?;
-                    return Ok(Line::Text(text));
+            let (next, effect) = edit::step(std::mem::take(s), key);
+            *s = next;
+            match effect {
+                Effect::Draw => {}
+                Effect::Submit => return self.submit(s),
+                Effect::Cancel | Effect::End => {
+                    self.finish(s, false)?;
+                    return Ok(if effect == Effect::Cancel { Line::Cancelled } else { Line::End });
                 }
-                Step::Cancel => {
-                    self.finish(&session, false)?;
-                    return Ok(Line::Cancelled);
+                Effect::ClearScreen => {
+                    write_terminal("\x1b[H\x1b[2J")?;
+                    self.drawn = Drawn::default();
                 }
-                Step::End => {
-                    self.finish(&session, false)?;
-                    return Ok(Line::End);
+                Effect::Suspend => {
+                    self.finish(s, false)?;
+                    write_terminal("\r\n")?;
+                    self.raw.suspend_job();
+                    self.drawn = Drawn::default();
                 }
+                Effect::Reapply => self.raw.reapply(),
+                Effect::EditExternally => self.edit_externally(s)?,
+                Effect::Note(note) => self.say_above(s, &note)?,
             }
+            self.draw(s)?;
         }
     }
 
-    fn act(&mut self, s: &mut Session, key: Key) -> Result<Step> {
-        if s.after_ctrl_x {
-            s.after_ctrl_x = false;
-            if matches!(key, Key::Ctrl('e')) {
-                self.edit_externally(s)?;
-            }
-            return Ok(Step::Continue);
+    /// Enter: the text, unless it is too large to send.
+    fn submit(&mut self, s: &mut State) -> Result<Line> {
+        s.search = None;
+        let text = s.text();
+        self.finish(s, true)?;
+        if text.len() > MAX_MESSAGE_BYTES {
+            return Err(Error::TooLarge(format!(
+                "the message is larger than {} MiB; nothing was sent",
+                MAX_MESSAGE_BYTES >> 20
+            )));
         }
-        if s.search.is_some() {
-            match self.search_key(s, &key) {
-                SearchStep::Handled => return Ok(Step::Continue),
-                SearchStep::Cancelled => return Ok(Step::Continue),
-                SearchStep::Accepted => {}
-            }
-        }
-        let b = &mut s.buffer;
-        match key {
-            Key::Char(c) => b.insert(&c.to_string()),
-            Key::Paste(text) => {
-                if b.chars.iter().map(|c| c.len_utf8()).sum::<usize>() + text.len() > MAX_MESSAGE_BYTES {
-                    self.say_above(
-                        s,
-                        &format!(
-                            "[the paste is larger than {} MiB; it was left out]",
-                            MAX_MESSAGE_BYTES >> 20
-                        ),
-                    )?;
-                } else {
-                    b.insert(&text);
-                }
-            }
-            Key::Tab => b.insert("\t"),
-            Key::Ctrl('j') | Key::AltEnter => b.insert("\n"),
-            Key::Enter => return Ok(Step::Submit),
-            Key::Left | Key::Ctrl('b') => b.cursor = b.cursor.saturating_sub(1),
-            Key::Right | Key::Ctrl('f') => b.cursor = (b.cursor + 1).min(b.chars.len()),
-            Key::Home | Key::Ctrl('a') => b.cursor = b.line_start(),
-            Key::End | Key::Ctrl('e') => b.cursor = b.line_end(),
-            Key::WordLeft | Key::Alt('b') => b.cursor = b.word_start_before(),
-            Key::WordRight | Key::Alt('f') => b.cursor = b.word_end_after(),
-            Key::Backspace if b.cursor > 0 => {
-                b.cursor -= 1;
-                b.chars.remove(b.cursor);
-            }
-            Key::Delete => b.delete_forward(),
-            Key::Ctrl('d') if b.chars.is_empty() => return Ok(Step::End),
-            Key::Ctrl('d') => b.delete_forward(),
-            Key::Ctrl('w') => {
-                let from = b.blank_word_start_before();
-                self.cut = b.cut(from, b.cursor);
-            }
-            Key::AltBackspace => {
-                let from = b.word_start_before();
-                self.cut = b.cut(from, b.cursor);
-            }
-            Key::Alt('d') => {
-                let to = b.word_end_after();
-                self.cut = b.cut(b.cursor, to);
-            }
-            Key::Ctrl('u') => {
-                let from = b.line_start();
-                self.cut = b.cut(from, b.cursor);
-            }
-            Key::Ctrl('k') => {
-                let to = b.line_end();
-                // At the end of a line, Ctrl-K joins it with the next.
-                let to = if to == b.cursor { (to + 1).min(b.chars.len()) } else { to };
-                self.cut = b.cut(b.cursor, to);
-            }
-            Key::Ctrl('y') => b.insert(&self.cut.clone()),
-            Key::Ctrl('t') => b.transpose(),
-            Key::Ctrl('l') => {
-                write_terminal("\x1b[H\x1b[2J")?;
-                self.drawn = Drawn::default();
-            }
-            Key::Ctrl('c') => return Ok(Step::Cancel),
-            Key::Up | Key::Ctrl('p') => s.step_history(-1),
-            Key::Down | Key::Ctrl('n') => s.step_history(1),
-            Key::Ctrl('r') => {
-                s.search = Some(Search { query: String::new(), found: None, before: s.buffer.clone() })
-            }
-            Key::Ctrl('x') => s.after_ctrl_x = true,
-            Key::Ctrl('z') => {
-                self.finish(s, false)?;
-                write_terminal("\r\n")?;
-                self.raw.suspend_job();
-                self.drawn = Drawn::default();
-            }
-            // After a stop from outside (kill -TSTP) the shell may have
-            // changed the terminal's mode: raw again, then draw anew.
-            Key::Redraw => self.raw.reapply(),
-            _ => {}
-        }
-        Ok(Step::Continue)
-    }
-
-    /// A key while Ctrl-R searches: typing narrows, Ctrl-R finds an older
-    /// match, Ctrl-G or Esc puts the text back as it was; any other key
-    /// takes the match and then does what it does.
-    fn search_key(&mut self, s: &mut Session, key: &Key) -> SearchStep {
-        let Some(search) = s.search.as_mut() else { return SearchStep::Accepted };
-        match key {
-            Key::Char(c) => {
-                search.query.push(*c);
-                search.found = find_back(s.history, &search.query, s.history.len());
-            }
-            Key::Paste(text) => {
-                search.query.push_str(text);
-                search.found = find_back(s.history, &search.query, s.history.len());
-            }
-            Key::Backspace => {
-                search.query.pop();
-                search.found = find_back(s.history, &search.query, s.history.len());
-            }
-            Key::Ctrl('r') => {
-                let from = search.found.unwrap_or(s.history.len());
-                if let Some(older) = find_back(s.history, &search.query, from) {
-                    search.found = Some(older);
-                }
-            }
-            Key::Ctrl('g') | Key::Escape | Key::Ctrl('c') => {
-                s.buffer = search.before.clone();
-                s.search = None;
-                return SearchStep::Cancelled;
-            }
-            Key::Redraw => {}
-            _ => {
-                if let Some(found) = search.found {
-                    s.buffer = Buffer::from(s.history[found].as_str());
-                    s.place = found;
-                }
-                s.search = None;
-                return SearchStep::Accepted;
-            }
-        }
-        if let Some(search) = &s.search
-            && let Some(found) = search.found
-        {
-            let entry = &s.history[found];
-            s.buffer = Buffer::from(entry);
-            if let Some(at) = entry.find(&search.query) {
-                s.buffer.cursor = entry[..at].chars().count();
-            }
-        }
-        SearchStep::Handled
+        Ok(Line::Text(text))
     }
 
     /// Ctrl-X Ctrl-E: the text so far in $VISUAL/$EDITOR/vi; what is saved
     /// there comes back to the prompt, to be sent with Enter.
-    fn edit_externally(&mut self, s: &mut Session) -> Result<()> {
+    fn edit_externally(&mut self, s: &mut State) -> Result<()> {
         self.finish(s, false)?;
         write_terminal("\r\n")?;
-        let text: String = s.buffer.chars.iter().collect();
+        let text = s.text();
         let edited = self.raw.suspended(|| compose::in_editor(&text));
         self.drawn = Drawn::default();
         match edited {
-            Ok(edited) => s.buffer = Buffer::from(edited.trim_end_matches('\n')),
+            Ok(edited) => s.replace_text(edited.trim_end_matches('\n')),
             Err(e) => self.say_above(s, &e.to_string())?,
         }
         Ok(())
     }
 
     /// A note on a line of its own above the prompt, which is then drawn again.
-    fn say_above(&mut self, s: &Session, note: &str) -> Result<()> {
+    fn say_above(&mut self, s: &State, note: &str) -> Result<()> {
         self.clear_drawing()?;
         write_terminal(&format!("{}\r\n", text::printable(note, false)))?;
         self.drawn = Drawn::default();
@@ -323,7 +173,7 @@ impl Editor {
 
     /// Leave the cursor after the whole text, drawn in full; with
     /// `new_line`, on the line below it.
-    fn finish(&mut self, s: &Session, new_line: bool) -> Result<()> {
+    fn finish(&mut self, s: &State, new_line: bool) -> Result<()> {
         let (prompt, buffer) = s.shown();
         let (_, width) = raw::window_size(1);
         let layout = Layout::of(&prompt, &buffer, width);
@@ -357,7 +207,7 @@ impl Editor {
 
     /// Draw the prompt and text, as many rows of it as fit on the screen
     /// around the cursor.
-    fn draw(&mut self, s: &Session) -> Result<()> {
+    fn draw(&mut self, s: &State) -> Result<()> {
         let (prompt, buffer) = s.shown();
         let (height, width) = raw::window_size(1);
         let layout = Layout::of(&prompt, &buffer, width);
@@ -418,153 +268,6 @@ impl Drawn {
     }
 }
 
-enum Step {
-    Continue,
-    Submit,
-    Cancel,
-    End,
-}
-
-enum SearchStep {
-    Handled,
-    Cancelled,
-    Accepted,
-}
-
-/// One call of `read_line`: the text, the history and where in it we are.
-struct Session<'a> {
-    prompt: &'a str,
-    history: &'a [String],
-    buffer: Buffer,
-    /// The text being written, kept while Up shows older messages.
-    draft: Option<Buffer>,
-    /// Index into history of what is shown; history.len() is the draft.
-    place: usize,
-    search: Option<Search>,
-    after_ctrl_x: bool,
-}
-
-impl Session<'_> {
-    /// The prompt and text to draw (a search shows what it looks for).
-    fn shown(&self) -> (String, Buffer) {
-        match &self.search {
-            Some(search) => {
-                let state =
-                    if search.found.is_some() || search.query.is_empty() { "search" } else { "no match" };
-                (format!("({state}: {}) ", text::printable(&search.query, false)), self.buffer.clone())
-            }
-            None => (self.prompt.to_string(), self.buffer.clone()),
-        }
-    }
-
-    fn step_history(&mut self, by: isize) {
-        let to = self.place as isize + by;
-        if to < 0 || to > self.history.len() as isize {
-            return;
-        }
-        if self.place == self.history.len() {
-            self.draft = Some(self.buffer.clone());
-        }
-        self.place = to as usize;
-        self.buffer = match self.history.get(self.place) {
-            Some(entry) => Buffer::from(entry.as_str()),
-            None => self.draft.take().unwrap_or_default(),
-        };
-    }
-}
-
-/// The newest history entry before `before` that holds `query`.
-fn find_back(history: &[String], query: &str, before: usize) -> Option<usize> {
-    if query.is_empty() {
-        return None;
-    }
-    history[..before.min(history.len())].iter().rposition(|entry| entry.contains(query))
-}
-
-impl Buffer {
-    fn from(text: &str) -> Buffer {
-        let chars: Vec<char> = text.chars().collect();
-        Buffer { cursor: chars.len(), chars }
-    }
-
-    fn insert(&mut self, text: &str) {
-        let at = self.cursor;
-        let added: Vec<char> = text.chars().collect();
-        self.cursor += added.len();
-        self.chars.splice(at..at, added);
-    }
-
-    fn delete_forward(&mut self) {
-        if self.cursor < self.chars.len() {
-            self.chars.remove(self.cursor);
-        }
-    }
-
-    /// Take out `from..to` and return it.
-    fn cut(&mut self, from: usize, to: usize) -> String {
-        let taken: String = self.chars.drain(from..to).collect();
-        self.cursor = from;
-        taken
-    }
-
-    /// Swap the characters before and at the cursor (at the end: the last two).
-    fn transpose(&mut self) {
-        let at = if self.cursor == self.chars.len() { self.cursor.saturating_sub(1) } else { self.cursor };
-        if at > 0 && at < self.chars.len() {
-            self.chars.swap(at - 1, at);
-            self.cursor = at + 1;
-        }
-    }
-
-    /// The start of the line (of a multi-line text) the cursor is on.
-    fn line_start(&self) -> usize {
-        self.chars[..self.cursor].iter().rposition(|&c| c == '\n').map_or(0, |at| at + 1)
-    }
-
-    fn line_end(&self) -> usize {
-        self.chars[self.cursor..]
-            .iter()
-            .position(|&c| c == '\n')
-            .map_or(self.chars.len(), |at| self.cursor + at)
-    }
-
-    /// Alt-B: back over non-word characters, then over a word.
-    fn word_start_before(&self) -> usize {
-        let mut at = self.cursor;
-        while at > 0 && !self.chars[at - 1].is_alphanumeric() {
-            at -= 1;
-        }
-        while at > 0 && self.chars[at - 1].is_alphanumeric() {
-            at -= 1;
-        }
-        at
-    }
-
-    /// Alt-F: forward over non-word characters, then over a word.
-    fn word_end_after(&self) -> usize {
-        let mut at = self.cursor;
-        while at < self.chars.len() && !self.chars[at].is_alphanumeric() {
-            at += 1;
-        }
-        while at < self.chars.len() && self.chars[at].is_alphanumeric() {
-            at += 1;
-        }
-        at
-    }
-
-    /// Ctrl-W: back over blanks, then over what is not blank (as a shell does).
-    fn blank_word_start_before(&self) -> usize {
-        let mut at = self.cursor;
-        while at > 0 && self.chars[at - 1].is_whitespace() {
-            at -= 1;
-        }
-        while at > 0 && !self.chars[at - 1].is_whitespace() {
-            at -= 1;
-        }
-        at
-    }
-}
-
 /// The prompt and text cut into screen rows `width` columns wide.
 struct Layout {
     rows: Vec<Row>,
@@ -602,7 +305,7 @@ impl Layout {
                         layout.put(' ', 1, width);
                     }
                 }
-                c => layout.put(c, char_width(c), width),
+                c => layout.put(c, text::char_columns(c), width),
             }
         }
         if buffer.cursor >= buffer.chars.len() {
@@ -629,15 +332,6 @@ impl Layout {
         }
         self.cursor_row = self.rows.len() - 1;
         self.cursor_column = self.rows[self.cursor_row].columns;
-    }
-}
-
-/// Display columns of a character in the editor: combining marks,
-/// zero-width joiners and variation selectors take none.
-fn char_width(c: char) -> usize {
-    match c as u32 {
-        0x0300..=0x036F | 0x200B..=0x200F | 0x20D0..=0x20FF | 0xFE00..=0xFE0F => 0,
-        _ => text::char_columns(c),
     }
 }
 
@@ -701,49 +395,5 @@ mod tests {
         assert_eq!(drawn.rows_above_cursor(150), 2);
         assert_eq!(drawn.rows_above_cursor(40), 3 + 1);
         assert_eq!(Drawn::default().rows_above_cursor(80), 0);
-    }
-
-    #[test]
-    fn words_lines_and_cuts() {
-        let mut b = buffer("say hello, world", 16);
-        assert_eq!(b.word_start_before(), 11);
-        b.cursor = 3;
-        assert_eq!(b.word_end_after(), 9);
-        b.cursor = 16;
-        assert_eq!(b.blank_word_start_before(), 11);
-        assert_eq!(b.cut(11, 16), "world");
-        assert_eq!(b.chars.iter().collect::<String>(), "say hello, ");
-        let b = buffer("one\ntwo\nthree", 5);
-        assert_eq!((b.line_start(), b.line_end()), (4, 7));
-        let mut b = buffer("ab", 2);
-        b.transpose();
-        assert_eq!(b.chars, vec!['b', 'a']);
-    }
-
-    #[test]
-    fn history_keeps_the_draft_and_search_finds_the_newest_match() {
-        let history = vec!["first".to_string(), "second".to_string(), "first again".to_string()];
-        assert_eq!(find_back(&history, "first", 3), Some(2));
-        assert_eq!(find_back(&history, "first", 2), Some(0));
-        assert_eq!(find_back(&history, "none", 3), None);
-        let mut s = Session {
-            prompt: "> ",
-            history: &history,
-            buffer: buffer("draft", 5),
-            draft: None,
-            place: 3,
-            search: None,
-            after_ctrl_x: false,
-        };
-        s.step_history(-1);
-        assert_eq!(s.buffer.chars.iter().collect::<String>(), "first again");
-        s.step_history(-1);
-        s.step_history(-1);
-        s.step_history(-1);
-        assert_eq!(s.buffer.chars.iter().collect::<String>(), "first");
-        for _ in 0..4 {
-            s.step_history(1);
-        }
-        assert_eq!(s.buffer.chars.iter().collect::<String>(), "draft");
     }
 }

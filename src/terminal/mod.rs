@@ -6,6 +6,7 @@
 
 pub mod breadcrumb;
 pub mod compose;
+mod edit;
 pub mod keys;
 pub mod lineedit;
 pub mod prompt;

@@ -34,10 +34,6 @@ impl LineReader {
         }
     }
 
-    pub fn is_editor(&self) -> bool {
-        matches!(self, LineReader::Editor(_))
-    }
-
     /// Run `during` with the terminal in its ordinary mode (the editor
     /// keeps it raw between lines): an agent's reply, an external editor.
     pub fn cooked<T>(&mut self, during: impl FnOnce() -> T) -> T {
@@ -113,10 +109,10 @@ fn read_line_after(typed_ahead: &mut Vec<u8>) -> Result<Line> {
 
 /// Ask a yes/no question on the terminal. Off a terminal there is nobody to
 /// ask: refuse, and say how to go ahead.
-pub fn confirm(question: &str, verb: &str) -> Result<bool> {
+pub fn confirm(question: &str, doing: &str, verb: &str) -> Result<bool> {
     if !sys::isatty(0) {
         return Err(Error::Refused(format!(
-            "not deleting without confirmation: stdin is not a terminal; add --yes to {verb}"
+            "not {doing} without confirmation: stdin is not a terminal; add --yes to {verb}"
         )));
     }
     let mut err = io::stderr();

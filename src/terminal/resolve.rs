@@ -1,5 +1,5 @@
-//! Which session a command means: by name (ID, then exact title, then a
-//! short ID), and which one bare `hermes chat -c` continues in this
+//! Which session a command means: by name (a full ID, else every session
+//! whose title or short ID it is, ambiguous when more than one), and which one bare `hermes chat -c` continues in this
 //! terminal. The whole rule for `-c` lives in `resolve_continue`, the rule
 //! for names in `lookup`.
 
@@ -152,8 +152,11 @@ pub enum Lookup {
     Missing { did_you_mean: Option<String> },
 }
 
-/// Exact matches come first, abbreviations last: a title that happens to
-/// look like the end of some ID still names its own session.
+/// A full ID wins outright. Otherwise every session the name could mean
+/// is a candidate: those with that exact title, and, when the name has the
+/// shape of a short ID, those whose ID it abbreviates. One candidate is
+/// found; several are an error naming each (nothing is guessed: a title
+/// `dddddd` and the session whose ID ends in `dddddd` are two meanings).
 pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     if name.trim().is_empty() {
         return Ok(Lookup::Missing { did_you_mean: None });
@@ -163,19 +166,47 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     {
         return Ok(Lookup::Found(h));
     }
-    // A title is stored cleaned (see titles::user_title), so the cleaned
-    // form of what was typed matches too: `-c "a  b"` finds "a b".
+    let by_title = by_title(store, name)?;
+    let by_id = short_id_candidates(store, name)?;
+    let (mut titled, near) = match by_title {
+        Titled::Found(found) => (found, None),
+        Titled::None { near, damaged } => {
+            if by_id.is_empty() {
+                // It may be one of these: say so before "not found".
+                for (path, why) in &damaged {
+                    output::warn_not_a_session_file(path, why, "skipped");
+                }
+            }
+            (Vec::new(), near)
+        }
+    };
+    let mut ids: Vec<Header> = by_id.into_iter().filter(|h| !titled.iter().any(|t| t.id == h.id)).collect();
+    match (titled.len(), ids.len()) {
+        (0, 0) => Ok(Lookup::Missing { did_you_mean: near.map(|h| h.title) }),
+        (1, 0) => Ok(Lookup::Found(titled.remove(0))),
+        (0, 1) => Ok(Lookup::Found(ids.remove(0))),
+        (_, 0) => Err(ambiguous(name, titled)),
+        (0, _) => Err(ambiguous_id(name, ids)),
+        _ => Err(ambiguous_name(name, titled, ids)),
+    }
+}
+
+enum Titled {
+    Found(Vec<Header>),
+    None { near: Option<Header>, damaged: Vec<(PathBuf, String)> },
+}
+
+/// The sessions whose title is `name` (as typed, or cleaned as titles are
+/// stored: `-c "a  b"` finds "a b"); when none, a case-insensitive near
+/// miss and the files that could not be read.
+fn by_title(store: &Store, name: &str) -> Result<Titled> {
     let cleaned = session::sanitize_title(name);
     let wanted = cleaned.as_deref().unwrap_or(name);
     // The catalog names the holders of a title, each checked against its
     // file; when it cannot say, every file is read.
     let titles: Vec<&str> = std::iter::once(name).chain(cleaned.as_deref()).collect();
-    if let Some(mut holders) = store.sessions_titled(&titles) {
-        return if holders.len() > 1 {
-            Err(ambiguous(name, holders))
-        } else {
-            Ok(Lookup::Found(holders.remove(0)))
-        };
+    if let Some(holders) = store.sessions_titled(&titles) {
+        return Ok(Titled::Found(holders));
     }
     let mut exact: Vec<Header> = Vec::new();
     let mut near: Option<Header> = None;
@@ -192,28 +223,32 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
             near = Some(header);
         }
     })?;
-    match exact.len() {
-        0 => match by_short_id(store, name)? {
-            Some(h) => Ok(Lookup::Found(h)),
-            None => {
-                // It may be one of these: say so before "not found".
-                for (path, why) in &damaged {
-                    output::warn_not_a_session_file(path, why, "skipped");
-                }
-                Ok(Lookup::Missing { did_you_mean: near.map(|h| h.title) })
-            }
-        },
-        1 => Ok(Lookup::Found(exact.remove(0))),
-        _ => Err(ambiguous(name, exact)),
+    Ok(if exact.is_empty() { Titled::None { near, damaged } } else { Titled::Found(exact) })
+}
+
+/// A name that is at once a title and a short ID of other sessions: every
+/// one of them, the titled ones first.
+fn ambiguous_name(name: &str, titled: Vec<Header>, ids: Vec<Header>) -> Error {
+    let mut candidates = Vec::new();
+    for (list, how) in [(titled, "has that title"), (ids, "has an ID it abbreviates")] {
+        for h in newest_first(list) {
+            candidates.push((h.id, h.title, h.updated_at, how));
+        }
     }
+    Error::AmbiguousName { name: name.to_string(), candidates }
+}
+
+fn newest_first(mut sessions: Vec<Header>) -> Vec<Header> {
+    let now = crate::time::now();
+    sessions.sort_unstable_by(|a, b| b.activity(now).total_cmp(&a.activity(now)).then(b.id.cmp(&a.id)));
+    sessions
 }
 
 /// A title that names several sessions (made on two machines before they
 /// synced, or imported) names none: acting on one of them, or creating a
 /// third, would be a guess. Newest first.
-fn ambiguous(name: &str, mut sessions: Vec<Header>) -> Error {
-    let now = crate::time::now();
-    sessions.sort_unstable_by(|a, b| b.activity(now).total_cmp(&a.activity(now)).then(b.id.cmp(&a.id)));
+fn ambiguous(name: &str, sessions: Vec<Header>) -> Error {
+    let sessions = newest_first(sessions);
     Error::Ambiguous {
         name: name.to_string(),
         sessions: sessions
@@ -268,11 +303,11 @@ pub fn ids_fitting<'a>(ids: &'a [[u8; 22]], name: &str) -> Vec<&'a [u8; 22]> {
     ids[from..].iter().take_while(|id| id.starts_with(b)).collect()
 }
 
-/// The session a short ID names; None when it fits none. Fitting several
-/// is an error that lists them, newest first, so the user can choose.
-pub fn by_short_id(store: &Store, name: &str) -> Result<Option<Header>> {
+/// Every session the short ID `name` fits (none when `name` is not
+/// shaped like one).
+fn short_id_candidates(store: &Store, name: &str) -> Result<Vec<Header>> {
     if !is_short_id(name) {
-        return Ok(None);
+        return Ok(Vec::new());
     }
     let ids = store.session_ids()?;
     let mut fitting = Vec::new();
@@ -282,17 +317,28 @@ pub fn by_short_id(store: &Store, name: &str) -> Result<Option<Header>> {
             fitting.push(h);
         }
     }
+    Ok(fitting)
+}
+
+/// A short ID that fits several sessions: they are listed, newest first,
+/// so the user can choose.
+fn ambiguous_id(name: &str, fitting: Vec<Header>) -> Error {
+    let mut fitting = fitting;
+    fitting.sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
+    Error::AmbiguousId {
+        name: name.to_string(),
+        candidates: fitting.into_iter().map(|h| (h.id, h.title, h.updated_at)).collect(),
+    }
+}
+
+/// The session a short ID names; None when it fits none. Fitting several
+/// is an error that lists them, newest first.
+pub fn by_short_id(store: &Store, name: &str) -> Result<Option<Header>> {
+    let mut fitting = short_id_candidates(store, name)?;
     match fitting.len() {
         0 => Ok(None),
         1 => Ok(fitting.pop()),
-        _ => {
-            fitting
-                .sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
-            Err(Error::AmbiguousId {
-                name: name.to_string(),
-                candidates: fitting.into_iter().map(|h| (h.id, h.title, h.updated_at)).collect(),
-            })
-        }
+        _ => Err(ambiguous_id(name, fitting)),
     }
 }
 
@@ -302,7 +348,9 @@ fn same_ignoring_case(a: &str, b: &str) -> bool {
     a.chars().flat_map(char::to_lowercase).eq(b.chars().flat_map(char::to_lowercase))
 }
 
-/// The session with this ID (`-r`), or the one its short ID names.
+/// The session with this ID (`-r`), or the one its short ID names. `-r`
+/// takes IDs only: a title never enters, so a title shaped like a short ID
+/// cannot stand in for the session that ID names.
 pub fn find_by_id(store: &Store, id: &str) -> Result<Header> {
     if let Some(h) = store.header(id)? {
         return Ok(h);

@@ -116,7 +116,8 @@ impl Printer {
         match self.width() {
             Some(width) => {
                 self.row(h)?;
-                let snippet = snippet_line(first, width.saturating_sub(5).max(10), use_color());
+                let snippet =
+                    snippet_line(first, width.saturating_sub(5).max(10), crate::text::colors_allowed());
                 self.out.line(&format!("    {snippet}"))
             }
             None => self.row_with(h, Some(&snippet_line(first, PIPED_SNIPPET, false))),
@@ -172,13 +173,6 @@ impl Printer {
 
 /// Columns of a snippet written to a pipe.
 const PIPED_SNIPPET: usize = 120;
-
-/// Color on a terminal, unless NO_COLOR is set (to anything but "") or
-/// TERM is dumb.
-pub fn use_color() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
-}
 
 /// `role: ...before MATCH after...` in at most `width` columns, the match
 /// in view: the text before it gets at most a third of the room.

@@ -19,7 +19,7 @@ use crate::terminal::keys::{Key, KeyReader};
 use crate::terminal::raw::{self, RawMode};
 use crate::text::{columns_of, fit_columns, printable};
 use crate::time;
-use crate::view::list::{short_id, use_color};
+use crate::view::list::short_id;
 
 /// Typing must pause this long before message text is searched.
 const SEARCH_PAUSE: Duration = Duration::from_millis(250);
@@ -70,7 +70,7 @@ pub fn pick(store: &Store, tty: File) -> Result<Option<String>> {
         top: 0,
         found: None,
         searching: false,
-        color: use_color(),
+        color: crate::text::colors_allowed(),
         title_width: 0,
     };
     let _ = picker.tty.write_all(ALTERNATE_SCREEN_ON.as_bytes());

@@ -72,9 +72,9 @@ _hermes() {
 	local text=$2 cmd='' verb='' prev='' w i nargs=0 takes_value=''
 	local -a _hermes_words
 	local _hermes_cur _hermes_raw _hermes_quote _hermes_profile=
-	local global='-p --profile -V --version'
-	local chat='-c --continue -r --resume --pick --create-if-missing -q --query -Q --quiet --title --agent --no-agent --context -h --help'
-	local verbs='list search pick show current export import rename delete prune stats compact merge merge-file'
+	local global='@GLOBAL@'
+	local chat='@CHAT@'
+	local verbs='@VERBS@'
 	COMPREPLY=()
 	_hermes_split_line
 	# Where are we: which command, which sessions verb, how many arguments.
@@ -96,47 +96,26 @@ _hermes() {
 		*/-*) ;;
 		*) ((nargs++)) ;;
 		esac
-		case $cmd/$w in
-		chat/-r | chat/--resume | chat/-q | chat/--query | chat/--title | chat/--agent) takes_value=1 ;;
-		sessions/-n | sessions/--limit | sessions/-f | sessions/--format | sessions/-o | sessions/--output | sessions/--older-than | sessions/--from) takes_value=1 ;;
+		case $cmd/$verb/$w in
+		@TAKES_VALUE@
 		esac
 	done
-	case $prev in
-	-p | --profile)
+	case $cmd/$verb/$prev in
+	/*/-p | /*/--profile)
 		local home=${HERMES_HOME:-$HOME/.hermes} dir
 		for dir in "$home"/profiles/*/; do
 			[[ -d $dir ]] && dir=${dir%/} && _hermes_add_words "${dir##*/}" "$text"
 		done
 		return
 		;;
-	-c | --continue) [[ $cmd == chat && $text != -* ]] && { _hermes_add_sessions title "$text"; return; } ;;
-	-r | --resume) [[ $cmd == chat ]] && { _hermes_add_sessions id "$text"; return; } ;;
-	-q | --query | --title | -n | --limit | --older-than) [[ -n $cmd ]] && return ;;
-	--agent | -o | --output)
-		[[ -n $cmd ]] && compopt -o default 2>/dev/null
-		return
-		;;
-	-f | --format)
-		[[ $cmd == sessions && $verb == export ]] && { _hermes_add_words 'json jsonl markdown' "$text"; return; }
-		[[ $cmd == sessions ]] && return
-		;;
-	--from) [[ $cmd == sessions ]] && { _hermes_add_words 'hermes hermes-agent llm' "$text"; return; } ;;
+	@VALUES@
 	esac
 	if [[ $text == -* ]]; then
 		case $cmd/$verb in
 		/) _hermes_add_words "$global $chat" "$text" ;;
 		chat/) _hermes_add_words "$chat" "$text" ;;
 		sessions/) _hermes_add_words '-h --help' "$text" ;;
-		sessions/list) _hermes_add_words '-n --limit --all --here --json -h --help' "$text" ;;
-		sessions/search) _hermes_add_words '-n --limit --json -h --help' "$text" ;;
-		sessions/current) _hermes_add_words '--json -f --format -h --help' "$text" ;;
-		sessions/show | sessions/stats) _hermes_add_words '--json -h --help' "$text" ;;
-		sessions/export) _hermes_add_words '-f --format -o --output -h --help' "$text" ;;
-		sessions/import) _hermes_add_words '--from --dry-run -h --help' "$text" ;;
-		sessions/delete) _hermes_add_words '-y --yes -h --help' "$text" ;;
-		sessions/merge) _hermes_add_words '--dry-run -y --yes -h --help' "$text" ;;
-		sessions/prune) _hermes_add_words '--older-than --dry-run -y --yes -h --help' "$text" ;;
-		sessions/compact) _hermes_add_words '--keep --agent --context -h --help' "$text" ;;
+		@OPTIONS@
 		*) _hermes_add_words '-h --help' "$text" ;;
 		esac
 		return
@@ -145,8 +124,7 @@ _hermes() {
 	/) _hermes_add_words 'chat sessions completion help' "$text" ;;
 	sessions/) _hermes_add_words "$verbs" "$text" ;;
 	sessions/show | sessions/export | sessions/delete) _hermes_add_sessions title "$text" ;;
-	sessions/stats | sessions/compact) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
-	sessions/rename) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
+	sessions/rename | sessions/stats | sessions/compact) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
 	sessions/import) ((nargs == 0)) && compopt -o default 2>/dev/null ;;
 	sessions/merge) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
 	sessions/merge-file) ((nargs < 3)) && compopt -o default 2>/dev/null ;;

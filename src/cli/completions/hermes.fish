@@ -112,57 +112,18 @@ complete -c hermes -n __hermes_no_command -a help -d 'show help for a command'
 
 # hermes chat (also 'hermes -c ...').
 set -l chat '__hermes_no_command; or __hermes_command_is chat'
-complete -c hermes -n $chat -s c -l continue -d "continue this terminal's session, or the one named"
-complete -c hermes -n '__hermes_command_is chat; and __hermes_previous -c --continue' -x -a '(__hermes_sessions title)'
-complete -c hermes -n $chat -s r -l resume -x -a '(__hermes_sessions id)' -d 'the session with this ID, or a short ID'
-complete -c hermes -n $chat -l pick -d 'choose the session on a full-screen list'
-complete -c hermes -n $chat -l create-if-missing -d 'with -c NAME: create the session titled NAME if none matches'
-complete -c hermes -n $chat -s q -l query -x -d 'send TEXT, print the reply, exit (- reads stdin)'
-complete -c hermes -n $chat -s Q -l quiet -d "do not print 'session_id: ID' or hints to stderr"
-complete -c hermes -n $chat -l title -x -d 'title for a new session'
-complete -c hermes -n $chat -l agent -r -d 'the command that writes replies'
-complete -c hermes -n $chat -l no-agent -d 'only save the message; no reply'
-complete -c hermes -n $chat -l context -x -d 'send at most N characters of the conversation'
+@CHAT@
 
 # hermes sessions VERB.
-complete -c hermes -n __hermes_needs_verb -a list -d 'sessions, newest activity first'
-complete -c hermes -n __hermes_needs_verb -a pick -d 'choose a session on a full-screen list; print its ID'
-complete -c hermes -n __hermes_needs_verb -a search -d 'sessions whose title or messages hold TEXT'
-complete -c hermes -n __hermes_needs_verb -a show -d 'print a conversation'
-complete -c hermes -n __hermes_needs_verb -a current -d "which session 'hermes chat -c' would continue, and why"
-complete -c hermes -n __hermes_needs_verb -a export -d 'export some or all sessions'
-complete -c hermes -n __hermes_needs_verb -a import -d "import sessions from 'export --format jsonl'"
-complete -c hermes -n __hermes_needs_verb -a rename -d 'give a session a new title'
-complete -c hermes -n __hermes_needs_verb -a delete -d 'delete sessions'
-complete -c hermes -n __hermes_needs_verb -a prune -d 'delete sessions inactive for DAYS'
-complete -c hermes -n __hermes_needs_verb -a stats -d 'counts, sizes, oldest and newest'
-complete -c hermes -n __hermes_needs_verb -a compact -d "have the agent summarise a session's older messages"
-complete -c hermes -n __hermes_needs_verb -a merge -d 'merge conflict copies, or the sessions sharing a title'
-complete -c hermes -n __hermes_needs_verb -a merge-file -d 'merge two versions of a session file (git merge driver)'
+@VERB_SUMMARIES@
 complete -c hermes -n '__hermes_sessions_verb show export delete; and not __hermes_previous -o --output -f --format' -a '(__hermes_sessions title)'
-complete -c hermes -n '__hermes_sessions_verb rename; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
+complete -c hermes -n '__hermes_sessions_verb rename stats compact; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_sessions_verb import' -F
 complete -c hermes -n '__hermes_sessions_verb merge; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_sessions_verb merge-file' -F
-complete -c hermes -n '__hermes_sessions_verb import' -l from -x -a 'hermes hermes-agent llm' -d 'what wrote FILE'
-complete -c hermes -n '__hermes_sessions_verb import' -l dry-run -d 'report what would be imported; write nothing'
-complete -c hermes -n '__hermes_sessions_verb list search' -s n -l limit -x -d 'show at most N sessions'
-complete -c hermes -n '__hermes_sessions_verb list' -l all -d 'show every session'
-complete -c hermes -n '__hermes_sessions_verb list' -l here -d 'only sessions started in this workspace'
-complete -c hermes -n '__hermes_sessions_verb list search show current stats' -l json -d 'output JSON, for scripts'
-complete -c hermes -n '__hermes_sessions_verb current' -s f -l format -x -d 'print TEMPLATE with {title} {id} {short_id} {reason}'
-complete -c hermes -n '__hermes_sessions_verb export' -s f -l format -x -a 'json jsonl markdown' -d 'output format'
-complete -c hermes -n '__hermes_sessions_verb export' -s o -l output -r -F -d 'write to FILE instead of stdout'
-complete -c hermes -n '__hermes_sessions_verb delete prune merge' -s y -l yes -d 'do not ask'
-complete -c hermes -n '__hermes_sessions_verb prune' -l older-than -x -d 'delete sessions inactive for DAYS days'
-complete -c hermes -n '__hermes_sessions_verb prune' -l dry-run -d 'list what would be removed; remove nothing'
-complete -c hermes -n '__hermes_sessions_verb merge' -l dry-run -d 'say what would be merged; change nothing'
-complete -c hermes -n '__hermes_sessions_verb stats compact; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
-complete -c hermes -n '__hermes_sessions_verb compact' -l keep -x -d 'keep the last N messages as they are'
-complete -c hermes -n '__hermes_sessions_verb compact' -l agent -r -d 'the command that writes the summary'
-complete -c hermes -n '__hermes_sessions_verb compact' -l context -x -d 'the context budget in characters'
+@OPTIONS@
 
 # hermes completion SHELL, hermes help [sessions] COMMAND.
 complete -c hermes -n '__hermes_command_is completion 1' -a 'bash zsh fish'
 complete -c hermes -n '__hermes_command_is help 1' -a 'chat sessions completion'
-complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a 'list search pick show current export import rename delete prune stats compact merge merge-file'
+complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a '@VERBS@'

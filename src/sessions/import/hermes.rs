@@ -7,11 +7,11 @@ use std::io::Seek;
 use crate::error::Result;
 use crate::store::format;
 use crate::store::json;
-use crate::store::session::{self, FORMAT, Session};
+use crate::store::session::{self, FORMAT};
 
-use super::source::{self, Source, Tally, rejected};
+use super::source::{self, Incoming, Source, Tally, rejected};
 
-pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Result<()>) -> Result<Tally> {
+pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally> {
     let head = source::sniff_head(input);
     input.rewind().map_err(|e| crate::error::Error::io(std::path::Path::new(name), e))?;
     let mut tally = Tally::default();
@@ -48,7 +48,11 @@ pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Resul
             Err(why) => return Err(source::wrong_source(name, line_no, Source::Hermes, line, &why)),
         };
         if !session::is_valid_id(&session.header.id) {
-            return Err(rejected(name, line_no, &format!("invalid session id '{}'", session.header.id)));
+            return Err(rejected(
+                name,
+                line_no,
+                &format!("invalid session id '{}'", crate::text::clipped(&session.header.id)),
+            ));
         }
         if session.header.format > FORMAT {
             return Err(rejected(
@@ -57,8 +61,12 @@ pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Resul
                 &format!("session format {} is newer than this hermes understands", session.header.format),
             ));
         }
+        if let Some(why) = source::bad_times(&session) {
+            tally.damaged.push((line_no, why));
+            return Ok(());
+        }
         tally.sessions += 1;
-        each(session)
+        each(Incoming::own(session))
     })?;
     Ok(tally)
 }

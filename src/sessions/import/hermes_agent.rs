@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::store::json;
 use crate::store::session::{self, Header, Message, Session, TITLE_AUTO, TITLE_USER};
 
-use super::source::{self, Content, Count, Flag, Source, Tally};
+use super::source::{self, Content, Count, Flag, Incoming, Source, Tally};
 
 #[derive(DeJson)]
 struct AgentSession {
@@ -55,7 +55,7 @@ struct AgentMessage {
     active: Flag,
 }
 
-pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Result<()>) -> Result<Tally> {
+pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally> {
     let head = source::sniff_head(input);
     input.rewind().map_err(|e| crate::error::Error::io(std::path::Path::new(name), e))?;
     let mut tally = Tally::default();
@@ -82,20 +82,24 @@ pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Resul
             return Err(wrong("not a JSON object"));
         }
         let agent: AgentSession = json::parse(line).map_err(|why| wrong(&why))?;
-        let session = convert(agent, &mut tally);
+        let incoming = convert(agent, &mut tally);
+        if let Some(why) = source::bad_times(&incoming.session) {
+            tally.damaged.push((line_no, why));
+            return Ok(());
+        }
         tally.sessions += 1;
-        each(session)
+        each(incoming)
     })?;
     Ok(tally)
 }
 
-fn convert(agent: AgentSession, tally: &mut Tally) -> Session {
+fn convert(agent: AgentSession, tally: &mut Tally) -> Incoming {
     let first_ts = agent.messages.iter().find_map(|m| m.timestamp);
     let started = agent.started_at.or(first_ts).unwrap_or(0.0);
-    let id = if session::is_valid_id(&agent.id) {
-        agent.id.clone()
+    let (id, derived_from) = if session::is_valid_id(&agent.id) {
+        (agent.id.clone(), None)
     } else {
-        source::derived_id(started, &agent.id)
+        (source::derived_id(started, &agent.id, 0), Some(agent.id.clone()))
     };
     let mut header = Header::new(id, agent.cwd.unwrap_or_default(), started);
     if let Some(title) = agent.title.filter(|t| !t.trim().is_empty()) {
@@ -141,5 +145,5 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Session {
     }
     let mut session = Session { header, messages };
     source::finish(&mut session);
-    session
+    Incoming { session, derived_from }
 }

@@ -15,7 +15,7 @@ use crate::store::MAX_SESSION_BYTES;
 use crate::store::json;
 use crate::store::session::{Header, Message, Session, TITLE_AUTO};
 
-use super::source::{self, Count, Source, Tally, rejected};
+use super::source::{self, Count, Incoming, Source, Tally, rejected};
 
 #[derive(DeJson)]
 struct Exchange {
@@ -51,20 +51,32 @@ struct Exchange {
     system_fragments: Count,
 }
 
-/// Where one exchange lies in the input, and when it happened.
+/// Where one exchange lies in the input, and when it happened: 24 bytes,
+/// the whole of what is kept of an exchange between the passes.
 struct Place {
     ts: f64,
     offset: u64,
-    len: usize,
-    line: usize,
+    len: u32,
+    line: u32,
 }
 
-pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Result<()>) -> Result<Tally> {
+/// A conversation's key between the passes: a hash of its ID, not the ID
+/// (which the second pass reads again, and which tells apart two
+/// conversations whose hashes collide).
+fn conversation_key(id: &str) -> u64 {
+    crate::hash::fnv1a(id.as_bytes())
+}
+
+/// Time and memory linear in the number of exchanges, at 24 bytes an
+/// exchange and about 60 a conversation, plus one conversation's bytes at
+/// a time; nothing grows with the size of their texts.
+pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally> {
     let io_error = |source: std::io::Error| Error::ImportRead { name: name.to_string(), source };
     // Pass over the array: every exchange checked, its place noted under
     // its conversation, conversations kept in order of first appearance.
-    let mut order: Vec<String> = Vec::new();
-    let mut places: HashMap<String, Vec<Place>> = HashMap::new();
+    let mut order: Vec<u64> = Vec::new();
+    let mut places: HashMap<u64, Vec<Place>> = HashMap::new();
+    let mut tally = Tally::default();
     if let Some(wrong) = not_an_array(input, name)? {
         return Err(wrong);
     }
@@ -81,31 +93,57 @@ pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Session) -> Resul
                 "datetime_utc is not an RFC 3339 time",
             )
         })?;
-        let place = Place { ts, offset: element.offset, len: bytes.len(), line: element.line };
+        if !source::sane_time(ts) {
+            tally.damaged.push((
+                element.line,
+                format!(
+                    "datetime_utc {} is not {}",
+                    crate::text::clipped(&exchange.datetime_utc),
+                    source::TIME_RANGE
+                ),
+            ));
+            return Ok(());
+        }
+        let place = Place {
+            ts,
+            offset: element.offset,
+            len: bytes.len() as u32,
+            line: u32::try_from(element.line).unwrap_or(u32::MAX),
+        };
         places
-            .entry(conversation)
+            .entry(conversation_key(&conversation))
             .or_insert_with_key(|key| {
-                order.push(key.clone());
+                order.push(*key);
                 Vec::new()
             })
             .push(place);
         Ok(())
     })?;
-    let mut tally = Tally::default();
     let mut bytes = Vec::new();
-    for conversation in order {
-        let mut exchanges = places.remove(&conversation).unwrap_or_default();
+    for key in order {
+        let mut exchanges = places.remove(&key).unwrap_or_default();
         exchanges.sort_by(|a, b| a.ts.total_cmp(&b.ts));
-        let mut read_back = Vec::with_capacity(exchanges.len());
+        // Read back, grouped by the conversation's real ID: those whose
+        // hashes collided become their own sessions again.
+        let mut groups: Vec<(String, Vec<(f64, Exchange)>)> = Vec::new();
         for place in &exchanges {
             input.seek(SeekFrom::Start(place.offset)).map_err(io_error)?;
-            bytes.resize(place.len, 0);
+            bytes.resize(place.len as usize, 0);
             input.read_exact(&mut bytes).map_err(io_error)?;
-            read_back.push((place.ts, parse(name, place.line, &bytes)?));
+            let mut exchange = parse(name, place.line as usize, &bytes)?;
+            let conversation =
+                exchange.conversation_id.take().or_else(|| exchange.id.clone()).unwrap_or_default();
+            match groups.iter_mut().find(|(c, _)| *c == conversation) {
+                Some((_, group)) => group.push((place.ts, exchange)),
+                None => groups.push((conversation, vec![(place.ts, exchange)])),
+            }
         }
-        let session = convert(&conversation, read_back, &mut tally);
-        tally.sessions += 1;
-        each(session)?;
+        drop(exchanges);
+        for (conversation, read_back) in groups {
+            let session = convert(&conversation, read_back, &mut tally);
+            tally.sessions += 1;
+            each(Incoming { session, derived_from: Some(conversation) })?;
+        }
     }
     Ok(tally)
 }
@@ -116,7 +154,7 @@ fn parse(name: &str, line: usize, bytes: &[u8]) -> Result<Exchange> {
 
 fn convert(conversation: &str, exchanges: Vec<(f64, Exchange)>, tally: &mut Tally) -> Session {
     let started = exchanges.first().map_or(0.0, |(ts, _)| *ts);
-    let id = source::derived_id(started, conversation);
+    let id = source::derived_id(started, conversation, 0);
     let mut header = Header::new(id, String::new(), started);
     if let Some(name) =
         exchanges.iter().find_map(|(_, e)| e.conversation_name.clone()).filter(|n| !n.trim().is_empty())
@@ -145,7 +183,9 @@ fn convert(conversation: &str, exchanges: Vec<(f64, Exchange)>, tally: &mut Tall
         }
         if let Some(response) = e.response.filter(|r| !r.is_empty()) {
             // The reply came when the exchange ended; never before its prompt.
-            let took = e.duration_ms.filter(|d| d.is_finite() && *d > 0.0).unwrap_or(0.0) / 1000.0;
+            // A duration past a year is no duration (and could carry the
+            // time past year 9999).
+            let took = e.duration_ms.filter(|d| (0.0..=3.2e10).contains(d)).unwrap_or(0.0) / 1000.0;
             messages.push(Message::new("assistant", response, ts + took));
         }
     }

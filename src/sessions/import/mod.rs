@@ -27,6 +27,7 @@ use crate::store::fsio::Batch;
 use crate::store::session::{self, Session};
 use crate::text::counted;
 
+use source::Incoming;
 pub use source::Source;
 
 use super::Progress;
@@ -36,9 +37,6 @@ const COMMIT_EVERY: usize = 2000;
 
 /// Damaged lines named one by one; past this many, only counted.
 const DAMAGED_NAMED: usize = 10;
-
-/// The options `import` takes, for the help and completion checks.
-pub const OPTIONS: &[&str] = &["--from", "--dry-run", "-h", "--help"];
 
 #[derive(Debug, PartialEq)]
 pub struct Args {
@@ -70,7 +68,7 @@ fn read(
     from: Source,
     input: &mut File,
     name: &str,
-    each: &mut dyn FnMut(Session) -> Result<()>,
+    each: &mut dyn FnMut(Incoming) -> Result<()>,
 ) -> Result<source::Tally> {
     input.rewind().map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
     let tally = match from {
@@ -80,8 +78,9 @@ fn read(
     };
     // Damage everywhere and nothing readable is not a damaged file but
     // another kind of file.
+    // (Lines refused only for their times are JSON of the right kind.)
     if tally.sessions == 0
-        && let Some((line, why)) = tally.damaged.first()
+        && let Some((line, why)) = tally.damaged.iter().find(|(_, why)| !why.contains(source::TIME_RANGE))
     {
         return Err(source::rejected(name, *line, &format!("not {}: no line is JSON ({why})", from.kind())));
     }
@@ -107,9 +106,15 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     // cleanly or not: a damaged file is never replaced.
     let mut ids: HashSet<[u8; 22]> = HashSet::new();
     let mut titles: HashSet<u64> = HashSet::new();
+    // For each title found taken, the number its next " (n)" tries: many
+    // sessions of one title (llm names a conversation by its first
+    // prompt) are numbered in linear time, not each from 2 again.
+    let mut next_number: HashMap<u64, u64> = HashMap::new();
     let mut damaged: HashMap<[u8; 22], (PathBuf, String)> = HashMap::new();
+    let mut stored: HashSet<[u8; 22]> = HashSet::new();
     if store.sessions_dir().is_dir() {
         ids.extend(store.session_ids()?);
+        stored.extend(ids.iter().copied());
         store.scan(|entry| match &entry.header {
             Ok(h) => {
                 titles.insert(title_key(&h.title));
@@ -123,9 +128,22 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     let mut progress = Progress::new("importing", tally.sessions);
     let mut batch = Batch::new(store.sessions_dir());
     // Pass 2: write, in batches.
-    read(args.from, &mut input, &name, &mut |mut s| {
+    read(args.from, &mut input, &name, &mut |incoming| {
         interrupted()?;
         progress.tick();
+        let Incoming { session: mut s, derived_from } = incoming;
+        if let Some(source_id) = &derived_from {
+            // A made-up ID can be another conversation's: try the next
+            // until one is free, or until one holds this very conversation
+            // (imported before: skipped below).
+            match free_derived_id(store, &s, source_id, &ids, &stored)? {
+                Some(id) => s.header.id = id,
+                None => {
+                    skipped += 1;
+                    return Ok(());
+                }
+            }
+        }
         let key = session::id_key(&s.header.id);
         if !ids.insert(key) {
             if let Some((path, why)) = damaged.remove(&key) {
@@ -140,16 +158,22 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         }
         // An import file is outside input like any typed title: the title
         // rules apply, so no escape sequence or bidi override reaches a
-        // terminal through `list`. Too long is cut here, not refused.
-        s.header.title = session::sanitize_title(&s.header.title)
-            .map(|t| crate::text::truncate_words(&t, session::MAX_TITLE_CHARS))
-            .unwrap_or_default();
+        // terminal through `list`, and no title has an ID's shape. Too long
+        // is cut here, not refused.
+        s.header.title = crate::store::titles::foreign_title(&s.header.title);
+        if s.header.title.is_empty() {
+            s.header.title_source = String::new();
+            source::finish(&mut s);
+        }
         if !s.header.title.is_empty() && titles.contains(&title_key(&s.header.title)) {
             let base = s.header.title.clone();
-            s.header.title = (2..)
-                .map(|n| crate::store::titles::numbered(&base, n))
-                .find(|t| !titles.contains(&title_key(t)))
+            let next = next_number.entry(title_key(&base)).or_insert(2);
+            let (n, title) = (*next..)
+                .map(|n| (n, crate::store::titles::numbered(&base, n)))
+                .find(|(_, t)| !titles.contains(&title_key(t)))
                 .expect("unbounded");
+            *next = n + 1;
+            s.header.title = title;
             retitled += 1;
         }
         titles.insert(title_key(&s.header.title));
@@ -212,6 +236,44 @@ fn report(tally: &source::Tally, imported: usize, skipped: usize, retitled: usiz
 /// with the batch, what was committed stays (each file whole).
 fn interrupted() -> Result<()> {
     if crate::sys::signal_pending() { Err(Error::Interrupted) } else { Ok(()) }
+}
+
+/// The ID a conversation whose ID was made up gets: the first of its
+/// candidate IDs that no session has, or None when a session already
+/// holds this conversation (the same messages from the start: an earlier
+/// import of it, maybe continued since). A session of this import run is
+/// never this conversation (each source conversation comes once).
+fn free_derived_id(
+    store: &Store,
+    s: &Session,
+    source_id: &str,
+    ids: &HashSet<[u8; 22]>,
+    stored: &HashSet<[u8; 22]>,
+) -> Result<Option<String>> {
+    for attempt in 0.. {
+        let id = source::derived_id(s.header.created_at, source_id, attempt);
+        let key = session::id_key(&id);
+        if !ids.contains(&key) {
+            return Ok(Some(id));
+        }
+        if stored.contains(&key)
+            && let Ok(Some(there)) = store.load(&id)
+            && holds(&there, s)
+        {
+            return Ok(None);
+        }
+    }
+    unreachable!("attempts are unbounded")
+}
+
+/// Whether session `there` begins with every message of `s`.
+fn holds(there: &Session, s: &Session) -> bool {
+    there.messages.len() >= s.messages.len()
+        && there
+            .messages
+            .iter()
+            .zip(&s.messages)
+            .all(|(a, b)| a.role == b.role && a.content == b.content && a.ts.to_bits() == b.ts.to_bits())
 }
 
 fn title_key(title: &str) -> u64 {

@@ -156,13 +156,64 @@ pub fn for_each_line(
     }
 }
 
+/// A session read from an input, and, when its ID was made up from the
+/// source's own ID (which is not of hermes's shape), that source ID.
+pub struct Incoming {
+    pub session: Session,
+    pub derived_from: Option<String>,
+}
+
+impl Incoming {
+    pub fn own(session: Session) -> Incoming {
+        Incoming { session, derived_from: None }
+    }
+}
+
 /// A session ID for a conversation whose own ID is not hermes's shape: its
 /// start time (UTC, so the same on every machine) and a hash of the source
-/// ID, so that importing the same file again finds it already there.
-pub fn derived_id(started: f64, source_id: &str) -> String {
+/// ID, so that importing the same file again finds it already there. Six
+/// hex digits collide (two conversations started in one second, one in
+/// several thousand times): `attempt` 1, 2... gives the next IDs to try.
+pub fn derived_id(started: f64, source_id: &str, attempt: u32) -> String {
     let (y, mo, d, h, mi, s) = crate::time::utc_civil(started.max(0.0));
-    let hash = crate::hash::fnv1a(source_id.as_bytes()) & 0xff_ffff;
+    let mut key = source_id.as_bytes().to_vec();
+    if attempt > 0 {
+        key.extend_from_slice(format!("\0{attempt}").as_bytes());
+    }
+    let hash = crate::hash::fnv1a(&key) & 0xff_ffff;
     format!("{y:04}{mo:02}{d:02}_{h:02}{mi:02}{s:02}_{hash:06x}")
+}
+
+/// How a time hermes does not keep is described.
+pub const TIME_RANGE: &str = "a time from 1970 to 9999";
+
+/// The latest time hermes keeps: the end of year 9999.
+pub const LATEST: f64 = 253_402_300_799.0;
+
+/// Whether a time (seconds since 1970) is one hermes keeps: from 1970 to
+/// the end of year 9999, and a number.
+pub fn sane_time(t: f64) -> bool {
+    t.is_finite() && (0.0..=LATEST).contains(&t)
+}
+
+/// Why a session's times cannot be kept, if they cannot: the first time
+/// before 1970, after year 9999, or not a number.
+pub fn bad_times(session: &Session) -> Option<String> {
+    let shown = |t: f64| if t.abs() < 1e15 { format!("{t}") } else { format!("{t:e}") };
+    let h = &session.header;
+    let named = [("created_at", h.created_at), ("updated_at", h.updated_at)];
+    let messages = session.messages.iter().enumerate().map(|(i, m)| (i, m.ts));
+    for (what, t) in named {
+        if !sane_time(t) {
+            return Some(format!("{what} {} is not {TIME_RANGE}", shown(t)));
+        }
+    }
+    for (i, t) in messages {
+        if !sane_time(t) {
+            return Some(format!("message {} has the time {}, not {TIME_RANGE}", i + 1, shown(t)));
+        }
+    }
+    None
 }
 
 /// The last touches any source's session needs: an automatic title from
@@ -277,11 +328,12 @@ mod tests {
 
     #[test]
     fn derived_ids_have_the_hermes_shape_and_are_stable() {
-        let id = derived_id(1_796_226_007.5, "01m8vpkgfnjwmextv2tgadxhtm");
+        let id = derived_id(1_796_226_007.5, "01m8vpkgfnjwmextv2tgadxhtm", 0);
         assert!(session::is_valid_id(&id), "{id}");
         assert!(id.starts_with("20261202_154007_"), "{id}");
-        assert_eq!(id, derived_id(1_796_226_007.5, "01m8vpkgfnjwmextv2tgadxhtm"));
-        assert_ne!(id, derived_id(1_796_226_007.5, "01m8vpkgfnjwmextv2tgadxhtn"));
+        assert_eq!(id, derived_id(1_796_226_007.5, "01m8vpkgfnjwmextv2tgadxhtm", 0));
+        assert_ne!(id, derived_id(1_796_226_007.5, "01m8vpkgfnjwmextv2tgadxhtn", 0));
+        assert_ne!(id, derived_id(1_796_226_007.5, "01m8vpkgfnjwmextv2tgadxhtm", 1));
     }
 
     #[test]

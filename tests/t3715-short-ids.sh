@@ -65,13 +65,14 @@ test_expect_success 'too short, or not of the shape of an ID: not a short ID' '
 	grep "no session has the ID" err
 '
 
-test_expect_success 'an exact title wins over a suffix that looks the same' '
+test_expect_success 'a title that looks like another session'"'"'s suffix wins over nothing: both are named' '
 	three_sessions &&
 	hermes chat --title ffffff -q "titled ffffff" --no-agent -Q &&
-	hermes sessions show ffffff >out &&
-	head -1 out >actual &&
-	echo ffffff >expect &&
-	test_cmp expect actual
+	test_expect_code 1 hermes sessions show ffffff >out 2>err &&
+	test_must_be_empty out &&
+	grep "could mean 2 sessions" err &&
+	grep "  ffffff  (has that title)" err &&
+	grep "^  20261203_000000_ffffff  .*  third  (has an ID it abbreviates)" err
 '
 
 test_done

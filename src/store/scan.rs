@@ -1,0 +1,509 @@
+//! Reading the store: the session IDs, every header in one pass (through
+//! the header index, the catalog rebuilt on the way), the catalog's
+//! activity order and titles, one session's header, file or messages.
+
+use std::fs;
+use std::io;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use super::catalog::{self, Catalog, DirStamp};
+use super::format::{self, Fault};
+use super::lock::LockFile;
+use super::session::{self, FORMAT, Header, Session};
+use super::{MAX_SESSION_BYTES, Store, context, fault_error, fsio, gone, index, merge, open_session};
+use crate::error::{Error, Result};
+
+/// One entry of a scan: a session file and its header, or why it has none.
+pub struct Scanned<'a> {
+    dir: &'a Path,
+    id: &'a str,
+    /// The file's size, when the scan learned it.
+    pub size: Option<u64>,
+    pub header: std::result::Result<Header, String>,
+}
+
+impl Scanned<'_> {
+    /// The session's ID, from its file name.
+    pub fn id(&self) -> &str {
+        self.id
+    }
+
+    /// The session file (built only when asked: scans visit every session).
+    pub fn path(&self) -> PathBuf {
+        self.dir.join(format!("{}.json", self.id))
+    }
+}
+
+impl Store {
+    /// IDs of all session files (names of the ID shape only), sorted.
+    pub fn session_ids(&self) -> Result<Vec<[u8; 22]>> {
+        let entries = match fs::read_dir(&self.sessions_dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(&self.sessions_dir, e)),
+        };
+        let mut ids = Vec::new();
+        let mut copies = 0;
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&self.sessions_dir, e))?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            match name.strip_suffix(".json") {
+                Some(id) if session::is_valid_id(id) => ids.push(session::id_key(id)),
+                _ if merge::copy_of(name).is_some() => copies += 1,
+                _ => {}
+            }
+        }
+        self.copies_seen.set(copies);
+        ids.sort_unstable();
+        Ok(ids)
+    }
+
+    /// Read the header of every session, in ID order, calling `visit` for
+    /// each. Only the first few KiB of a file are read, and in a large store
+    /// not even that while the header index vouches for the file.
+    pub fn scan(&self, mut visit: impl FnMut(Scanned)) -> Result<()> {
+        // Taken before the directory is read: the catalog this pass builds
+        // describes the directory as it was then, if it is still so at the end.
+        let before = DirStamp::of(&self.sessions_dir);
+        let listed_at = crate::time::now();
+        let ids = self.session_ids()?;
+        if ids.len() < index::MIN_SESSIONS {
+            return self.walk(&ids, None, None, &mut visit).map(drop);
+        }
+        // Every full pass writes a fresh catalog: what other programs
+        // changed in place (no directory time tells) is caught up here.
+        if let Some(before) = before {
+            let mut builder = catalog::Builder::default();
+            self.scan_indexed(&ids, &mut |entry: Scanned| {
+                match &entry.header {
+                    Ok(h) => builder.add_header(h),
+                    Err(_) => builder.damaged += 1,
+                }
+                visit(entry)
+            })?;
+            drop(ids);
+            self.install_catalog(builder, before, listed_at);
+            return Ok(());
+        }
+        self.scan_indexed(&ids, &mut visit)
+    }
+
+    /// Put a catalog built by a full pass in place, if the directory is
+    /// still as it was before the pass (a cache: failures only cost speed).
+    fn install_catalog(&self, builder: catalog::Builder, before: DirStamp, listed_at: f64) {
+        // A change within the same coarse tick as the listing would leave
+        // the directory's times as they were: not a state to vouch for.
+        if before.racy(listed_at) {
+            return;
+        }
+        // Not lock_file(): a listing prepares (and warns about) nothing.
+        if self.locks.get().is_none() {
+            let Ok(lock) = LockFile::open(&self.lock_path()) else { return };
+            let _ = self.locks.set(lock);
+        }
+        let Some(Ok(_guard)) = self.locks.get().map(LockFile::catalog) else { return };
+        if DirStamp::of(&self.sessions_dir) != Some(before) {
+            return;
+        }
+        let generation = catalog::new_generation();
+        if builder.write(&self.catalog_path(), generation).is_ok() {
+            let state = catalog::State { generation, dir: before, journal: Vec::new() };
+            let _ = state.write(&self.catalog_state_path());
+        }
+    }
+
+    /// The catalog and its state, if they describe the sessions directory
+    /// as it is now.
+    pub fn catalog(&self) -> Option<(catalog::State, Catalog)> {
+        let state = catalog::State::read(&self.catalog_state_path())?;
+        if DirStamp::of(&self.sessions_dir) != Some(state.dir) {
+            return None;
+        }
+        let catalog = Catalog::open(&self.catalog_path())?;
+        (catalog.generation == state.generation).then_some((state, catalog))
+    }
+
+    /// Hand `visit` every session's activity time, ID and title, newest
+    /// activity first, as the catalog and the sessions its journal names
+    /// tell it, without reading the rest, until `visit` says Break. False
+    /// when the catalog cannot say (see `catalog`) or knows of a damaged
+    /// file: what was handed is then to be thrown away, and every file
+    /// read instead.
+    pub fn by_activity(&self, mut visit: impl FnMut(f64, [u8; 22], &str) -> ControlFlow<()>) -> bool {
+        self.visit_by_activity(&mut visit).is_some()
+    }
+
+    fn visit_by_activity(
+        &self,
+        visit: &mut impl FnMut(f64, [u8; 22], &str) -> ControlFlow<()>,
+    ) -> Option<()> {
+        let (state, catalog) = self.catalog()?;
+        if catalog.damaged > 0 {
+            return None;
+        }
+        // Sessions appended to since: the catalog has their old time.
+        let mut moved = Vec::with_capacity(state.journal.len());
+        for key in &state.journal {
+            let header = self.header(std::str::from_utf8(key).ok()?).ok()??;
+            moved.push((header.updated_at, *key, header.title));
+        }
+        moved.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
+        // Looked up once per catalog line: sorted, not scanned.
+        let mut journaled = state.journal.clone();
+        journaled.sort_unstable();
+        let mut moved = moved.into_iter().peekable();
+        for entry in catalog.entries()? {
+            let entry = entry?;
+            if journaled.binary_search(&entry.id).is_ok() {
+                continue;
+            }
+            let newer = |m: &(f64, [u8; 22], String)| {
+                m.0.total_cmp(&entry.updated_at).then_with(|| m.1.cmp(&entry.id)).is_gt()
+            };
+            while let Some((updated_at, id, title)) = moved.next_if(newer) {
+                if visit(updated_at, id, &title).is_break() {
+                    return Some(());
+                }
+            }
+            if visit(entry.updated_at, entry.id, &entry.title).is_break() {
+                return Some(());
+            }
+        }
+        for (updated_at, id, title) in moved {
+            if visit(updated_at, id, &title).is_break() {
+                return Some(());
+            }
+        }
+        Some(())
+    }
+
+    /// The sessions titled any of `titles`, each checked against its own
+    /// file; None when the catalog cannot say (missing, stale, damaged, no
+    /// such title, or a session it names says otherwise), and every file
+    /// must be read instead.
+    pub fn sessions_titled(&self, titles: &[&str]) -> Option<Vec<Header>> {
+        let (_, catalog) = self.catalog()?;
+        let mut ids: Vec<[u8; 22]> = Vec::new();
+        for title in titles {
+            for id in catalog.titled(title)? {
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+        }
+        if ids.is_empty() {
+            return None;
+        }
+        ids.iter()
+            .map(|key| {
+                let header = self.header(std::str::from_utf8(key).ok()?).ok()??;
+                titles.contains(&header.title.as_str()).then_some(header)
+            })
+            .collect()
+    }
+
+    fn scan_indexed(&self, ids: &[[u8; 22]], visit: &mut dyn FnMut(Scanned)) -> Result<()> {
+        let index_path = self.home.join("index");
+        let mut reader = index::Reader::open(&index_path);
+        if !reader.is_usable() {
+            // No index yet: build one in this same pass.
+            let mut writer = index::Writer::create(&index_path);
+            self.walk(ids, None, writer.as_mut(), visit)?;
+            if let Some(_writer) = writer {
+                index::Writer::finish(_writer)
+            }
+            return Ok(());
+        }
+        let stale = self.walk(ids, Some(&mut reader), None, visit)?;
+        if stale > 64 + ids.len() / 64 {
+            // Enough has changed that re-reading it every time costs more
+            // than refreshing the index once.
+            let mut reader = index::Reader::open(&index_path);
+            if let Some(mut writer) = index::Writer::create(&index_path) {
+                self.walk(ids, Some(&mut reader), Some(&mut writer), &mut |_| {})?;
+                writer.finish();
+            }
+        }
+        Ok(())
+    }
+
+    /// Like `scan`, for just these sessions (IDs sorted): what `list` uses
+    /// to fill one page of a long listing.
+    pub fn scan_ids(&self, ids: &[[u8; 22]], mut visit: impl FnMut(Scanned)) -> Result<()> {
+        let mut reader = index::Reader::open(&self.home.join("index"));
+        let cache = if reader.is_usable() { Some(&mut reader) } else { None };
+        self.walk(ids, cache, None, &mut visit).map(drop)
+    }
+
+    /// The merge of sorted IDs with the sorted index: a cached header when
+    /// the file's stamp matches, else the file's own. Returns how many
+    /// files had to be read although an index was given.
+    fn walk(
+        &self,
+        ids: &[[u8; 22]],
+        mut cache: Option<&mut index::Reader>,
+        mut writer: Option<&mut index::Writer>,
+        visit: &mut dyn FnMut(Scanned),
+    ) -> Result<usize> {
+        let mut stale = 0;
+        // With an index, a scan is one stat per file and little else: stat
+        // by name relative to the open directory, a batch at a time, spread
+        // over the cores (the kernel looks up names in parallel).
+        let dir = match (&cache, fs::File::open(&self.sessions_dir)) {
+            (Some(_), Ok(dir)) => Some(dir),
+            _ => None,
+        };
+        let threads = dir.as_ref().map_or(1, |_| stat_threads(ids.len()));
+        let dir_path = self.sessions_dir.as_path();
+        for batch in ids.chunks(STAT_BATCH) {
+            let stamps = match &dir {
+                Some(dir) => stamps_in(dir, batch, threads),
+                None => Vec::new(),
+            };
+            let mut stamps = stamps.into_iter();
+            for key in batch {
+                let id = std::str::from_utf8(key).expect("IDs are ASCII");
+                if let (Some(reader), Some(stamp)) = (cache.as_mut(), stamps.next()) {
+                    let cached = reader.entry_for(id);
+                    let stamp = match stamp {
+                        Ok(stamp) => stamp,
+                        Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                        Err(e) => {
+                            visit(Scanned { dir: dir_path, id, size: None, header: Err(e.to_string()) });
+                            continue;
+                        }
+                    };
+                    if let Some(entry) = cached.filter(|e| Some(e.stamp) == stamp) {
+                        if let Some(w) = writer.as_mut() {
+                            w.add(id, entry.stamp, &entry.header);
+                        }
+                        visit(Scanned {
+                            dir: dir_path,
+                            id,
+                            size: Some(entry.stamp.size),
+                            header: Ok(entry.header),
+                        });
+                        continue;
+                    }
+                    stale += 1;
+                }
+                self.read_one(id, writer.as_deref_mut(), visit);
+            }
+        }
+        Ok(stale)
+    }
+
+    /// The header of one file read from the file itself, for `walk`.
+    fn read_one(&self, id: &str, writer: Option<&mut index::Writer>, visit: &mut dyn FnMut(Scanned)) {
+        let dir_path = self.sessions_dir.as_path();
+        let path = dir_path.join(format!("{id}.json"));
+        match read_header(&path, Check::Messages) {
+            Err(HeaderError::Gone) => {} // deleted while we looked
+            Err(HeaderError::Bad(why)) => visit(Scanned { dir: dir_path, id, size: None, header: Err(why) }),
+            Ok((header, stamp)) => {
+                if let Some(w) = writer {
+                    w.add(id, stamp, &header);
+                }
+                visit(Scanned { dir: dir_path, id, size: Some(stamp.size), header: Ok(header) })
+            }
+        }
+    }
+
+    /// The header of one session; Ok(None) if there is no such session.
+    /// Its messages are not read: what reads or rewrites the session
+    /// checks them.
+    pub fn header(&self, id: &str) -> Result<Option<Header>> {
+        self.header_checked(id, Check::Ends)
+    }
+
+    pub(super) fn header_checked(&self, id: &str, check: Check) -> Result<Option<Header>> {
+        let Some(path) = self.session_path(id) else {
+            return Ok(None);
+        };
+        match read_header(&path, check) {
+            Ok((h, _)) => Ok(Some(h)),
+            Err(HeaderError::Gone) => Ok(None),
+            Err(HeaderError::Bad(why)) => Err(Error::Corrupt { path, why }),
+        }
+    }
+
+    /// A whole session; Ok(None) if there is no such session.
+    pub fn load(&self, id: &str) -> Result<Option<Session>> {
+        let Some(path) = self.session_path(id) else {
+            return Ok(None);
+        };
+        let Some(reader) = self.open(id)? else {
+            return Ok(None);
+        };
+        let format = reader.header().format;
+        match reader.into_session() {
+            Ok(session) => Ok(Some(session)),
+            // A newer hermes may lay its files out otherwise.
+            Err(Fault::Damaged(_)) if format > FORMAT => {
+                Err(Error::NewerFormat { path, format, understood: FORMAT })
+            }
+            Err(fault) => Err(fault_error(&path, fault)),
+        }
+    }
+
+    /// A session's file opened for reading its messages one by one, header
+    /// decoded; Ok(None) if there is no such session. What it reads is one
+    /// version of the file, whatever replaces it meanwhile.
+    pub fn open(&self, id: &str) -> Result<Option<format::Reader<fs::File>>> {
+        let Some(path) = self.session_path(id) else {
+            return Ok(None);
+        };
+        let Some(file) = open_session(&path)? else {
+            return Ok(None);
+        };
+        let reader = format::read(file).map_err(|fault| fault_error(&path, fault))?;
+        check_file_name(&path, reader.header()).map_err(|why| Error::Corrupt { path, why })?;
+        Ok(Some(reader))
+    }
+
+    /// A session opened for a turn: what it sends under `budget` (a first
+    /// pass over the messages' sizes) and the file read again from its
+    /// start for sending them. Ok(None) if there is no such session.
+    pub fn open_planned(
+        &self,
+        id: &str,
+        budget: u64,
+    ) -> Result<Option<(format::Reader<fs::File>, context::Plan)>> {
+        let Some(mut reader) = self.open(id)? else {
+            return Ok(None);
+        };
+        let path = self.session_path(id).ok_or_else(|| gone(id))?;
+        let plan = context::plan(&mut reader, budget).map_err(|fault| fault_error(&path, fault))?;
+        let reader = reader.rewind().map_err(|fault| fault_error(&path, fault))?;
+        Ok(Some((reader, plan)))
+    }
+
+    /// A session's size in characters and what a turn would send of it
+    /// (see `context::measure`); Ok(None) if there is no such session.
+    pub fn measure(&self, id: &str) -> Result<Option<context::Measure>> {
+        let Some(mut reader) = self.open(id)? else {
+            return Ok(None);
+        };
+        let path = self.session_path(id).ok_or_else(|| gone(id))?;
+        context::measure(&mut reader).map(Some).map_err(|fault| fault_error(&path, fault))
+    }
+}
+
+/// The file name is the ID every command acts on. A header naming another
+/// session (a copied file, or damage) would send an append or a delete
+/// meant for this file to that session's, so it makes the file invalid.
+fn check_file_name(path: &Path, header: &Header) -> std::result::Result<(), String> {
+    format::check_id(header, path.file_stem().and_then(|s| s.to_str()).unwrap_or(""))
+}
+
+/// Files stat'ed per batch of a scan: enough to keep the threads busy,
+/// few enough that a batch's stamps take little memory.
+const STAT_BATCH: usize = 8192;
+
+/// How many threads stat the files of a scan of `files` files.
+fn stat_threads(files: usize) -> usize {
+    if files < 2048 {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+}
+
+/// The stamps of these session files in `dir`, in order, looked up by up
+/// to `threads` threads. A thread that cannot be started leaves its share
+/// to the calling one.
+fn stamps_in(dir: &fs::File, ids: &[[u8; 22]], threads: usize) -> Vec<io::Result<Option<index::Stamp>>> {
+    let stat_each = |ids: &[[u8; 22]]| -> Vec<io::Result<Option<index::Stamp>>> {
+        let mut name = *b"YYYYMMDD_HHMMSS_xxxxxx.json\0";
+        ids.iter()
+            .map(|key| {
+                name[..22].copy_from_slice(key);
+                index::Stamp::at(
+                    dir,
+                    std::ffi::CStr::from_bytes_with_nul(&name).expect("one NUL, at the end"),
+                )
+            })
+            .collect()
+    };
+    if threads <= 1 || ids.len() < 2 * threads {
+        return stat_each(ids);
+    }
+    let share = ids.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let mut shares = ids.chunks(share);
+        let own = shares.next().unwrap_or_default();
+        let others: Vec<_> = shares
+            .map(|ids| (ids, std::thread::Builder::new().spawn_scoped(scope, move || stat_each(ids))))
+            .collect();
+        let mut stamps = stat_each(own);
+        for (ids, started) in others {
+            match started {
+                Ok(thread) => stamps.extend(thread.join().expect("panics abort")),
+                Err(_) => stamps.extend(stat_each(ids)),
+            }
+        }
+        stamps
+    })
+}
+
+enum HeaderError {
+    Gone,
+    Bad(String),
+}
+
+/// How much of a file `read_header` checks.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Check {
+    /// Every message (a damaged message makes the whole file damaged):
+    /// what a scan and a removal rely on.
+    Messages,
+    /// The header, and that the file ends as a session does: enough to
+    /// resolve a name, as the command that then reads or rewrites the
+    /// session checks every message anyway.
+    Ends,
+}
+
+/// The header of a session file, checked as `check` says. A file written
+/// by a newer hermes is taken at its header's word: its layout may differ.
+fn read_header(path: &Path, check: Check) -> std::result::Result<(Header, index::Stamp), HeaderError> {
+    let (file, meta) = match fsio::open_regular(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(HeaderError::Gone),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(HeaderError::Bad("is a symbolic link".into()));
+        }
+        Err(e) => return Err(HeaderError::Bad(e.to_string())),
+    };
+    // Too big to load is as unusable as damaged: `list` says so up front
+    // instead of listing a session that every other command refuses.
+    if meta.len() > MAX_SESSION_BYTES {
+        return Err(HeaderError::Bad(format!("larger than {} MiB", MAX_SESSION_BYTES >> 20)));
+    }
+    let bad = |fault| match fault {
+        Fault::Damaged(why) => HeaderError::Bad(why),
+        Fault::Io(e) => HeaderError::Bad(e.to_string()),
+        Fault::Newer(format) => HeaderError::Bad(format!("format {format}")),
+        Fault::TooLarge => HeaderError::Bad(format!("larger than {} MiB", MAX_SESSION_BYTES >> 20)),
+    };
+    let mut tail = [0u8; 16];
+    let tail = match std::os::unix::fs::FileExt::read_at(&file, &mut tail, meta.len().saturating_sub(16)) {
+        Ok(n) => tail[..n].to_vec(),
+        Err(e) => return Err(HeaderError::Bad(e.to_string())),
+    };
+    let reader = format::read(file).map_err(bad)?;
+    check_file_name(path, reader.header()).map_err(HeaderError::Bad)?;
+    let header = if reader.header().format > FORMAT {
+        reader.header().clone()
+    } else if check == Check::Ends {
+        // A file cut short (a full disk, a copy interrupted) still has its
+        // header; its end tells.
+        if !format::ends_like_a_session(&tail) {
+            return Err(HeaderError::Bad(format::TRUNCATED.into()));
+        }
+        reader.header().clone()
+    } else {
+        reader.check().map_err(bad)?
+    };
+    Ok((header, index::Stamp::of(&meta)))
+}
