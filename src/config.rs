@@ -105,7 +105,10 @@ pub fn load(store: &Store) -> Result<Config> {
             "model" => config.model = Some(value).filter(|v| !v.is_empty()),
             "context" => {
                 config.context = Some(crate::store::context::parse_budget(&value).map_err(|_| {
-                    at_line("context must be a number of characters, as \"300000\" or \"300k\", or \"off\"".into())
+                    at_line(
+                        "context must be a number of characters, as \"300000\" or \"300k\", or \"off\""
+                            .into(),
+                    )
                 })?)
             }
             "compact" => {

@@ -98,7 +98,9 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 }
                 args.agent = AgentChoice::Disabled;
             }
-            Long("context") => args.context = Some(crate::chat::compact::budget_arg(&string(parser.value()?))?),
+            Long("context") => {
+                args.context = Some(crate::chat::compact::budget_arg(&string(parser.value()?))?)
+            }
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(stray) => {
                 let stray = string(stray);

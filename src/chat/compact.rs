@@ -10,17 +10,41 @@
 use std::io::{self, Cursor};
 
 use crate::chat::agent::Agent;
+use crate::chat::args::AgentChoice;
 use crate::config::AgentInput;
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::context::{self, Kind, Plan, json_chars};
 use crate::store::format::{self, Place};
 use crate::store::session::{Header, Message};
-use crate::time;
+use crate::{sys, time};
 
 /// `--context N` and `/context N`: a budget, or a usage error.
 pub fn budget_arg(text: &str) -> Result<u64> {
     context::parse_budget(text).map_err(Error::Usage)
+}
+
+/// `sessions compact`'s summariser (see `sessions::compact::Summarise`):
+/// the agent chosen as chat chooses it, interrupts caught as chat catches
+/// them.
+pub fn summarise(
+    store: &Store,
+    header: &Header,
+    agent: Option<&str>,
+    budget: u64,
+    keep: Option<u64>,
+) -> Result<String> {
+    let choice = match agent {
+        Some(command) => AgentChoice::Command(command.to_string()),
+        None => AgentChoice::Configured,
+    };
+    let Some(agent) = super::choose_agent(store, &choice)? else {
+        return Err(Error::usage(
+            "no agent to write the summary: give --agent CMD, or set HERMES_AGENT or 'agent' in config.toml",
+        ));
+    };
+    sys::catch_interrupts();
+    compact(store, &agent, header, budget, keep).map(|outcome| outcome.describe())
 }
 
 /// What a compaction came to.
@@ -41,7 +65,9 @@ pub enum Outcome {
 impl Outcome {
     pub fn describe(&self) -> String {
         match self {
-            Outcome::Nothing => "nothing to compact: no messages older than those kept, since the last summary".into(),
+            Outcome::Nothing => {
+                "nothing to compact: no messages older than those kept, since the last summary".into()
+            }
             Outcome::Done { covered, read, chars, summary_chars } => format!(
                 "compacted: a summary of {} characters now stands for the {covered} messages before it ({read} read, {} characters)",
                 context::thousands(*summary_chars),
@@ -60,7 +86,13 @@ const INSTRUCTION: &str = "Summarise the conversation above for your own later u
 /// turns to come), and store it after them. The summariser reads the
 /// previous summary and the newest of those messages that fit the budget.
 /// On any failure the session is left byte for byte as it was.
-pub fn compact(store: &Store, agent: &Agent, header: &Header, budget: u64, keep: Option<u64>) -> Result<Outcome> {
+pub fn compact(
+    store: &Store,
+    agent: &Agent,
+    header: &Header,
+    budget: u64,
+    keep: Option<u64>,
+) -> Result<Outcome> {
     let gone = || Error::Vanished { id: header.id.clone() };
     let path = store.session_path(&header.id).ok_or_else(gone)?;
     let fault = |f| store_fault(&path, f);
@@ -124,7 +156,11 @@ pub fn compact(store: &Store, agent: &Agent, header: &Header, budget: u64, keep:
     let (mut at, mut rank, mut last, mut read, mut chars) = (0u64, 0u64, None, 0u64, 0u64);
     while let Some(m) = reader.next_message().map_err(fault)? {
         if Some(at) == previous.map(|p| p.0) {
-            messages.push(Message::new("system", format!("Summary of the earlier conversation:\n\n{}", m.content), m.ts));
+            messages.push(Message::new(
+                "system",
+                format!("Summary of the earlier conversation:\n\n{}", m.content),
+                m.ts,
+            ));
         } else if (from..cut).contains(&at) && m.role != "system" {
             if rank >= plan.tail_from {
                 chars += m.content.chars().count() as u64;
@@ -147,7 +183,8 @@ pub fn compact(store: &Store, agent: &Agent, header: &Header, budget: u64, keep:
     match store.insert(&header.id, Place { after: cut, last }, &message)? {
         Some(_) => Ok(Outcome::Done { covered: cut, read, chars, summary_chars }),
         None => Err(Error::Refused(
-            "the session changed while it was being summarised; it was left as it was: compact it again".into(),
+            "the session changed while it was being summarised; it was left as it was: compact it again"
+                .into(),
         )),
     }
 }

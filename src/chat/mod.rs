@@ -290,7 +290,8 @@ impl Chat<'_> {
         // message at a time, as much of it as the budget takes.
         let budget = self.budget.get();
         let vanished = || Error::Vanished { id: header.id.clone() };
-        let (mut conversation, mut plan) = self.store.open_planned(&header.id, budget)?.ok_or_else(vanished)?;
+        let (mut conversation, mut plan) =
+            self.store.open_planned(&header.id, budget)?.ok_or_else(vanished)?;
         if plan.leaves_out() && self.auto_compact {
             drop(conversation);
             match compact::compact(self.store, agent, header, budget, None) {

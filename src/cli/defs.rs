@@ -20,7 +20,8 @@
 
 use crate::error::Result;
 use crate::sessions::{
-    self, compact, current, delete, export, import, list, merge, merge_file, pick, prune, rename, search, show, stats,
+    self, compact, current, delete, export, import, list, merge, merge_file, pick, prune, rename, search,
+    show, stats,
 };
 
 use super::help;

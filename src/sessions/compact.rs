@@ -1,26 +1,33 @@
 //! `hermes sessions compact`: have the agent summarise a session's older
-//! messages (the work is chat's, in chat/compact.rs: it runs the agent).
+//! messages. The summary itself is chat's work (it runs the agent, which
+//! only chat does): the dispatcher hands `run` chat's summariser.
 
 use lexopt::prelude::*;
 
 use crate::args::{positional_args, string};
-use crate::chat::{self, args::AgentChoice, compact};
 use crate::error::{Error, Result};
 use crate::store::Store;
+use crate::store::context;
+use crate::store::session::Header;
 use crate::terminal::resolve;
-use crate::{config, sys};
 
 #[derive(Debug, PartialEq)]
 pub struct Args {
     pub name: String,
-    pub agent: AgentChoice,
+    /// `--agent CMD`: the summariser (else as chat: HERMES_AGENT, config.toml).
+    pub agent: Option<String>,
     /// Keep the last N messages as they are (else what fits in half the budget).
     pub keep: Option<u64>,
     pub context: Option<u64>,
 }
 
+/// Chat's summariser (`chat::compact::summarise`), given the session, the
+/// `--agent` command, the budget and `--keep`: what it came to, in words,
+/// or why nothing was made.
+pub type Summarise = fn(&Store, &Header, Option<&str>, u64, Option<u64>) -> Result<String>;
+
 pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut args = Args { name: String::new(), agent: AgentChoice::Configured, keep: None, context: None };
+    let mut args = Args { name: String::new(), agent: None, keep: None, context: None };
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
@@ -29,7 +36,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 if command.trim().is_empty() {
                     return Err(Error::usage("--agent wants a command"));
                 }
-                args.agent = AgentChoice::Command(command);
+                args.agent = Some(command);
             }
             Long("keep") => {
                 let value = string(parser.value()?);
@@ -37,7 +44,9 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                     Error::usage(format!("--keep wants a number of messages, not '{value}'"))
                 })?);
             }
-            Long("context") => args.context = Some(compact::budget_arg(&string(parser.value()?))?),
+            Long("context") => {
+                args.context = Some(context::parse_budget(&string(parser.value()?)).map_err(Error::Usage)?);
+            }
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(value) => positional.push(value),
             _ => return Err(arg.unexpected().into()),
@@ -47,19 +56,13 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { name: string(name), ..args })
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub fn run(store: &Store, args: Args, summarise: Summarise) -> Result<()> {
     let header = resolve::find_by_name(store, &args.name)?;
     let budget = match args.context {
         Some(budget) => budget,
-        None => config::load(store)?.budget(),
+        None => crate::config::load(store)?.budget(),
     };
-    let Some(agent) = chat::choose_agent(store, &args.agent)? else {
-        return Err(Error::usage(
-            "no agent to write the summary: give --agent CMD, or set HERMES_AGENT or 'agent' in config.toml",
-        ));
-    };
-    sys::catch_interrupts();
-    let outcome = compact::compact(store, &agent, &header, budget, args.keep)?;
-    crate::note!("{}", outcome.describe());
+    let outcome = summarise(store, &header, args.agent.as_deref(), budget, args.keep)?;
+    crate::note!("{outcome}");
     Ok(())
 }

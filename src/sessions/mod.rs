@@ -41,7 +41,9 @@ pub enum Command {
     MergeFile(merge_file::Args),
 }
 
-pub fn run(store: &Store, command: Command) -> Result<()> {
+/// Carry out a verb. `summarise` is chat's summariser, for `compact`:
+/// running the agent is chat's alone.
+pub fn run(store: &Store, command: Command, summarise: compact::Summarise) -> Result<()> {
     match command {
         Command::List(args) => list::run(store, args),
         Command::Search(args) => search::run(store, args),
@@ -54,7 +56,7 @@ pub fn run(store: &Store, command: Command) -> Result<()> {
         Command::Delete(args) => delete::run(store, args),
         Command::Prune(args) => prune::run(store, args),
         Command::Stats(args) => stats::run(store, args),
-        Command::Compact(args) => compact::run(store, args),
+        Command::Compact(args) => compact::run(store, args, summarise),
         Command::Merge(args) => merge::run(store, args),
         Command::MergeFile(args) => merge_file::run(args),
     }

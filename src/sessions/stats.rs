@@ -8,8 +8,8 @@ use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::store::Store;
 use crate::store::context;
-use crate::terminal::resolve;
 use crate::terminal::breadcrumb;
+use crate::terminal::resolve;
 use crate::time;
 
 #[derive(SerJson, Default)]
@@ -80,7 +80,8 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     let mut stats = Stats { budget, ..Stats::default() };
     let mut large = Vec::new();
     store.scan(|entry| {
-        let size = entry.size.unwrap_or_else(|| std::fs::symlink_metadata(entry.path()).map_or(0, |m| m.len()));
+        let size =
+            entry.size.unwrap_or_else(|| std::fs::symlink_metadata(entry.path()).map_or(0, |m| m.len()));
         stats.bytes += size;
         match entry.header {
             Ok(h) => {

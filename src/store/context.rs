@@ -46,13 +46,16 @@ pub fn parse_budget(text: &str) -> Result<u64, String> {
         None => (text, 1),
     };
     let digits: String = digits.chars().filter(|&c| c != '_').collect();
-    let why = || format!("the context budget is a number of characters (as 300000 or 300k) or off, not '{text}'");
+    let why =
+        || format!("the context budget is a number of characters (as 300000 or 300k) or off, not '{text}'");
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(why());
     }
     let n = digits.parse::<u64>().ok().and_then(|n| n.checked_mul(scale)).ok_or_else(why)?;
     if n < MIN_BUDGET {
-        return Err(format!("a context budget under {MIN_BUDGET} characters leaves no room for a conversation"));
+        return Err(format!(
+            "a context budget under {MIN_BUDGET} characters leaves no room for a conversation"
+        ));
     }
     Ok(n)
 }
@@ -108,10 +111,12 @@ pub fn json_chars(string: &[u8]) -> u64 {
         if b == b'\\' {
             if inner.get(at + 1) == Some(&b'u') {
                 // A low surrogate is the second half of one character.
-                let low = inner.get(at + 2..at + 4).is_some_and(|h| h.eq_ignore_ascii_case(b"dc")
-                    || h.eq_ignore_ascii_case(b"dd")
-                    || h.eq_ignore_ascii_case(b"de")
-                    || h.eq_ignore_ascii_case(b"df"));
+                let low = inner.get(at + 2..at + 4).is_some_and(|h| {
+                    h.eq_ignore_ascii_case(b"dc")
+                        || h.eq_ignore_ascii_case(b"dd")
+                        || h.eq_ignore_ascii_case(b"de")
+                        || h.eq_ignore_ascii_case(b"df")
+                });
                 chars += u64::from(!low);
                 at += 6;
             } else {
@@ -191,9 +196,8 @@ impl Selector {
 
     /// What to send.
     pub fn finish(self) -> Plan {
-        let everything = self.systems.iter().map(|s| s.1).sum::<u64>()
-            + self.summary.map_or(0, |s| s.1)
-            + self.after.1;
+        let everything =
+            self.systems.iter().map(|s| s.1).sum::<u64>() + self.summary.map_or(0, |s| s.1) + self.after.1;
         let whole = self.window.len() as u64 == self.after.0 && everything <= self.budget;
         if whole && self.summary.is_none() {
             let budget = self.budget;

@@ -133,16 +133,16 @@ impl Printer {
             if let Some(b) = &self.budget
                 && let Some(m) = b.measure(&h.id, false)
             {
-                (e.chars, e.context_chars, e.over_budget) = (Some(m.chars), Some(m.context_chars), Some(m.over(b.budget)));
+                (e.chars, e.context_chars, e.over_budget) =
+                    (Some(m.chars), Some(m.context_chars), Some(m.over(b.budget)));
             }
             return self.out.write(&format!("{separator}{}", e.serialize_json()));
         }
         match &mut self.layout {
             Some(layout) if sys::isatty(1) => {
-                let over = self
-                    .budget
-                    .as_ref()
-                    .is_some_and(|b| b.measure(&h.id, true).is_some_and(|m| m.summaries == 0 && m.over(b.budget)));
+                let over = self.budget.as_ref().is_some_and(|b| {
+                    b.measure(&h.id, true).is_some_and(|m| m.summaries == 0 && m.over(b.budget))
+                });
                 self.over += usize::from(over);
                 let line = layout.row(h, is_current, over);
                 self.out.line(&line)
