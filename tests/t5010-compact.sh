@@ -116,6 +116,38 @@ test_expect_success PYTHON3 'show and export mark the summary where it stands; t
 	test "$(json_get found "[s[\"id\"] for s in v]")" = $ID
 '
 
+test_expect_success PYTHON3 'the summary has the time of the last message it covers: merging a copy keeps it in place' '
+	setup &&
+	S=$HERMES_HOME/sessions/$ID.json &&
+	cp "$S" before-compaction &&
+	hermes sessions compact long --agent "$REC" --keep 4 2>err &&
+	# After message 396 of the file ("message 395", at time 397).
+	json_get "$S" "[(i, m[\"ts\"]) for i, m in enumerate(v[\"messages\"]) if m.get(\"summary\")]" >actual &&
+	echo "[397,397.0]" >expect &&
+	test_cmp expect actual &&
+	# The other machine did not see the compaction, and added a message.
+	python3 - before-compaction "$HERMES_HOME/sessions/$ID.sync-conflict-20261202-120000-ABCDEFG.json" <<-\EOF &&
+	import json, sys
+	v = json.load(open(sys.argv[1]))
+	v["messages"].append({"role": "user", "content": "from the other machine", "ts": 500.0})
+	v["message_count"] += 1
+	json.dump(v, open(sys.argv[2], "w"))
+	EOF
+	hermes sessions merge --yes 2>err &&
+	json_get "$S" "[m[\"content\"].rstrip(\"x\").strip() for m in v[\"messages\"][395:]]" >actual &&
+	cat >expect <<-\EOF &&
+	message 394
+	message 395
+	SUMMARY 1: the thread so far
+	message 396
+	message 397
+	message 398
+	message 399
+	from the other machine
+	EOF
+	test_cmp expect actual
+'
+
 # unchanged_after CODE AGENT: sessions compact with AGENT exits CODE and
 # leaves the session file byte for byte as it was.
 unchanged_after() {

@@ -150,11 +150,19 @@ pub fn compact(
     }
     let plan = window.finish();
     // Pass three: the summariser's conversation, and the last message the
-    // summary covers, to find it again when storing.
+    // summary covers, to find it again when storing. The summary takes
+    // that message's time, not the time it was made: ordered by time (as
+    // merging two copies of the session orders them), it stays right after
+    // what it covers and before the messages kept after it.
     let mut reader = reader.rewind().map_err(fault)?;
     let mut messages = Vec::new();
     let (mut at, mut rank, mut last, mut read, mut chars) = (0u64, 0u64, None, 0u64, 0u64);
+    let mut last_ts = 0.0;
     while let Some(m) = reader.next_message().map_err(fault)? {
+        if at + 1 == cut {
+            last = Some(crate::hash::fnv1a(reader.raw()));
+            last_ts = m.ts;
+        }
         if Some(at) == previous.map(|p| p.0) {
             messages.push(Message::new(
                 "system",
@@ -169,16 +177,13 @@ pub fn compact(
             }
             rank += 1;
         }
-        if at + 1 == cut {
-            last = Some(crate::hash::fnv1a(reader.raw()));
-        }
         at += 1;
         if at >= cut {
             break;
         }
     }
     let summary = ask(agent, header, messages)?;
-    let message = Message::summary(summary, time::now());
+    let message = Message::summary(summary, last_ts);
     let summary_chars = message.content.chars().count() as u64;
     match store.insert(&header.id, Place { after: cut, last }, &message)? {
         Some(_) => Ok(Outcome::Done { covered: cut, read, chars, summary_chars }),
