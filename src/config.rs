@@ -1,7 +1,8 @@
 //! `config.toml`: the agent command, how it takes its input, the server,
-//! where the key comes from, the model and the system prompt. Read by a
-//! small parser of the one TOML form it needs, `key = "string"`, so that a
-//! mistake is reported by its line; `edit` rewrites a line of it.
+//! where the key comes from, the model, the system prompt, how replies are
+//! drawn, and the context budget and compaction. Read by a small parser of
+//! the one TOML form it needs, `key = "string"`, so that a mistake is
+//! reported by its line; `edit` rewrites a line of it.
 
 pub mod edit;
 
@@ -50,10 +51,40 @@ pub struct Config {
     /// `render = "plain"`: replies shown as the agent sent them, not as
     /// Markdown drawn for the terminal (`"markdown"`, the default).
     pub plain: bool,
+    /// `context`: the most characters one turn sends (see `store::context`).
+    pub context: Option<u64>,
+    /// `compact = "auto"`: compact before a turn that would exceed the budget.
+    pub compact: Option<Compact>,
 }
 
-pub const KEYS: [&str; 8] =
-    ["agent", "agent_input", "model", "base_url", "api_key_env", "api_key_command", "system", "render"];
+/// When a session is compacted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Compact {
+    /// Only when asked (`/compact`, `sessions compact`): the default.
+    Off,
+    /// Before a turn that would leave messages out.
+    Auto,
+}
+
+impl Config {
+    /// The context budget: config.toml's, else the default.
+    pub fn budget(&self) -> u64 {
+        self.context.unwrap_or(crate::store::context::DEFAULT_BUDGET)
+    }
+}
+
+pub const KEYS: [&str; 10] = [
+    "agent",
+    "agent_input",
+    "model",
+    "base_url",
+    "api_key_env",
+    "api_key_command",
+    "system",
+    "render",
+    "context",
+    "compact",
+];
 
 /// The agent when config.toml sets `base_url` and no `agent`: the shipped
 /// agent that talks to such a server.
@@ -66,6 +97,10 @@ pub fn check_value(key: &str, value: &str) -> Result<(), String> {
         "agent_input" => value.parse::<AgentInput>().map(|_| ()),
         "render" if value != "plain" && value != "markdown" => {
             Err("render must be \"markdown\" or \"plain\"".to_string())
+        }
+        "compact" if value != "auto" && value != "off" => Err("compact must be \"auto\" or \"off\"".to_string()),
+        "context" if crate::store::context::parse_budget(value).is_err() => {
+            Err("context must be a number of characters, as \"300000\" or \"300k\", or \"off\"".to_string())
         }
         "api_key_env" if !is_env_name(value) => {
             Err("api_key_env must name an environment variable (letters, digits and '_')".to_string())
@@ -160,6 +195,21 @@ fn parse(store: &Store, text: &str) -> Result<Config> {
                     "markdown" => false,
                     _ => return Err(at_line("render must be \"markdown\" or \"plain\"".to_string())),
                 }
+            }
+            "context" => {
+                config.context = Some(crate::store::context::parse_budget(&value).map_err(|_| {
+                    at_line(
+                        "context must be a number of characters, as \"300000\" or \"300k\", or \"off\""
+                            .into(),
+                    )
+                })?)
+            }
+            "compact" => {
+                config.compact = Some(match value.as_str() {
+                    "auto" => Compact::Auto,
+                    "off" => Compact::Off,
+                    _ => return Err(at_line("compact must be \"auto\" or \"off\"".to_string())),
+                })
             }
             other => crate::output::warn(&format!(
                 "{}: line {}: unknown key '{other}' ignored (known: {})",

@@ -202,6 +202,16 @@ fn settings(config: &config::Config) -> Vec<Setting> {
                 "system" => file(&config.system),
                 "render" if config.plain => Some(("plain".into(), "config.toml".into())),
                 "render" => default("markdown"),
+                "context" => Some(match config.context {
+                    Some(crate::store::context::UNLIMITED) => ("off".into(), "config.toml".into()),
+                    Some(n) => (n.to_string(), "config.toml".into()),
+                    None => (crate::store::context::DEFAULT_BUDGET.to_string(), "default".into()),
+                }),
+                "compact" => Some(match config.compact {
+                    Some(config::Compact::Auto) => ("auto".into(), "config.toml".into()),
+                    Some(config::Compact::Off) => ("off".into(), "config.toml".into()),
+                    None => ("off".into(), "default".into()),
+                }),
                 _ => None,
             };
             let (value, origin) = found.map_or((None, String::new()), |(v, o)| (Some(v), o));

@@ -167,7 +167,7 @@ test_expect_success '--json: an array of headers with the documented fields' '
 		user "why does BRPOPLPUSH time out" assistant "the timeout is 0" &&
 	hermes sessions list --json >out 2>err &&
 	cat >expect <<-\EOF &&
-	[{"id":"20260101_090000_aaaaaa","title":"redis debug","title_source":"user","created_at":1767258000.0,"updated_at":1767261600.0,"message_count":2,"cwd":"/srv/shop","preview":"why does BRPOPLPUSH time out","current":true}]
+	[{"id":"20260101_090000_aaaaaa","title":"redis debug","title_source":"user","created_at":1767258000.0,"updated_at":1767261600.0,"message_count":2,"cwd":"/srv/shop","preview":"why does BRPOPLPUSH time out","current":true,"chars":44,"context_chars":44,"over_budget":false}]
 	EOF
 	test_cmp expect out &&
 	json_valid out &&

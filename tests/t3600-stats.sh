@@ -29,12 +29,14 @@ test_expect_success 'an empty store' '
 	newest:       -
 	breadcrumbs:  0
 	temporaries:  0 (0 bytes)
+	budget:       300,000 characters
+	over budget:  0
 	EOF
 	test_cmp expect out &&
 	test_must_be_empty err &&
 	hermes sessions stats --json >out &&
 	cat >expect <<-\EOF &&
-	{"sessions":0,"messages":0,"bytes":0,"unreadable":0,"oldest_activity":null,"newest_activity":null,"breadcrumbs":0,"temporaries":0,"temporary_bytes":0}
+	{"sessions":0,"messages":0,"bytes":0,"unreadable":0,"oldest_activity":null,"newest_activity":null,"breadcrumbs":0,"temporaries":0,"temporary_bytes":0,"budget":300000,"over_budget":0}
 	EOF
 	test_cmp expect out &&
 	json_valid out &&
@@ -57,10 +59,12 @@ test_expect_success 'sessions, messages, bytes on disk, oldest and newest activi
 	newest:       2026-01-03 10:00
 	breadcrumbs:  0
 	temporaries:  0 (0 bytes)
+	budget:       300,000 characters
+	over budget:  0
 	EOF
 	test_cmp expect out &&
 	hermes sessions stats --json >out &&
-	echo "{\"sessions\":3,\"messages\":5,\"bytes\":$bytes,\"unreadable\":0,\"oldest_activity\":1767261600.0,\"newest_activity\":1767434400.0,\"breadcrumbs\":0,\"temporaries\":0,\"temporary_bytes\":0}" >expect &&
+	echo "{\"sessions\":3,\"messages\":5,\"bytes\":$bytes,\"unreadable\":0,\"oldest_activity\":1767261600.0,\"newest_activity\":1767434400.0,\"breadcrumbs\":0,\"temporaries\":0,\"temporary_bytes\":0,\"budget\":300000,\"over_budget\":0}" >expect &&
 	test_cmp expect out &&
 	json_valid out
 '
@@ -122,9 +126,10 @@ test_expect_success 'a message_count at the top of its range neither wraps nor c
 	test "$(json_get out "v[\"messages\"]")" = 18446744073709551615
 '
 
-test_expect_success 'stats takes no arguments' '
-	test_expect_code 2 hermes sessions stats all 2>err &&
-	grep "^hermes: sessions stats: unexpected argument '"'all'"'" err &&
+test_expect_success 'stats takes one session name at most' '
+	test_expect_code 2 hermes sessions stats all two 2>err &&
+	grep "^hermes: sessions stats: unexpected argument '"'two'"'" err &&
+	test_expect_code 1 hermes sessions stats nosuch 2>err &&
 	test_expect_code 2 hermes sessions stats --yes 2>err
 '
 

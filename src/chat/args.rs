@@ -19,6 +19,8 @@ pub struct Args {
     pub system: Option<System>,
     /// `--plain`: replies shown as the agent sent them, no Markdown drawn.
     pub plain: bool,
+    /// `--context N`: this call's context budget, in characters.
+    pub context: Option<u64>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -126,6 +128,9 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 args.agent = AgentChoice::Disabled;
             }
             Long("plain") => args.plain = true,
+            Long("context") => {
+                args.context = Some(crate::chat::compact::budget_arg(&string(parser.value()?))?)
+            }
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(stray) => {
                 let stray = string(stray);

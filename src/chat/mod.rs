@@ -4,15 +4,17 @@
 
 pub mod agent;
 pub mod args;
+pub mod compact;
 mod repl;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::io::{self, Read, Write};
 
 use crate::chat::agent::{Agent, Started};
 use crate::chat::args::{AgentChoice, Args, Query, System, Target};
 use crate::config;
 use crate::error::{Error, Result};
+use crate::store::context::{self, Plan};
 use crate::store::{Later, Store};
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, TITLE_USER};
 use crate::store::titles;
@@ -53,6 +55,12 @@ struct Chat<'a> {
     /// The times of the messages this chat saved (or joined) since its
     /// prompt last looked for another terminal's.
     saved_here: std::cell::RefCell<Vec<f64>>,
+    /// The most characters a turn sends (`--context`, `/context`, config.toml).
+    budget: Cell<u64>,
+    /// `compact = "auto"`: compact before a turn that would leave messages out.
+    auto_compact: bool,
+    /// Sessions this chat said are over the budget (once each).
+    noted: RefCell<Vec<String>>,
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
@@ -103,6 +111,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         },
     };
     let (agent, config_system, plain_in_config) = choose_agent(store, &args.agent)?;
+    let config = if agent.is_some() { config::load(store)? } else { config::Config::default() };
     // `-s` on a session that exists sets its system prompt now.
     let target = match (target, &explicit_system) {
         (Some(h), Some(text)) => Some(set_system(store, &h.id, text)?),
@@ -118,6 +127,9 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         render: choose_render(args.plain || plain_in_config),
         in_chat: interactive,
         saved_here: Default::default(),
+        budget: Cell::new(args.context.unwrap_or(config.budget())),
+        auto_compact: config.compact == Some(config::Compact::Auto),
+        noted: RefCell::new(Vec::new()),
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
@@ -147,7 +159,7 @@ fn choose_render(plain: bool) -> view::reply::Render {
 /// openai-compatible when config.toml names a server (`base_url`); a bare
 /// name is a shipped agent first (`agent::shipped`). With it, config.toml's
 /// system prompt for new sessions, and whether it asks for plain replies.
-fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<(Option<Agent>, Option<String>, bool)> {
+pub(crate) fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<(Option<Agent>, Option<String>, bool)> {
     if *choice == AgentChoice::Disabled {
         return Ok((None, None, config::load(store).is_ok_and(|c| c.plain)));
     }
@@ -428,9 +440,28 @@ impl Chat<'_> {
             return Ok(ReplyOutcome::NoAgent);
         };
         // The conversation goes to the agent straight from the file, a
-        // message at a time.
-        let conversation =
-            self.store.open(&header.id)?.ok_or_else(|| Error::Vanished { id: header.id.clone() })?;
+        // message at a time, as much of it as the budget takes.
+        let budget = self.budget.get();
+        let vanished = || Error::Vanished { id: header.id.clone() };
+        let (mut conversation, mut plan) =
+            self.store.open_planned(&header.id, budget)?.ok_or_else(vanished)?;
+        if plan.leaves_out() && self.auto_compact {
+            drop(conversation);
+            match compact::compact(self.store, agent, header, budget, None) {
+                Ok(outcome) => {
+                    if sys::isatty(2) {
+                        output::notice(&outcome.describe());
+                    }
+                }
+                Err(Error::Interrupted) => return Ok(ReplyOutcome::Interrupted),
+                Err(e) => output::warn(&format!(
+                    "automatic compaction failed: {}; this turn sends what fits in the budget",
+                    e.to_string().trim_end().trim_start_matches("hermes: ")
+                )),
+            }
+            (conversation, plan) = self.store.open_planned(&header.id, budget)?.ok_or_else(vanished)?;
+        }
+        self.say_left_out(header, &plan);
         let started = match started {
             Some(started) => started?,
             None => agent.start(conversation.header())?,
@@ -438,11 +469,11 @@ impl Chat<'_> {
         let reply = if sys::isatty(1) {
             let mut shown =
                 view::reply::OnTerminal::new(out, self.render, crate::text::colors_allowed(), true);
-            let reply = started.answer(conversation, &mut shown, fed);
+            let reply = started.answer(conversation, plan, &mut shown, fed);
             let _ = shown.finish();
             reply?
         } else {
-            started.answer(conversation, out, fed)?
+            started.answer(conversation, plan, out, fed)?
         };
         if !reply.text.is_empty() {
             let message = Message {
@@ -466,6 +497,32 @@ impl Chat<'_> {
             return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
         }
         Ok(if reply.interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
+    }
+
+    /// Say what a turn leaves out: a message larger than the budget on
+    /// its own, always; older messages beyond the budget, on a terminal,
+    /// once per session (the breadcrumb remembers it across one-shot runs).
+    fn say_left_out(&self, header: &Header, plan: &Plan) {
+        if plan.newest_over {
+            output::warn(&format!(
+                "the message is larger than the context budget ({}) on its own; it is sent whole, and the agent may refuse it",
+                context::describe(plan.budget)
+            ));
+        }
+        if !plan.leaves_out() || !sys::isatty(2) || self.noted.borrow().contains(&header.id) {
+            return;
+        }
+        self.noted.borrow_mut().push(header.id.clone());
+        if self.terminal.as_ref().is_some_and(|t| !breadcrumb::note_once(self.store, t, &header.id)) {
+            return;
+        }
+        output::notice(&format!(
+            "this session is larger than the context budget ({}): {} older messages ({} characters) are not sent. /compact or 'hermes sessions compact {}' summarises them; see CONTEXT in 'man hermes'",
+            context::describe(plan.budget),
+            plan.left_out,
+            context::thousands(plan.left_out_chars),
+            header.id
+        ));
     }
 }
 

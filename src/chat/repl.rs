@@ -3,8 +3,9 @@
 
 use std::io;
 
-use super::{Chat, ReplyOutcome, check_not_blank, set_system, system_prompt, title_taken};
+use super::{Chat, ReplyOutcome, check_not_blank, compact, set_system, system_prompt, title_taken};
 use crate::error::{Error, Result};
+use crate::store::context;
 use crate::store::session::{self, Header, Message, Session};
 use crate::store::titles;
 use crate::sys;
@@ -361,12 +362,64 @@ impl Chat<'_> {
             "sessions" => view::list::print_recent(self.store, self.terminal.as_ref(), 10)?,
             "model" => self.model_command(state, rest)?,
             "system" => self.system_command(state, rest)?,
+            "context" => self.context(state, rest)?,
+            "compact" => self.compact(state, rest)?,
             _ => match crate::text::nearest(name, SLASH_COMMANDS.iter().map(|c| c.trim_start_matches('/'))) {
                 Some(near) => crate::say!("Unknown command '/{name}'; did you mean /{near}? Type /help for the list."),
                 None => crate::say!("Unknown command '/{name}'. Type /help for the list."),
             },
         }
         Ok(Next::Prompt)
+    }
+
+    /// `/context [N]`: show the budget and this session's size; with N,
+    /// set the budget for this chat.
+    fn context(&self, state: &Interactive, rest: &str) -> Result<()> {
+        if !rest.is_empty() {
+            self.budget.set(compact::budget_arg(rest)?);
+            self.noted.borrow_mut().clear();
+        }
+        let budget = self.budget.get();
+        let Some(h) = &state.current else {
+            crate::say!("Context budget: {}.", context::describe(budget));
+            return Ok(());
+        };
+        let m = self.store.measure(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
+        crate::say!(
+            "Context budget: {}. This session: {} characters in {}; a turn sends {} characters{}.",
+            context::describe(budget),
+            context::thousands(m.chars),
+            crate::text::counted(m.messages as usize, "message"),
+            context::thousands(m.context_chars.min(budget)),
+            if m.over(budget) { " (over the budget: /compact summarises the older messages)" } else { "" }
+        );
+        Ok(())
+    }
+
+    /// `/compact [N]`: ask the agent for a summary of the older messages
+    /// (all but the last N).
+    fn compact(&self, state: &mut Interactive, rest: &str) -> Result<()> {
+        let Some(h) = &state.current else {
+            crate::say!("Nothing to compact yet.");
+            return Ok(());
+        };
+        let Some(agent) = &self.agent else {
+            return Err(Error::usage("no agent to write the summary (see 'man hermes')"));
+        };
+        let keep = match rest {
+            "" => None,
+            n => Some(n.parse().map_err(|_| {
+                Error::usage(format!("/compact [N]: N is a number of messages to keep, not '{n}'"))
+            })?),
+        };
+        crate::say!("Asking the agent for a summary...");
+        match state.lines.cooked(|| compact::compact(self.store, agent, h, self.budget.get(), keep)) {
+            Ok(outcome) => crate::say!("{}", outcome.describe()),
+            // Ctrl-C stops the summary, not the chat.
+            Err(Error::Interrupted) => crate::say!(),
+            Err(e) => return Err(e),
+        }
+        Ok(())
     }
 
     /// `/continue NAME`: switch to another session.
@@ -458,7 +511,7 @@ enum Next {
 
 /// The slash commands, for Tab and "did you mean".
 const SLASH_COMMANDS: &[&str] =
-    &["/help", "/title", "/new", "/continue", "/retry", "/edit", "/save", "/sessions", "/id", "/model", "/system", "/quit"];
+    &["/help", "/title", "/new", "/continue", "/retry", "/edit", "/save", "/sessions", "/id", "/model", "/system", "/context", "/compact", "/quit"];
 
 /// `/continue NAME` that matches nothing: the closest titles, as the
 /// commands that would continue them.
@@ -493,6 +546,8 @@ const SLASH_HELP: &str = "\
 /save [FILE]       save the conversation as Markdown (default hermes-ID.md);
                    a FILE that is there is kept: /save! FILE replaces it
 /sessions          recent sessions
+/context [N]       show the context budget, or set it for this chat
+/compact [N]       summarise the older messages (keeping the last N)
 /id                the session's ID
 /model [NAME]      show the model, or use NAME from the next message on
                    (kept in the session)

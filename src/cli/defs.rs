@@ -20,7 +20,8 @@
 
 use crate::error::Result;
 use crate::sessions::{
-    self, current, delete, export, import, list, merge, merge_file, pick, prune, rename, search, show, stats,
+    self, compact, current, delete, export, import, list, merge, merge_file, pick, prune, rename, search,
+    show, stats,
 };
 
 use super::help;
@@ -135,7 +136,16 @@ pub(crate) const CHAT: &[Opt] = &[
         None,
         "show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = \"plain\" in config.toml, or TERM=dumb)",
     ),
+    CONTEXT,
 ];
+
+/// `--context N`, which chat and `sessions compact` take.
+const CONTEXT: Opt = opt(
+    "",
+    "--context",
+    Some("N"),
+    "the context budget: a turn sends at most N characters of the conversation (default: 'context' in config.toml, else 300000; 'off': no limit)",
+);
 
 /// `hermes config`'s options (its verbs, `get`, `set`, ..., are words
 /// `configure::parse` reads).
@@ -282,10 +292,22 @@ pub(crate) const VERBS: &[Verb] = &[
     Verb {
         name: "stats",
         alias: None,
-        summary: "counts, sizes, oldest and newest, stray temporaries",
+        summary: "counts, sizes, oldest and newest, stray temporaries; with NAME, one session's size against the context budget",
         help: help::STATS,
         options: &[opt("", "--json", None, "the same as a JSON object")],
         parse: |p| stats::parse(p).map(sessions::Command::Stats),
+    },
+    Verb {
+        name: "compact",
+        alias: None,
+        summary: "have the agent summarise a session's older messages",
+        help: help::COMPACT,
+        options: &[
+            opt("", "--keep", Some("N"), "keep the last N messages as they are"),
+            opt("", "--agent", Some("CMD"), "the command that writes the summary (default: as chat)"),
+            CONTEXT,
+        ],
+        parse: |p| compact::parse(p).map(sessions::Command::Compact),
     },
     Verb {
         name: "merge",

@@ -110,7 +110,7 @@ pub const CHAT: &str = "\
 Usage: hermes chat [-c [NAME] | -r ID | --pick] [--create-if-missing]
                    [-q TEXT|-] [-Q] [--title TITLE] [-m MODEL]
                    [-s TEXT | --system-file FILE] [--agent CMD | --no-agent]
-                   [--plain]
+                   [--plain] [--context N]
 
 Which session:
   (none)                 a new session
@@ -149,11 +149,14 @@ How:
       --plain            show replies as the agent sent them, not as Markdown
                          drawn for the terminal (also: render = \"plain\" in
                          config.toml, or TERM=dumb)
+      --context N        the context budget: a turn sends at most N characters
+                         of the conversation (default: 'context' in
+                         config.toml, else 300000; 'off': no limit)
   -h, --help             show this help
 
 Interactive commands: /help /title [NEW] /new [TITLE] /continue NAME /retry
-/edit /save [FILE] /save! FILE /sessions /id /model [NAME] /system [TEXT]
-/quit; Tab completes them, and titles after /continue and /new. Ctrl-D quits;
+/edit /save [FILE] /save! FILE /sessions /context [N] /compact [N] /id
+/model [NAME] /system [TEXT] /quit; Tab completes them, and titles after /continue and /new. Ctrl-D quits;
 Ctrl-C stops a running reply. On a terminal the prompt names the session and
 edits the line: arrows, Home, End and Emacs keys; Up, Down and Ctrl-R for
 earlier messages; Alt-Enter or Ctrl-J for a new line; Ctrl-X Ctrl-E for
@@ -289,11 +292,32 @@ and sessions written to while prune runs are left in place.
 ";
 
 pub const STATS: &str = "\
-Usage: hermes sessions stats [--json]
+Usage: hermes sessions stats [NAME|ID] [--json]
 
 Print the number of sessions and messages, bytes on disk, the oldest and
-newest activity, the number of terminal breadcrumbs, and the temporary
-files interrupted writes left (count and bytes; prune removes them).
+newest activity, the number of terminal breadcrumbs, the temporary files
+interrupted writes left (count and bytes; prune removes them), and how
+many sessions a turn could not send whole under the context budget.
+
+With NAME, one session: its messages, bytes, characters, summaries, the
+characters a turn would send without a budget (the system prompt, the
+latest summary and the messages after it), the budget, and whether that
+is over it.
+
+{options}
+";
+
+pub const COMPACT: &str = "\
+Usage: hermes sessions compact NAME|ID [--keep N] [--agent CMD] [--context N]
+
+Ask the agent for a summary of the session's older messages and store it
+in the session, after them, marked as a summary. From then on a turn sends
+the system prompt, the latest summary and the messages after it. Nothing
+is removed: the older messages stay in the file, shown and searchable.
+Kept as they are: the newest messages that fit in half the context budget
+(the other half is for the system prompt, the summary and the turns to
+come), or with --keep the last N. If the agent fails, is interrupted or
+writes nothing, the session is left as it was (exit 3, or 130).
 
 {options}
 ";

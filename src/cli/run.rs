@@ -42,7 +42,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 // temporary in progress, rather than die and leave it.
                 sys::abort_writes_on_signal();
             }
-            sessions::run(&store, command)
+            sessions::run(&store, command, chat::compact::summarise)
         }
     }
 }

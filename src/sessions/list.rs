@@ -61,6 +61,8 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     let filter = Filter { here, title: title.as_deref().map(Pattern::new) };
     let limit = if all { usize::MAX } else { limit };
     let mut printer = Printer::new(json, None);
+    let budget = crate::config::load(store).map_or(crate::store::context::DEFAULT_BUDGET, |c| c.budget());
+    printer.budget = Some(crate::view::list::Budget { dir: store.sessions_dir().to_path_buf(), budget });
     let (shown, total) = if limit <= PAGE {
         let listing = collect(store, terminal.as_ref(), limit, &filter)?;
         printer.current = listing.current.clone();
@@ -81,6 +83,12 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         Some(text) if total == 0 => return Err(Error::NoTitleMatch(text)),
         _ if json => return Ok(()),
         _ => {}
+    }
+    if printer.over > 0 {
+        crate::note!(
+            "('!' marks {} over the context budget with no summary: 'hermes sessions compact NAME')",
+            if printer.over == 1 { "a session" } else { "sessions" }
+        );
     }
     if total == 0 {
         crate::note!(

@@ -1,6 +1,7 @@
 //! `hermes sessions`: one module per verb; this one dispatches and holds
 //! what the verbs share (asking for confirmation, progress on a terminal).
 
+pub mod compact;
 pub mod current;
 pub mod delete;
 pub mod export;
@@ -35,11 +36,14 @@ pub enum Command {
     Delete(delete::Args),
     Prune(prune::Args),
     Stats(stats::Args),
+    Compact(compact::Args),
     Merge(merge::Args),
     MergeFile(merge_file::Args),
 }
 
-pub fn run(store: &Store, command: Command) -> Result<()> {
+/// Carry out a verb. `summarise` is chat's summariser, for `compact`:
+/// running the agent is chat's alone.
+pub fn run(store: &Store, command: Command, summarise: compact::Summarise) -> Result<()> {
     match command {
         Command::List(args) => list::run(store, args),
         Command::Search(args) => search::run(store, args),
@@ -52,6 +56,7 @@ pub fn run(store: &Store, command: Command) -> Result<()> {
         Command::Delete(args) => delete::run(store, args),
         Command::Prune(args) => prune::run(store, args),
         Command::Stats(args) => stats::run(store, args),
+        Command::Compact(args) => compact::run(store, args, summarise),
         Command::Merge(args) => merge::run(store, args),
         Command::MergeFile(args) => merge_file::run(args),
     }
@@ -73,7 +78,8 @@ pub fn is_read_only(command: &Command) -> bool {
         Command::Prune(args) => args.dry_run,
         Command::Merge(args) => args.dry_run,
         Command::Import(args) => args.dry_run,
-        Command::Rename(_) | Command::Delete(_) => false,
+        // It runs the agent and may write a summary into the session.
+        Command::Rename(_) | Command::Delete(_) | Command::Compact(_) => false,
     }
 }
 
@@ -83,6 +89,9 @@ pub fn writes_files(command: &Command) -> bool {
     match command {
         Command::Export(args) => args.output.as_ref().is_some_and(|o| o != "-"),
         Command::MergeFile(_) => true,
+        // It catches interrupts as chat does: Ctrl-C stops the summariser
+        // and leaves the session as it was.
+        Command::Compact(_) => false,
         other => !is_read_only(other),
     }
 }

@@ -7,7 +7,9 @@ use crate::args::positional_args;
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::store::Store;
+use crate::store::context;
 use crate::terminal::breadcrumb;
+use crate::terminal::resolve;
 use crate::time;
 
 #[derive(SerJson, Default)]
@@ -23,11 +25,30 @@ struct Stats {
     /// Temporary files of writes that never finished (or are running now).
     temporaries: u64,
     temporary_bytes: u64,
+    /// The context budget, and the sessions a turn could not send whole
+    /// under it (their system prompt, latest summary and what follows).
+    budget: u64,
+    over_budget: u64,
+}
+
+/// One session, with a name.
+#[derive(SerJson)]
+struct One {
+    id: String,
+    messages: u64,
+    bytes: u64,
+    chars: u64,
+    summaries: u64,
+    context_chars: u64,
+    budget: u64,
+    over_budget: bool,
 }
 
 #[derive(Debug, PartialEq)]
 pub struct Args {
     pub json: bool,
+    /// One session's size against the budget.
+    pub name: Option<String>,
 }
 
 pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
@@ -41,17 +62,34 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
             _ => return Err(arg.unexpected().into()),
         }
     }
-    let [] = positional_args("stats", positional, "")?;
-    Ok(Args { json })
+    let name = match positional.len() {
+        0 => None,
+        _ => {
+            let [name] = positional_args("stats", positional, "")?;
+            Some(crate::args::string(name))
+        }
+    };
+    Ok(Args { json, name })
 }
 
 pub fn run(store: &Store, args: Args) -> Result<()> {
-    let mut stats = Stats::default();
+    let budget = crate::config::load(store).map_or(context::DEFAULT_BUDGET, |c| c.budget());
+    if let Some(name) = &args.name {
+        return one(store, name, budget, args.json);
+    }
+    let mut stats = Stats { budget, ..Stats::default() };
+    let mut large = Vec::new();
     store.scan(|entry| {
-        stats.bytes +=
+        let size =
             entry.size.unwrap_or_else(|| std::fs::symlink_metadata(entry.path()).map_or(0, |m| m.len()));
+        stats.bytes += size;
         match entry.header {
             Ok(h) => {
+                // Characters never outnumber bytes: only a larger file
+                // can be over the budget, and only those are read.
+                if size > budget {
+                    large.push(h.id.clone());
+                }
                 stats.sessions += 1;
                 stats.messages = stats.messages.saturating_add(h.message_count);
                 stats.oldest_activity =
@@ -62,6 +100,11 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             Err(_) => stats.unreadable += 1,
         }
     })?;
+    for id in large {
+        if store.measure(&id).ok().flatten().is_some_and(|m| m.over(budget)) {
+            stats.over_budget += 1;
+        }
+    }
     crate::view::list::warn_conflict_copies(store);
     stats.breadcrumbs = breadcrumb::all(store).len() as u64;
     for (_, _, size, _) in store.temporaries() {
@@ -75,7 +118,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     }
     let when = |t: Option<f64>| t.map_or("-".to_string(), time::local_minutes);
     out.write(&format!(
-        "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       {}\nnewest:       {}\nbreadcrumbs:  {}\ntemporaries:  {} ({} bytes)\n",
+        "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       {}\nnewest:       {}\nbreadcrumbs:  {}\ntemporaries:  {} ({} bytes)\nbudget:       {}\nover budget:  {}\n",
         stats.sessions,
         stats.messages,
         stats.bytes,
@@ -84,7 +127,44 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         when(stats.newest_activity),
         stats.breadcrumbs,
         stats.temporaries,
-        stats.temporary_bytes
+        stats.temporary_bytes,
+        context::describe(budget),
+        stats.over_budget
+    ))?;
+    out.flush()
+}
+
+fn one(store: &Store, name: &str, budget: u64, json: bool) -> Result<()> {
+    let header = resolve::find_by_name(store, name)?;
+    let gone = || Error::Vanished { id: header.id.clone() };
+    let m = store.measure(&header.id)?.ok_or_else(gone)?;
+    let path = store.session_path(&header.id).ok_or_else(gone)?;
+    let bytes = std::fs::symlink_metadata(&path).map_or(0, |m| m.len());
+    let one = One {
+        id: header.id.clone(),
+        messages: m.messages,
+        bytes,
+        chars: m.chars,
+        summaries: m.summaries,
+        context_chars: m.context_chars,
+        budget,
+        over_budget: m.over(budget),
+    };
+    let mut out = Out::new();
+    if json {
+        out.line(&one.serialize_json())?;
+        return out.flush();
+    }
+    out.write(&format!(
+        "id:           {}\nmessages:     {}\nbytes:        {}\ncharacters:   {}\nsummaries:    {}\na turn sends: {} characters without a budget\nbudget:       {}\nover budget:  {}\n",
+        one.id,
+        one.messages,
+        one.bytes,
+        one.chars,
+        one.summaries,
+        one.context_chars,
+        context::describe(budget),
+        if one.over_budget { "yes" } else { "no" }
     ))?;
     out.flush()
 }

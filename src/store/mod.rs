@@ -3,6 +3,7 @@
 //! copies in `copies`).
 
 pub mod catalog;
+pub mod context;
 mod copies;
 pub mod format;
 pub mod fsio;

@@ -11,7 +11,7 @@ use super::catalog::{self, Catalog, DirStamp};
 use super::format::{self, Fault};
 use super::lock::LockFile;
 use super::session::{self, FORMAT, Header, Session};
-use super::{MAX_SESSION_BYTES, Store, fault_error, fsio, index, merge, open_session};
+use super::{MAX_SESSION_BYTES, Store, context, fault_error, fsio, gone, index, merge, open_session};
 use crate::error::{Error, Result};
 
 /// One entry of a scan: a session file and its header, or why it has none.
@@ -361,6 +361,33 @@ impl Store {
         let reader = format::read(file).map_err(|fault| fault_error(&path, fault))?;
         check_file_name(&path, reader.header()).map_err(|why| Error::Corrupt { path, why })?;
         Ok(Some(reader))
+    }
+
+    /// A session opened for a turn: what it sends under `budget` (a first
+    /// pass over the messages' sizes) and the file read again from its
+    /// start for sending them. Ok(None) if there is no such session.
+    pub fn open_planned(
+        &self,
+        id: &str,
+        budget: u64,
+    ) -> Result<Option<(format::Reader<fs::File>, context::Plan)>> {
+        let Some(mut reader) = self.open(id)? else {
+            return Ok(None);
+        };
+        let path = self.session_path(id).ok_or_else(|| gone(id))?;
+        let plan = context::plan(&mut reader, budget).map_err(|fault| fault_error(&path, fault))?;
+        let reader = reader.rewind().map_err(|fault| fault_error(&path, fault))?;
+        Ok(Some((reader, plan)))
+    }
+
+    /// A session's size in characters and what a turn would send of it
+    /// (see `context::measure`); Ok(None) if there is no such session.
+    pub fn measure(&self, id: &str) -> Result<Option<context::Measure>> {
+        let Some(mut reader) = self.open(id)? else {
+            return Ok(None);
+        };
+        let path = self.session_path(id).ok_or_else(|| gone(id))?;
+        context::measure(&mut reader).map(Some).map_err(|fault| fault_error(&path, fault))
     }
 }
 

@@ -52,15 +52,29 @@ pub struct Message {
     /// `interrupted` is: written only when true, passed over by readers
     /// that do not know it.
     pub replaced: Option<bool>,
+    /// `"summary": true` on a summary of the messages before it (made by
+    /// `compact`): a system message that a turn sends in place of them.
+    /// Optional in format 1 like `interrupted`; an older hermes reads it
+    /// as an ordinary system message.
+    pub summary: Option<bool>,
 }
 
 impl Message {
     pub fn new(role: &str, content: String, ts: f64) -> Message {
-        Message { role: role.to_string(), content, ts, interrupted: None, replaced: None }
+        Message { role: role.to_string(), content, ts, interrupted: None, replaced: None, summary: None }
     }
 
     pub fn is_replaced(&self) -> bool {
         self.replaced == Some(true)
+    }
+
+    /// A summary of the messages before it, as `compact` stores it.
+    pub fn summary(content: String, ts: f64) -> Message {
+        Message { summary: Some(true), ..Message::new("system", content, ts) }
+    }
+
+    pub fn is_summary(&self) -> bool {
+        self.summary == Some(true) && self.role == "system"
     }
 
     pub fn is_interrupted(&self) -> bool {

@@ -150,6 +150,32 @@ impl Store {
         Ok((header, Later { store: self, watch: Some(watch), change }))
     }
 
+    /// Insert a message at `place` (a summary after the messages it
+    /// covers), under the session's lock, streaming the file as `append`
+    /// does. Ok(None) when the session changed since `place` was found
+    /// (the message there is another): the file is left as it was.
+    pub fn insert(&self, id: &str, place: format::Place, message: &Message) -> Result<Option<Header>> {
+        let _guard = self.lock_session(id)?;
+        let path = self.session_path(id).ok_or_else(|| gone(id))?;
+        let file = open_session(&path)?.ok_or_else(|| gone(id))?;
+        let mut watch = self.watch_dir()?;
+        let mut out = self.begin_session_write(&path, &mut watch)?;
+        let header = match format::insert(file, &mut out, id, place, message, MAX_SESSION_BYTES) {
+            Ok(Some(header)) => header,
+            Ok(None) => return Ok(None),
+            Err(Fault::TooLarge) => {
+                return Err(Error::TooLarge(format!(
+                    "session {id} would grow past {} MiB",
+                    MAX_SESSION_BYTES >> 20
+                )));
+            }
+            Err(fault) => return Err(fault_error(&path, fault)),
+        };
+        self.commit_session_write(out, &mut watch, || {})?;
+        watch.finish(self, Change::Touch(id));
+        Ok(Some(header))
+    }
+
     /// Change a session's messages under its lock (the last ones, in
     /// practice: /retry drops an interrupted reply, an unanswered message
     /// takes in the next one). `edit` returns false to leave the file alone.

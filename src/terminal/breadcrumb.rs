@@ -26,6 +26,10 @@ pub struct Breadcrumb {
     pub ts: f64,
     #[nserde(default)]
     pub leader: String,
+    /// This terminal was told that its session is larger than the context
+    /// budget (said once per session, not every turn; see `note_once`).
+    #[nserde(default)]
+    pub budget_noted: bool,
 }
 
 fn path_for(store: &Store, terminal: &Terminal) -> PathBuf {
@@ -68,16 +72,19 @@ pub fn read(store: &Store, terminal: &Terminal, now: f64) -> Option<Breadcrumb> 
 
 /// Point this terminal at `session_id`, and sweep out stale breadcrumbs.
 pub fn write(store: &Store, terminal: &Terminal, session_id: &str, cwd: &str, now: f64) {
+    let path = path_for(store, terminal);
+    // Still the same session: what it was told stays told.
+    let noted = read_file(&path).is_some_and(|c| c.session_id == session_id && c.budget_noted);
     let crumb = Breadcrumb {
         session_id: session_id.to_string(),
         cwd: cwd.to_string(),
         ts: now,
         leader: terminal.leader.clone(),
+        budget_noted: noted,
     };
     if store.verify().is_err() || fsio::ensure_private_dir(store.crumbs_dir()).is_err() {
         return;
     }
-    let path = path_for(store, terminal);
     let mut bytes = crumb.serialize_json().into_bytes();
     bytes.push(b'\n');
     if fsio::write_atomic(&path, &bytes).is_ok() {
@@ -85,6 +92,26 @@ pub fn write(store: &Store, terminal: &Terminal, session_id: &str, cwd: &str, no
         let _ = fs::remove_file(legacy_path_for(store, terminal));
     }
     remove_stale(store, false);
+}
+
+/// Whether this terminal is yet to be told that `session_id` is over the
+/// context budget; true once, then false while the terminal stays on that
+/// session (its breadcrumb remembers). True without a breadcrumb to keep
+/// it in.
+pub fn note_once(store: &Store, terminal: &Terminal, session_id: &str) -> bool {
+    let path = path_for(store, terminal);
+    match read_file(&path) {
+        Some(crumb) if crumb.session_id == session_id => {
+            if crumb.budget_noted {
+                return false;
+            }
+            let mut bytes = Breadcrumb { budget_noted: true, ..crumb }.serialize_json().into_bytes();
+            bytes.push(b'\n');
+            let _ = fsio::write_atomic(&path, &bytes);
+            true
+        }
+        _ => true,
+    }
 }
 
 /// Breadcrumb files older than 30 days (by modification time, which is the

@@ -6,6 +6,7 @@ use nanoserde::SerJson;
 use crate::error::Result;
 use crate::output::{self, Out};
 use crate::store::Store;
+use crate::store::context;
 use crate::store::search::{Match, Pattern};
 use crate::store::session::Header;
 use crate::sys;
@@ -27,6 +28,36 @@ struct Entry<'a> {
     current: bool,
     /// Written only when the session has one.
     model: Option<String>,
+    /// With a budget (`sessions list`): the session's characters, what a
+    /// turn would send without a budget, and whether that is over it.
+    chars: Option<u64>,
+    context_chars: Option<u64>,
+    over_budget: Option<bool>,
+}
+
+/// The context budget rows are measured against (`sessions list`).
+pub struct Budget {
+    pub dir: std::path::PathBuf,
+    pub budget: u64,
+}
+
+impl Budget {
+    /// What session `id` holds; None if it cannot be read. With `quick`,
+    /// a file no larger than the budget is not read: its characters
+    /// cannot exceed its bytes, so it is within the budget.
+    fn measure(&self, id: &str, quick: bool) -> Option<context::Measure> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(self.dir.join(format!("{id}.json")))
+            .ok()?;
+        if quick && file.metadata().ok()?.len() <= self.budget {
+            return Some(context::Measure::default());
+        }
+        let mut reader = crate::store::format::read(file).ok()?;
+        context::measure(&mut reader).ok()
+    }
 }
 
 fn warn_skipped(path: &std::path::Path, why: &str) {
@@ -43,11 +74,16 @@ pub struct Printer {
     pub rows: usize,
     /// The table's columns, on a terminal; planned by `plan`.
     pub layout: Option<Layout>,
+    /// Measure rows against this budget: JSON gives their sizes, the
+    /// table marks those over it with no summary ('!' before the count).
+    pub budget: Option<Budget>,
+    /// Rows marked '!'.
+    pub over: usize,
 }
 
 impl Printer {
     pub fn new(json: bool, current: Option<String>) -> Printer {
-        Printer { out: Out::new(), json, current, rows: 0, layout: None }
+        Printer { out: Out::new(), json, current, rows: 0, layout: None, budget: None, over: 0 }
     }
 
     /// Size the table for these rows (all of them, or the first page) on
@@ -95,11 +131,22 @@ impl Printer {
         self.rows += 1;
         if self.json {
             let separator = if self.rows > 1 { "," } else { "" };
-            return self.out.write(&format!("{separator}{}", entry(h, is_current).serialize_json()));
+            let mut e = entry(h, is_current);
+            if let Some(b) = &self.budget
+                && let Some(m) = b.measure(&h.id, false)
+            {
+                (e.chars, e.context_chars, e.over_budget) =
+                    (Some(m.chars), Some(m.context_chars), Some(m.over(b.budget)));
+            }
+            return self.out.write(&format!("{separator}{}", e.serialize_json()));
         }
         match &mut self.layout {
             Some(layout) if sys::isatty(1) => {
-                let line = layout.row(h, is_current);
+                let over = self.budget.as_ref().is_some_and(|b| {
+                    b.measure(&h.id, true).is_some_and(|m| m.summaries == 0 && m.over(b.budget))
+                });
+                self.over += usize::from(over);
+                let line = layout.row(h, is_current, over);
                 self.out.line(&line)
             }
             // For pipes: tab-separated, unpadded, full titles; mark first.
@@ -235,14 +282,15 @@ impl Layout {
         self.line(" ", "TITLE", "LAST ACTIVE", "MSGS", "ID")
     }
 
-    pub fn row(&self, h: &Header, current: bool) -> String {
+    pub fn row(&self, h: &Header, current: bool, over_budget: bool) -> String {
         let id = match &self.all_ids {
             Some(ids) => short_id(ids, &h.id),
             None => h.id.as_str(),
         };
         let when = time::local_minutes(h.updated_at);
         let when = if self.date == DATE_SHORT { when.get(5..).unwrap_or(&when) } else { &when };
-        self.line(if current { "*" } else { " " }, &shown_title(h), when, &h.message_count.to_string(), id)
+        let count = if over_budget { format!("!{}", h.message_count) } else { h.message_count.to_string() };
+        self.line(if current { "*" } else { " " }, &shown_title(h), when, &count, id)
     }
 
     fn line(&self, mark: &str, title: &str, when: &str, count: &str, id: &str) -> String {
@@ -298,6 +346,9 @@ fn entry(h: &Header, current: bool) -> Entry<'_> {
         preview: &h.preview,
         current,
         model: h.model.clone(),
+        chars: None,
+        context_chars: None,
+        over_budget: None,
     }
 }
 

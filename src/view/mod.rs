@@ -22,9 +22,14 @@ pub fn render(session: &Session) -> String {
         h.message_count,
         time::local_minutes(h.updated_at),
     );
-    for m in &session.messages {
+    for (at, m) in session.messages.iter().enumerate() {
         text.push('\n');
-        text.push_str(&render_message(m, usize::MAX));
+        if m.is_summary() {
+            text.push_str(&format!("[summary of messages 1-{at}] {}\n", time::local_minutes(m.ts)));
+            text.push_str(&printable(&m.content, true));
+        } else {
+            text.push_str(&render_message(m, usize::MAX));
+        }
         text.push('\n');
     }
     text
@@ -67,9 +72,10 @@ pub fn markdown_one(session: &Session) -> String {
     if let Some(model) = &h.model {
         text.push_str(&format!("- model: `{model}`\n"));
     }
-    for m in &session.messages {
+    for (at, m) in session.messages.iter().enumerate() {
         let cut = how_it_ended(m);
-        text.push_str(&format!("\n## {} ({}{cut})\n\n{}\n", m.role, time::local_seconds(m.ts), m.content));
+        let role = if m.is_summary() { format!("summary of messages 1-{at}") } else { m.role.clone() };
+        text.push_str(&format!("\n## {role} ({}{cut})\n\n{}\n", time::local_seconds(m.ts), m.content));
     }
     text
 }

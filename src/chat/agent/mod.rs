@@ -8,7 +8,6 @@ pub mod probe;
 pub mod process;
 pub mod shipped;
 
-use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::unix::io::AsRawFd;
 use std::os::unix::process::ExitStatusExt;
@@ -18,6 +17,7 @@ use nanoserde::SerJson;
 
 use crate::config::{AgentInput, Config};
 use crate::error::{Error, Result, describe_io};
+use crate::store::context::Plan;
 use crate::store::format::{Fault, Reader};
 use crate::store::session::{Header, MAX_MESSAGE_BYTES, Message};
 use crate::sys;
@@ -96,13 +96,18 @@ pub struct Reply {
 
 /// Write what the agent reads on stdin, reading the conversation one
 /// message at a time from the session file: a long session is never held
-/// in memory whole.
+/// in memory whole. Only the messages `plan` chooses go (see
+/// `store::context`); what it left out or summarised is said in a system
+/// note before the first message that is not a system prompt.
 pub fn write_input(
     format: AgentInput,
     model: Option<&str>,
     mut conversation: Reader<impl Read>,
+    plan: &Plan,
     to: &mut impl Write,
 ) -> Result<(), Fault> {
+    let mut note = plan.note();
+    let mut at = 0u64;
     match format {
         AgentInput::Json => {
             // `{"model":"...","stream":true,"messages":[{"role":...,"content":...},...]}`:
@@ -113,24 +118,40 @@ pub fn write_input(
             to.write_all(model.unwrap_or("").to_string().serialize_json().as_bytes())?;
             to.write_all(b",\"stream\":true,\"messages\":[")?;
             let mut first = true;
+            let mut one = |to: &mut dyn Write, role: &[u8], content: &[u8]| {
+                let comma: &[u8] = if first { b"" } else { b"," };
+                first = false;
+                [comma, b"{\"role\":\"", role, b"\",\"content\":", content, b"}"]
+                    .iter()
+                    .try_for_each(|piece| to.write_all(piece))
+            };
             while let Some(m) = conversation.next_json()? {
-                if m.replaced {
+                at += 1;
+                // A reply /retry replaced is kept in the file, never sent.
+                if !plan.sends(at - 1) || m.replaced {
                     continue;
                 }
-                if !first {
-                    to.write_all(b",")?;
+                if (m.role != "system" || m.summary)
+                    && let Some(text) = note.take()
+                {
+                    one(to, b"system", text.serialize_json().as_bytes())?;
                 }
-                first = false;
-                for piece in [b"{\"role\":\"", m.role.as_bytes(), b"\",\"content\":", &m.content, b"}"] {
-                    to.write_all(piece)?;
-                }
+                one(to, m.role.as_bytes(), &m.content)?;
             }
             to.write_all(b"]}\n")?;
         }
         AgentInput::Transcript => {
             while let Some(m) = conversation.next_message()? {
-                if m.is_replaced() {
+                at += 1;
+                if !plan.sends(at - 1) || m.is_replaced() {
                     continue;
+                }
+                if (m.role != "system" || m.is_summary())
+                    && let Some(text) = note.take()
+                {
+                    for piece in [b"system: ", text.as_bytes(), b"\n\n"] {
+                        to.write_all(piece)?;
+                    }
                 }
                 for piece in [m.role.as_bytes(), b": ", m.content.as_bytes(), b"\n\n"] {
                     to.write_all(piece)?;
@@ -230,8 +251,14 @@ impl Agent {
     /// stop within the grace period, or a second signal, gets SIGKILL. Once
     /// the agent has exited, output is read for a moment more, then what it
     /// left running is killed and the reply is complete.
-    pub fn reply(&self, header: &Header, conversation: Reader<File>, out: &mut dyn Write) -> Result<Reply> {
-        self.start(header)?.answer(conversation, out, || {})
+    pub fn reply<R: Read + Send + 'static>(
+        &self,
+        header: &Header,
+        conversation: Reader<R>,
+        plan: Plan,
+        out: &mut dyn Write,
+    ) -> Result<Reply> {
+        self.start(header)?.answer(conversation, plan, out, || {})
     }
 
     /// Start the agent for the session `header` names, before its input is
@@ -276,7 +303,13 @@ impl Started<'_> {
     /// Give the agent the conversation and take its reply (see
     /// `Agent::reply`). `fed` runs once the input is on its way: what can
     /// wait until the agent is at work.
-    pub fn answer(mut self, conversation: Reader<File>, out: &mut dyn Write, fed: impl FnOnce()) -> Result<Reply> {
+    pub fn answer<R: Read + Send + 'static>(
+        mut self,
+        conversation: Reader<R>,
+        plan: Plan,
+        out: &mut dyn Write,
+        fed: impl FnOnce(),
+    ) -> Result<Reply> {
         let agent = self.agent;
         let (Some(stdin), Some(stdout)) = (self.stdin.take(), self.stdout.take()) else {
             unreachable!("taken only here");
@@ -288,7 +321,7 @@ impl Started<'_> {
         let (input, model) = (agent.input, self.model.take());
         let feeder = std::thread::Builder::new().spawn(move || {
             let mut stdin = io::BufWriter::with_capacity(64 << 10, stdin);
-            let _ = write_input(input, model.as_deref(), conversation, &mut stdin);
+            let _ = write_input(input, model.as_deref(), conversation, &plan, &mut stdin);
         });
         if let Err(e) = feeder {
             self.process.abandon();

@@ -18,7 +18,7 @@
 //! whole: it is never appended to or rewritten.
 
 use std::borrow::Cow;
-use std::io::{self, BufRead, BufReader, Cursor, Read, Write};
+use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, Write};
 
 use nanoserde::SerJson;
 
@@ -116,12 +116,14 @@ fn decode_message(bytes: &[u8]) -> Result<Message, String> {
     Ok(message)
 }
 
-/// A message's role and its content as a JSON string (quotes included).
+/// A message's role and its content as a JSON string (quotes included),
+/// and whether it is a summary (see `Message::summary`).
 pub struct JsonMessage<'a> {
     pub role: &'static str,
     pub content: Cow<'a, [u8]>,
     /// A reply `/retry` replaced: not for the agent.
     pub replaced: bool,
+    pub summary: bool,
 }
 
 /// A session file being read: its header, then its messages one by one.
@@ -225,6 +227,7 @@ impl<R: Read> Reader<R> {
                 role: plain.role,
                 content: Cow::Borrowed(&self.raw[plain.content]),
                 replaced: false,
+                summary: false,
             }));
         }
         let m = decode_message(&self.raw).map_err(|why| damaged(format!("message {}: {why}", self.count)))?;
@@ -233,6 +236,7 @@ impl<R: Read> Reader<R> {
             role,
             content: Cow::Owned(m.content.serialize_json().into_bytes()),
             replaced: m.is_replaced(),
+            summary: m.is_summary(),
         }))
     }
 
@@ -317,6 +321,17 @@ impl<R: Read> Reader<R> {
             None => take_object(&mut self.src, &mut self.raw)?,
         }
         Ok(true)
+    }
+
+    /// Read the same file again from its start (the one version opened,
+    /// whatever replaced it since): a second pass over its messages.
+    pub fn rewind(self) -> Result<Reader<R>, Fault>
+    where
+        R: Seek,
+    {
+        let (_, mut src) = self.src.into_inner().into_inner();
+        src.seek(io::SeekFrom::Start(0))?;
+        read(src)
     }
 
     /// The bytes of the message read last, as stored.
@@ -496,6 +511,43 @@ pub fn append(
     edit: impl FnOnce(&mut Header),
     limit: u64,
 ) -> Result<Header, Fault> {
+    splice(src, out, id, None, messages, edit, limit).map(|h| h.expect("no place to check"))
+}
+
+/// Where `insert` puts a message: after the first `after` messages, the
+/// last of which must still be the one whose stored bytes hash to
+/// `last` (FNV-1a; None when `after` is 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Place {
+    pub after: u64,
+    pub last: Option<u64>,
+}
+
+/// Insert `message` into the session file read from `src` at `place`,
+/// writing the new file to `out` as `append` does (the other messages'
+/// bytes as they were). Ok(None) when the file no longer has the message
+/// `place` expects (it changed since it was read): `out` is to discard.
+pub fn insert(
+    src: impl Read,
+    out: &mut impl Write,
+    id: &str,
+    place: Place,
+    message: &Message,
+    limit: u64,
+) -> Result<Option<Header>, Fault> {
+    splice(src, out, id, Some(place), std::slice::from_ref(message), |_| {}, limit)
+}
+
+/// `append`, or with `at` `insert`: the one copy of the old messages.
+fn splice(
+    src: impl Read,
+    out: &mut impl Write,
+    id: &str,
+    at: Option<Place>,
+    messages: &[Message],
+    edit: impl FnOnce(&mut Header),
+    limit: u64,
+) -> Result<Option<Header>, Fault> {
     let mut reader = read(src)?;
     let mut header = reader.header().clone();
     check_id(&header, id).map_err(Fault::Damaged)?;
@@ -510,14 +562,47 @@ pub fn append(
     let mut head = Vec::new();
     write_head(&mut head, &header)?;
     out.write_all(&head)?;
-    let mut first = reader.copy_checked(|bytes| out.write_all(bytes))? == 0;
-    for m in messages {
+    let Some(place) = at else {
+        // The common case, appending: runs of messages copied as read.
+        let mut first = reader.copy_checked(|bytes| out.write_all(bytes))? == 0;
+        for m in messages {
+            out.write_all(if first { b"\n" } else { b",\n" })?;
+            out.write_all(m.serialize_json().as_bytes())?;
+            first = false;
+        }
+        out.write_all(TAIL)?;
+        return Ok(Some(header));
+    };
+    let mut first = true;
+    let mut copied = 0u64;
+    let write_new = |out: &mut Bounded<'_, _>, first: &mut bool| -> Result<(), Fault> {
+        for m in messages {
+            out.write_all(if *first { b"\n" } else { b",\n" })?;
+            out.write_all(m.serialize_json().as_bytes())?;
+            *first = false;
+        }
+        Ok(())
+    };
+    if place.after == 0 {
+        write_new(&mut out, &mut first)?;
+    }
+    while reader.next_checked()? {
         out.write_all(if first { b"\n" } else { b",\n" })?;
-        out.write_all(m.serialize_json().as_bytes())?;
+        out.write_all(reader.raw())?;
         first = false;
+        copied += 1;
+        if place.after == copied {
+            if place.last != Some(crate::hash::fnv1a(reader.raw())) {
+                return Ok(None);
+            }
+            write_new(&mut out, &mut first)?;
+        }
+    }
+    if place.after > copied {
+        return Ok(None);
     }
     out.write_all(TAIL)?;
-    Ok(header)
+    Ok(Some(header))
 }
 
 /// A writer that refuses to write more than `limit` bytes in all.
