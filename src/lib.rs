@@ -1,8 +1,9 @@
 //! hermes: chat sessions as plain JSON files; every terminal continues its
 //! own conversation. The library holds everything; `main.rs` only parses,
 //! runs and reports. Layers, bottom up (no module uses one above it):
-//! `sys`, `error`, `args`, `hash`, `time`, `text`, `output`; `store`; `config`;
-//! `terminal`; `view`; `chat` and `sessions` (which never use each other);
+//! `sys`, `error`, `args`, `hash`, `time`, `text`, `fsio`, `output`; `store`;
+//! `config`; `terminal`; `view`; `chat` and `sessions` (which never use each
+//! other);
 //! `cli`, whose `cli::run` is the dispatcher at the top.
 
 pub mod args;
@@ -10,6 +11,7 @@ pub mod chat;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod fsio;
 pub mod hash;
 pub mod output;
 pub mod sessions;

@@ -5,7 +5,6 @@
 pub mod catalog;
 mod copies;
 pub mod format;
-pub mod fsio;
 pub mod index;
 pub mod json;
 pub mod lock;
@@ -26,6 +25,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::fsio;
 use crate::store::format::Fault;
 use crate::store::lock::{Guard, LockFile};
 use session::{FORMAT, Header};

@@ -11,8 +11,9 @@ use super::catalog::{self, Catalog, DirStamp};
 use super::format::{self, Fault};
 use super::lock::LockFile;
 use super::session::{self, FORMAT, Header, Session};
-use super::{MAX_SESSION_BYTES, Store, fault_error, fsio, index, merge, open_session};
+use super::{MAX_SESSION_BYTES, Store, fault_error, index, merge, open_session};
 use crate::error::{Error, Result};
+use crate::fsio;
 
 /// One entry of a scan: a session file and its header, or why it has none.
 pub struct Scanned<'a> {

@@ -9,8 +9,8 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use crate::error::Result;
+use crate::fsio;
 use crate::store::Store;
-use crate::store::fsio;
 use crate::store::json::{every_byte, zero_bytes};
 use crate::store::session::Header;
 

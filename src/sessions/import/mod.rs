@@ -20,10 +20,10 @@ use lexopt::prelude::*;
 
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
+use crate::fsio::Batch;
 use crate::output;
 use crate::store::Store;
 use crate::store::format;
-use crate::store::fsio::Batch;
 use crate::store::session::{self, Session};
 use crate::text::counted;
 
@@ -298,8 +298,8 @@ fn open_input(file: &OsStr) -> Result<File> {
 fn tempfile_in_tmp() -> Result<File> {
     let dir = std::env::temp_dir();
     loop {
-        let path = dir.join(format!("hermes-import.{}", crate::store::fsio::random_hex(12)));
-        match crate::store::fsio::create_new_private(&path) {
+        let path = dir.join(format!("hermes-import.{}", crate::fsio::random_hex(12)));
+        match crate::fsio::create_new_private(&path) {
             Ok(_) => {
                 let file = std::fs::OpenOptions::new().read(true).write(true).open(&path);
                 let _ = std::fs::remove_file(&path);
