@@ -2,9 +2,8 @@
 //! own conversation. The library holds everything; `main.rs` only parses,
 //! runs and reports. Layers, bottom up (no module uses one above it):
 //! `sys`, `error`, `args`, `hash`, `time`, `text`, `fsio`, `output`; `store`;
-//! `config`; `terminal`; `view`; `chat` and `sessions` (which never use each
-//! other);
-//! `cli`, whose `cli::run` is the dispatcher at the top.
+//! `config`; `terminal`; `resolve`; `view`; `chat` and `sessions` (which
+//! never use each other); `cli`, whose `cli::run` is the dispatcher at the top.
 
 pub mod args;
 pub mod chat;
@@ -14,6 +13,7 @@ pub mod error;
 pub mod fsio;
 pub mod hash;
 pub mod output;
+pub mod resolve;
 pub mod sessions;
 pub mod store;
 pub mod sys;

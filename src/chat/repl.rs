@@ -5,12 +5,12 @@ use std::io;
 
 use super::{Chat, ReplyOutcome, check_not_blank, title_taken};
 use crate::error::{Error, Result};
+use crate::resolve::{self, Lookup, Reason};
 use crate::store::session::{Header, Message, Session};
 use crate::store::titles;
 use crate::sys;
 use crate::terminal::compose;
 use crate::terminal::prompt::{self, LineReader};
-use crate::terminal::resolve::{self, Lookup, Reason};
 use crate::time;
 use crate::{output, terminal, view};
 

@@ -13,9 +13,9 @@ use crate::args::string;
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::output::{Destination, Out, destination, open_stream};
+use crate::resolve;
 use crate::store::Store;
 use crate::store::{format, session};
-use crate::terminal::resolve;
 use crate::view::markdown_one;
 
 use super::Progress;

@@ -6,9 +6,10 @@ use lexopt::prelude::*;
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
 use crate::output::{self, Out};
+use crate::resolve;
 use crate::store::merge::file_name;
 use crate::store::{MergedCopy, Store};
-use crate::terminal::{breadcrumb, resolve};
+use crate::terminal::breadcrumb;
 use crate::text::{counted, printable};
 
 #[derive(Debug, PartialEq)]

@@ -5,12 +5,12 @@ use nanoserde::SerJson;
 
 use crate::error::Result;
 use crate::output::{self, Out};
+use crate::resolve::{self, FallbackPicker};
 use crate::store::Store;
 use crate::store::search::{Match, Pattern};
 use crate::store::session::Header;
 use crate::sys;
 use crate::terminal::Terminal;
-use crate::terminal::resolve::{self, FallbackPicker};
 use crate::text::{char_columns, columns_of, fit_columns, printable};
 use crate::time;
 
