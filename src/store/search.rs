@@ -237,10 +237,11 @@ pub fn search(
 ) -> Result<Found> {
     let mut found = Found { hits: Vec::new(), more: false };
     let mut order: Vec<[u8; 22]> = Vec::new();
-    if store.by_activity(|_, id, _| {
-        order.push(id);
+    let from_catalog = store.by_activity(|e| {
+        order.push(e.id);
         std::ops::ControlFlow::Continue(())
-    }) {
+    });
+    if from_catalog.is_some() {
         let (mut from, mut batch) = (0, 32);
         while from < order.len() && !found.more {
             let ids = &order[from..(from + batch).min(order.len())];
