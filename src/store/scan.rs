@@ -393,8 +393,7 @@ fn stat_threads(files: usize) -> usize {
 }
 
 /// The stamps of these session files in `dir`, in order, looked up by up
-/// to `threads` threads. A thread that cannot be started leaves its share
-/// to the calling one.
+/// to `threads` threads.
 fn stamps_in(dir: &fs::File, ids: &[[u8; 22]], threads: usize) -> Vec<io::Result<Option<index::Stamp>>> {
     let stat_each = |ids: &[[u8; 22]]| -> Vec<io::Result<Option<index::Stamp>>> {
         let mut name = *b"YYYYMMDD_HHMMSS_xxxxxx.json\0";
@@ -408,25 +407,7 @@ fn stamps_in(dir: &fs::File, ids: &[[u8; 22]], threads: usize) -> Vec<io::Result
             })
             .collect()
     };
-    if threads <= 1 || ids.len() < 2 * threads {
-        return stat_each(ids);
-    }
-    let share = ids.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let mut shares = ids.chunks(share);
-        let own = shares.next().unwrap_or_default();
-        let others: Vec<_> = shares
-            .map(|ids| (ids, std::thread::Builder::new().spawn_scoped(scope, move || stat_each(ids))))
-            .collect();
-        let mut stamps = stat_each(own);
-        for (ids, started) in others {
-            match started {
-                Ok(thread) => stamps.extend(thread.join().expect("panics abort")),
-                Err(_) => stamps.extend(stat_each(ids)),
-            }
-        }
-        stamps
-    })
+    super::fan_out(ids, threads, &stat_each)
 }
 
 enum HeaderError {

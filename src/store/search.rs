@@ -373,25 +373,7 @@ fn candidates_in(dir: &Path, ids: &[[u8; 22]], pattern: &Pattern) -> Vec<(f64, [
         }
         found
     };
-    if threads <= 1 {
-        return scan(ids);
-    }
-    let share = ids.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let mut shares = ids.chunks(share);
-        let own = shares.next().unwrap_or_default();
-        let others: Vec<_> = shares
-            .map(|ids| (ids, std::thread::Builder::new().spawn_scoped(scope, move || scan(ids))))
-            .collect();
-        let mut found = scan(own);
-        for (ids, started) in others {
-            match started {
-                Ok(thread) => found.extend(thread.join().expect("panics abort")),
-                Err(_) => found.extend(scan(ids)),
-            }
-        }
-        found
-    })
+    super::fan_out(ids, threads, &scan)
 }
 
 /// Whether the file's raw bytes may hold a match; if so, the activity time
