@@ -15,44 +15,55 @@ use crate::store::session::{self, Header, Message, Session, TITLE_AUTO, TITLE_US
 
 use super::source::{self, Content, Count, Flag, Incoming, Source, Tally};
 
-#[derive(DeJson)]
-struct AgentSession {
-    id: String,
-    #[nserde(default)]
-    title: Option<String>,
-    #[nserde(default)]
-    title_source: Option<String>,
-    #[nserde(default)]
-    started_at: Option<f64>,
-    #[nserde(default)]
-    last_active: Option<f64>,
-    #[nserde(default)]
-    system_prompt: Option<String>,
-    #[nserde(default)]
-    cwd: Option<String>,
-    messages: Vec<AgentMessage>,
-}
+// nanoserde's derived `DeJson` unwraps fields with a `match` clippy would
+// write with `?` (clippy::question_mark); the derived impl is a sibling of
+// the struct, out of reach of an attribute on it, so the allow is on this
+// module, which holds only the derived types (`pub` in it: the derive
+// refuses `pub(super)`).
+#[allow(clippy::question_mark)]
+mod wire {
+    use super::*;
 
-#[derive(DeJson)]
-struct AgentMessage {
-    role: String,
-    #[nserde(default)]
-    content: Content,
-    #[nserde(default)]
-    timestamp: Option<f64>,
-    #[nserde(default)]
-    tool_calls: Count,
-    /// The model's reasoning, in either of the fields the Python Hermes
-    /// keeps it in.
-    #[nserde(default)]
-    reasoning: Count,
-    #[nserde(default)]
-    reasoning_content: Count,
-    /// Messages undone by a rewind stay in the Python Hermes's database
-    /// with `active` 0.
-    #[nserde(default)]
-    active: Flag,
+    #[derive(DeJson)]
+    pub struct AgentSession {
+        pub id: String,
+        #[nserde(default)]
+        pub title: Option<String>,
+        #[nserde(default)]
+        pub title_source: Option<String>,
+        #[nserde(default)]
+        pub started_at: Option<f64>,
+        #[nserde(default)]
+        pub last_active: Option<f64>,
+        #[nserde(default)]
+        pub system_prompt: Option<String>,
+        #[nserde(default)]
+        pub cwd: Option<String>,
+        pub messages: Vec<AgentMessage>,
+    }
+
+    #[derive(DeJson)]
+    pub struct AgentMessage {
+        pub role: String,
+        #[nserde(default)]
+        pub content: Content,
+        #[nserde(default)]
+        pub timestamp: Option<f64>,
+        #[nserde(default)]
+        pub tool_calls: Count,
+        /// The model's reasoning, in either of the fields the Python Hermes
+        /// keeps it in.
+        #[nserde(default)]
+        pub reasoning: Count,
+        #[nserde(default)]
+        pub reasoning_content: Count,
+        /// Messages undone by a rewind stay in the Python Hermes's database
+        /// with `active` 0.
+        #[nserde(default)]
+        pub active: Flag,
+    }
 }
+use wire::AgentSession;
 
 pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally> {
     let mut tally = Tally::default();

@@ -17,39 +17,50 @@ use crate::store::session::{Header, Message, Session, TITLE_AUTO};
 
 use super::source::{self, Count, Incoming, Source, Tally, rejected};
 
-#[derive(DeJson)]
-struct Exchange {
-    #[nserde(default)]
-    id: Option<String>,
-    #[nserde(default)]
-    conversation_id: Option<String>,
-    #[nserde(default)]
-    conversation_name: Option<String>,
-    #[nserde(default)]
-    prompt: Option<String>,
-    #[nserde(default)]
-    system: Option<String>,
-    #[nserde(default)]
-    response: Option<String>,
-    datetime_utc: String,
-    #[nserde(default)]
-    duration_ms: Option<f64>,
-    #[nserde(default)]
-    tool_calls: Count,
-    #[nserde(default)]
-    tool_results: Count,
-    #[nserde(default)]
-    attachments: Count,
-    /// The model's reasoning text, when it gave one.
-    #[nserde(default)]
-    reasoning: Count,
-    /// Text llm added to the prompt and the system prompt from stored
-    /// fragments; `prompt` and `system` do not hold it.
-    #[nserde(default)]
-    prompt_fragments: Count,
-    #[nserde(default)]
-    system_fragments: Count,
+// nanoserde's derived `DeJson` unwraps fields with a `match` clippy would
+// write with `?` (clippy::question_mark); the derived impl is a sibling of
+// the struct, out of reach of an attribute on it, so the allow is on this
+// module, which holds only the derived types (`pub` in it: the derive
+// refuses `pub(super)`).
+#[allow(clippy::question_mark)]
+mod wire {
+    use super::*;
+
+    #[derive(DeJson)]
+    pub struct Exchange {
+        #[nserde(default)]
+        pub id: Option<String>,
+        #[nserde(default)]
+        pub conversation_id: Option<String>,
+        #[nserde(default)]
+        pub conversation_name: Option<String>,
+        #[nserde(default)]
+        pub prompt: Option<String>,
+        #[nserde(default)]
+        pub system: Option<String>,
+        #[nserde(default)]
+        pub response: Option<String>,
+        pub datetime_utc: String,
+        #[nserde(default)]
+        pub duration_ms: Option<f64>,
+        #[nserde(default)]
+        pub tool_calls: Count,
+        #[nserde(default)]
+        pub tool_results: Count,
+        #[nserde(default)]
+        pub attachments: Count,
+        /// The model's reasoning text, when it gave one.
+        #[nserde(default)]
+        pub reasoning: Count,
+        /// Text llm added to the prompt and the system prompt from stored
+        /// fragments; `prompt` and `system` do not hold it.
+        #[nserde(default)]
+        pub prompt_fragments: Count,
+        #[nserde(default)]
+        pub system_fragments: Count,
+    }
 }
+use wire::Exchange;
 
 /// Where one exchange lies in the input, and when it happened: 24 bytes,
 /// the whole of what is kept of an exchange between the passes.
