@@ -1,10 +1,10 @@
 //! hermes: chat sessions as plain JSON files; every terminal continues its
 //! own conversation. The library holds everything; `main.rs` only parses,
 //! runs and reports. Layers, bottom up (no module uses one above it):
-//! `sys`, `error`, `args`, `hash`, `time`, `text`, `output`; `store`; `config`;
-//! `terminal`; `view`; `chat` and `sessions` (which never use each other);
-//! `configure` (`hermes config`, which runs the agent of `chat`); `cli`,
-//! whose `cli::run` is the dispatcher at the top.
+//! `sys`, `error`, `args`, `hash`, `time`, `text`, `fsio`, `output`; `store`;
+//! `config`; `terminal`; `resolve`; `view`; `chat` and `sessions` (which
+//! never use each other); `configure` (`hermes config`, which runs the
+//! agent of `chat`); `cli`, whose `cli::run` is the dispatcher at the top.
 
 // nanoserde's DeJson derive expands `#[nserde(default)]` Option fields to
 // code that clippy's question_mark lint flags (in the derive's output, not
@@ -17,8 +17,10 @@ pub mod cli;
 pub mod config;
 pub mod configure;
 pub mod error;
+pub mod fsio;
 pub mod hash;
 pub mod output;
+pub mod resolve;
 pub mod sessions;
 pub mod store;
 pub mod suggest;

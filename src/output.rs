@@ -160,7 +160,7 @@ pub fn open_stream(path: &Path) -> Result<File> {
 /// into a device or pipe (see `destination`).
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     match destination(path)? {
-        Destination::Replace(path) => crate::store::fsio::write_atomic(&path, bytes),
+        Destination::Replace(path) => crate::fsio::write_atomic(&path, bytes),
         Destination::Stream(path) => open_stream(&path)?.write_all(bytes).map_err(|e| Error::io(&path, e)),
     }
 }

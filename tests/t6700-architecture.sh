@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='ARCHITECTURE.md: every module it names exists, every folder of src/ is in it, and the invariants it states that grep can see hold'
+test_description='ARCHITECTURE.md: every module it names exists, every file and folder of src/ is in it, every crate:: path keeps to its rank table, and the invariants it states that grep can see hold'
 . "$(dirname "$0")/lib.sh"
 
 ARCH=$ROOT/ARCHITECTURE.md
@@ -21,6 +21,96 @@ test_expect_success 'every folder of src/ is named in ARCHITECTURE.md' '
 	while read -r dir; do
 		grep -q "\`$dir/\`" "$ARCH" || { echo "ARCHITECTURE.md does not name $dir/"; return 1; }
 	done <folders
+'
+
+test_expect_success 'every file of src/ is named in ARCHITECTURE.md' '
+	(cd "$ROOT" && find src -type f | sort) >files &&
+	test -s files &&
+	while read -r file; do
+		grep -qF "\`$file\`" "$ARCH" || { echo "ARCHITECTURE.md does not name $file"; return 1; }
+	done <files
+'
+
+# The rank table: lines "| N | `room` `room` ... |"; every backticked word
+# on such a line is a name that may follow crate::.
+ranks() {
+	sed -n "s/^| *\([0-9][0-9]*\) *|\(.*\)|$/\1 \2/p" "$ARCH" |
+	while read -r rank rest; do
+		printf "%s\n" "$rest" | grep -o "\`[a-z_]*\`" | tr -d "\`" |
+		sed "s/^/$rank /"
+	done
+}
+
+# Every "file module used" triple of src/: the room of each file (the first
+# name under src/) and each name that follows crate:: in it, also inside
+# "crate::{a, b::c}" (only the names of the first level count).
+uses() {
+	(cd "$ROOT" && find src -name "*.rs" ! -path src/lib.rs ! -path src/main.rs | sort) |
+	while read -r file; do
+		room=${file#src/}; room=${room%%/*}; room=${room%.rs}
+		awk -v file="$file" -v room="$room" "
+		{
+			line = \$0
+			while (match(line, /crate::[{a-z_]/)) {
+				line = substr(line, RSTART + 7)
+				if (substr(line, 1, 1) == \"{\") {
+					depth = 0; name = \"\"; i = 2
+					for (; i <= length(line); i++) {
+						c = substr(line, i, 1)
+						if (c == \"{\") depth++
+						else if (c == \"}\") { if (depth == 0) break; depth-- }
+						else if (depth == 0 && c ~ /[a-z_]/ && (name == \"\" || prev !~ /[a-z_:]/) && prev != \":\") {
+							match(substr(line, i), /^[a-z_]+/)
+							print file, room, substr(line, i, RLENGTH)
+							i += RLENGTH - 1
+						}
+						prev = c
+					}
+					line = substr(line, i)
+				} else {
+					match(line, /^[a-z_]+/)
+					print file, room, substr(line, 1, RLENGTH)
+					line = substr(line, RLENGTH + 1)
+				}
+			}
+		}" "$ROOT/$file"
+	done
+}
+
+# Print each line of $2 ("file room used") where a room uses one of a
+# higher rank than its own in $1 ("rank room"); fail if any.
+uphill() {
+	awk '
+		NR == FNR { rank[$2] = $1 + 0; next }
+		rank[$3] > rank[$2] { print $1 ": " $2 " (rank " rank[$2] ") uses " $3 " (rank " rank[$3] ")"; bad = 1 }
+		END { exit bad }
+	' "$1" "$2"
+}
+
+test_expect_success 'ARCHITECTURE.md ranks every room of src/' '
+	ranks >ranks &&
+	test $(wc -l <ranks) -ge 8 &&
+	uses >uses &&
+	grep "^src/store/scan.rs store error\$" uses &&
+	grep "^src/chat/mod.rs chat view\$" uses &&
+	for room in $( (cut -d" " -f2 uses; cut -d" " -f3 uses) | sort -u); do
+		grep -q " $room\$" ranks || { echo "no rank for $room"; return 1; }
+	done
+'
+
+test_expect_success 'no module uses one of a higher rank (every crate:: path, use or not)' '
+	ranks >ranks &&
+	uses >uses &&
+	uphill ranks uses
+'
+
+test_expect_success 'the rank check sees a use that runs uphill' '
+	ranks >ranks &&
+	test -s ranks &&
+	printf "src/store/x.rs store view\n" >uphill &&
+	test_must_fail uphill ranks uphill &&
+	printf "src/view/x.rs view store\n" >downhill &&
+	uphill ranks downhill
 '
 
 test_expect_success 'every unsafe is in src/sys.rs' '

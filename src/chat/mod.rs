@@ -14,13 +14,13 @@ use crate::chat::agent::{Agent, Started};
 use crate::chat::args::{AgentChoice, Args, Query, System, Target};
 use crate::config;
 use crate::error::{Error, Result};
+use crate::resolve::{self, Lookup};
 use crate::store::context::{self, Plan};
 use crate::store::{Later, Store};
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, TITLE_USER};
 use crate::store::titles;
 use crate::sys;
 use crate::terminal::breadcrumb;
-use crate::terminal::resolve::{self, Lookup};
 use crate::terminal::{self, Terminal};
 use crate::time;
 use crate::{output, view};
@@ -198,7 +198,7 @@ fn read_system_file(path: &std::ffi::OsStr) -> Result<String> {
     let bytes = if path == "-" {
         read_stdin()?.into_bytes()
     } else {
-        crate::store::fsio::read_limited(std::path::Path::new(path), MAX_MESSAGE_BYTES as u64 + 1).map_err(
+        crate::fsio::read_limited(std::path::Path::new(path), MAX_MESSAGE_BYTES as u64 + 1).map_err(
             |e| {
                 Error::usage(format!("--system-file: cannot read {shown}: {}", crate::error::describe_io(&e)))
             },

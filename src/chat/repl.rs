@@ -5,13 +5,13 @@ use std::io;
 
 use super::{Chat, ReplyOutcome, check_not_blank, compact, set_system, system_prompt, title_taken};
 use crate::error::{Error, Result};
+use crate::resolve::{self, Lookup, Reason};
 use crate::store::context;
 use crate::store::session::{self, Header, Message, Session};
 use crate::store::titles;
 use crate::sys;
 use crate::terminal::compose;
 use crate::terminal::prompt::{self, LineReader};
-use crate::terminal::resolve::{self, Lookup, Reason};
 use crate::time;
 use crate::{output, terminal, view};
 

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::context;
 use crate::store::session::Header;
-use crate::terminal::resolve;
+use crate::resolve;
 
 #[derive(Debug, PartialEq)]
 pub struct Args {

@@ -7,10 +7,10 @@ use nanoserde::SerJson;
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
 use crate::output::Out;
+use crate::resolve::{self, Reason};
 use crate::store::Store;
 use crate::store::session::Header;
 use crate::terminal;
-use crate::terminal::resolve::{self, Reason};
 use crate::text;
 use crate::time;
 

@@ -5,10 +5,10 @@ use lexopt::prelude::*;
 
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
+use crate::resolve;
 use crate::store::Store;
 use crate::store::session::Header;
 use crate::terminal::breadcrumb;
-use crate::terminal::resolve;
 
 #[derive(Debug, PartialEq)]
 pub struct Args {

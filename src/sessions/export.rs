@@ -11,11 +11,11 @@ use lexopt::prelude::*;
 
 use crate::args::string;
 use crate::error::{Error, Result};
+use crate::fsio;
 use crate::output::{Destination, Out, destination, open_stream};
+use crate::resolve;
 use crate::store::Store;
-use crate::store::fsio;
 use crate::store::{format, session};
-use crate::terminal::resolve;
 use crate::view::markdown_one;
 
 use super::Progress;

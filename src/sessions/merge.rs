@@ -6,9 +6,10 @@ use lexopt::prelude::*;
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
 use crate::output::{self, Out};
-use crate::store::merge::file_name;
+use crate::resolve;
+use crate::store::merge::{ConflictCopy, file_name};
 use crate::store::{MergedCopy, Store};
-use crate::terminal::{breadcrumb, resolve};
+use crate::terminal::breadcrumb;
 use crate::text::{counted, printable};
 
 #[derive(Debug, PartialEq)]
@@ -69,58 +70,14 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             return Ok(());
         }
     }
-    let (merge, restored) = if dry_run { ("would merge", "would restore") } else { ("merged", "restored") };
     let mut out = Out::new();
     let mut left = 0;
     let mut orphans = 0;
     for copy in &copies {
-        let name = file_name(&copy.path);
         match store.merge_copy(copy, dry_run, restore) {
-            Ok(MergedCopy::Into { added, title, title_kept_over }) => {
-                out.line(&format!(
-                    "{merge} {} into {} '{}': {}",
-                    printable(&name, false),
-                    copy.id,
-                    printable(&title, false),
-                    counted(added, "new message")
-                ))?;
-                if let Some(theirs) = title_kept_over {
-                    output::warn(&format!(
-                        "{}: titled '{}' there; the session keeps its title '{}' (rename it to change that)",
-                        printable(&name, false),
-                        printable(&theirs, false),
-                        printable(&title, false)
-                    ));
-                }
-            }
-            Ok(MergedCopy::Orphan { messages, title }) => {
-                orphans += 1;
-                out.flush()?;
-                output::warn(&format!(
-                    "{}: its session {} '{}' is gone (deleted?); left as it is ({}). Bring it back with 'hermes sessions merge --restore', or remove the file",
-                    printable(&name, false),
-                    copy.id,
-                    printable(&title, false),
-                    counted(messages, "message")
-                ));
-            }
-            Ok(MergedCopy::Became { messages, title, retitled_from }) => {
-                out.line(&format!(
-                    "{restored} session {} '{}' from {}: {}",
-                    copy.id,
-                    printable(&title, false),
-                    printable(&name, false),
-                    counted(messages, "message")
-                ))?;
-                if let Some(theirs) = retitled_from {
-                    out.flush()?;
-                    output::warn(&format!(
-                        "{}: titled '{}', which another session has (or which is no usable title); restored as '{}'",
-                        printable(&name, false),
-                        printable(&theirs, false),
-                        printable(&title, false)
-                    ));
-                }
+            Ok(merged) => {
+                orphans += usize::from(matches!(merged, MergedCopy::Orphan { .. }));
+                tell(&mut out, copy, merged, dry_run)?;
             }
             Err(e @ (Error::Corrupt { .. } | Error::NewerFormat { .. } | Error::TooLarge(_))) => {
                 left += 1;
@@ -143,6 +100,61 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             copies_counted(left),
             if left == 1 { "it" } else { "them" }
         )));
+    }
+    Ok(())
+}
+
+/// What became of one conflict copy: a line on stdout, and a warning
+/// when its title or its session is not what the user may think.
+fn tell(out: &mut Out, copy: &ConflictCopy, merged: MergedCopy, dry_run: bool) -> Result<()> {
+    let (merge, restored) = if dry_run { ("would merge", "would restore") } else { ("merged", "restored") };
+    let name = file_name(&copy.path);
+    match merged {
+        MergedCopy::Into { added, title, title_kept_over } => {
+            out.line(&format!(
+                "{merge} {} into {} '{}': {}",
+                printable(&name, false),
+                copy.id,
+                printable(&title, false),
+                counted(added, "new message")
+            ))?;
+            if let Some(theirs) = title_kept_over {
+                output::warn(&format!(
+                    "{}: titled '{}' there; the session keeps its title '{}' (rename it to change that)",
+                    printable(&name, false),
+                    printable(&theirs, false),
+                    printable(&title, false)
+                ));
+            }
+        }
+        MergedCopy::Orphan { messages, title } => {
+            out.flush()?;
+            output::warn(&format!(
+                "{}: its session {} '{}' is gone (deleted?); left as it is ({}). Bring it back with 'hermes sessions merge --restore', or remove the file",
+                printable(&name, false),
+                copy.id,
+                printable(&title, false),
+                counted(messages, "message")
+            ));
+        }
+        MergedCopy::Became { messages, title, retitled_from } => {
+            out.line(&format!(
+                "{restored} session {} '{}' from {}: {}",
+                copy.id,
+                printable(&title, false),
+                printable(&name, false),
+                counted(messages, "message")
+            ))?;
+            if let Some(theirs) = retitled_from {
+                out.flush()?;
+                output::warn(&format!(
+                    "{}: titled '{}', which another session has (or which is no usable title); restored as '{}'",
+                    printable(&name, false),
+                    printable(&theirs, false),
+                    printable(&title, false)
+                ));
+            }
+        }
     }
     Ok(())
 }

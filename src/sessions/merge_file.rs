@@ -9,10 +9,11 @@ use lexopt::prelude::*;
 use crate::args::positional_args;
 
 use crate::error::{Error, Result};
+use crate::fsio;
+use crate::store::MAX_SESSION_BYTES;
 use crate::store::format;
 use crate::store::merge::union3;
 use crate::store::session::{self, Session};
-use crate::store::{MAX_SESSION_BYTES, fsio};
 use crate::text::printable;
 
 /// Exit 0 with the union in OURS; exit 1 when git must ask the user: two

@@ -14,9 +14,9 @@ use lexopt::prelude::*;
 
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
+use crate::fsio;
 use crate::output::{self, Out};
 use crate::store::Store;
-use crate::store::fsio;
 use crate::store::session::{FORMAT, Header, is_valid_id};
 use crate::terminal::breadcrumb;
 use crate::text::counted;

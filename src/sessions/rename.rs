@@ -4,9 +4,9 @@ use lexopt::prelude::*;
 
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
+use crate::resolve;
 use crate::store::Store;
 use crate::store::titles;
-use crate::terminal::resolve;
 
 #[derive(Debug, PartialEq)]
 pub struct Args {

@@ -5,10 +5,10 @@ use lexopt::prelude::*;
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
 use crate::output::Out;
+use crate::resolve;
 use crate::store::Store;
 use crate::store::format;
 use crate::store::session::Session;
-use crate::terminal::resolve;
 
 #[derive(Debug, PartialEq)]
 pub struct Args {

@@ -9,7 +9,7 @@ use crate::output::Out;
 use crate::store::Store;
 use crate::store::context;
 use crate::terminal::breadcrumb;
-use crate::terminal::resolve;
+use crate::resolve;
 use crate::time;
 
 #[derive(SerJson, Default)]

@@ -26,7 +26,7 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::Path;
 
-use crate::store::fsio;
+use crate::fsio;
 use crate::store::index::{checksum, escape, unescape};
 use crate::store::session::{self, Header};
 

@@ -6,8 +6,9 @@ use std::io;
 
 use super::format;
 use super::session::Session;
-use super::{Store, fault_error, fsio, gone, merge, open_session, refuse_newer, titles};
+use super::{Store, fault_error, gone, merge, open_session, refuse_newer, titles};
 use crate::error::{Error, Result};
+use crate::fsio;
 
 impl Store {
     /// How many conflict copies the last scan saw beside the sessions.

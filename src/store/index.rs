@@ -14,7 +14,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use crate::store::fsio;
+use crate::fsio;
 use crate::store::session::Header;
 
 const MAGIC: &str = "hermes-index 3";

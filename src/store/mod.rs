@@ -6,7 +6,6 @@ pub mod catalog;
 pub mod context;
 mod copies;
 pub mod format;
-pub mod fsio;
 pub mod index;
 pub mod json;
 pub mod lock;
@@ -28,6 +27,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::fsio;
 use crate::store::format::Fault;
 use crate::store::lock::{Guard, LockFile};
 use session::{FORMAT, Header};
@@ -229,5 +229,46 @@ fn open_session(path: &Path) -> Result<Option<fs::File>> {
             Err(Error::Corrupt { path: path.to_path_buf(), why: "is a symbolic link".into() })
         }
         Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// `work` done on `items` shared out among up to `threads` threads, the
+/// results in the order of `items`. A thread that cannot be started leaves
+/// its share to the calling one.
+fn fan_out<T: Sync, R: Send>(items: &[T], threads: usize, work: &(impl Fn(&[T]) -> Vec<R> + Sync)) -> Vec<R> {
+    if threads <= 1 || items.len() < 2 * threads {
+        return work(items);
+    }
+    let share = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let mut shares = items.chunks(share);
+        let own = shares.next().unwrap_or_default();
+        let others: Vec<_> = shares
+            .map(|items| (items, std::thread::Builder::new().spawn_scoped(scope, move || work(items))))
+            .collect();
+        let mut done = work(own);
+        for (items, started) in others {
+            match started {
+                Ok(thread) => done.extend(thread.join().expect("panics abort")),
+                Err(_) => done.extend(work(items)),
+            }
+        }
+        done
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fan_out;
+
+    #[test]
+    fn fan_out_keeps_the_order_of_its_items_whatever_the_threads() {
+        let items: Vec<u32> = (0..1000).collect();
+        let doubled: Vec<u32> = items.iter().map(|n| n * 2).collect();
+        for threads in [0, 1, 2, 3, 4, 7, 600] {
+            let done = fan_out(&items, threads, &|share: &[u32]| share.iter().map(|n| n * 2).collect());
+            assert_eq!(done, doubled, "{threads} threads");
+        }
+        assert!(fan_out(&items[..0], 4, &|share: &[u32]| share.to_vec()).is_empty());
     }
 }

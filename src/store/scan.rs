@@ -11,8 +11,9 @@ use super::catalog::{self, Catalog, DirStamp};
 use super::format::{self, Fault};
 use super::lock::LockFile;
 use super::session::{self, FORMAT, Header, Session};
-use super::{MAX_SESSION_BYTES, Store, context, fault_error, fsio, gone, index, merge, open_session};
+use super::{MAX_SESSION_BYTES, Store, context, fault_error, gone, index, merge, open_session};
 use crate::error::{Error, Result};
+use crate::fsio;
 
 /// One entry of a scan: a session file and its header, or why it has none.
 pub struct Scanned<'a> {
@@ -125,31 +126,39 @@ impl Store {
         (catalog.generation == state.generation).then_some((state, catalog))
     }
 
-    /// Hand `visit` every session's activity time, ID and title, newest
-    /// activity first, as the catalog and the sessions its journal names
-    /// tell it, without reading the rest, until `visit` says Break. False
-    /// when the catalog cannot say (see `catalog`) or knows of a damaged
-    /// file: what was handed is then to be thrown away, and every file
-    /// read instead.
-    pub fn by_activity(&self, mut visit: impl FnMut(f64, [u8; 22], &str) -> ControlFlow<()>) -> bool {
-        self.visit_by_activity(&mut visit).is_some()
-    }
-
-    fn visit_by_activity(
-        &self,
-        visit: &mut impl FnMut(f64, [u8; 22], &str) -> ControlFlow<()>,
-    ) -> Option<()> {
+    /// Hand `visit` every session's activity time, ID, directory and
+    /// title, newest activity first, as the catalog and the sessions its
+    /// journal names tell it, without reading the rest, until `visit` says
+    /// Break. The number of sessions in the store; None when the catalog
+    /// cannot say (see `catalog`) or knows of a damaged file: what was
+    /// handed is then to be thrown away, and every file read instead.
+    pub fn by_activity(&self, mut visit: impl FnMut(&catalog::Entry) -> ControlFlow<()>) -> Option<usize> {
         let (state, catalog) = self.catalog()?;
         if catalog.damaged > 0 {
             return None;
         }
+        self.visit_by_activity(&state, &catalog, &mut visit)?;
+        Some(catalog.sessions as usize)
+    }
+
+    fn visit_by_activity(
+        &self,
+        state: &catalog::State,
+        catalog: &Catalog,
+        visit: &mut impl FnMut(&catalog::Entry) -> ControlFlow<()>,
+    ) -> Option<()> {
         // Sessions appended to since: the catalog has their old time.
         let mut moved = Vec::with_capacity(state.journal.len());
         for key in &state.journal {
             let header = self.header(std::str::from_utf8(key).ok()?).ok()??;
-            moved.push((header.updated_at, *key, header.title));
+            moved.push(catalog::Entry {
+                updated_at: header.updated_at,
+                id: *key,
+                cwd: header.cwd,
+                title: header.title,
+            });
         }
-        moved.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
+        moved.sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
         // Looked up once per catalog line: sorted, not scanned.
         let mut journaled = state.journal.clone();
         journaled.sort_unstable();
@@ -159,20 +168,20 @@ impl Store {
             if journaled.binary_search(&entry.id).is_ok() {
                 continue;
             }
-            let newer = |m: &(f64, [u8; 22], String)| {
-                m.0.total_cmp(&entry.updated_at).then_with(|| m.1.cmp(&entry.id)).is_gt()
+            let newer = |m: &catalog::Entry| {
+                m.updated_at.total_cmp(&entry.updated_at).then_with(|| m.id.cmp(&entry.id)).is_gt()
             };
-            while let Some((updated_at, id, title)) = moved.next_if(newer) {
-                if visit(updated_at, id, &title).is_break() {
+            while let Some(m) = moved.next_if(newer) {
+                if visit(&m).is_break() {
                     return Some(());
                 }
             }
-            if visit(entry.updated_at, entry.id, &entry.title).is_break() {
+            if visit(&entry).is_break() {
                 return Some(());
             }
         }
-        for (updated_at, id, title) in moved {
-            if visit(updated_at, id, &title).is_break() {
+        for m in moved {
+            if visit(&m).is_break() {
                 return Some(());
             }
         }
@@ -411,8 +420,7 @@ fn stat_threads(files: usize) -> usize {
 }
 
 /// The stamps of these session files in `dir`, in order, looked up by up
-/// to `threads` threads. A thread that cannot be started leaves its share
-/// to the calling one.
+/// to `threads` threads.
 fn stamps_in(dir: &fs::File, ids: &[[u8; 22]], threads: usize) -> Vec<io::Result<Option<index::Stamp>>> {
     let stat_each = |ids: &[[u8; 22]]| -> Vec<io::Result<Option<index::Stamp>>> {
         let mut name = *b"YYYYMMDD_HHMMSS_xxxxxx.json\0";
@@ -426,25 +434,7 @@ fn stamps_in(dir: &fs::File, ids: &[[u8; 22]], threads: usize) -> Vec<io::Result
             })
             .collect()
     };
-    if threads <= 1 || ids.len() < 2 * threads {
-        return stat_each(ids);
-    }
-    let share = ids.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let mut shares = ids.chunks(share);
-        let own = shares.next().unwrap_or_default();
-        let others: Vec<_> = shares
-            .map(|ids| (ids, std::thread::Builder::new().spawn_scoped(scope, move || stat_each(ids))))
-            .collect();
-        let mut stamps = stat_each(own);
-        for (ids, started) in others {
-            match started {
-                Ok(thread) => stamps.extend(thread.join().expect("panics abort")),
-                Err(_) => stamps.extend(stat_each(ids)),
-            }
-        }
-        stamps
-    })
+    super::fan_out(ids, threads, &stat_each)
 }
 
 enum HeaderError {

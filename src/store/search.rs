@@ -9,8 +9,8 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use crate::error::Result;
+use crate::fsio;
 use crate::store::Store;
-use crate::store::fsio;
 use crate::store::json::{every_byte, zero_bytes};
 use crate::store::session::Header;
 
@@ -237,10 +237,11 @@ pub fn search(
 ) -> Result<Found> {
     let mut found = Found { hits: Vec::new(), more: false };
     let mut order: Vec<[u8; 22]> = Vec::new();
-    if store.by_activity(|_, id, _| {
-        order.push(id);
+    let from_catalog = store.by_activity(|e| {
+        order.push(e.id);
         std::ops::ControlFlow::Continue(())
-    }) {
+    });
+    if from_catalog.is_some() {
         let (mut from, mut batch) = (0, 32);
         while from < order.len() && !found.more {
             let ids = &order[from..(from + batch).min(order.len())];
@@ -372,25 +373,7 @@ fn candidates_in(dir: &Path, ids: &[[u8; 22]], pattern: &Pattern) -> Vec<(f64, [
         }
         found
     };
-    if threads <= 1 {
-        return scan(ids);
-    }
-    let share = ids.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let mut shares = ids.chunks(share);
-        let own = shares.next().unwrap_or_default();
-        let others: Vec<_> = shares
-            .map(|ids| (ids, std::thread::Builder::new().spawn_scoped(scope, move || scan(ids))))
-            .collect();
-        let mut found = scan(own);
-        for (ids, started) in others {
-            match started {
-                Ok(thread) => found.extend(thread.join().expect("panics abort")),
-                Err(_) => found.extend(scan(ids)),
-            }
-        }
-        found
-    })
+    super::fan_out(ids, threads, &scan)
 }
 
 /// Whether the file's raw bytes may hold a match; if so, the activity time

@@ -10,8 +10,9 @@ use super::format::{self, Fault};
 use super::lock::Guard;
 use super::scan::Check;
 use super::session::{self, Header, Message, Session};
-use super::{MAX_SESSION_BYTES, Store, fault_error, fsio, gone, open_session, refuse_newer};
+use super::{MAX_SESSION_BYTES, Store, fault_error, gone, open_session, refuse_newer};
 use crate::error::{Error, Result};
+use crate::fsio;
 
 impl Store {
     /// Write a brand-new session. The caller holds the store lock and has

@@ -8,8 +8,8 @@ use std::time::{Duration, SystemTime};
 
 use nanoserde::{DeJson, SerJson};
 
+use crate::fsio;
 use crate::store::Store;
-use crate::store::fsio;
 use crate::store::json;
 use crate::store::session;
 use crate::terminal::Terminal;

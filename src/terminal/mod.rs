@@ -1,8 +1,8 @@
 //! Which terminal hermes runs in: its breadcrumb key, and the identity of
 //! the terminal's current incarnation (its session leader). Beside it: the
-//! breadcrumbs and which session `-c` means (`breadcrumb`, `resolve`), and
-//! talking to a person at the terminal: raw mode and keys (`raw`, `keys`),
-//! the prompt's line editor (`lineedit`, `compose`) and plain lines (`prompt`).
+//! breadcrumbs (`breadcrumb`), and talking to a person at the terminal: raw
+//! mode and keys (`raw`, `keys`), the prompt's line editor (`lineedit`,
+//! `compose`) and plain lines (`prompt`).
 
 pub mod breadcrumb;
 pub mod compose;
@@ -11,7 +11,6 @@ pub mod keys;
 pub mod lineedit;
 pub mod prompt;
 pub mod raw;
-pub mod resolve;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,17 +1,19 @@
 //! A listing of sessions: the newest few, which one bare `-c` would continue
 //! here, and their rows as a table, tab-separated lines or JSON.
 
+use std::ops::ControlFlow;
+
 use nanoserde::SerJson;
 
 use crate::error::Result;
 use crate::output::{self, Out};
+use crate::resolve::{self, FallbackPicker};
 use crate::store::Store;
 use crate::store::context;
 use crate::store::search::{Match, Pattern};
 use crate::store::session::Header;
 use crate::sys;
 use crate::terminal::Terminal;
-use crate::terminal::resolve::{self, FallbackPicker};
 use crate::text::{char_columns, columns_of, fit_columns, printable};
 use crate::time;
 
@@ -385,64 +387,39 @@ pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, filter:
 }
 
 /// The listing from the catalog, while it describes the directory: its
-/// first lines (newest first) and the sessions appended to since it was
-/// written, each row shown read from its own file and checked against the
-/// catalog. None when anything disagrees (or a file is damaged, which the
-/// full scan warns about): then the store is scanned.
+/// sessions in activity order (`Store::by_activity`), each row shown read
+/// from its own file and checked against the catalog. None when anything
+/// disagrees (or a file is damaged, which the full scan warns about): then
+/// the store is scanned.
 fn from_catalog(store: &Store, terminal: Option<&Terminal>, limit: usize, here: bool) -> Option<Listing> {
-    let (state, catalog) = store.catalog()?;
-    if catalog.damaged > 0 {
-        return None;
-    }
     let breadcrumb = resolve::from_breadcrumb(store, terminal, time::now()).ok()?;
     let workspace = resolve::current_workspace();
     let belongs = |cwd: &str| !here || resolve::started_in(workspace.as_deref(), cwd);
     let mut picker = FallbackPicker::new();
-    // Sessions appended to since: the catalog has their old activity time.
-    let mut rows: Vec<(f64, [u8; 22], Option<Header>)> = Vec::new();
+    let mut rows: Vec<(f64, [u8; 22], String)> = Vec::new();
     let mut total = 0;
-    for key in &state.journal {
-        let header = store.header(std::str::from_utf8(key).ok()?).ok()??;
-        picker.consider(&header);
-        if belongs(&header.cwd) {
-            total += 1;
-            rows.push((header.updated_at, *key, Some(header)));
-        }
-    }
-    let mut from_catalog = 0;
-    let mut titles: Vec<([u8; 22], String)> = Vec::new();
-    for entry in catalog.entries()? {
-        let entry = entry?;
-        if state.journal.contains(&entry.id) {
-            continue;
-        }
+    let mut counted_all = false;
+    let sessions = store.by_activity(|entry| {
         picker.consider_session(entry.updated_at, entry.id(), &entry.cwd);
         if belongs(&entry.cwd) {
             total += 1;
-            if from_catalog < limit {
-                from_catalog += 1;
-                rows.push((entry.updated_at, entry.id, None));
-                titles.push((entry.id, entry.title));
+            if rows.len() < limit {
+                rows.push((entry.updated_at, entry.id, entry.title.clone()));
             }
         }
         // Past the rows and the pick, the rest only counts (and `--here`
         // counts only its own).
-        if !here && from_catalog >= limit && (breadcrumb.is_some() || picker.has_workspace_pick()) {
-            total = catalog.sessions as usize;
-            break;
-        }
+        counted_all = !here && rows.len() >= limit && (breadcrumb.is_some() || picker.has_workspace_pick());
+        if counted_all { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    })?;
+    if counted_all {
+        total = sessions;
     }
-    rows.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
-    rows.truncate(limit);
     let shown = rows
         .into_iter()
-        .map(|(updated_at, key, fresh)| match fresh {
-            Some(header) => Some(header),
-            None => {
-                let header = store.header(std::str::from_utf8(&key).ok()?).ok()??;
-                let title = &titles.iter().find(|(k, _)| *k == key)?.1;
-                (header.updated_at == updated_at && header.title == *title).then_some(header)
-            }
+        .map(|(updated_at, key, title)| {
+            let header = store.header(std::str::from_utf8(&key).ok()?).ok()??;
+            (header.updated_at == updated_at && header.title == title).then_some(header)
         })
         .collect::<Option<Vec<Header>>>()?;
     let current = breadcrumb.map(|(h, _)| h.id).or_else(|| picker.pick().map(|(id, _)| id));

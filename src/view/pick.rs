@@ -137,8 +137,12 @@ impl Picker<'_> {
         let store = self.store;
         let mut typed = Vec::new();
         let mut stopped: Option<Result<bool>> = None;
-        let from_catalog = store.by_activity(|updated_at, id, title| {
-            self.entries.push(Entry { updated_at, id, title: printable(title, false).into() });
+        let from_catalog = store.by_activity(|e| {
+            self.entries.push(Entry {
+                updated_at: e.updated_at,
+                id: e.id,
+                title: printable(&e.title, false).into(),
+            });
             let n = self.entries.len();
             if n == first_screen {
                 self.index();
@@ -158,7 +162,7 @@ impl Picker<'_> {
         if let Some(done) = stopped {
             return done;
         }
-        if !from_catalog {
+        if from_catalog.is_none() {
             self.entries.clear();
             store.scan(|scanned| {
                 if let Ok(h) = scanned.header {

@@ -52,33 +52,44 @@ pub struct Finished {
     pub malformed: usize,
 }
 
-#[derive(DeJson)]
-struct Completion {
-    #[nserde(default)]
-    choices: Vec<Choice>,
-    #[nserde(default)]
-    error: Option<ApiError>,
-}
+// nanoserde's derived `DeJson` unwraps fields with a `match` clippy would
+// write with `?` (clippy::question_mark); the derived impl is a sibling of
+// the struct, out of reach of an attribute on it, so the allow is on this
+// module, which holds only the derived types (`pub` in it: the derive
+// refuses `pub(super)`).
+#[allow(clippy::question_mark)]
+mod wire {
+    use super::*;
 
-#[derive(DeJson)]
-struct Choice {
-    #[nserde(default)]
-    message: Option<Content>,
-    #[nserde(default)]
-    delta: Option<Content>,
-}
+    #[derive(DeJson)]
+    pub struct Completion {
+        #[nserde(default)]
+        pub choices: Vec<Choice>,
+        #[nserde(default)]
+        pub error: Option<ApiError>,
+    }
 
-#[derive(DeJson)]
-struct Content {
-    #[nserde(default)]
-    content: Option<String>,
-}
+    #[derive(DeJson)]
+    pub struct Choice {
+        #[nserde(default)]
+        pub message: Option<Content>,
+        #[nserde(default)]
+        pub delta: Option<Content>,
+    }
 
-#[derive(DeJson)]
-struct ApiError {
-    #[nserde(default)]
-    message: Option<String>,
+    #[derive(DeJson)]
+    pub struct Content {
+        #[nserde(default)]
+        pub content: Option<String>,
+    }
+
+    #[derive(DeJson)]
+    pub struct ApiError {
+        #[nserde(default)]
+        pub message: Option<String>,
+    }
 }
+use wire::Completion;
 
 fn parse_completion(bytes: &[u8]) -> Option<Completion> {
     json::parse(bytes).ok()

@@ -2,7 +2,6 @@
 //! line, in the session file's own form.
 
 use std::fs::File;
-use std::io::Seek;
 
 use crate::error::Result;
 use crate::store::format;
@@ -12,28 +11,8 @@ use crate::store::session::{self, FORMAT};
 use super::source::{self, Incoming, Source, Tally, rejected};
 
 pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally> {
-    let head = source::sniff_head(input);
-    input.rewind().map_err(|e| crate::error::Error::io(std::path::Path::new(name), e))?;
     let mut tally = Tally::default();
-    source::for_each_line(input, name, |line_no, line| {
-        if line_no == 1 && line.starts_with(b"[") {
-            return Err(match head {
-                Some(other @ (Source::Llm | Source::HermesAgent)) => rejected(
-                    name,
-                    line_no,
-                    &format!(
-                        "a JSON array, not JSON Lines; it looks like {}: use --from {}",
-                        other.kind(),
-                        other.name()
-                    ),
-                ),
-                _ => rejected(
-                    name,
-                    line_no,
-                    "this looks like 'export --format json'; import reads --format jsonl",
-                ),
-            });
-        }
+    source::for_each_record(input, name, Source::Hermes, |line_no, line| {
         if let Err(why) = json::validate(line) {
             tally.damaged.push((line_no, why.to_string()));
             return Ok(());

@@ -6,7 +6,6 @@
 //! out and counted.
 
 use std::fs::File;
-use std::io::Seek;
 
 use nanoserde::DeJson;
 
@@ -59,23 +58,8 @@ struct AgentMessage {
 }
 
 pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally> {
-    let head = source::sniff_head(input);
-    input.rewind().map_err(|e| crate::error::Error::io(std::path::Path::new(name), e))?;
     let mut tally = Tally::default();
-    source::for_each_line(input, name, |line_no, line| {
-        if line_no == 1 && line.starts_with(b"[") {
-            let hint = match head {
-                Some(other) if other != Source::HermesAgent => {
-                    format!("; it looks like {}: use --from {}", other.kind(), other.name())
-                }
-                _ => String::new(),
-            };
-            return Err(source::rejected(
-                name,
-                line_no,
-                &format!("a JSON array, not the JSON Lines of {}{hint}", Source::HermesAgent.kind()),
-            ));
-        }
+    source::for_each_record(input, name, Source::HermesAgent, |line_no, line| {
         if let Err(why) = json::validate(line) {
             tally.damaged.push((line_no, why.to_string()));
             return Ok(());

@@ -20,10 +20,10 @@ use lexopt::prelude::*;
 
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
+use crate::fsio::Batch;
 use crate::output;
 use crate::store::Store;
 use crate::store::format;
-use crate::store::fsio::Batch;
 use crate::store::session::{self, Session};
 use crate::text::counted;
 
@@ -100,30 +100,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         store.prepare()?;
         Some(store.lock_store()?)
     };
-    // IDs as fixed-size keys and titles as hashes: 100,000 sessions fit in
-    // a few MiB. A (vanishingly rare) title-hash collision only costs an
-    // unneeded " (2)" suffix. An ID is taken by any file of its name, read
-    // cleanly or not: a damaged file is never replaced.
-    let mut ids: HashSet<[u8; 22]> = HashSet::new();
-    let mut titles: HashSet<u64> = HashSet::new();
-    // For each title found taken, the number its next " (n)" tries: many
-    // sessions of one title (llm names a conversation by its first
-    // prompt) are numbered in linear time, not each from 2 again.
-    let mut next_number: HashMap<u64, u64> = HashMap::new();
-    let mut damaged: HashMap<[u8; 22], (PathBuf, String)> = HashMap::new();
-    let mut stored: HashSet<[u8; 22]> = HashSet::new();
-    if store.sessions_dir().is_dir() {
-        ids.extend(store.session_ids()?);
-        stored.extend(ids.iter().copied());
-        store.scan(|entry| match &entry.header {
-            Ok(h) => {
-                titles.insert(title_key(&h.title));
-            }
-            Err(why) => {
-                damaged.insert(session::id_key(entry.id()), (entry.path(), why.clone()));
-            }
-        })?;
-    }
+    let mut taken = Taken::of(store)?;
     let (mut imported, mut skipped, mut retitled) = (0usize, 0usize, 0usize);
     let mut progress = Progress::new("importing", tally.sessions);
     let mut batch = Batch::new(store.sessions_dir());
@@ -136,7 +113,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             // A made-up ID can be another conversation's: try the next
             // until one is free, or until one holds this very conversation
             // (imported before: skipped below).
-            match free_derived_id(store, &s, source_id, &ids, &stored)? {
+            match free_derived_id(store, &s, source_id, &taken.ids, &taken.stored)? {
                 Some(id) => s.header.id = id,
                 None => {
                     skipped += 1;
@@ -145,8 +122,8 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             }
         }
         let key = session::id_key(&s.header.id);
-        if !ids.insert(key) {
-            if let Some((path, why)) = damaged.remove(&key) {
+        if !taken.ids.insert(key) {
+            if let Some((path, why)) = taken.damaged.remove(&key) {
                 output::warn_not_a_session_file(
                     &path,
                     &why,
@@ -156,27 +133,10 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             skipped += 1;
             return Ok(());
         }
-        // An import file is outside input like any typed title: the title
-        // rules apply, so no escape sequence or bidi override reaches a
-        // terminal through `list`, and no title has an ID's shape. Too long
-        // is cut here, not refused.
-        s.header.title = crate::store::titles::foreign_title(&s.header.title);
-        if s.header.title.is_empty() {
-            s.header.title_source = String::new();
-            source::finish(&mut s);
-        }
-        if !s.header.title.is_empty() && titles.contains(&title_key(&s.header.title)) {
-            let base = s.header.title.clone();
-            let next = next_number.entry(title_key(&base)).or_insert(2);
-            let (n, title) = (*next..)
-                .map(|n| (n, crate::store::titles::numbered(&base, n)))
-                .find(|(_, t)| !titles.contains(&title_key(t)))
-                .expect("unbounded");
-            *next = n + 1;
-            s.header.title = title;
+        clean_title(&mut s);
+        if taken.make_unique(&mut s.header.title) {
             retitled += 1;
         }
-        titles.insert(title_key(&s.header.title));
         s.header.message_count = s.messages.len() as u64;
         imported += 1;
         if args.dry_run {
@@ -197,6 +157,78 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     match tally.damaged.len() {
         0 => Ok(()),
         damaged => Err(Error::ImportIncomplete { name, damaged, dry_run: args.dry_run }),
+    }
+}
+
+/// An import file is outside input like any typed title: the title rules
+/// apply, so no escape sequence or bidi override reaches a terminal through
+/// `list`, and no title has an ID's shape. Too long is cut here, not
+/// refused; a title cleaned to nothing is made from the first message.
+fn clean_title(s: &mut Session) {
+    s.header.title = crate::store::titles::foreign_title(&s.header.title);
+    if s.header.title.is_empty() {
+        s.header.title_source = String::new();
+        source::finish(s);
+    }
+}
+
+/// What the store holds and this import has added so far. IDs as
+/// fixed-size keys and titles as hashes: 100,000 sessions fit in a few
+/// MiB. A (vanishingly rare) title-hash collision only costs an unneeded
+/// " (2)" suffix. An ID is taken by any file of its name, read cleanly or
+/// not: a damaged file is never replaced.
+struct Taken {
+    ids: HashSet<[u8; 22]>,
+    /// The IDs of the files there before the import.
+    stored: HashSet<[u8; 22]>,
+    titles: HashSet<u64>,
+    /// For each title found taken, the number its next " (n)" tries: many
+    /// sessions of one title (llm names a conversation by its first
+    /// prompt) are numbered in linear time, not each from 2 again.
+    next_number: HashMap<u64, u64>,
+    /// The files that are not sessions, with why.
+    damaged: HashMap<[u8; 22], (PathBuf, String)>,
+}
+
+impl Taken {
+    fn of(store: &Store) -> Result<Taken> {
+        let mut taken = Taken {
+            ids: HashSet::new(),
+            stored: HashSet::new(),
+            titles: HashSet::new(),
+            next_number: HashMap::new(),
+            damaged: HashMap::new(),
+        };
+        if store.sessions_dir().is_dir() {
+            taken.ids.extend(store.session_ids()?);
+            taken.stored.extend(taken.ids.iter().copied());
+            store.scan(|entry| match &entry.header {
+                Ok(h) => {
+                    taken.titles.insert(title_key(&h.title));
+                }
+                Err(why) => {
+                    taken.damaged.insert(session::id_key(entry.id()), (entry.path(), why.clone()));
+                }
+            })?;
+        }
+        Ok(taken)
+    }
+
+    /// Take `title`, numbered (" (2)", " (3)", ...) when it is taken
+    /// already; true when it was.
+    fn make_unique(&mut self, title: &mut String) -> bool {
+        let renumbered = !title.is_empty() && self.titles.contains(&title_key(title));
+        if renumbered {
+            let next = self.next_number.entry(title_key(title)).or_insert(2);
+            let (n, numbered) = (*next..)
+                .map(|n| (n, crate::store::titles::numbered(title, n)))
+                .find(|(_, t)| !self.titles.contains(&title_key(t)))
+                .expect("unbounded");
+            *next = n + 1;
+            *title = numbered;
+        }
+        self.titles.insert(title_key(title));
+        renumbered
     }
 }
 
@@ -298,8 +330,8 @@ fn open_input(file: &OsStr) -> Result<File> {
 fn tempfile_in_tmp() -> Result<File> {
     let dir = std::env::temp_dir();
     loop {
-        let path = dir.join(format!("hermes-import.{}", crate::store::fsio::random_hex(12)));
-        match crate::store::fsio::create_new_private(&path) {
+        let path = dir.join(format!("hermes-import.{}", crate::fsio::random_hex(12)));
+        match crate::fsio::create_new_private(&path) {
             Ok(_) => {
                 let file = std::fs::OpenOptions::new().read(true).write(true).open(&path);
                 let _ = std::fs::remove_file(&path);

@@ -87,12 +87,15 @@ impl Tally {
 /// the line, and the source it looks like, if any. Nothing is imported.
 pub fn wrong_source(name: &str, line: usize, expected: Source, record: &[u8], why: &str) -> Error {
     let hint = match sniff(record) {
-        Some(other) if other != expected => {
-            format!("; it looks like {}: use --from {}", other.kind(), other.name())
-        }
+        Some(other) if other != expected => format!("; {}", looks_like(other)),
         _ => String::new(),
     };
     rejected(name, line, &format!("not {} ({why}){hint}", expected.kind()))
+}
+
+/// The hint for an input of another source than `--from` says.
+fn looks_like(other: Source) -> String {
+    format!("it looks like {}: use --from {}", other.kind(), other.name())
 }
 
 /// An input refused whole, at `line`.
@@ -123,9 +126,46 @@ pub fn sniff(record: &[u8]) -> Option<Source> {
     }
 }
 
+/// Hand `each` every non-blank line of a JSON Lines input of `expected`
+/// with its number, after refusing an input that is one JSON array (llm's
+/// logs, `export --format json`) at its first line, with what it looks
+/// like instead.
+pub fn for_each_record(
+    input: &mut File,
+    name: &str,
+    expected: Source,
+    mut each: impl FnMut(usize, &[u8]) -> Result<()>,
+) -> Result<()> {
+    let head = sniff_head(input);
+    input.rewind().map_err(|e| Error::io(std::path::Path::new(name), e))?;
+    for_each_line(input, name, |line_no, line| {
+        if line_no == 1 && line.starts_with(b"[") {
+            return Err(rejected(name, line_no, &not_json_lines(expected, head)));
+        }
+        each(line_no, line)
+    })
+}
+
+/// Why an input of `expected` that is a JSON array is refused; `head` is
+/// what `sniff_head` made of it.
+fn not_json_lines(expected: Source, head: Option<Source>) -> String {
+    match (expected, head) {
+        (Source::Hermes, Some(other)) if other != expected => {
+            format!("a JSON array, not JSON Lines; {}", looks_like(other))
+        }
+        (Source::Hermes, _) => {
+            "this looks like 'export --format json'; import reads --format jsonl".to_string()
+        }
+        (_, Some(other)) if other != expected => {
+            format!("a JSON array, not the JSON Lines of {}; {}", expected.kind(), looks_like(other))
+        }
+        _ => format!("a JSON array, not the JSON Lines of {}", expected.kind()),
+    }
+}
+
 /// Hand `each` every non-blank line of a JSON Lines input with its number;
 /// a line over the session size limit refuses the whole input.
-pub fn for_each_line(
+fn for_each_line(
     input: &mut File,
     name: &str,
     mut each: impl FnMut(usize, &[u8]) -> Result<()>,

@@ -125,6 +125,12 @@ impl FallbackPicker {
     }
 }
 
+impl Default for FallbackPicker {
+    fn default() -> FallbackPicker {
+        FallbackPicker::new()
+    }
+}
+
 /// Whether a session was started inside `workspace`.
 pub fn in_workspace(workspace: Option<&Path>, header: &Header) -> bool {
     started_in(workspace, &header.cwd)

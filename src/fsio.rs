@@ -1,5 +1,6 @@
 //! Atomic file writes, private directories and careful reads: the only
-//! places hermes touches the file system for the store.
+//! places hermes touches the file system for its files (the store, the
+//! breadcrumbs, exports, `--output`).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
