@@ -61,7 +61,7 @@ test_expect_success TMUX 'Tab completes slash commands and titles, listing them 
 	start_pane &&
 	start_hermes "chat --no-agent" &&
 	wait_until ready "new session>" &&
-	typed "/con" && keys Tab &&
+	typed "/conti" && keys Tab &&
 	wait_until ready "new session> /continue" &&
 	typed "py" && keys Tab &&
 	wait_until ready "new session> /continue pycon talk" &&

@@ -285,7 +285,9 @@ impl Chat<'_> {
         // its input only once that is done (see `reply`).
         let mut started = None;
         let start = || {
-            if let (Some(agent), Some(h)) = (&self.agent, &target) {
+            // With `compact = "auto"` a summariser may have to run first:
+            // one agent at a time, so this one starts after it (in `reply`).
+            if let (Some(agent), Some(h), false) = (&self.agent, &target, self.auto_compact) {
                 // With the model the append records (see `note_model`).
                 let mut h = h.clone();
                 self.note_model(&mut h);
@@ -411,6 +413,12 @@ impl Chat<'_> {
     fn point_breadcrumb(&self, header: &Header) {
         if let Some(t) = &self.terminal {
             breadcrumb::write(self.store, t, &header.id, &resolve::cwd_string(), time::now());
+            // Said over the budget before the breadcrumb pointed here (a
+            // one-shot turn points it once the agent is at work): remember
+            // it was said, so the next turn does not say it again.
+            if self.noted.borrow().contains(&header.id) {
+                breadcrumb::note_once(self.store, t, &header.id);
+            }
         }
     }
 
