@@ -11,8 +11,8 @@ use crate::args::string;
 use crate::chat::agent::{Agent, shipped};
 use crate::config::{self, KEYS, edit};
 use crate::error::{Error, Result};
-use crate::output::Out;
 use crate::fsio;
+use crate::output::Out;
 use crate::store::Store;
 
 pub const VERBS: [&str; 6] = ["get", "set", "unset", "list", "path", "check"];

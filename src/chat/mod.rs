@@ -16,9 +16,9 @@ use crate::config;
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup};
 use crate::store::context::{self, Plan};
-use crate::store::{Later, Store};
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, TITLE_USER};
 use crate::store::titles;
+use crate::store::{Later, Store};
 use crate::sys;
 use crate::terminal::breadcrumb;
 use crate::terminal::{self, Terminal};
@@ -159,7 +159,10 @@ fn choose_render(plain: bool) -> view::reply::Render {
 /// openai-compatible when config.toml names a server (`base_url`); a bare
 /// name is a shipped agent first (`agent::shipped`). With it, config.toml's
 /// system prompt for new sessions, and whether it asks for plain replies.
-pub(crate) fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<(Option<Agent>, Option<String>, bool)> {
+pub(crate) fn choose_agent(
+    store: &Store,
+    choice: &AgentChoice,
+) -> Result<(Option<Agent>, Option<String>, bool)> {
     if *choice == AgentChoice::Disabled {
         return Ok((None, None, config::load(store).is_ok_and(|c| c.plain)));
     }
@@ -198,11 +201,9 @@ fn read_system_file(path: &std::ffi::OsStr) -> Result<String> {
     let bytes = if path == "-" {
         read_stdin()?.into_bytes()
     } else {
-        crate::fsio::read_limited(std::path::Path::new(path), MAX_MESSAGE_BYTES as u64 + 1).map_err(
-            |e| {
-                Error::usage(format!("--system-file: cannot read {shown}: {}", crate::error::describe_io(&e)))
-            },
-        )?
+        crate::fsio::read_limited(std::path::Path::new(path), MAX_MESSAGE_BYTES as u64 + 1).map_err(|e| {
+            Error::usage(format!("--system-file: cannot read {shown}: {}", crate::error::describe_io(&e)))
+        })?
     };
     let text = String::from_utf8(bytes)
         .map_err(|_| Error::usage(format!("--system-file: {shown} is not UTF-8 text")))?;

@@ -738,12 +738,17 @@ mod tests {
                         })
                         .unwrap();
                     assert_eq!(count, messages.len() as u64);
-                    assert_eq!(String::from_utf8_lossy(&copied), String::from_utf8_lossy(&expected), "{piece}");
+                    assert_eq!(
+                        String::from_utf8_lossy(&copied),
+                        String::from_utf8_lossy(&expected),
+                        "{piece}"
+                    );
                 }
             }
         }
         // A damaged message is found in a run as well.
-        let file = format!("{head}\n{},\n{}\n]}}", m("user", "a"), r#"{"role":"user","content":"a","ts":1,}"#);
+        let file =
+            format!("{head}\n{},\n{}\n]}}", m("user", "a"), r#"{"role":"user","content":"a","ts":1,}"#);
         assert!(matches!(read(file.as_bytes()).unwrap().copy_checked(|_| Ok(())), Err(Fault::Damaged(_))));
     }
 
