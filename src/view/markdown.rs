@@ -183,19 +183,8 @@ impl Renderer {
 fn decide(line: &str, complete: bool, fence: Option<(char, usize)>) -> Option<(Block, usize)> {
     let content = line.trim_start_matches(' ');
     let indent = line.len() - content.len();
-    if let Some((marker, length)) = fence {
-        if indent > 3 {
-            return Some((Block::Code, 0));
-        }
-        let run = content.chars().take_while(|&c| c == marker).count();
-        let after = &content[run * marker.len_utf8()..];
-        if run == content.chars().count() && !complete {
-            return None; // spaces and fence marks so far: it may close
-        }
-        if run >= length && after.trim().is_empty() {
-            return Some((Block::FenceClose, line.len()));
-        }
-        return Some((Block::Code, 0));
+    if let Some(fence) = fence {
+        return in_fence(line, indent, complete, fence);
     }
     if content.is_empty() {
         return if complete { Some((Block::Blank, line.len())) } else { None };
@@ -262,6 +251,24 @@ fn decide(line: &str, complete: bool, fence: Option<(char, usize)>) -> Option<(B
         _ => {}
     }
     Some((Block::Paragraph, indent))
+}
+
+/// What a line inside a fenced code block is: code, or the fence's close.
+fn in_fence(line: &str, indent: usize, complete: bool, fence: (char, usize)) -> Option<(Block, usize)> {
+    let (marker, length) = fence;
+    let content = &line[indent..];
+    if indent > 3 {
+        return Some((Block::Code, 0));
+    }
+    let run = content.chars().take_while(|&c| c == marker).count();
+    let after = &content[run * marker.len_utf8()..];
+    if run == content.chars().count() && !complete {
+        return None; // spaces and fence marks so far: it may close
+    }
+    if run >= length && after.trim().is_empty() {
+        return Some((Block::FenceClose, line.len()));
+    }
+    Some((Block::Code, 0))
 }
 
 /// Inline Markdown of `text` (part of one line) as the terminal shows it,
