@@ -88,17 +88,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             None => return Err(Error::NothingToContinue),
         },
         Target::Resume(id) => Some(resolve::find_by_id(store, id)?),
-        Target::Pick => {
-            let tty = view::pick::open_terminal().map_err(|view::pick::NoTerminal| {
-                Error::usage(
-                    "chat --pick needs a terminal; without one, continue a session with 'hermes chat -r ID' (IDs from 'hermes sessions list')",
-                )
-            })?;
-            match view::pick::pick(store, tty)? {
-                Some(id) => Some(resolve::find_by_id(store, &id)?),
-                None => return Err(Error::Silent(crate::error::EXIT_NOT_FOUND)),
-            }
-        }
+        Target::Pick => Some(pick_session(store)?),
         Target::ContinueNamed(name) => match resolve::lookup(store, name)? {
             Lookup::Found(header) => Some(header),
             Lookup::Missing { .. } if args.create_if_missing => {
@@ -145,6 +135,20 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
         let text = read_message(args.query.as_ref())?;
         sys::catch_interrupts();
         chat.one_shot(target, pending_title, text)
+    }
+}
+
+/// `chat --pick`: the session chosen on the picker; leaving it chooses
+/// none, and says nothing.
+fn pick_session(store: &Store) -> Result<Header> {
+    let tty = view::pick::open_terminal().map_err(|view::pick::NoTerminal| {
+        Error::usage(
+            "chat --pick needs a terminal; without one, continue a session with 'hermes chat -r ID' (IDs from 'hermes sessions list')",
+        )
+    })?;
+    match view::pick::pick(store, tty)? {
+        Some(id) => resolve::find_by_id(store, &id),
+        None => Err(Error::Silent(crate::error::EXIT_NOT_FOUND)),
     }
 }
 
