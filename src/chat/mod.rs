@@ -432,15 +432,7 @@ impl Chat<'_> {
         let Some(agent) = &self.agent else {
             fed();
             if self.hint_missing_agent {
-                output::notice(
-                    "no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')",
-                );
-                if let Some(other) = config::foreign_config(self.store) {
-                    output::notice(&format!(
-                        "{} is not read: it is another program's (the Python Hermes keeps its settings there); hermes reads config.toml",
-                        other.display()
-                    ));
-                }
+                self.hint_no_agent();
             }
             return Ok(ReplyOutcome::NoAgent);
         };
@@ -502,6 +494,20 @@ impl Chat<'_> {
             return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
         }
         Ok(if reply.interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
+    }
+
+    /// A message saved with no agent to answer it: how to configure one,
+    /// and that another program's settings file is not read.
+    fn hint_no_agent(&self) {
+        output::notice(
+            "no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')",
+        );
+        if let Some(other) = config::foreign_config(self.store) {
+            output::notice(&format!(
+                "{} is not read: it is another program's (the Python Hermes keeps its settings there); hermes reads config.toml",
+                other.display()
+            ));
+        }
     }
 
     /// Say what a turn leaves out: a message larger than the budget on
