@@ -11,8 +11,8 @@ use crate::args::string;
 use crate::chat::agent::{Agent, shipped};
 use crate::config::{self, KEYS, edit};
 use crate::error::{Error, Result};
-use crate::output::Out;
 use crate::fsio;
+use crate::output::Out;
 use crate::store::Store;
 
 pub const VERBS: [&str; 6] = ["get", "set", "unset", "list", "path", "check"];
@@ -251,15 +251,7 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
     let list = settings(&config);
     let origin = |key: &str| list.iter().find(|s| s.key == key).map(|s| s.origin.clone()).unwrap_or_default();
     let Some(command) = list.iter().find(|s| s.key == "agent").and_then(|s| s.value.clone()) else {
-        let names = shipped::names();
-        let shipped = if names.is_empty() {
-            String::new()
-        } else {
-            format!(" (comes with hermes: {})", names.join(", "))
-        };
-        return Err(Error::Agent(format!(
-            "config check: no agent configured: run 'hermes config set agent openai-compatible'{shipped}"
-        )));
+        return Err(no_agent());
     };
     let agent = Agent::named(&command, config).map_err(|e| match e {
         Error::Agent(why) => Error::Agent(format!("config check: {why}")),
@@ -277,14 +269,7 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
         Some(model) => out.write(&format!("model:  {model} ({})\n", origin("model")))?,
         None => out.write("model:  none set (the agent's default)\n")?,
     }
-    let key = match &agent.key {
-        Some(crate::chat::agent::Key::Env(name)) => format!("from ${name} (api_key_env)"),
-        Some(crate::chat::agent::Key::Command(_)) => "from api_key_command".to_string(),
-        None if std::env::var_os("OPENAI_API_KEY").is_some() => {
-            "OPENAI_API_KEY of the environment".to_string()
-        }
-        None => "none".to_string(),
-    };
+    let key = key_source(&agent);
     out.write(&format!("key:    {key}\n"))?;
     out.flush()?;
     let probe = agent.probe(timeout)?;
@@ -332,6 +317,28 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
         }),
         _ if probe.error.is_some() => fail("the server answered with an error".to_string()),
         _ => fail("the agent answered nothing".to_string()),
+    }
+}
+
+/// `config check` with no agent configured: how to configure one.
+fn no_agent() -> Error {
+    let names = shipped::names();
+    let shipped =
+        if names.is_empty() { String::new() } else { format!(" (comes with hermes: {})", names.join(", ")) };
+    Error::Agent(format!(
+        "config check: no agent configured: run 'hermes config set agent openai-compatible'{shipped}"
+    ))
+}
+
+/// Where `config check` says the agent's key comes from.
+fn key_source(agent: &Agent) -> String {
+    match &agent.key {
+        Some(crate::chat::agent::Key::Env(name)) => format!("from ${name} (api_key_env)"),
+        Some(crate::chat::agent::Key::Command(_)) => "from api_key_command".to_string(),
+        None if std::env::var_os("OPENAI_API_KEY").is_some() => {
+            "OPENAI_API_KEY of the environment".to_string()
+        }
+        None => "none".to_string(),
     }
 }
 

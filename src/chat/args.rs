@@ -116,36 +116,30 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 if command.trim().is_empty() {
                     return Err(Error::usage("--agent wants a command; --no-agent runs none"));
                 }
-                if args.agent != AgentChoice::Configured {
-                    return Err(Error::usage("--agent and --no-agent: one of them, once"));
-                }
-                args.agent = AgentChoice::Command(command);
+                set_agent(&mut args, AgentChoice::Command(command))?;
             }
-            Long("no-agent") => {
-                if args.agent != AgentChoice::Configured {
-                    return Err(Error::usage("--agent and --no-agent: one of them, once"));
-                }
-                args.agent = AgentChoice::Disabled;
-            }
+            Long("no-agent") => set_agent(&mut args, AgentChoice::Disabled)?,
             Long("plain") => args.plain = true,
             Long("context") => {
                 args.context = Some(crate::chat::compact::budget_arg(&string(parser.value()?))?)
             }
             Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(stray) => {
-                let stray = string(stray);
-                return Err(match &continue_name {
-                    Some(name) => Error::usage(format!(
-                        "unexpected argument '{stray}' after -c '{name}'; quote a title with spaces: hermes chat -c \"{name} {stray}\""
-                    )),
-                    None => Error::usage(format!(
-                        "unexpected argument '{stray}'; to send a message use -q \"{stray}\""
-                    )),
-                });
-            }
+            Value(stray) => return Err(stray_error(&string(stray), continue_name.as_deref())),
             _ => return Err(arg.unexpected().into()),
         }
     }
+    args.target = target(&args, continue_flag, continue_name, resume, pick)?;
+    Ok(args)
+}
+
+/// The session the flags name, and the checks of the flags that go with it.
+fn target(
+    args: &Args,
+    continue_flag: bool,
+    continue_name: Option<String>,
+    resume: Option<String>,
+    pick: bool,
+) -> Result<Target> {
     if pick {
         if continue_flag || resume.is_some() {
             return Err(Error::usage("--pick chooses the session itself: not with -c or -r"));
@@ -153,10 +147,9 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
         if args.create_if_missing || args.title.is_some() {
             return Err(Error::usage("--pick continues a session: not with --create-if-missing or --title"));
         }
-        args.target = Target::Pick;
-        return Ok(args);
+        return Ok(Target::Pick);
     }
-    args.target = match (continue_flag, continue_name, resume) {
+    let target = match (continue_flag, continue_name, resume) {
         (true, _, Some(_)) => return Err(Error::usage("-c and -r cannot be used together")),
         (false, _, Some(id)) => Target::Resume(id),
         (true, Some(name), None) => Target::ContinueNamed(name),
@@ -164,7 +157,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
         (false, _, None) => Target::New,
     };
     if args.create_if_missing {
-        match args.target {
+        match target {
             Target::ContinueNamed(_) => {}
             Target::ContinueHere => {
                 return Err(Error::usage(
@@ -178,10 +171,30 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
             }
         }
     }
-    if args.title.is_some() && args.target != Target::New {
+    if args.title.is_some() && target != Target::New {
         return Err(Error::usage(
             "--title names a new session; to rename one use: hermes sessions rename NAME TITLE",
         ));
     }
-    Ok(args)
+    Ok(target)
+}
+
+/// `--agent` and `--no-agent`: one of them, once.
+fn set_agent(args: &mut Args, choice: AgentChoice) -> Result<()> {
+    if args.agent != AgentChoice::Configured {
+        return Err(Error::usage("--agent and --no-agent: one of them, once"));
+    }
+    args.agent = choice;
+    Ok(())
+}
+
+/// A word that is no option's value: most likely a title with spaces after
+/// `-c`, or a message without `-q`.
+fn stray_error(stray: &str, continue_name: Option<&str>) -> Error {
+    match continue_name {
+        Some(name) => Error::usage(format!(
+            "unexpected argument '{stray}' after -c '{name}'; quote a title with spaces: hermes chat -c \"{name} {stray}\""
+        )),
+        None => Error::usage(format!("unexpected argument '{stray}'; to send a message use -q \"{stray}\"")),
+    }
 }

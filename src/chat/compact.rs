@@ -98,57 +98,15 @@ pub fn compact(
     let fault = |f| store_fault(&path, f);
     // Pass one: the latest summary, and where the kept messages begin.
     let mut reader = store.open(&header.id)?.ok_or_else(gone)?;
-    let mut previous: Option<(u64, u64)> = None;
-    let mut kept: std::collections::VecDeque<(u64, u64)> = Default::default();
-    let mut kept_chars = 0u64;
-    let mut count = 0u64;
-    while let Some(m) = reader.next_json().map_err(fault)? {
-        let (at, chars) = (count, json_chars(&m.content));
-        count += 1;
-        match Kind::of(m.role, m.summary) {
-            Kind::System => {}
-            Kind::Summary => {
-                previous = Some((at, chars));
-                kept.clear();
-                kept_chars = 0;
-            }
-            Kind::User | Kind::Assistant => {
-                kept.push_back((at, chars));
-                kept_chars += chars;
-                let too_many = |kept: &std::collections::VecDeque<_>, chars: u64| match keep {
-                    Some(n) => kept.len() as u64 > n,
-                    None => chars > budget / 2,
-                };
-                while too_many(&kept, kept_chars)
-                    && let Some((_, first)) = kept.pop_front()
-                {
-                    kept_chars -= first;
-                }
-            }
-        }
-    }
-    let cut = kept.front().map_or(count, |k| k.0);
+    let (previous, cut) = kept_from(&mut reader, budget, keep).map_err(fault)?;
     let from = previous.map_or(0, |p| p.0 + 1);
     // Pass two: of the messages between, the newest that fit the
     // summariser's budget.
     let room = budget.saturating_sub(INSTRUCTION.len() as u64 + previous.map_or(0, |p| p.1));
     let mut reader = reader.rewind().map_err(fault)?;
-    let mut window = context::Selector::new(room);
-    let mut at = 0u64;
-    let mut between = 0u64;
-    while let Some(m) = reader.next_json().map_err(fault)? {
-        let kind = Kind::of(m.role, m.summary);
-        if (from..cut).contains(&at) && matches!(kind, Kind::User | Kind::Assistant) {
-            // By their rank among these; none is forced in.
-            window.push(Kind::Assistant, json_chars(&m.content));
-            between += 1;
-        }
-        at += 1;
-    }
-    if between == 0 {
+    let Some(plan) = window(&mut reader, from..cut, room).map_err(fault)? else {
         return Ok(Outcome::Nothing);
-    }
-    let plan = window.finish();
+    };
     // Pass three: the summariser's conversation, and the last message the
     // summary covers, to find it again when storing. The summary takes
     // that message's time, not the time it was made: ordered by time (as
@@ -192,6 +150,68 @@ pub fn compact(
                 .into(),
         )),
     }
+}
+
+/// Pass one of `compact`: the latest summary (its place and length), and
+/// the place of the first message kept after it (the last `keep`, else
+/// the newest that fit in half the budget).
+fn kept_from<R: std::io::Read>(
+    reader: &mut format::Reader<R>,
+    budget: u64,
+    keep: Option<u64>,
+) -> std::result::Result<(Option<(u64, u64)>, u64), format::Fault> {
+    let mut previous: Option<(u64, u64)> = None;
+    let mut kept: std::collections::VecDeque<(u64, u64)> = Default::default();
+    let mut kept_chars = 0u64;
+    let mut count = 0u64;
+    while let Some(m) = reader.next_json()? {
+        let (at, chars) = (count, json_chars(&m.content));
+        count += 1;
+        match Kind::of(m.role, m.summary) {
+            Kind::System => {}
+            Kind::Summary => {
+                previous = Some((at, chars));
+                kept.clear();
+                kept_chars = 0;
+            }
+            Kind::User | Kind::Assistant => {
+                kept.push_back((at, chars));
+                kept_chars += chars;
+                let too_many = |kept: &std::collections::VecDeque<_>, chars: u64| match keep {
+                    Some(n) => kept.len() as u64 > n,
+                    None => chars > budget / 2,
+                };
+                while too_many(&kept, kept_chars)
+                    && let Some((_, first)) = kept.pop_front()
+                {
+                    kept_chars -= first;
+                }
+            }
+        }
+    }
+    Ok((previous, kept.front().map_or(count, |k| k.0)))
+}
+
+/// Pass two of `compact`: of the messages in `between`, the newest that
+/// fit the summariser's `room`; None if there are none.
+fn window<R: std::io::Read>(
+    reader: &mut format::Reader<R>,
+    between: std::ops::Range<u64>,
+    room: u64,
+) -> std::result::Result<Option<Plan>, format::Fault> {
+    let mut window = context::Selector::new(room);
+    let mut at = 0u64;
+    let mut count = 0u64;
+    while let Some(m) = reader.next_json()? {
+        let kind = Kind::of(m.role, m.summary);
+        if between.contains(&at) && matches!(kind, Kind::User | Kind::Assistant) {
+            // By their rank among these; none is forced in.
+            window.push(Kind::Assistant, json_chars(&m.content));
+            count += 1;
+        }
+        at += 1;
+    }
+    Ok((count > 0).then(|| window.finish()))
 }
 
 /// Run the summariser on `messages` followed by the instruction; its

@@ -16,9 +16,9 @@ use crate::config;
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup};
 use crate::store::context::{self, Plan};
-use crate::store::{Later, Store};
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, TITLE_USER};
 use crate::store::titles;
+use crate::store::{Later, Store};
 use crate::sys;
 use crate::terminal::breadcrumb;
 use crate::terminal::{self, Terminal};
@@ -88,17 +88,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
             None => return Err(Error::NothingToContinue),
         },
         Target::Resume(id) => Some(resolve::find_by_id(store, id)?),
-        Target::Pick => {
-            let tty = view::pick::open_terminal().map_err(|view::pick::NoTerminal| {
-                Error::usage(
-                    "chat --pick needs a terminal; without one, continue a session with 'hermes chat -r ID' (IDs from 'hermes sessions list')",
-                )
-            })?;
-            match view::pick::pick(store, tty)? {
-                Some(id) => Some(resolve::find_by_id(store, &id)?),
-                None => return Err(Error::Silent(crate::error::EXIT_NOT_FOUND)),
-            }
-        }
+        Target::Pick => Some(pick_session(store)?),
         Target::ContinueNamed(name) => match resolve::lookup(store, name)? {
             Lookup::Found(header) => Some(header),
             Lookup::Missing { .. } if args.create_if_missing => {
@@ -148,6 +138,20 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
     }
 }
 
+/// `chat --pick`: the session chosen on the picker; leaving it chooses
+/// none, and says nothing.
+fn pick_session(store: &Store) -> Result<Header> {
+    let tty = view::pick::open_terminal().map_err(|view::pick::NoTerminal| {
+        Error::usage(
+            "chat --pick needs a terminal; without one, continue a session with 'hermes chat -r ID' (IDs from 'hermes sessions list')",
+        )
+    })?;
+    match view::pick::pick(store, tty)? {
+        Some(id) => resolve::find_by_id(store, &id),
+        None => Err(Error::Silent(crate::error::EXIT_NOT_FOUND)),
+    }
+}
+
 /// Markdown drawn on a terminal that can show it, unless plain text is
 /// asked for (`--plain`, `render = "plain"`); a pipe gets the bytes anyway.
 fn choose_render(plain: bool) -> view::reply::Render {
@@ -159,7 +163,10 @@ fn choose_render(plain: bool) -> view::reply::Render {
 /// openai-compatible when config.toml names a server (`base_url`); a bare
 /// name is a shipped agent first (`agent::shipped`). With it, config.toml's
 /// system prompt for new sessions, and whether it asks for plain replies.
-pub(crate) fn choose_agent(store: &Store, choice: &AgentChoice) -> Result<(Option<Agent>, Option<String>, bool)> {
+pub(crate) fn choose_agent(
+    store: &Store,
+    choice: &AgentChoice,
+) -> Result<(Option<Agent>, Option<String>, bool)> {
     if *choice == AgentChoice::Disabled {
         return Ok((None, None, config::load(store).is_ok_and(|c| c.plain)));
     }
@@ -198,11 +205,9 @@ fn read_system_file(path: &std::ffi::OsStr) -> Result<String> {
     let bytes = if path == "-" {
         read_stdin()?.into_bytes()
     } else {
-        crate::fsio::read_limited(std::path::Path::new(path), MAX_MESSAGE_BYTES as u64 + 1).map_err(
-            |e| {
-                Error::usage(format!("--system-file: cannot read {shown}: {}", crate::error::describe_io(&e)))
-            },
-        )?
+        crate::fsio::read_limited(std::path::Path::new(path), MAX_MESSAGE_BYTES as u64 + 1).map_err(|e| {
+            Error::usage(format!("--system-file: cannot read {shown}: {}", crate::error::describe_io(&e)))
+        })?
     };
     let text = String::from_utf8(bytes)
         .map_err(|_| Error::usage(format!("--system-file: {shown} is not UTF-8 text")))?;
@@ -435,15 +440,7 @@ impl Chat<'_> {
         let Some(agent) = &self.agent else {
             fed();
             if self.hint_missing_agent {
-                output::notice(
-                    "no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')",
-                );
-                if let Some(other) = config::foreign_config(self.store) {
-                    output::notice(&format!(
-                        "{} is not read: it is another program's (the Python Hermes keeps its settings there); hermes reads config.toml",
-                        other.display()
-                    ));
-                }
+                self.hint_no_agent();
             }
             return Ok(ReplyOutcome::NoAgent);
         };
@@ -505,6 +502,20 @@ impl Chat<'_> {
             return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
         }
         Ok(if reply.interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
+    }
+
+    /// A message saved with no agent to answer it: how to configure one,
+    /// and that another program's settings file is not read.
+    fn hint_no_agent(&self) {
+        output::notice(
+            "no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')",
+        );
+        if let Some(other) = config::foreign_config(self.store) {
+            output::notice(&format!(
+                "{} is not read: it is another program's (the Python Hermes keeps its settings there); hermes reads config.toml",
+                other.display()
+            ));
+        }
     }
 
     /// Say what a turn leaves out: a message larger than the budget on

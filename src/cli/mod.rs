@@ -77,11 +77,18 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
         }
         return Ok(Cli { profile, command: Command::Version { verbose } });
     }
-    let command = match peek_word(&mut parser).as_deref() {
+    let command = parse_command(&mut parser)?;
+    Ok(Cli { profile, command })
+}
+
+/// The command after the global options, and its own arguments; no
+/// command word is `chat`.
+fn parse_command(parser: &mut lexopt::Parser) -> Result<Command> {
+    Ok(match peek_word(parser).as_deref() {
         Some("chat") => {
             parser.next()?;
             parsed(
-                chat::args::parse(&mut parser),
+                chat::args::parse(parser),
                 help::CHAT.to_string(),
                 &defs::spellings(defs::CHAT),
                 Command::Chat,
@@ -89,12 +96,12 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
         }
         Some("sessions") => {
             parser.next()?;
-            parse_sessions(&mut parser)?
+            parse_sessions(parser)?
         }
         Some("config") => {
             parser.next()?;
             parsed(
-                crate::configure::parse(&mut parser),
+                crate::configure::parse(parser),
                 help::CONFIG.to_string(),
                 &defs::spellings(defs::CONFIG),
                 Command::Config,
@@ -102,11 +109,11 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
         }
         Some("completion") => {
             parser.next()?;
-            parse_completion(&mut parser)?
+            parse_completion(parser)?
         }
         Some("help") => {
             parser.next()?;
-            parse_help(&mut parser)?
+            parse_help(parser)?
         }
         Some(word) => {
             return Err(Error::usage(format!(
@@ -116,13 +123,12 @@ pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
             )));
         }
         None => parsed(
-            chat::args::parse(&mut parser),
+            chat::args::parse(parser),
             help::CHAT.to_string(),
             &chat_and_global_options(),
             Command::Chat,
         )?,
-    };
-    Ok(Cli { profile, command })
+    })
 }
 
 fn valid_profile(name: String) -> Result<String> {

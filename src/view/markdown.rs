@@ -183,19 +183,8 @@ impl Renderer {
 fn decide(line: &str, complete: bool, fence: Option<(char, usize)>) -> Option<(Block, usize)> {
     let content = line.trim_start_matches(' ');
     let indent = line.len() - content.len();
-    if let Some((marker, length)) = fence {
-        if indent > 3 {
-            return Some((Block::Code, 0));
-        }
-        let run = content.chars().take_while(|&c| c == marker).count();
-        let after = &content[run * marker.len_utf8()..];
-        if run == content.chars().count() && !complete {
-            return None; // spaces and fence marks so far: it may close
-        }
-        if run >= length && after.trim().is_empty() {
-            return Some((Block::FenceClose, line.len()));
-        }
-        return Some((Block::Code, 0));
+    if let Some(fence) = fence {
+        return in_fence(line, indent, complete, fence);
     }
     if content.is_empty() {
         return if complete { Some((Block::Blank, line.len())) } else { None };
@@ -264,6 +253,24 @@ fn decide(line: &str, complete: bool, fence: Option<(char, usize)>) -> Option<(B
     Some((Block::Paragraph, indent))
 }
 
+/// What a line inside a fenced code block is: code, or the fence's close.
+fn in_fence(line: &str, indent: usize, complete: bool, fence: (char, usize)) -> Option<(Block, usize)> {
+    let (marker, length) = fence;
+    let content = &line[indent..];
+    if indent > 3 {
+        return Some((Block::Code, 0));
+    }
+    let run = content.chars().take_while(|&c| c == marker).count();
+    let after = &content[run * marker.len_utf8()..];
+    if run == content.chars().count() && !complete {
+        return None; // spaces and fence marks so far: it may close
+    }
+    if run >= length && after.trim().is_empty() {
+        return Some((Block::FenceClose, line.len()));
+    }
+    Some((Block::Code, 0))
+}
+
 /// Inline Markdown of `text` (part of one line) as the terminal shows it,
 /// and how many bytes of it that covers: an emphasis, code span or link
 /// still open is held (unless `complete`: then its marks are plain text).
@@ -292,63 +299,14 @@ fn inline(text: &str, complete: bool, colors: bool) -> (String, usize) {
                     at += 1;
                 }
             },
-            '`' => {
-                let run = bytes[at..].iter().take_while(|&&b| b == b'`').count();
-                let ticks = &text[at..at + run];
-                let close = find_run(&text[at + run..], ticks).map(|i| at + run + i);
-                match close {
-                    Some(close) => {
-                        let code = &text[at + run..close];
-                        let code = if code.len() > 2 && code.starts_with(' ') && code.ends_with(' ') {
-                            &code[1..code.len() - 1]
-                        } else {
-                            code
-                        };
-                        if colors {
-                            out.push_str(&format!("{}{code}{}", CODE.0, CODE.1));
-                        } else {
-                            out.push_str(&format!("{ticks}{code}{ticks}"));
-                        }
-                        at = close + run;
-                    }
-                    None if !complete => return (out, at),
-                    None => {
-                        out.push_str(ticks);
-                        at += run;
-                    }
-                }
-            }
-            '*' | '_' => {
-                let run = bytes[at..].iter().take_while(|&&b| b == c as u8).count();
-                let marks = &text[at..at + run];
-                let before = text[..at].chars().next_back();
-                let after = text[at + run..].chars().next();
-                if after.is_none() && !complete {
-                    return (out, at);
-                }
-                let opens = run <= 3
-                    && after.is_some_and(|a| !a.is_whitespace())
-                    && !(c == '_' && before.is_some_and(char::is_alphanumeric));
-                let close = if opens { find_closer(&text[at + run..], marks) } else { Closer::None };
-                match close {
-                    Closer::At(i) => {
-                        let inner = &text[at + run..at + run + i];
-                        let (inner, _) = inline(inner, true, colors);
-                        let style = [ITALIC, BOLD, BOLD_ITALIC][run - 1];
-                        if colors {
-                            out.push_str(&format!("{}{inner}{}", style.0, style.1));
-                        } else {
-                            out.push_str(&inner);
-                        }
-                        at += run + i + run;
-                    }
-                    Closer::Unknown | Closer::None if opens && !complete => return (out, at),
-                    _ => {
-                        out.push_str(marks);
-                        at += run;
-                    }
-                }
-            }
+            '`' => match code_span(text, at, complete, colors, &mut out) {
+                Some(next) => at = next,
+                None => return (out, at),
+            },
+            '*' | '_' => match emphasis(text, at, c, complete, colors, &mut out) {
+                Some(next) => at = next,
+                None => return (out, at),
+            },
             '[' => match link_at(&text[at..]) {
                 Link::Found { label, url, len } => {
                     let (label, _) = inline(label, true, colors);
@@ -377,6 +335,72 @@ fn inline(text: &str, complete: bool, colors: bool) -> (String, usize) {
         }
     }
     (out, at)
+}
+
+/// The code span opening at byte `at` of `text`, written to `out`, and
+/// the byte after it; None while it is still open (unless `complete`).
+fn code_span(text: &str, at: usize, complete: bool, colors: bool, out: &mut String) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let run = bytes[at..].iter().take_while(|&&b| b == b'`').count();
+    let ticks = &text[at..at + run];
+    let close = find_run(&text[at + run..], ticks).map(|i| at + run + i);
+    match close {
+        Some(close) => {
+            let code = &text[at + run..close];
+            let code = if code.len() > 2 && code.starts_with(' ') && code.ends_with(' ') {
+                &code[1..code.len() - 1]
+            } else {
+                code
+            };
+            if colors {
+                out.push_str(&format!("{}{code}{}", CODE.0, CODE.1));
+            } else {
+                out.push_str(&format!("{ticks}{code}{ticks}"));
+            }
+            Some(close + run)
+        }
+        None if !complete => None,
+        None => {
+            out.push_str(ticks);
+            Some(at + run)
+        }
+    }
+}
+
+/// The emphasis (marks `c`) opening at byte `at` of `text`, written to
+/// `out`, and the byte after it; None while it is still undecided (unless
+/// `complete`).
+fn emphasis(text: &str, at: usize, c: char, complete: bool, colors: bool, out: &mut String) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let run = bytes[at..].iter().take_while(|&&b| b == c as u8).count();
+    let marks = &text[at..at + run];
+    let before = text[..at].chars().next_back();
+    let after = text[at + run..].chars().next();
+    if after.is_none() && !complete {
+        return None;
+    }
+    let opens = run <= 3
+        && after.is_some_and(|a| !a.is_whitespace())
+        && !(c == '_' && before.is_some_and(char::is_alphanumeric));
+    let close = if opens { find_closer(&text[at + run..], marks) } else { Closer::None };
+    match close {
+        Closer::At(i) => {
+            let inner = &text[at + run..at + run + i];
+            let (inner, _) = inline(inner, true, colors);
+            let style = [ITALIC, BOLD, BOLD_ITALIC][run - 1];
+            if colors {
+                out.push_str(&format!("{}{inner}{}", style.0, style.1));
+            } else {
+                out.push_str(&inner);
+            }
+            Some(at + run + i + run)
+        }
+        Closer::Unknown | Closer::None if opens && !complete => None,
+        _ => {
+            out.push_str(marks);
+            Some(at + run)
+        }
+    }
 }
 
 /// Where the next run of exactly `ticks` is in `text`.
