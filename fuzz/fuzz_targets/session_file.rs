@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = format::decode_header(&data[..cut]);
     }
     let decoded = format::decode(data);
-    let new = Message { role: "user".into(), content: "x".into(), ts: 1.0 };
+    let new = Message::new("user", "x".into(), 1.0);
     let id = match format::decode_header(data) {
         Ok(header) => header.id,
         Err(_) => String::new(),
