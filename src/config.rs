@@ -98,7 +98,9 @@ pub fn check_value(key: &str, value: &str) -> Result<(), String> {
         "render" if value != "plain" && value != "markdown" => {
             Err("render must be \"markdown\" or \"plain\"".to_string())
         }
-        "compact" if value != "auto" && value != "off" => Err("compact must be \"auto\" or \"off\"".to_string()),
+        "compact" if value != "auto" && value != "off" => {
+            Err("compact must be \"auto\" or \"off\"".to_string())
+        }
         "context" if crate::store::context::parse_budget(value).is_err() => {
             Err("context must be a number of characters, as \"300000\" or \"300k\", or \"off\"".to_string())
         }

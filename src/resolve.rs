@@ -157,7 +157,9 @@ pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
 pub enum Lookup {
     Found(Header),
     /// The closest titles, newest first (see `suggest`).
-    Missing { did_you_mean: Vec<String> },
+    Missing {
+        did_you_mean: Vec<String>,
+    },
 }
 
 /// A full ID wins outright. Otherwise every session the name could mean
@@ -202,7 +204,10 @@ pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
 enum Titled {
     Found(Vec<Header>),
     /// `near`: the closest titles, newest first.
-    None { near: Vec<String>, damaged: Vec<(PathBuf, String)> },
+    None {
+        near: Vec<String>,
+        damaged: Vec<(PathBuf, String)>,
+    },
 }
 
 /// The sessions whose title is `name` (as typed, or cleaned as titles are

@@ -225,10 +225,16 @@ pub fn string_stop_blocks(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn stop_blocks_sse2(bytes: &[u8], controls: bool, at: &mut usize, ascii: &mut bool) -> Option<(Option<usize>, bool)> {
+fn stop_blocks_sse2(
+    bytes: &[u8],
+    controls: bool,
+    at: &mut usize,
+    ascii: &mut bool,
+) -> Option<(Option<usize>, bool)> {
     use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128};
     use std::arch::x86_64::{_mm_set_epi64x, _mm_set1_epi8};
-    let (quote, backslash, below) = (_mm_set1_epi8(b'"' as i8), _mm_set1_epi8(b'\\' as i8), _mm_set1_epi8(0x1f));
+    let (quote, backslash, below) =
+        (_mm_set1_epi8(b'"' as i8), _mm_set1_epi8(b'\\' as i8), _mm_set1_epi8(0x1f));
     let (blocks, _) = bytes.as_chunks::<16>();
     for block in blocks {
         let v = u128::from_le_bytes(*block);

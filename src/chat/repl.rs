@@ -109,8 +109,12 @@ impl Chat<'_> {
             None => {
                 let message = Message::new("user", text.clone(), time::now());
                 self.saved_here.borrow_mut().push(message.ts);
-                match self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message, || {})
-                {
+                match self.save_user_message(
+                    state.current.as_ref(),
+                    state.pending_title.as_deref(),
+                    message,
+                    || {},
+                ) {
                     Ok((header, _bookkept)) => header,
                     // The prompt stays: the message can be sent again, or
                     // taken to a /new session.
@@ -365,7 +369,9 @@ impl Chat<'_> {
             "context" => self.context(state, rest)?,
             "compact" => self.compact(state, rest)?,
             _ => match crate::text::nearest(name, SLASH_COMMANDS.iter().map(|c| c.trim_start_matches('/'))) {
-                Some(near) => crate::say!("Unknown command '/{name}'; did you mean /{near}? Type /help for the list."),
+                Some(near) => {
+                    crate::say!("Unknown command '/{name}'; did you mean /{near}? Type /help for the list.")
+                }
                 None => crate::say!("Unknown command '/{name}'. Type /help for the list."),
             },
         }
@@ -510,8 +516,22 @@ enum Next {
 }
 
 /// The slash commands, for Tab and "did you mean".
-const SLASH_COMMANDS: &[&str] =
-    &["/help", "/title", "/new", "/continue", "/retry", "/edit", "/save", "/sessions", "/id", "/model", "/system", "/context", "/compact", "/quit"];
+const SLASH_COMMANDS: &[&str] = &[
+    "/help",
+    "/title",
+    "/new",
+    "/continue",
+    "/retry",
+    "/edit",
+    "/save",
+    "/sessions",
+    "/id",
+    "/model",
+    "/system",
+    "/context",
+    "/compact",
+    "/quit",
+];
 
 /// `/continue NAME` that matches nothing: the closest titles, as the
 /// commands that would continue them.

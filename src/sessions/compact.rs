@@ -6,10 +6,10 @@ use lexopt::prelude::*;
 
 use crate::args::{positional_args, string};
 use crate::error::{Error, Result};
+use crate::resolve;
 use crate::store::Store;
 use crate::store::context;
 use crate::store::session::Header;
-use crate::resolve;
 
 #[derive(Debug, PartialEq)]
 pub struct Args {

@@ -6,10 +6,10 @@ use nanoserde::SerJson;
 use crate::args::positional_args;
 use crate::error::{Error, Result};
 use crate::output::Out;
+use crate::resolve;
 use crate::store::Store;
 use crate::store::context;
 use crate::terminal::breadcrumb;
-use crate::resolve;
 use crate::time;
 
 #[derive(SerJson, Default)]

@@ -336,7 +336,11 @@ mod tests {
                         }
                         let stop = naive(&bytes);
                         let ascii = bytes[..stop.unwrap_or(bytes.len())].is_ascii();
-                        assert_eq!(string_stop_ascii(&bytes, controls), (stop, ascii), "{bytes:?} {controls}");
+                        assert_eq!(
+                            string_stop_ascii(&bytes, controls),
+                            (stop, ascii),
+                            "{bytes:?} {controls}"
+                        );
                     }
                 }
             }

@@ -202,7 +202,14 @@ mod tests {
     }
 
     fn msg(role: &str, content: &str, ts: f64) -> Message {
-        Message { role: role.into(), content: content.into(), ts, interrupted: None, replaced: None, summary: None }
+        Message {
+            role: role.into(),
+            content: content.into(),
+            ts,
+            interrupted: None,
+            replaced: None,
+            summary: None,
+        }
     }
 
     fn session(title: &str, source: &str, messages: Vec<Message>) -> Session {

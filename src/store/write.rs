@@ -276,10 +276,13 @@ enum Noted {
 impl Drop for Later<'_> {
     fn drop(&mut self) {
         if let Some(watch) = self.watch.take() {
-            watch.finish(self.store, match &self.change {
-                Noted::Put(header) => Change::Put(header),
-                Noted::Touch(id) => Change::Touch(id),
-            });
+            watch.finish(
+                self.store,
+                match &self.change {
+                    Noted::Put(header) => Change::Put(header),
+                    Noted::Touch(id) => Change::Touch(id),
+                },
+            );
         }
     }
 }

@@ -116,7 +116,14 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Incoming {
         }
         match m.content {
             Content::Text(text) if !(text.is_empty() && m.tool_calls.0 > 0) => {
-                messages.push(Message { role: m.role, content: text, ts, interrupted: None, replaced: None, summary: None });
+                messages.push(Message {
+                    role: m.role,
+                    content: text,
+                    ts,
+                    interrupted: None,
+                    replaced: None,
+                    summary: None,
+                });
             }
             Content::Text(_) | Content::Missing if m.tool_calls.0 > 0 => {
                 tally.leave_out("assistant messages holding only tool calls", 1);

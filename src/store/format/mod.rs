@@ -27,8 +27,8 @@ use crate::store::session::{FORMAT, Header, MAX_MESSAGE_BYTES, Message, Session}
 
 mod plain;
 mod write;
-pub use write::{Place, append, encode, encode_line, insert};
 use plain::{Plain, is_plainly_valid, plain_parts, written_form};
+pub use write::{Place, append, encode, encode_line, insert};
 
 /// The roles a message may have; anything else is damage.
 pub const ROLES: [&str; 3] = ["user", "assistant", "system"];

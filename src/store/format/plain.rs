@@ -68,7 +68,8 @@ pub(super) fn written_form(bytes: &[u8]) -> Option<(usize, Plain)> {
     const CONTENT: &[u8] = b"\",\"content\":\"";
     const TS: &[u8] = b",\"ts\":";
     let after = bytes.strip_prefix(OPEN)?;
-    let role = ROLES.iter().find(|r| after.starts_with(r.as_bytes()) && after[r.len()..].starts_with(CONTENT))?;
+    let role =
+        ROLES.iter().find(|r| after.starts_with(r.as_bytes()) && after[r.len()..].starts_with(CONTENT))?;
     let start = OPEN.len() + role.len() + CONTENT.len() - 1; // the content's opening quote
     let mut at = start + 1;
     let mut ascii = true;
@@ -261,7 +262,8 @@ mod tests {
 
     #[test]
     fn the_one_pass_form_is_what_hermes_writes_and_nothing_the_general_path_refuses() {
-        for (role, content) in [("user", "a \"b\" \\ \n\t/ é 🦀 }]"), ("assistant", ""), ("system", "plain")] {
+        for (role, content) in [("user", "a \"b\" \\ \n\t/ é 🦀 }]"), ("assistant", ""), ("system", "plain")]
+        {
             let mut m = Message::new(role, content.to_string(), 1796205601.25);
             let bytes = m.serialize_json().into_bytes();
             assert!(written_form_agrees(&bytes), "{}", String::from_utf8_lossy(&bytes));
