@@ -380,3 +380,28 @@ thread() {
 	    f.write(json.dumps(head)[:-1] + ',"messages":[\n' + ",\n".join(json.dumps(m) for m in ms) + "\n]}\n")
 	EOF
 }
+
+# ---- A hermes chat in a tmux pane (t2800, t2820) --------------------------
+
+start_pane() {
+	start_tmux &&
+	wait_until on_screen '^\$'
+}
+
+# the_screen FILE: the pane's lines from hermes's first output on, blank
+# lines at the end left out.
+the_screen() {
+	screen | sed -n '/^New session/,$p' | sed 's/ *$//' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$1"
+}
+
+# agent NAME BODY: a script agent in the trash directory that reads its
+# input, then runs BODY (sh); "gate" waits until the file gate exists.
+agent() {
+	{
+		echo "#!/bin/sh" &&
+		echo "cat >/dev/null" &&
+		echo "gate() { while ! test -e '$TRASH/gate'; do sleep 0.05; done; }" &&
+		echo "$2"
+	} >"$1" &&
+	chmod +x "$1"
+}

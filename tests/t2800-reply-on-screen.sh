@@ -5,29 +5,6 @@ test_description='a reply on the interactive screen, in a tmux pane: shown whole
 SHELL=/bin/sh
 export SHELL
 
-start_pane() {
-	start_tmux &&
-	wait_until on_screen '^\$'
-}
-
-# the_screen FILE: the pane's lines from hermes's first output on, blank
-# lines at the end left out.
-the_screen() {
-	screen | sed -n '/^New session/,$p' | sed 's/ *$//' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$1"
-}
-
-# agent NAME BODY: a script agent in the trash directory that reads its
-# input, then runs BODY (sh); "gate" waits until the file gate exists.
-agent() {
-	{
-		echo "#!/bin/sh" &&
-		echo "cat >/dev/null" &&
-		echo "gate() { while ! test -e '$TRASH/gate'; do sleep 0.05; done; }" &&
-		echo "$2"
-	} >"$1" &&
-	chmod +x "$1"
-}
-
 test_expect_success TMUX 'a reply without a final newline is shown whole, and saved as sent' '
 	agent no-newline "printf \"line one\\nno newline at end\"" &&
 	start_pane &&
