@@ -7,19 +7,19 @@ use std::ffi::OsString;
 use crate::error::{Error, Result};
 
 /// An argument as text; bytes that are not UTF-8 are shown replaced.
-pub fn string(os: OsString) -> String {
+pub(crate) fn string(os: OsString) -> String {
     os.into_string().unwrap_or_else(|os| os.to_string_lossy().into_owned())
 }
 
 /// The next raw argument if it looks like an option (without consuming it).
-pub fn peek_option(parser: &mut lexopt::Parser) -> Option<String> {
+pub(crate) fn peek_option(parser: &mut lexopt::Parser) -> Option<String> {
     let raw = parser.try_raw_args()?;
     let next = raw.peek()?.to_str()?;
     next.starts_with('-').then(|| next.to_string())
 }
 
 /// The next raw argument if it is a plain word (without consuming it).
-pub fn peek_word(parser: &mut lexopt::Parser) -> Option<String> {
+pub(crate) fn peek_word(parser: &mut lexopt::Parser) -> Option<String> {
     let raw = parser.try_raw_args()?;
     let next = raw.peek()?.to_string_lossy().into_owned();
     (!next.starts_with('-')).then_some(next)
@@ -27,7 +27,7 @@ pub fn peek_word(parser: &mut lexopt::Parser) -> Option<String> {
 
 /// Exactly `N` positional arguments of a sessions verb, or the usage error
 /// that says which are missing (`what` names them) or which one is extra.
-pub fn positional_args<const N: usize>(
+pub(crate) fn positional_args<const N: usize>(
     verb: &str,
     positional: Vec<OsString>,
     what: &str,
@@ -45,7 +45,7 @@ pub fn positional_args<const N: usize>(
 
 /// The value of `-n/--limit`: a positive number, or the usage error that
 /// says what it is not.
-pub fn limit(parser: &mut lexopt::Parser) -> Result<usize> {
+pub(crate) fn limit(parser: &mut lexopt::Parser) -> Result<usize> {
     let value = string(parser.value()?);
     value
         .parse()

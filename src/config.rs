@@ -4,7 +4,7 @@
 //! the one TOML form it needs, `key = "string"`, so that a mistake is
 //! reported by its line; `edit` rewrites a line of it.
 
-pub mod edit;
+pub(crate) mod edit;
 
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -12,7 +12,7 @@ use crate::store::trust;
 
 /// How the conversation is handed to the agent on its stdin.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum AgentInput {
+pub(crate) enum AgentInput {
     /// An OpenAI chat-completions request body.
     Json,
     /// The conversation as plain text, one `role: content` block each.
@@ -36,30 +36,30 @@ impl std::str::FromStr for AgentInput {
 }
 
 #[derive(Debug, Default)]
-pub struct Config {
-    pub agent: Option<String>,
-    pub agent_input: Option<AgentInput>,
-    pub model: Option<String>,
+pub(crate) struct Config {
+    pub(crate) agent: Option<String>,
+    pub(crate) agent_input: Option<AgentInput>,
+    pub(crate) model: Option<String>,
     /// The server's API root, handed to the agent as `OPENAI_BASE_URL`.
-    pub base_url: Option<String>,
+    pub(crate) base_url: Option<String>,
     /// The environment variable of hermes's own that holds the key.
-    pub api_key_env: Option<String>,
+    pub(crate) api_key_env: Option<String>,
     /// A command whose output is the key, run at every turn.
-    pub api_key_command: Option<String>,
+    pub(crate) api_key_command: Option<String>,
     /// The system prompt of a new session.
-    pub system: Option<String>,
+    pub(crate) system: Option<String>,
     /// `render = "plain"`: replies shown as the agent sent them, not as
     /// Markdown drawn for the terminal (`"markdown"`, the default).
-    pub plain: bool,
+    pub(crate) plain: bool,
     /// `context`: the most characters one turn sends (see `store::context`).
-    pub context: Option<u64>,
+    pub(crate) context: Option<u64>,
     /// `compact = "auto"`: compact before a turn that would exceed the budget.
-    pub compact: Option<Compact>,
+    pub(crate) compact: Option<Compact>,
 }
 
 /// When a session is compacted.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Compact {
+pub(crate) enum Compact {
     /// Only when asked (`/compact`, `sessions compact`): the default.
     Off,
     /// Before a turn that would leave messages out.
@@ -68,12 +68,12 @@ pub enum Compact {
 
 impl Config {
     /// The context budget: config.toml's, else the default.
-    pub fn budget(&self) -> u64 {
+    pub(crate) fn budget(&self) -> u64 {
         self.context.unwrap_or(crate::store::context::DEFAULT_BUDGET)
     }
 }
 
-pub const KEYS: [&str; 10] = [
+pub(crate) const KEYS: [&str; 10] = [
     "agent",
     "agent_input",
     "model",
@@ -88,11 +88,11 @@ pub const KEYS: [&str; 10] = [
 
 /// The agent when config.toml sets `base_url` and no `agent`: the shipped
 /// agent that talks to such a server.
-pub const SERVER_AGENT: &str = "openai-compatible";
+pub(crate) const SERVER_AGENT: &str = "openai-compatible";
 
 /// Check a value for `key` as `load` would, without naming the value (the
 /// caller may be reading a file that is no config): why not, else nothing.
-pub fn check_value(key: &str, value: &str) -> Result<(), String> {
+pub(crate) fn check_value(key: &str, value: &str) -> Result<(), String> {
     match key {
         "agent_input" => value.parse::<AgentInput>().map(|_| ()),
         "render" if value != "plain" && value != "markdown" => {
@@ -128,7 +128,7 @@ const MAX_CONFIG_BYTES: u64 = 64 << 10;
 /// names a command hermes runs, so a file another user owns or can write
 /// is refused (see `store::trust`), and no message ever quotes a line of
 /// it: a file that is not a config (a link to /etc/shadow) stays unread.
-pub fn load(store: &Store) -> Result<Config> {
+pub(crate) fn load(store: &Store) -> Result<Config> {
     match read_text(store)? {
         Some(text) => parse(store, &text),
         None => Ok(Config::default()),
@@ -137,7 +137,7 @@ pub fn load(store: &Store) -> Result<Config> {
 
 /// The text of config.toml, if there is one, read as `load` reads it
 /// (trusted, bounded, UTF-8), for `load` and for `config set` to edit.
-pub fn read_text(store: &Store) -> Result<Option<String>> {
+pub(crate) fn read_text(store: &Store) -> Result<Option<String>> {
     use std::io::Read;
     let path = store.config_path();
     let bad = |why: String| Error::NotAConfig { path: path.clone(), why };
@@ -228,7 +228,7 @@ fn parse(store: &Store, text: &str) -> Result<Config> {
 /// Hermes keeps its `config.yaml` in the same `~/.hermes`), when there is
 /// no config.toml: named in the no-agent note, so that nobody wonders why
 /// the agent set up there is not used. Never read.
-pub fn foreign_config(store: &Store) -> Option<std::path::PathBuf> {
+pub(crate) fn foreign_config(store: &Store) -> Option<std::path::PathBuf> {
     let toml = store.config_path();
     if toml.exists() {
         return None;

@@ -15,10 +15,10 @@ use crate::fsio;
 use crate::output::Out;
 use crate::store::Store;
 
-pub const VERBS: [&str; 6] = ["get", "set", "unset", "list", "path", "check"];
+pub(crate) const VERBS: [&str; 6] = ["get", "set", "unset", "list", "path", "check"];
 
 #[derive(Debug, PartialEq)]
-pub enum Command {
+pub(crate) enum Command {
     Get(String),
     Set(String, String),
     Unset(String),
@@ -30,7 +30,7 @@ pub enum Command {
 /// How long `check` waits for an answer unless `--timeout` says otherwise.
 const CHECK_SECONDS: u64 = 30;
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Command> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Command> {
     let mut words = Vec::new();
     let mut timeout = None;
     while let Some(arg) = parser.next()? {
@@ -117,7 +117,7 @@ fn known_key(key: &str) -> Result<String> {
     )))
 }
 
-pub fn run(store: &Store, command: Command) -> Result<()> {
+pub(crate) fn run(store: &Store, command: Command) -> Result<()> {
     let mut out = Out::new();
     match command {
         Command::Path => out.write(&format!("{}\n", store.config_path().display()))?,

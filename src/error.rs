@@ -8,11 +8,11 @@ use std::time::Duration;
 use crate::text::counted;
 
 /// Exit statuses, as the man page (EXIT STATUS) and `--help` list them.
-pub const EXIT_NOT_FOUND: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
-pub const EXIT_AGENT: i32 = 3;
-pub const EXIT_STORE: i32 = 4;
-pub const EXIT_INTERRUPTED: i32 = 130;
+pub(crate) const EXIT_NOT_FOUND: i32 = 1;
+pub(crate) const EXIT_USAGE: i32 = 2;
+pub(crate) const EXIT_AGENT: i32 = 3;
+pub(crate) const EXIT_STORE: i32 = 4;
+pub(crate) const EXIT_INTERRUPTED: i32 = 130;
 
 #[derive(Debug)]
 pub enum Error {
@@ -122,14 +122,14 @@ pub enum Error {
 /// How many sessions an ambiguous short ID lists (newest first).
 const AMBIGUOUS_SHOWN: usize = 10;
 
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    pub fn io(path: &Path, source: io::Error) -> Error {
+    pub(crate) fn io(path: &Path, source: io::Error) -> Error {
         Error::Io { path: path.to_path_buf(), source }
     }
 
-    pub fn usage(text: impl Into<String>) -> Error {
+    pub(crate) fn usage(text: impl Into<String>) -> Error {
         Error::Usage(text.into())
     }
 
@@ -182,28 +182,28 @@ impl Error {
     /// Whether the message is printed exactly as it is, without the
     /// `hermes: ` every other error starts with (the man page gives the not-found
     /// text of `chat -c NAME` verbatim).
-    pub fn is_verbatim(&self) -> bool {
+    pub(crate) fn is_verbatim(&self) -> bool {
         matches!(self, Error::NotFound { .. })
     }
 }
 
 /// How a session may be named by part of its ID, said where a name that
 /// looks like one matched nothing.
-pub const SHORT_ID_RULE: &str =
+pub(crate) const SHORT_ID_RULE: &str =
     "A short ID is 8 or more leading characters of an ID, or its last 6 hex digits.";
 const SHORT_ID_WORDS: &str = "a short ID is 8 or more leading characters of an ID, or its last 6 hex digits";
 
 /// Whether a name that matched nothing was probably meant as (part of) an
 /// ID: digits, hex letters and underscores, with a digit among them,
 /// shorter than a whole ID.
-pub fn looks_like_an_id(name: &str) -> bool {
+pub(crate) fn looks_like_an_id(name: &str) -> bool {
     (3..22).contains(&name.len())
         && name.bytes().any(|b| b.is_ascii_digit())
         && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b'_'))
 }
 
 /// 'a', 'b' or 'c': titles to choose from, in one line.
-pub fn one_of(titles: &[String]) -> String {
+pub(crate) fn one_of(titles: &[String]) -> String {
     let quoted: Vec<String> = titles.iter().map(|t| format!("'{}'", visible(t))).collect();
     match quoted.split_last() {
         Some((last, [])) => last.clone(),
@@ -214,7 +214,7 @@ pub fn one_of(titles: &[String]) -> String {
 
 /// The words that say a file is not a session file, for the error and for
 /// every warning that skips or leaves one.
-pub fn not_a_session_file(path: &Path, why: &str) -> String {
+pub(crate) fn not_a_session_file(path: &Path, why: &str) -> String {
     format!("{}: not a valid session file ({why})", path.display())
 }
 
@@ -425,7 +425,7 @@ fn shell_quoted(text: &str) -> String {
 }
 
 /// `std::io::Error`'s Display adds " (os error 13)"; users need only the words.
-pub fn describe_io(e: &io::Error) -> String {
+pub(crate) fn describe_io(e: &io::Error) -> String {
     let text = e.to_string();
     match text.find(" (os error") {
         Some(at) => text[..at].to_string(),

@@ -12,12 +12,12 @@ use crate::sys;
 
 /// Suffix of in-flight temporary files; readers skip them and `prune`
 /// removes old ones.
-pub const TEMP_SUFFIX: &str = ".tmp";
+pub(crate) const TEMP_SUFFIX: &str = ".tmp";
 
 /// Whether a file name is one of hermes's own temporaries:
 /// `.TARGET.HEX12.tmp`, as `AtomicFile`, `Batch` and the index make them.
 /// Sweeps remove nothing else.
-pub fn is_temp_name(name: &str) -> bool {
+pub(crate) fn is_temp_name(name: &str) -> bool {
     let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(TEMP_SUFFIX)) else {
         return false;
     };
@@ -28,7 +28,7 @@ pub fn is_temp_name(name: &str) -> bool {
 
 /// hermes's own temporaries in `dir` (regular files only, links never):
 /// (path, name, size, modification time).
-pub fn temporaries_in(dir: &Path) -> Vec<(PathBuf, String, u64, std::time::SystemTime)> {
+pub(crate) fn temporaries_in(dir: &Path) -> Vec<(PathBuf, String, u64, std::time::SystemTime)> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -44,14 +44,14 @@ pub fn temporaries_in(dir: &Path) -> Vec<(PathBuf, String, u64, std::time::Syste
 }
 
 /// The session a temporary in `sessions/` was being written for.
-pub fn temp_session_id(name: &str) -> Option<&str> {
+pub(crate) fn temp_session_id(name: &str) -> Option<&str> {
     let inner = name.strip_prefix('.')?.strip_suffix(TEMP_SUFFIX)?;
     let (target, _) = inner.rsplit_once('.')?;
     target.strip_suffix(".json")
 }
 
 /// Create `dir` and any missing parents with mode 0700.
-pub fn ensure_private_dir(dir: &Path) -> Result<()> {
+pub(crate) fn ensure_private_dir(dir: &Path) -> Result<()> {
     match fs::symlink_metadata(dir) {
         Ok(meta) if meta.is_dir() => return Ok(()),
         Ok(_) => {
@@ -78,7 +78,7 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
 }
 
 /// A random lowercase hex string of `n` digits from the OS random source.
-pub fn random_hex(n: usize) -> String {
+pub(crate) fn random_hex(n: usize) -> String {
     let mut bytes = vec![0u8; n.div_ceil(2)];
     if getrandom::fill(&mut bytes).is_err() {
         // No usable OS random source: fall back to time and pid, which still
@@ -99,7 +99,7 @@ pub fn random_hex(n: usize) -> String {
 
 /// Create a new file with mode 0600 that did not exist before, refusing to
 /// follow a symlink planted at `path`.
-pub fn create_new_private(path: &Path) -> io::Result<File> {
+pub(crate) fn create_new_private(path: &Path) -> io::Result<File> {
     sys::with_private_umask(|| {
         OpenOptions::new()
             .write(true)
@@ -112,7 +112,7 @@ pub fn create_new_private(path: &Path) -> io::Result<File> {
 
 /// Replace `target` with `contents` so that a reader sees the old file or
 /// the new one, never a mix, and a crash leaves at most a stray temporary.
-pub fn write_atomic(target: &Path, contents: &[u8]) -> Result<()> {
+pub(crate) fn write_atomic(target: &Path, contents: &[u8]) -> Result<()> {
     let mut file = AtomicFile::create(target)?;
     file.write_all(contents).map_err(|e| Error::io(target, e))?;
     file.commit()
@@ -122,14 +122,14 @@ pub fn write_atomic(target: &Path, contents: &[u8]) -> Result<()> {
 /// a temporary with a random name in the same directory (created with
 /// O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600), fsync'd, renamed over the
 /// target, then the directory fsync'd. Dropped uncommitted, it vanishes.
-pub struct AtomicFile {
+pub(crate) struct AtomicFile {
     out: io::BufWriter<File>,
     temp: PathBuf,
     target: PathBuf,
 }
 
 impl AtomicFile {
-    pub fn create(target: &Path) -> Result<AtomicFile> {
+    pub(crate) fn create(target: &Path) -> Result<AtomicFile> {
         let dir = target.parent().unwrap_or(Path::new("."));
         let name = target.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
         loop {
@@ -146,13 +146,17 @@ impl AtomicFile {
         }
     }
 
-    pub fn commit(self) -> Result<()> {
+    pub(crate) fn commit(self) -> Result<()> {
         self.commit_with(|| {}, || {})
     }
 
     /// `commit`, running `before_rename` and `after_rename` right around
     /// the rename (the catalog watches the directory there).
-    pub fn commit_with(mut self, before_rename: impl FnOnce(), after_rename: impl FnOnce()) -> Result<()> {
+    pub(crate) fn commit_with(
+        mut self,
+        before_rename: impl FnOnce(),
+        after_rename: impl FnOnce(),
+    ) -> Result<()> {
         let target = self.target.clone();
         let synced = self.out.flush().and_then(|()| sys::sync_file(self.out.get_ref()));
         synced.map_err(|e| Error::io(&target, e))?;
@@ -188,7 +192,7 @@ impl Drop for AtomicFile {
 
 /// Make a rename or unlink in `dir` durable. Best effort: some file systems
 /// refuse fsync on directories, and the data itself is already on disk.
-pub fn sync_dir(dir: &Path) {
+pub(crate) fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = sys::sync_directory(&d);
     }
@@ -197,7 +201,7 @@ pub fn sync_dir(dir: &Path) {
 /// Open a regular file for reading without following a symlink and without
 /// blocking on a planted FIFO.
 /// Returns the file and its metadata.
-pub fn open_regular(path: &Path) -> io::Result<(File, fs::Metadata)> {
+pub(crate) fn open_regular(path: &Path) -> io::Result<(File, fs::Metadata)> {
     let file = OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
@@ -210,7 +214,7 @@ pub fn open_regular(path: &Path) -> io::Result<(File, fs::Metadata)> {
 }
 
 /// Whole contents of a regular file, refusing files over `limit` bytes.
-pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let (mut file, meta) = open_regular(path)?;
     let size = meta.len();
     if size > limit {
@@ -229,7 +233,7 @@ pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 }
 
 /// Up to `limit` bytes from the current position of an open file.
-pub fn read_prefix(file: &mut File, buf: &mut Vec<u8>, limit: usize) -> io::Result<()> {
+pub(crate) fn read_prefix(file: &mut File, buf: &mut Vec<u8>, limit: usize) -> io::Result<()> {
     buf.clear();
     buf.resize(limit, 0);
     let mut filled = 0;
@@ -246,12 +250,12 @@ pub fn read_prefix(file: &mut File, buf: &mut Vec<u8>, limit: usize) -> io::Resu
 }
 
 /// Remove a file and make the removal durable; a file already gone is fine.
-pub fn remove(path: &Path) -> Result<()> {
+pub(crate) fn remove(path: &Path) -> Result<()> {
     remove_with(path, || {})
 }
 
 /// `remove`, running `after_unlink` right after the name is gone.
-pub fn remove_with(path: &Path, after_unlink: impl FnOnce()) -> Result<()> {
+pub(crate) fn remove_with(path: &Path, after_unlink: impl FnOnce()) -> Result<()> {
     match fs::remove_file(path) {
         Ok(()) => {
             after_unlink();
@@ -271,26 +275,22 @@ pub fn remove_with(path: &Path, after_unlink: impl FnOnce()) -> Result<()> {
 /// a fraction of the cost; `commit` every so often keeps memory flat.
 /// Unlike `write_atomic` it never replaces a file: a name already taken,
 /// even by a damaged file or a symlink, keeps what it has.
-pub struct Batch {
+pub(crate) struct Batch {
     dir: PathBuf,
     pending: Vec<(PathBuf, PathBuf)>,
 }
 
 impl Batch {
-    pub fn new(dir: &Path) -> Batch {
+    pub(crate) fn new(dir: &Path) -> Batch {
         Batch { dir: dir.to_path_buf(), pending: Vec::new() }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.pending.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.pending.is_empty()
-    }
-
     /// Stage `contents` for `target`, which must not exist yet.
-    pub fn add(&mut self, target: &Path, contents: &[u8]) -> Result<()> {
+    pub(crate) fn add(&mut self, target: &Path, contents: &[u8]) -> Result<()> {
         if sys::write_aborted() {
             return Err(Error::Interrupted); // Drop removes what is staged
         }
@@ -315,7 +315,7 @@ impl Batch {
     /// existed by then (made by someone else since the caller looked); those
     /// are left as they were and their staged copies dropped. On an error,
     /// what was already placed stays and the rest of the staged files go.
-    pub fn commit(&mut self) -> Result<usize> {
+    pub(crate) fn commit(&mut self) -> Result<usize> {
         if self.pending.is_empty() {
             return Ok(0);
         }
@@ -459,7 +459,7 @@ mod tests {
         batch.add(&dir.join("c.json"), b"c").unwrap();
         assert!(batch.commit().is_err());
         assert_eq!(names(&dir), ["a.json"]);
-        assert!(batch.is_empty());
+        assert_eq!(batch.len(), 0);
         drop(batch);
         assert_eq!(names(&dir), ["a.json"]);
         fs::remove_dir_all(&dir).unwrap();

@@ -11,23 +11,38 @@
 // in ours).
 #![allow(clippy::question_mark)]
 
-pub mod args;
-pub mod chat;
-pub mod cli;
-pub mod config;
-pub mod configure;
-pub mod error;
-pub mod fsio;
-pub mod hash;
-pub mod output;
-pub mod resolve;
-pub mod sessions;
-pub mod store;
-pub mod suggest;
-pub mod sys;
-pub mod terminal;
-pub mod text;
-pub mod time;
-pub mod view;
+mod args;
+mod chat;
+mod cli;
+mod config;
+mod configure;
+mod error;
+mod fsio;
+mod hash;
+mod output;
+mod resolve;
+mod sessions;
+mod store;
+mod suggest;
+mod sys;
+mod terminal;
+mod text;
+mod time;
+mod view;
 
+// What `main.rs` calls: parse, run, and report. Everything else is
+// `pub(crate)`, so the compiler names what nothing uses.
 pub use cli::run::run;
+pub use cli::{Cli, parse};
+pub use error::Error;
+pub use output::{notice, report};
+pub use sys::return_large_buffers;
+
+/// The decoders the fuzz targets in `fuzz/` drive: everything hermes reads
+/// that another program may have written. Not an interface to build on.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::chat::agent::decode;
+    pub use crate::store::{MAX_SESSION_BYTES, format, json, session};
+    pub use crate::terminal::{breadcrumb, sanitize_key};
+}

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 
 /// stdout, buffered; every write reports a closed pipe as `Error::BrokenPipe`.
-pub struct Out {
+pub(crate) struct Out {
     inner: io::BufWriter<io::StdoutLock<'static>>,
 }
 
@@ -22,20 +22,20 @@ impl Default for Out {
 
 impl Out {
     #[allow(clippy::new_without_default)] // it locks stdout: no default
-    pub fn new() -> Out {
+    pub(crate) fn new() -> Out {
         Out { inner: io::BufWriter::new(io::stdout().lock()) }
     }
 
-    pub fn write(&mut self, text: &str) -> Result<()> {
+    pub(crate) fn write(&mut self, text: &str) -> Result<()> {
         self.inner.write_all(text.as_bytes()).map_err(map_stdout_error)
     }
 
-    pub fn line(&mut self, text: &str) -> Result<()> {
+    pub(crate) fn line(&mut self, text: &str) -> Result<()> {
         self.write(text)?;
         self.write("\n")
     }
 
-    pub fn flush(&mut self) -> Result<()> {
+    pub(crate) fn flush(&mut self) -> Result<()> {
         self.inner.flush().map_err(map_stdout_error)
     }
 }
@@ -46,7 +46,7 @@ impl Drop for Out {
     }
 }
 
-pub fn map_stdout_error(e: io::Error) -> Error {
+pub(crate) fn map_stdout_error(e: io::Error) -> Error {
     if e.kind() == io::ErrorKind::BrokenPipe { Error::BrokenPipe } else { Error::StdoutWrite(e) }
 }
 
@@ -71,13 +71,13 @@ pub fn report(e: &Error) {
 }
 
 /// Print a warning: something was skipped or left, and the command goes on.
-pub fn warn(text: &str) {
+pub(crate) fn warn(text: &str) {
     notice(&format!("warning: {text}"));
 }
 
 /// Warn about a file in the sessions folder that is not a session file;
 /// `outcome` says what became of it ("skipped", "left in place").
-pub fn warn_not_a_session_file(path: &Path, why: &str, outcome: &str) {
+pub(crate) fn warn_not_a_session_file(path: &Path, why: &str, outcome: &str) {
     warn(&format!("{}; {outcome}", crate::error::not_a_session_file(path, why)));
 }
 
@@ -103,12 +103,12 @@ macro_rules! note {
 /// anything else is refused: hermes neither writes through it nor
 /// replaces the link (a link planted where a file is expected must not
 /// redirect an export, and a link of the user's must not vanish).
-pub enum Destination {
+pub(crate) enum Destination {
     Replace(PathBuf),
     Stream(PathBuf),
 }
 
-pub fn destination(given: &Path) -> Result<Destination> {
+pub(crate) fn destination(given: &Path) -> Result<Destination> {
     if given.is_dir() {
         return Err(Error::usage(format!("{} is a directory; give a file name", given.display())));
     }
@@ -144,7 +144,7 @@ pub fn destination(given: &Path) -> Result<Destination> {
 /// A file that is there is not replaced without being told to: `how`
 /// says how to tell. A device or FIFO is written into, not replaced (see
 /// `destination`), and a link is refused there.
-pub fn refuse_existing(path: &Path, how: &str) -> Result<()> {
+pub(crate) fn refuse_existing(path: &Path, how: &str) -> Result<()> {
     if fs::symlink_metadata(path).is_ok_and(|meta| meta.is_file()) {
         return Err(Error::Refused(format!("{} exists; nothing was written ({how})", path.display())));
     }
@@ -152,13 +152,13 @@ pub fn refuse_existing(path: &Path, how: &str) -> Result<()> {
 }
 
 /// A device or pipe, opened to be written into (never created).
-pub fn open_stream(path: &Path) -> Result<File> {
+pub(crate) fn open_stream(path: &Path) -> Result<File> {
     fs::OpenOptions::new().write(true).open(path).map_err(|e| Error::io(path, e))
 }
 
 /// Write an export file (`/save` in chat): atomically with mode 0600, or
 /// into a device or pipe (see `destination`).
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     match destination(path)? {
         Destination::Replace(path) => crate::fsio::write_atomic(&path, bytes),
         Destination::Stream(path) => open_stream(&path)?.write_all(bytes).map_err(|e| Error::io(&path, e)),

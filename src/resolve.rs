@@ -14,7 +14,7 @@ use crate::terminal::breadcrumb;
 
 /// Why bare `-c` picked the session it did.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Reason {
+pub(crate) enum Reason {
     /// This terminal used it last.
     Breadcrumb,
     /// Newest session started inside the current workspace.
@@ -24,7 +24,7 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Reason::Breadcrumb => "breadcrumb",
             Reason::Workspace => "workspace",
@@ -35,7 +35,7 @@ impl Reason {
 
 /// The session bare `-c` continues here, and why; None if there are no
 /// sessions at all.
-pub fn resolve_continue(
+pub(crate) fn resolve_continue(
     store: &Store,
     terminal: Option<&Terminal>,
     now: f64,
@@ -56,7 +56,7 @@ pub fn resolve_continue(
 
 /// The first rule of `-c`: this terminal's breadcrumb, if its session still
 /// exists. A breadcrumb to a deleted session is as good as none.
-pub fn from_breadcrumb(
+pub(crate) fn from_breadcrumb(
     store: &Store,
     terminal: Option<&Terminal>,
     now: f64,
@@ -72,7 +72,7 @@ pub fn from_breadcrumb(
 /// newest session inside the current workspace, else the newest of all.
 /// Only (activity time, ID) pairs are kept: this runs for every session of
 /// a scan, and a scan in ID order finds a newer session at almost every step.
-pub struct FallbackPicker {
+pub(crate) struct FallbackPicker {
     workspace: Option<PathBuf>,
     now: f64,
     newest_here: Option<(f64, String)>,
@@ -81,7 +81,7 @@ pub struct FallbackPicker {
 
 impl FallbackPicker {
     #[allow(clippy::new_without_default)] // it reads the clock and the workspace
-    pub fn new() -> FallbackPicker {
+    pub(crate) fn new() -> FallbackPicker {
         FallbackPicker {
             workspace: current_workspace(),
             now: crate::time::now(),
@@ -90,13 +90,13 @@ impl FallbackPicker {
         }
     }
 
-    pub fn consider(&mut self, header: &Header) {
+    pub(crate) fn consider(&mut self, header: &Header) {
         self.consider_session(header.updated_at, &header.id, &header.cwd);
     }
 
     /// `consider`, from a session's activity time, ID and directory. A
     /// time ahead of now (another machine's clock) counts as now.
-    pub fn consider_session(&mut self, updated_at: f64, id: &str, cwd: &str) {
+    pub(crate) fn consider_session(&mut self, updated_at: f64, id: &str, cwd: &str) {
         let active = updated_at.min(self.now);
         let newer = |best: &Option<(f64, String)>| {
             best.as_ref().is_none_or(|(t, best_id)| (active, id) > (*t, best_id.as_str()))
@@ -111,12 +111,12 @@ impl FallbackPicker {
 
     /// Whether the newest session in the workspace is known, given that
     /// sessions now come in order of activity: found, or no workspace.
-    pub fn has_workspace_pick(&self) -> bool {
+    pub(crate) fn has_workspace_pick(&self) -> bool {
         self.newest_here.is_some() || self.workspace.is_none()
     }
 
     /// The ID `-c` falls back to, and why.
-    pub fn pick(self) -> Option<(String, Reason)> {
+    pub(crate) fn pick(self) -> Option<(String, Reason)> {
         match (self.newest_here, self.newest) {
             (Some((_, id)), _) => Some((id, Reason::Workspace)),
             (None, Some((_, id))) => Some((id, Reason::Latest)),
@@ -132,12 +132,12 @@ impl Default for FallbackPicker {
 }
 
 /// Whether a session was started inside `workspace`.
-pub fn in_workspace(workspace: Option<&Path>, header: &Header) -> bool {
+pub(crate) fn in_workspace(workspace: Option<&Path>, header: &Header) -> bool {
     started_in(workspace, &header.cwd)
 }
 
 /// Whether a session started in `cwd` belongs to `workspace`.
-pub fn started_in(workspace: Option<&Path>, cwd: &str) -> bool {
+pub(crate) fn started_in(workspace: Option<&Path>, cwd: &str) -> bool {
     workspace.is_some_and(|w| !cwd.is_empty() && Path::new(cwd).starts_with(w))
 }
 
@@ -145,7 +145,7 @@ pub fn started_in(workspace: Option<&Path>, cwd: &str) -> bool {
 /// exact title, else the one a short ID names; a title that several
 /// sessions share, or a short ID that fits several, is an error naming
 /// them. Not found carries the closest titles for "Did you mean".
-pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
+pub(crate) fn find_by_name(store: &Store, name: &str) -> Result<Header> {
     match lookup(store, name)? {
         Lookup::Found(h) => Ok(h),
         Lookup::Missing { did_you_mean } => {
@@ -154,7 +154,7 @@ pub fn find_by_name(store: &Store, name: &str) -> Result<Header> {
     }
 }
 
-pub enum Lookup {
+pub(crate) enum Lookup {
     Found(Header),
     /// The closest titles, newest first (see `suggest`).
     Missing {
@@ -167,7 +167,7 @@ pub enum Lookup {
 /// shape of a short ID, those whose ID it abbreviates. One candidate is
 /// found; several are an error naming each (nothing is guessed: a title
 /// `dddddd` and the session whose ID ends in `dddddd` are two meanings).
-pub fn lookup(store: &Store, name: &str) -> Result<Lookup> {
+pub(crate) fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     if name.trim().is_empty() {
         return Ok(Lookup::Missing { did_you_mean: Vec::new() });
     }
@@ -280,7 +280,7 @@ fn ambiguous(name: &str, sessions: Vec<Header>) -> Error {
 }
 
 /// Every session whose title is `name` (as typed, or cleaned as titles are).
-pub fn titled(store: &Store, name: &str) -> Result<Vec<Header>> {
+pub(crate) fn titled(store: &Store, name: &str) -> Result<Vec<Header>> {
     let cleaned = session::sanitize_title(name);
     let mut found = Vec::new();
     store.scan(|entry| {
@@ -295,7 +295,7 @@ pub fn titled(store: &Store, name: &str) -> Result<Vec<Header>> {
 
 /// Whether `name` has the form of a short ID: 8 or more leading characters
 /// of an ID, or the 6 hex digits that end one.
-pub fn is_short_id(name: &str) -> bool {
+pub(crate) fn is_short_id(name: &str) -> bool {
     let b = name.as_bytes();
     let is_suffix = b.len() == 6 && b.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
     let is_prefix = (8..22).contains(&b.len())
@@ -308,7 +308,7 @@ pub fn is_short_id(name: &str) -> bool {
 }
 
 /// The IDs among `ids` (sorted) that the short ID `name` fits.
-pub fn ids_fitting<'a>(ids: &'a [[u8; 22]], name: &str) -> Vec<&'a [u8; 22]> {
+pub(crate) fn ids_fitting<'a>(ids: &'a [[u8; 22]], name: &str) -> Vec<&'a [u8; 22]> {
     let b = name.as_bytes();
     if b.len() == 6 {
         return ids.iter().filter(|id| id.ends_with(b)).collect();
@@ -347,7 +347,7 @@ fn ambiguous_id(name: &str, fitting: Vec<Header>) -> Error {
 
 /// The session a short ID names; None when it fits none. Fitting several
 /// is an error that lists them, newest first.
-pub fn by_short_id(store: &Store, name: &str) -> Result<Option<Header>> {
+pub(crate) fn by_short_id(store: &Store, name: &str) -> Result<Option<Header>> {
     let mut fitting = short_id_candidates(store, name)?;
     match fitting.len() {
         0 => Ok(None),
@@ -359,7 +359,7 @@ pub fn by_short_id(store: &Store, name: &str) -> Result<Option<Header>> {
 /// The session with this ID (`-r`), or the one its short ID names. `-r`
 /// takes IDs only: a title never enters, so a title shaped like a short ID
 /// cannot stand in for the session that ID names.
-pub fn find_by_id(store: &Store, id: &str) -> Result<Header> {
+pub(crate) fn find_by_id(store: &Store, id: &str) -> Result<Header> {
     if let Some(h) = store.header(id)? {
         return Ok(h);
     }
@@ -368,14 +368,14 @@ pub fn find_by_id(store: &Store, id: &str) -> Result<Header> {
 
 /// The current workspace: the enclosing git work tree's root, else the
 /// current directory.
-pub fn current_workspace() -> Option<PathBuf> {
+pub(crate) fn current_workspace() -> Option<PathBuf> {
     let cwd = std::env::current_dir().ok()?;
     let root = cwd.ancestors().find(|dir| dir.join(".git").exists()).map(Path::to_path_buf);
     Some(root.unwrap_or(cwd))
 }
 
 /// The current directory as text, for recording in sessions/breadcrumbs.
-pub fn cwd_string() -> String {
+pub(crate) fn cwd_string() -> String {
     std::env::current_dir().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default()
 }
 

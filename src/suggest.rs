@@ -5,23 +5,23 @@
 use crate::text::edit_distance;
 
 /// How many titles a "did you mean" lists at most.
-pub const SHOWN: usize = 5;
+pub(crate) const SHOWN: usize = 5;
 
 /// The titles close to a name, fed one session at a time (the scan that
 /// found no match) so that only the few newest are kept.
-pub struct ClosestTitles {
+pub(crate) struct ClosestTitles {
     wanted: String,
     /// (activity, title), newest first, at most `SHOWN`, titles distinct.
     found: Vec<(f64, String)>,
 }
 
 impl ClosestTitles {
-    pub fn new(name: &str) -> ClosestTitles {
+    pub(crate) fn new(name: &str) -> ClosestTitles {
         ClosestTitles { wanted: name.trim().to_lowercase(), found: Vec::new() }
     }
 
     /// A session titled `title`, last active at `activity`.
-    pub fn consider(&mut self, title: &str, activity: f64) {
+    pub(crate) fn consider(&mut self, title: &str, activity: f64) {
         if title.is_empty() || !is_close(&self.wanted, &title.to_lowercase()) {
             return;
         }
@@ -39,7 +39,7 @@ impl ClosestTitles {
     }
 
     /// The titles, newest first.
-    pub fn finish(self) -> Vec<String> {
+    pub(crate) fn finish(self) -> Vec<String> {
         self.found.into_iter().map(|(_, title)| title).collect()
     }
 }
@@ -48,7 +48,7 @@ impl ClosestTitles {
 /// what was meant: it holds what was typed; or it is a few edits away; or
 /// each word typed is in it, or a few edits from one of its words (or the
 /// start of one: `debg` for `debugging`).
-pub fn is_close(wanted: &str, title: &str) -> bool {
+pub(crate) fn is_close(wanted: &str, title: &str) -> bool {
     if wanted.chars().count() < 2 {
         return false;
     }

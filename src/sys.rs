@@ -25,7 +25,7 @@ pub fn return_large_buffers() {
     }
 }
 
-pub fn isatty(fd: RawFd) -> bool {
+pub(crate) fn isatty(fd: RawFd) -> bool {
     // SAFETY: isatty only inspects the descriptor number; any value is allowed.
     unsafe { libc::isatty(fd) == 1 }
 }
@@ -34,7 +34,7 @@ pub fn isatty(fd: RawFd) -> bool {
 /// is 32 bits on Linux, 16 on macOS and FreeBSD: the bits are compared here,
 /// in its own type, and callers see only the kind.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileKind {
+pub(crate) enum FileKind {
     Regular,
     Fifo,
     CharDevice,
@@ -54,7 +54,7 @@ impl FileKind {
 
 /// The kind of file open on `fd`, and its device number (st_rdev; the
 /// terminal's, for a terminal).
-pub fn fstat_device(fd: RawFd) -> Option<(FileKind, u64)> {
+pub(crate) fn fstat_device(fd: RawFd) -> Option<(FileKind, u64)> {
     let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: fstat writes a whole `struct stat` into the buffer on success,
     // and we read it only then.
@@ -70,20 +70,20 @@ pub fn fstat_device(fd: RawFd) -> Option<(FileKind, u64)> {
 }
 
 /// The session id of the terminal open on `fd` (its session leader's pid).
-pub fn tcgetsid(fd: RawFd) -> Option<i32> {
+pub(crate) fn tcgetsid(fd: RawFd) -> Option<i32> {
     // SAFETY: tcgetsid takes a descriptor by value and returns -1 on any error.
     let sid = unsafe { libc::tcgetsid(fd) };
     (sid > 0).then_some(sid)
 }
 
 /// The session id of this process.
-pub fn getsid_self() -> Option<i32> {
+pub(crate) fn getsid_self() -> Option<i32> {
     // SAFETY: getsid(0) asks about the calling process; it cannot fault.
     let sid = unsafe { libc::getsid(0) };
     (sid > 0).then_some(sid)
 }
 
-pub fn geteuid() -> u32 {
+pub(crate) fn geteuid() -> u32 {
     // SAFETY: geteuid has no arguments and always succeeds.
     unsafe { libc::geteuid() }
 }
@@ -91,7 +91,7 @@ pub fn geteuid() -> u32 {
 /// Run `create` with the umask set to 077, so that files and directories get
 /// exactly the mode they are created with (0600, 0700) whatever the user's
 /// umask; restored before returning so that agents inherit the user's own.
-pub fn with_private_umask<T>(create: impl FnOnce() -> T) -> T {
+pub(crate) fn with_private_umask<T>(create: impl FnOnce() -> T) -> T {
     // SAFETY: umask only swaps a process attribute. hermes creates files from
     // one thread only, so no other creation observes the temporary value.
     let old = unsafe { libc::umask(0o077) };
@@ -103,7 +103,7 @@ pub fn with_private_umask<T>(create: impl FnOnce() -> T) -> T {
 
 /// Try once to take a POSIX write lock on bytes `[start, start+len)` of `fd`.
 /// Ok(false) means another process holds a conflicting lock.
-pub fn try_lock_range(fd: RawFd, start: u64, len: u64) -> io::Result<bool> {
+pub(crate) fn try_lock_range(fd: RawFd, start: u64, len: u64) -> io::Result<bool> {
     // SAFETY: flock is a plain C struct; all-zero is a valid starting value.
     let mut fl: libc::flock = unsafe { std::mem::zeroed() };
     fl.l_type = libc::F_WRLCK as _;
@@ -123,7 +123,7 @@ pub fn try_lock_range(fd: RawFd, start: u64, len: u64) -> io::Result<bool> {
 }
 
 /// Release a lock taken by `try_lock_range`.
-pub fn unlock_range(fd: RawFd, start: u64, len: u64) {
+pub(crate) fn unlock_range(fd: RawFd, start: u64, len: u64) {
     // SAFETY: as in try_lock_range.
     let mut fl: libc::flock = unsafe { std::mem::zeroed() };
     fl.l_type = libc::F_UNLCK as _;
@@ -140,7 +140,7 @@ pub fn unlock_range(fd: RawFd, start: u64, len: u64) {
 /// time_t is 64 bits on every target hermes is built for (musl since 1.2,
 /// whatever the libc crate's alias says); it is never named here, so that
 /// no target warns, and a time it cannot hold gives None, not a wrapped one.
-pub fn local_time(secs: i64) -> Option<(i32, u32, u32, u32, u32, u32)> {
+pub(crate) fn local_time(secs: i64) -> Option<(i32, u32, u32, u32, u32, u32)> {
     #[allow(clippy::useless_conversion)] // i64 to i64 on 64-bit targets
     let t = secs.try_into().ok()?;
     let mut tm = std::mem::MaybeUninit::<libc::tm>::uninit();
@@ -163,25 +163,25 @@ pub fn local_time(secs: i64) -> Option<(i32, u32, u32, u32, u32, u32)> {
 }
 
 /// Send `signal` to every process in process group `pgid`.
-pub fn kill_group(pgid: u32, signal: i32) {
+pub(crate) fn kill_group(pgid: u32, signal: i32) {
     // SAFETY: kill takes plain integers; a negative pid names a process group.
     unsafe { libc::kill(-(pgid as libc::pid_t), signal) };
 }
 
 /// Whether any process of group `pgid` is left.
-pub fn group_exists(pgid: u32) -> bool {
+pub(crate) fn group_exists(pgid: u32) -> bool {
     // SAFETY: signal 0 only checks that the group exists and may be signalled.
     unsafe { libc::kill(-(pgid as libc::pid_t), 0) == 0 }
 }
 
-pub const SIGINT: i32 = libc::SIGINT;
-pub const SIGTERM: i32 = libc::SIGTERM;
-pub const SIGKILL: i32 = libc::SIGKILL;
+pub(crate) const SIGINT: i32 = libc::SIGINT;
+pub(crate) const SIGTERM: i32 = libc::SIGTERM;
+pub(crate) const SIGKILL: i32 = libc::SIGKILL;
 
 /// Wait at most `timeout` (rounded up to whole milliseconds) until `fd` can
 /// be read without blocking: data, end of file, or an error. Ok(false) when
 /// the time ran out; a caught signal ends the wait early as Err(Interrupted).
-pub fn wait_readable(fd: RawFd, timeout: std::time::Duration) -> io::Result<bool> {
+pub(crate) fn wait_readable(fd: RawFd, timeout: std::time::Duration) -> io::Result<bool> {
     let millis = timeout.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as libc::c_int;
     let mut pfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
     // SAFETY: poll reads and writes the one pollfd we own, for the call only.
@@ -192,7 +192,7 @@ pub fn wait_readable(fd: RawFd, timeout: std::time::Duration) -> io::Result<bool
 /// A descriptor that becomes readable once process `pid` (a child not yet
 /// reaped) has exited, for `wait_readable`; None where the kernel has no
 /// such descriptors (Linux before 5.3, other systems).
-pub fn exit_watch(pid: u32) -> Option<std::os::fd::OwnedFd> {
+pub(crate) fn exit_watch(pid: u32) -> Option<std::os::fd::OwnedFd> {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::FromRawFd;
@@ -212,7 +212,7 @@ pub fn exit_watch(pid: u32) -> Option<std::os::fd::OwnedFd> {
 /// `bytes`, sixteen bytes a step: the answer if a stop is among them, else
 /// None with `at` past them and `ascii` told whether they were all ASCII.
 #[cfg(target_arch = "x86_64")]
-pub fn string_stop_blocks(
+pub(crate) fn string_stop_blocks(
     bytes: &[u8],
     controls: bool,
     at: &mut usize,
@@ -269,7 +269,7 @@ extern "C" fn remember_signal(signal: libc::c_int) {
 /// A signal that was ignored when hermes started stays ignored, for hermes
 /// and (exec keeps ignored signals ignored) for its agent: SIGHUP under
 /// `nohup`, SIGINT in a background job of a script, as `sleep` leaves them.
-pub fn catch_interrupts() {
+pub(crate) fn catch_interrupts() {
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         if is_ignored(signal) {
             continue;
@@ -304,18 +304,18 @@ static ABORT_WRITES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBo
 /// catch SIGINT, SIGTERM and SIGHUP, and have every write in progress give
 /// up at the next step, removing its temporary file, instead of dying with
 /// it left behind. The verbs look at `signal_pending` between items.
-pub fn abort_writes_on_signal() {
+pub(crate) fn abort_writes_on_signal() {
     ABORT_WRITES.store(true, Ordering::SeqCst);
     catch_interrupts();
 }
 
 /// A signal is pending and writes are to give up at one.
-pub fn write_aborted() -> bool {
+pub(crate) fn write_aborted() -> bool {
     ABORT_WRITES.load(Ordering::SeqCst) && signal_pending()
 }
 
 /// The signal caught since the last call, if any.
-pub fn take_signal() -> Option<i32> {
+pub(crate) fn take_signal() -> Option<i32> {
     match LAST_SIGNAL.swap(0, Ordering::SeqCst) {
         0 => None,
         s => Some(s),
@@ -323,12 +323,12 @@ pub fn take_signal() -> Option<i32> {
 }
 
 /// Whether a signal is pending, without consuming it.
-pub fn signal_pending() -> bool {
+pub(crate) fn signal_pending() -> bool {
     LAST_SIGNAL.load(Ordering::SeqCst) != 0
 }
 
 /// Create a directory with mode 0700, not following a final symlink.
-pub fn mkdir_private(path: &Path) -> io::Result<()> {
+pub(crate) fn mkdir_private(path: &Path) -> io::Result<()> {
     let c = CString::new(path.as_os_str().as_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains NUL"))?;
     // SAFETY: c is a valid NUL-terminated string for the duration of the call.
@@ -337,7 +337,7 @@ pub fn mkdir_private(path: &Path) -> io::Result<()> {
 }
 
 /// Columns of the terminal on `fd`, if it is one.
-pub fn terminal_columns(fd: RawFd) -> Option<usize> {
+pub(crate) fn terminal_columns(fd: RawFd) -> Option<usize> {
     // SAFETY: winsize is plain data; TIOCGWINSZ fills it on success only.
     let mut size: libc::winsize = unsafe { std::mem::zeroed() };
     // SAFETY: TIOCGWINSZ writes one winsize into the struct we own.
@@ -347,7 +347,7 @@ pub fn terminal_columns(fd: RawFd) -> Option<usize> {
 
 /// Flush all dirty data of the file system holding `dir` (syncfs on Linux;
 /// elsewhere, sync of everything).
-pub fn sync_filesystem_of(dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_filesystem_of(dir: &Path) -> io::Result<()> {
     let file = std::fs::File::open(dir)?;
     #[cfg(target_os = "linux")]
     {
@@ -372,7 +372,7 @@ pub fn sync_filesystem_of(dir: &Path) -> io::Result<()> {
 
 /// Make the data written to `file` durable before it is renamed into place
 /// (fdatasync(2); on macOS fcntl(F_FULLFSYNC), see `full_fsync`).
-pub fn sync_file(file: &std::fs::File) -> io::Result<()> {
+pub(crate) fn sync_file(file: &std::fs::File) -> io::Result<()> {
     #[cfg(target_vendor = "apple")]
     return full_fsync(file);
     #[cfg(not(target_vendor = "apple"))]
@@ -381,7 +381,7 @@ pub fn sync_file(file: &std::fs::File) -> io::Result<()> {
 
 /// Make a rename or unlink in the directory open as `dir` durable (fsync(2);
 /// on macOS fcntl(F_FULLFSYNC)).
-pub fn sync_directory(dir: &std::fs::File) -> io::Result<()> {
+pub(crate) fn sync_directory(dir: &std::fs::File) -> io::Result<()> {
     #[cfg(target_vendor = "apple")]
     return full_fsync(dir);
     #[cfg(not(target_vendor = "apple"))]
@@ -409,7 +409,7 @@ fn full_fsync(file: &std::fs::File) -> io::Result<()> {
 /// dbus and OpenRC setups); the sysctl kern.uuid on macOS (the hardware
 /// UUID); kern.hostuuid on FreeBSD (set at boot from /etc/hostid, which is
 /// read when the sysctl is empty).
-pub fn machine_id() -> Option<String> {
+pub(crate) fn machine_id() -> Option<String> {
     #[cfg(target_vendor = "apple")]
     let id = sysctl_string(c"kern.uuid");
     #[cfg(target_os = "freebsd")]
@@ -443,7 +443,7 @@ fn sysctl_string(name: &std::ffi::CStr) -> Option<String> {
 /// gives its `struct kinfo_proc` (sysctl(3)). Linux reads /proc instead
 /// (see terminal::process_start_time). None for a pid that does not exist.
 #[cfg(any(target_vendor = "apple", target_os = "freebsd"))]
-pub fn process_start_time(pid: i32) -> Option<u64> {
+pub(crate) fn process_start_time(pid: i32) -> Option<u64> {
     // Room for the whole struct (648 bytes on 64-bit macOS, 1088 on
     // FreeBSD amd64), aligned as it needs.
     let mut buf = [0u64; 256];
@@ -484,7 +484,7 @@ pub fn process_start_time(pid: i32) -> Option<u64> {
 /// lstat of `name` inside the open directory `dir`: one path lookup instead
 /// of a walk from the root. Returns (size, mtime s, mtime ns, inode,
 /// is a regular file).
-pub fn stat_at(dir: RawFd, name: &std::ffi::CStr) -> io::Result<(u64, i64, i64, u64, bool)> {
+pub(crate) fn stat_at(dir: RawFd, name: &std::ffi::CStr) -> io::Result<(u64, i64, i64, u64, bool)> {
     let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: name is NUL-terminated; fstatat fills the whole struct on
     // success, and we read it only then.
@@ -499,7 +499,7 @@ pub fn stat_at(dir: RawFd, name: &std::ffi::CStr) -> io::Result<(u64, i64, i64, 
 }
 
 /// This machine's host name (gethostname(2)); None if it has none.
-pub fn host_name() -> Option<String> {
+pub(crate) fn host_name() -> Option<String> {
     let mut buf = [0u8; 256];
     // SAFETY: gethostname writes at most buf.len() bytes into the buffer we
     // own; the last byte is kept NUL so the result is always terminated.
@@ -513,7 +513,7 @@ pub fn host_name() -> Option<String> {
 }
 
 /// The terminal attributes of `fd` (termios), if it is a terminal.
-pub fn tty_attributes(fd: RawFd) -> io::Result<libc::termios> {
+pub(crate) fn tty_attributes(fd: RawFd) -> io::Result<libc::termios> {
     let mut attributes = std::mem::MaybeUninit::<libc::termios>::uninit();
     // SAFETY: tcgetattr fills the whole termios we own on success, and we
     // read it only then.
@@ -527,7 +527,7 @@ pub fn tty_attributes(fd: RawFd) -> io::Result<libc::termios> {
 
 /// Set the terminal attributes of `fd` once its pending output is written
 /// (TCSADRAIN: no typed-ahead input is thrown away).
-pub fn set_tty_attributes(fd: RawFd, attributes: &libc::termios) -> io::Result<()> {
+pub(crate) fn set_tty_attributes(fd: RawFd, attributes: &libc::termios) -> io::Result<()> {
     // SAFETY: tcsetattr only reads the termios we lend it for the call; it is
     // async-signal-safe, so the panic hook may call this too.
     if unsafe { libc::tcsetattr(fd, libc::TCSADRAIN, attributes) } == 0 {
@@ -540,14 +540,14 @@ pub fn set_tty_attributes(fd: RawFd, attributes: &libc::termios) -> io::Result<(
 /// One read(2) from `fd`, without std's buffering (whatever std's stdin
 /// holds back would be invisible to a poll on the descriptor). A caught
 /// signal ends it as Err(Interrupted).
-pub fn read_fd(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
+pub(crate) fn read_fd(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
     // SAFETY: read writes at most buf.len() bytes into the buffer we own.
     let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
     if n < 0 { Err(io::Error::last_os_error()) } else { Ok(n as usize) }
 }
 
 /// One write(2) of all of `bytes` to `fd` (retried where cut short).
-pub fn write_fd(fd: RawFd, mut bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_fd(fd: RawFd, mut bytes: &[u8]) -> io::Result<()> {
     while !bytes.is_empty() {
         // SAFETY: write reads at most bytes.len() bytes from the slice we lend.
         let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
@@ -564,7 +564,7 @@ pub fn write_fd(fd: RawFd, mut bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Rows and columns of the terminal on `fd`, if it is one and knows them.
-pub fn window_size(fd: RawFd) -> Option<(usize, usize)> {
+pub(crate) fn window_size(fd: RawFd) -> Option<(usize, usize)> {
     // SAFETY: winsize is plain data; TIOCGWINSZ fills it on success only.
     let mut size: libc::winsize = unsafe { std::mem::zeroed() };
     // SAFETY: TIOCGWINSZ writes one winsize into the struct we own.
@@ -582,7 +582,7 @@ extern "C" fn remember_screen_change(_signal: libc::c_int) {
 
 /// From now on SIGWINCH and SIGCONT set a flag that `take_screen_change`
 /// reads, and end a blocked read with EINTR so the screen can be redrawn.
-pub fn catch_screen_changes() {
+pub(crate) fn catch_screen_changes() {
     for signal in [libc::SIGWINCH, libc::SIGCONT] {
         // SAFETY: as in catch_interrupts: a zeroed sigaction with a handler
         // that only performs an atomic store.
@@ -597,13 +597,13 @@ pub fn catch_screen_changes() {
 }
 
 /// Whether the window changed size or the job was continued since the last call.
-pub fn take_screen_change() -> bool {
+pub(crate) fn take_screen_change() -> bool {
     SCREEN_CHANGED.swap(false, Ordering::SeqCst)
 }
 
 /// Stop this process as Ctrl-Z would (SIGTSTP, to its own process group,
 /// as the terminal driver sends it); returns once it is continued (`fg`).
-pub fn suspend_job() {
+pub(crate) fn suspend_job() {
     // SAFETY: kill(0, ...) signals our own process group; plain integers.
     unsafe { libc::kill(0, libc::SIGTSTP) };
 }

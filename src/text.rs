@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 /// newlines and tabs stay; without, the text stays on one line and in one
 /// tab-separated column, and bidi overrides are shown too (one in a title
 /// would reorder the rest of its row).
-pub fn printable(text: &str, keep_layout: bool) -> Cow<'_, str> {
+pub(crate) fn printable(text: &str, keep_layout: bool) -> Cow<'_, str> {
     let harmful = |c: char| {
         c.is_control() && !(keep_layout && (c == '\n' || c == '\t'))
             || !keep_layout && matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
@@ -44,7 +44,7 @@ pub fn printable(text: &str, keep_layout: bool) -> Cow<'_, str> {
 /// pass, when `colors`, and are dropped otherwise (NO_COLOR: no colour,
 /// and no `^[[1;32m` either). A sequence or character cut between two
 /// pieces is held until the next one.
-pub struct TerminalFilter {
+pub(crate) struct TerminalFilter {
     held: Vec<u8>,
     colors: bool,
 }
@@ -53,12 +53,12 @@ pub struct TerminalFilter {
 const SGR_MAX: usize = 64;
 
 impl TerminalFilter {
-    pub fn new(colors: bool) -> TerminalFilter {
+    pub(crate) fn new(colors: bool) -> TerminalFilter {
         TerminalFilter { held: Vec::new(), colors }
     }
 
     /// What to write now of `piece`.
-    pub fn push(&mut self, piece: &[u8]) -> String {
+    pub(crate) fn push(&mut self, piece: &[u8]) -> String {
         self.held.extend_from_slice(piece);
         let ready = self.complete_prefix();
         let shown = self.render(&self.held[..ready]);
@@ -67,7 +67,7 @@ impl TerminalFilter {
     }
 
     /// What was held back, once no more is coming.
-    pub fn finish(&mut self) -> String {
+    pub(crate) fn finish(&mut self) -> String {
         let shown = self.render(&self.held);
         self.held.clear();
         shown
@@ -142,19 +142,19 @@ fn is_sgr_param(b: u8) -> bool {
 /// listing's matches, the picker) and an agent's alike: not under
 /// `NO_COLOR` (<https://no-color.org>: set and not empty), nor on a
 /// `TERM=dumb` terminal. The one colour rule.
-pub fn colors_allowed() -> bool {
+pub(crate) fn colors_allowed() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
 }
 
 /// "1 session", "2 sessions".
-pub fn counted(n: usize, what: &str) -> String {
+pub(crate) fn counted(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// Outside input quoted in a message: printable, and a long one (a
 /// 5,000-character "ID") cut to its first characters with its length said.
-pub fn clipped(s: &str) -> String {
+pub(crate) fn clipped(s: &str) -> String {
     const SHOWN: usize = 60;
     let shown = printable(s, false);
     let n = shown.chars().count();
@@ -166,7 +166,7 @@ pub fn clipped(s: &str) -> String {
 }
 
 /// At most `max` characters, cut at a space where one is near, with `…`.
-pub fn truncate_words(s: &str, max: usize) -> String {
+pub(crate) fn truncate_words(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();
     }
@@ -181,7 +181,7 @@ pub fn truncate_words(s: &str, max: usize) -> String {
 /// `s` cut to at most `max` terminal columns, at a space where one is near,
 /// with `…`. Counting characters is not enough: a CJK title takes two
 /// columns a character and would push the table past the terminal's edge.
-pub fn fit_columns(s: &str, max: usize) -> String {
+pub(crate) fn fit_columns(s: &str, max: usize) -> String {
     if columns_of(s) <= max {
         return s.to_string();
     }
@@ -200,7 +200,7 @@ pub fn fit_columns(s: &str, max: usize) -> String {
     format!("{}…", cut.trim_end())
 }
 
-pub fn columns_of(s: &str) -> usize {
+pub(crate) fn columns_of(s: &str) -> usize {
     s.chars().map(char_columns).sum()
 }
 
@@ -208,7 +208,7 @@ pub fn columns_of(s: &str) -> usize {
 /// 2 for East Asian wide and full-width characters and emoji, 0 for
 /// combining marks, joiners and variation selectors, else 1 (titles hold
 /// no controls).
-pub fn char_columns(c: char) -> usize {
+pub(crate) fn char_columns(c: char) -> usize {
     let c = c as u32;
     let within = |table: &[(u32, u32)]| {
         table
@@ -360,7 +360,7 @@ const WIDE: &[(u32, u32)] = &[
 /// The candidate nearest to `word`, if one is near enough to be what was
 /// meant: at most two edits (a letter added, dropped, changed, or two
 /// swapped), and fewer than a third of the word. For "did you mean".
-pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).clamp(1, 2);
     candidates
         .into_iter()
@@ -372,7 +372,7 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 
 /// Optimal string alignment distance: insertions, deletions, changes and
 /// swaps of neighbours, each one edit.
-pub fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
     for (i, row) in rows.iter_mut().enumerate() {

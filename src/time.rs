@@ -4,7 +4,7 @@
 use crate::sys;
 
 /// Now, in Unix seconds (the form every stored time takes).
-pub fn now() -> f64 {
+pub(crate) fn now() -> f64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
 }
 
@@ -12,14 +12,14 @@ pub fn now() -> f64 {
 /// stored in milliseconds) a time is shown as the number stored.
 const LAST_YEAR_SHOWN: i32 = 9999;
 
-pub fn local_minutes(ts: f64) -> String {
+pub(crate) fn local_minutes(ts: f64) -> String {
     match sys::local_time(ts as i64) {
         Some((y, mo, d, h, mi, _)) if y <= LAST_YEAR_SHOWN => format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}"),
         _ => as_stored(ts),
     }
 }
 
-pub fn local_seconds(ts: f64) -> String {
+pub(crate) fn local_seconds(ts: f64) -> String {
     match sys::local_time(ts as i64) {
         Some((y, mo, d, h, mi, s)) if y <= LAST_YEAR_SHOWN => {
             format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}")
@@ -47,7 +47,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 
 /// The UTC calendar date and time of Unix seconds `ts`:
 /// (year, month, day, hour, minute, second).
-pub fn utc_civil(ts: f64) -> (i64, i64, i64, i64, i64, i64) {
+pub(crate) fn utc_civil(ts: f64) -> (i64, i64, i64, i64, i64, i64) {
     let secs = ts.floor() as i64;
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let z = days + 719_468;
@@ -64,7 +64,7 @@ pub fn utc_civil(ts: f64) -> (i64, i64, i64, i64, i64, i64) {
 
 /// An RFC 3339 time (`2026-12-02T15:40:07.553960+00:00`, `...Z`, a space
 /// for the `T`, no zone meaning UTC) as Unix seconds; None if it is not one.
-pub fn parse_rfc3339(s: &str) -> Option<f64> {
+pub(crate) fn parse_rfc3339(s: &str) -> Option<f64> {
     let b = s.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
         let part = b.get(r)?;

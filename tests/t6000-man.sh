@@ -147,7 +147,7 @@ test_expect_success 'EXIT STATUS lists the codes of --help' '
 '
 
 test_expect_success 'FILES shows every config.toml key' '
-	sed -n "/^pub const KEYS: /,/;$/p" "$ROOT/src/config.rs" | sed "s/^[^=]*=//" |
+	sed -n "/^pub(crate) const KEYS: /,/;$/p" "$ROOT/src/config.rs" | sed "s/^[^=]*=//" |
 		grep -o "\"[a-z_]*\"" | tr -d "\"" >keys &&
 	test_line_count = 10 keys &&
 	man_section FILES >section &&

@@ -29,7 +29,7 @@ test_expect_success 'the README lists the exit codes of --help' '
 '
 
 test_expect_success 'the README shows every config.toml key' '
-	sed -n "/^pub const KEYS: /,/;$/p" "$ROOT/src/config.rs" | sed "s/^[^=]*=//" |
+	sed -n "/^pub(crate) const KEYS: /,/;$/p" "$ROOT/src/config.rs" | sed "s/^[^=]*=//" |
 		grep -o "\"[a-z_]*\"" | tr -d "\"" >keys &&
 	test_line_count = 10 keys &&
 	for key in $(cat keys); do

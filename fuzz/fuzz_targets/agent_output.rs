@@ -3,8 +3,8 @@
 //! decode to exactly what was written, however it was cut.
 #![no_main]
 
-use hermes::chat::agent::decode::{Decoder, Form, PENDING_LIMIT, TooLarge};
-use hermes::store::session::MAX_MESSAGE_BYTES;
+use hermes::fuzzing::decode::{Decoder, Form, PENDING_LIMIT, TooLarge};
+use hermes::fuzzing::session::MAX_MESSAGE_BYTES;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

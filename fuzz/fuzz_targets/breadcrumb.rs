@@ -2,7 +2,7 @@
 //! what it accepts survives being written again.
 #![no_main]
 
-use hermes::terminal::breadcrumb;
+use hermes::fuzzing::breadcrumb;
 use libfuzzer_sys::fuzz_target;
 use nanoserde::SerJson;
 

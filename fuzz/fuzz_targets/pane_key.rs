@@ -4,7 +4,7 @@
 //! in a hash of the whole value.
 #![no_main]
 
-use hermes::terminal::sanitize_key;
+use hermes::fuzzing::sanitize_key;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

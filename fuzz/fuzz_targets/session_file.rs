@@ -4,9 +4,9 @@
 //! `Store::append` runs.
 #![no_main]
 
-use hermes::store::format::{self, Fault};
-use hermes::store::session::{FORMAT, Message};
-use hermes::store::{MAX_SESSION_BYTES, json};
+use hermes::fuzzing::format::{self, Fault};
+use hermes::fuzzing::session::{FORMAT, Message};
+use hermes::fuzzing::{MAX_SESSION_BYTES, json};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

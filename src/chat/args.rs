@@ -6,32 +6,32 @@ use crate::args::{peek_word, string};
 use crate::error::{Error, Result};
 
 #[derive(Debug, Default, PartialEq)]
-pub struct Args {
-    pub target: Target,
-    pub create_if_missing: bool,
-    pub query: Option<Query>,
-    pub quiet: bool,
-    pub title: Option<String>,
-    pub agent: AgentChoice,
+pub(crate) struct Args {
+    pub(crate) target: Target,
+    pub(crate) create_if_missing: bool,
+    pub(crate) query: Option<Query>,
+    pub(crate) quiet: bool,
+    pub(crate) title: Option<String>,
+    pub(crate) agent: AgentChoice,
     /// `-m MODEL`: the model of this chat, recorded in the session.
-    pub model: Option<String>,
+    pub(crate) model: Option<String>,
     /// `-s TEXT` or `--system-file FILE`: the session's system prompt.
-    pub system: Option<System>,
+    pub(crate) system: Option<System>,
     /// `--plain`: replies shown as the agent sent them, no Markdown drawn.
-    pub plain: bool,
+    pub(crate) plain: bool,
     /// `--context N`: this call's context budget, in characters.
-    pub context: Option<u64>,
+    pub(crate) context: Option<u64>,
 }
 
 #[derive(Debug, PartialEq)]
-pub enum System {
+pub(crate) enum System {
     Text(String),
     /// Read when the chat starts.
     File(std::ffi::OsString),
 }
 
 #[derive(Debug, Default, PartialEq)]
-pub enum Target {
+pub(crate) enum Target {
     #[default]
     New,
     /// Bare `-c`: this terminal's session.
@@ -45,20 +45,20 @@ pub enum Target {
 }
 
 #[derive(Debug, PartialEq)]
-pub enum Query {
+pub(crate) enum Query {
     Text(String),
     Stdin,
 }
 
 #[derive(Debug, Default, PartialEq)]
-pub enum AgentChoice {
+pub(crate) enum AgentChoice {
     #[default]
     Configured,
     Command(String),
     Disabled,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut args = Args::default();
     let mut continue_flag = false;
     let mut continue_name: Option<String> = None;

@@ -20,14 +20,14 @@ use crate::store::session::{Header, Message};
 use crate::{sys, time};
 
 /// `--context N` and `/context N`: a budget, or a usage error.
-pub fn budget_arg(text: &str) -> Result<u64> {
+pub(crate) fn budget_arg(text: &str) -> Result<u64> {
     context::parse_budget(text).map_err(Error::Usage)
 }
 
 /// `sessions compact`'s summariser (see `sessions::compact::Summarise`):
 /// the agent chosen as chat chooses it, interrupts caught as chat catches
 /// them.
-pub fn summarise(
+pub(crate) fn summarise(
     store: &Store,
     header: &Header,
     agent: Option<&str>,
@@ -48,7 +48,7 @@ pub fn summarise(
 }
 
 /// What a compaction came to.
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Nothing older than what is kept, or nothing since the last summary.
     Nothing,
     Done {
@@ -63,7 +63,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Outcome::Nothing => {
                 "nothing to compact: no messages older than those kept, since the last summary".into()
@@ -86,7 +86,7 @@ const INSTRUCTION: &str = "Summarise the conversation above for your own later u
 /// turns to come), and store it after them. The summariser reads the
 /// previous summary and the newest of those messages that fit the budget.
 /// On any failure the session is left byte for byte as it was.
-pub fn compact(
+pub(crate) fn compact(
     store: &Store,
     agent: &Agent,
     header: &Header,

@@ -2,9 +2,9 @@
 //! interactively. The user's message is saved before the agent runs and the
 //! reply after it finishes, so nothing typed is ever lost.
 
-pub mod agent;
-pub mod args;
-pub mod compact;
+pub(crate) mod agent;
+pub(crate) mod args;
+pub(crate) mod compact;
 mod repl;
 
 use std::cell::{Cell, RefCell};
@@ -63,7 +63,7 @@ struct Chat<'a> {
     noted: RefCell<Vec<String>>,
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let interactive = args.query.is_none() && sys::isatty(0);
     // A system prompt from a file that cannot be read fails before anything.
     let explicit_system = match &args.system {

@@ -18,7 +18,7 @@ use crate::error::Error;
 use super::defs::{CHAT, GLOBAL, HELP, Opt, VERBS};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Shell {
+pub(crate) enum Shell {
     Bash,
     Zsh,
     Fish,
@@ -39,7 +39,7 @@ impl FromStr for Shell {
 
 /// The script for `shell`: its template with the verbs and options of
 /// defs.rs filled in.
-pub fn script(shell: Shell) -> String {
+pub(crate) fn script(shell: Shell) -> String {
     match shell {
         Shell::Bash => bash(),
         Shell::Zsh => zsh(),

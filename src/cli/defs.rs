@@ -251,12 +251,7 @@ pub(crate) const VERBS: &[Verb] = &[
         summary: "import sessions from hermes, the Python Hermes or llm",
         help: help::IMPORT,
         options: &[
-            opt(
-                "",
-                "--from",
-                Some("hermes|hermes-agent|llm"),
-                "what wrote FILE: hermes (default), hermes-agent or llm",
-            ),
+            opt("", "--from", Some(import::FROM), "what wrote FILE (default: hermes)"),
             opt("", "--dry-run", None, "report what would be imported; write nothing"),
         ],
         parse: |p| import::parse(p).map(sessions::Command::Import),

@@ -6,7 +6,7 @@
 use super::defs::{Opt, VERBS, Verb};
 
 /// The main `--help`: `MAIN` with the sessions verbs of defs.rs named.
-pub fn main() -> String {
+pub(crate) fn main() -> String {
     let names: Vec<&str> = VERBS.iter().map(|verb| verb.name).collect();
     let mut lines = vec![String::new()];
     for (i, name) in names.iter().enumerate() {
@@ -62,7 +62,7 @@ Exit status: 0 ok, 1 no such session, 2 usage, 3 agent failed, 4 store
 failed, 130 interrupted. See hermes(1).
 ";
 
-pub const CONFIG: &str = "\
+pub(crate) const CONFIG: &str = "\
 Usage: hermes config get KEY
        hermes config set KEY VALUE
        hermes config unset KEY
@@ -106,7 +106,7 @@ Example:
   hermes config check
 ";
 
-pub const CHAT: &str = "\
+pub(crate) const CHAT: &str = "\
 Usage: hermes chat [-c [NAME] | -r ID | --pick] [--create-if-missing]
                    [-q TEXT|-] [-Q] [--title TITLE] [-m MODEL]
                    [-s TEXT | --system-file FILE] [--agent CMD | --no-agent]
@@ -178,7 +178,7 @@ ID: 8 or more leading characters of an ID, or its last 6 hex digits, when
 only one session has them. Run 'hermes sessions COMMAND --help' for more.
 ";
 
-pub const LIST: &str = "\
+pub(crate) const LIST: &str = "\
 Usage: hermes sessions list [TEXT] [--limit N] [--all] [--here] [--json]
 
 List sessions, newest activity first: title, last active, messages, ID.
@@ -190,7 +190,7 @@ each line is MARK, TITLE, DATE, MESSAGES and ID, tab-separated.
 {options}
 ";
 
-pub const SEARCH: &str = "\
+pub(crate) const SEARCH: &str = "\
 Usage: hermes sessions search TEXT [--limit N] [--json]
 
 Sessions whose title or messages hold TEXT, newest activity first, each
@@ -202,7 +202,7 @@ letter. TEXT is matched as the messages read, whatever the file escapes
 {options}
 ";
 
-pub const PICK: &str = "\
+pub(crate) const PICK: &str = "\
 Usage: hermes sessions pick
 
 Choose a session on a full-screen list of all of them, newest first, and
@@ -217,7 +217,7 @@ Ctrl-C leave printing nothing (exit 1). It draws on the terminal
 usage error. 'hermes chat --pick' picks and continues the session here.
 ";
 
-pub const SHOW: &str = "\
+pub(crate) const SHOW: &str = "\
 Usage: hermes sessions show NAME|ID [--json]
 
 Print a session's conversation. NAME is an ID, an exact title or a short
@@ -227,7 +227,7 @@ characters in it are shown as ^[ and the like, not sent to the terminal.
 {options}
 ";
 
-pub const CURRENT: &str = "\
+pub(crate) const CURRENT: &str = "\
 Usage: hermes sessions current [--json] [--format TEMPLATE]
 
 Print the session 'hermes chat -c' would continue here and why: breadcrumb
@@ -237,7 +237,7 @@ directory), or latest (newest of all). Exit 1 when there is none.
 {options}
 ";
 
-pub const EXPORT: &str = "\
+pub(crate) const EXPORT: &str = "\
 Usage: hermes sessions export [NAME|ID...] [--format json|jsonl|markdown]
                               [-o FILE [--force]]
 
@@ -247,7 +247,7 @@ session is skipped with a warning, and the exit status is then 4.
 {options}
 ";
 
-pub const IMPORT: &str = "\
+pub(crate) const IMPORT: &str = "\
 Usage: hermes sessions import [--from FORMAT] [--dry-run] FILE
 
 Import sessions from FILE ('-' for stdin). Sessions whose ID already exists
@@ -263,14 +263,14 @@ skipped and named, the rest is imported, and hermes exits 4. What hermes
 cannot hold (tool calls and results, attachments) is left out and counted.
 ";
 
-pub const RENAME: &str = "\
+pub(crate) const RENAME: &str = "\
 Usage: hermes sessions rename NAME|ID TITLE
 
 Give a session a new title. Control and invisible characters are removed and
 whitespace is collapsed; a title is at most 100 characters and unique.
 ";
 
-pub const DELETE: &str = "\
+pub(crate) const DELETE: &str = "\
 Usage: hermes sessions delete NAME|ID... [--yes]
 
 Delete sessions. On a terminal hermes asks first; otherwise --yes is needed.
@@ -278,7 +278,7 @@ Delete sessions. On a terminal hermes asks first; otherwise --yes is needed.
 {options}
 ";
 
-pub const PRUNE: &str = "\
+pub(crate) const PRUNE: &str = "\
 Usage: hermes sessions prune --older-than DAYS [--dry-run] [--yes]
 
 Delete sessions with no activity for DAYS days, temporary files of
@@ -291,7 +291,7 @@ and sessions written to while prune runs are left in place.
 {options}
 ";
 
-pub const STATS: &str = "\
+pub(crate) const STATS: &str = "\
 Usage: hermes sessions stats [NAME|ID] [--json]
 
 Print the number of sessions and messages, bytes on disk, the oldest and
@@ -307,7 +307,7 @@ is over it.
 {options}
 ";
 
-pub const COMPACT: &str = "\
+pub(crate) const COMPACT: &str = "\
 Usage: hermes sessions compact NAME|ID [--keep N] [--agent CMD] [--context N]
 
 Ask the agent for a summary of the session's older messages and store it
@@ -322,7 +322,7 @@ writes nothing, the session is left as it was (exit 3, or 130).
 {options}
 ";
 
-pub const MERGE: &str = "\
+pub(crate) const MERGE: &str = "\
 Usage: hermes sessions merge [TITLE] [--dry-run] [--restore] [--yes]
 
 Merge the conflict copies that sync tools and editors leave beside session
@@ -342,7 +342,7 @@ the others are removed once it is safely on disk.
 {options}
 ";
 
-pub const MERGE_FILE: &str = "\
+pub(crate) const MERGE_FILE: &str = "\
 Usage: hermes sessions merge-file BASE OURS THEIRS
 
 Merge two versions of one session file, as a git merge driver (%O %A %B):
@@ -355,7 +355,7 @@ up, in a home kept in git:
   git config merge.hermes.driver 'hermes sessions merge-file %O %A %B'
 ";
 
-pub const COMPLETION: &str = "\
+pub(crate) const COMPLETION: &str = "\
 Usage: hermes completion bash|zsh|fish
 
 Print a completion script. For example:

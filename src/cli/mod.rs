@@ -3,9 +3,9 @@
 //! its typed arguments. Nothing here touches the file system, so `--help`
 //! and `--version` always work.
 
-pub mod completion;
+pub(crate) mod completion;
 pub(crate) mod defs;
-pub mod help;
+pub(crate) mod help;
 pub(crate) mod run;
 
 use std::ffi::OsString;
@@ -20,12 +20,12 @@ use completion::Shell;
 
 #[derive(Debug)]
 pub struct Cli {
-    pub profile: Option<String>,
-    pub command: Command,
+    pub(crate) profile: Option<String>,
+    pub(crate) command: Command,
 }
 
 #[derive(Debug)]
-pub enum Command {
+pub(crate) enum Command {
     Chat(chat::args::Args),
     Sessions(sessions::Command),
     Config(crate::configure::Command),
@@ -42,7 +42,7 @@ pub fn parse() -> Result<Cli> {
     parse_from(std::env::args_os().skip(1))
 }
 
-pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
+pub(crate) fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
     let mut parser = lexopt::Parser::from_args(args);
     let mut profile = None;
     let mut version = false;

@@ -8,7 +8,7 @@ use super::parse_line;
 
 /// `text` with `key` set to `value`: its line rewritten, or a line added at
 /// the end. A line that does not parse is left as it is (`load` reports it).
-pub fn set(text: &str, key: &str, value: &str) -> String {
+pub(crate) fn set(text: &str, key: &str, value: &str) -> String {
     let mut out = String::with_capacity(text.len() + key.len() + value.len() + 8);
     let mut done = false;
     for line in text.split_inclusive('\n') {
@@ -38,7 +38,7 @@ pub fn set(text: &str, key: &str, value: &str) -> String {
 }
 
 /// `text` without the line that sets `key`, and whether there was one.
-pub fn unset(text: &str, key: &str) -> (String, bool) {
+pub(crate) fn unset(text: &str, key: &str) -> (String, bool) {
     let mut found = false;
     let kept = text
         .split_inclusive('\n')
@@ -52,12 +52,12 @@ pub fn unset(text: &str, key: &str) -> (String, bool) {
 }
 
 /// `key = "value"`, the value a TOML basic string.
-pub fn assignment(key: &str, value: &str) -> String {
+pub(crate) fn assignment(key: &str, value: &str) -> String {
     format!("{key} = {}", basic_string(value))
 }
 
 /// A TOML basic string: quotes, backslashes and control characters escaped.
-pub fn basic_string(value: &str) -> String {
+pub(crate) fn basic_string(value: &str) -> String {
     let mut s = String::with_capacity(value.len() + 2);
     s.push('"');
     for c in value.chars() {

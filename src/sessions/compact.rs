@@ -12,21 +12,21 @@ use crate::store::context;
 use crate::store::session::Header;
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
-    pub name: String,
+pub(crate) struct Args {
+    pub(crate) name: String,
     /// `--agent CMD`: the summariser (else as chat: HERMES_AGENT, config.toml).
-    pub agent: Option<String>,
+    pub(crate) agent: Option<String>,
     /// Keep the last N messages as they are (else what fits in half the budget).
-    pub keep: Option<u64>,
-    pub context: Option<u64>,
+    pub(crate) keep: Option<u64>,
+    pub(crate) context: Option<u64>,
 }
 
 /// Chat's summariser (`chat::compact::summarise`), given the session, the
 /// `--agent` command, the budget and `--keep`: what it came to, in words,
 /// or why nothing was made.
-pub type Summarise = fn(&Store, &Header, Option<&str>, u64, Option<u64>) -> Result<String>;
+pub(crate) type Summarise = fn(&Store, &Header, Option<&str>, u64, Option<u64>) -> Result<String>;
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut args = Args { name: String::new(), agent: None, keep: None, context: None };
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
@@ -56,7 +56,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { name: string(name), ..args })
 }
 
-pub fn run(store: &Store, args: Args, summarise: Summarise) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args, summarise: Summarise) -> Result<()> {
     let header = resolve::find_by_name(store, &args.name)?;
     let budget = match args.context {
         Some(budget) => budget,

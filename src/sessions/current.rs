@@ -22,13 +22,13 @@ struct Current<'a> {
 }
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
-    pub json: bool,
+pub(crate) struct Args {
+    pub(crate) json: bool,
     /// `--format TEMPLATE`, for a shell prompt or a status line.
-    pub format: Option<String>,
+    pub(crate) format: Option<String>,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut json = false;
     let mut format = None;
     let mut positional = Vec::new();
@@ -48,7 +48,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { json, format })
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let terminal = terminal::identify();
     let Some(template) = args.format else {
         return describe(store, terminal.as_ref(), args.json);
@@ -64,7 +64,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
 }
 /// `template` with its fields filled in. `\n` and `\t` are a newline and
 /// a tab; an unknown `{word}` stays as it is.
-pub fn fill(template: &str, header: &Header, reason: Reason) -> String {
+pub(crate) fn fill(template: &str, header: &Header, reason: Reason) -> String {
     let title = text::printable(&header.title, false);
     let short_id = header.id.get(16..).unwrap_or(&header.id);
     let mut out = String::with_capacity(template.len() + 64);

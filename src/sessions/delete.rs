@@ -11,13 +11,13 @@ use crate::store::session::Header;
 use crate::terminal::breadcrumb;
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
+pub(crate) struct Args {
     /// One or more, each an ID or an exact title.
-    pub names: Vec<String>,
-    pub yes: bool,
+    pub(crate) names: Vec<String>,
+    pub(crate) yes: bool,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut yes = false;
     let mut names = Vec::new();
     while let Some(arg) = parser.next()? {
@@ -34,7 +34,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { names, yes })
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let Args { names, yes } = args;
     let names = &names;
     // Resolve every name before deleting anything: a typo deletes nothing.

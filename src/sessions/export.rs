@@ -21,7 +21,7 @@ use crate::view::markdown_one;
 use super::Progress;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ExportFormat {
+pub(crate) enum ExportFormat {
     Json,
     Jsonl,
     Markdown,
@@ -41,17 +41,17 @@ impl FromStr for ExportFormat {
 }
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
+pub(crate) struct Args {
     /// None means every session.
-    pub names: Vec<String>,
-    pub format: ExportFormat,
+    pub(crate) names: Vec<String>,
+    pub(crate) format: ExportFormat,
     /// None (or `-`) means stdout.
-    pub output: Option<OsString>,
+    pub(crate) output: Option<OsString>,
     /// `--force`: `-o FILE` may replace a file that is there.
-    pub force: bool,
+    pub(crate) force: bool,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut names = Vec::new();
     let mut format = ExportFormat::Json;
     let mut output = None;
@@ -75,7 +75,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { names, format, output, force })
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let Args { names, format, output, force } = args;
     let names = &names;
     let output_file = output.as_deref();

@@ -16,19 +16,19 @@ use crate::view::list::{Filter, Printer, collect, scan_listed};
 const PAGE: usize = 10_000;
 
 /// How many sessions `list` shows without `--limit` or `--all`.
-pub const DEFAULT_LIMIT: usize = 20;
+pub(crate) const DEFAULT_LIMIT: usize = 20;
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
+pub(crate) struct Args {
     /// Only sessions whose title holds this.
-    pub title: Option<String>,
-    pub limit: usize,
-    pub all: bool,
-    pub here: bool,
-    pub json: bool,
+    pub(crate) title: Option<String>,
+    pub(crate) limit: usize,
+    pub(crate) all: bool,
+    pub(crate) here: bool,
+    pub(crate) json: bool,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut limit = DEFAULT_LIMIT;
     let mut all = false;
     let mut here = false;
@@ -55,7 +55,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { title, limit, all, here, json })
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let Args { title, limit, all, here, json } = args;
     let terminal = terminal::identify();
     let filter = Filter { here, title: title.as_deref().map(Pattern::new) };

@@ -13,16 +13,16 @@ use crate::terminal::breadcrumb;
 use crate::text::{counted, printable};
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
+pub(crate) struct Args {
     /// Merge the sessions sharing this title, instead of conflict copies.
-    pub title: Option<String>,
-    pub dry_run: bool,
+    pub(crate) title: Option<String>,
+    pub(crate) dry_run: bool,
     /// Also bring back the sessions of copies whose session is gone.
-    pub restore: bool,
-    pub yes: bool,
+    pub(crate) restore: bool,
+    pub(crate) yes: bool,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut dry_run = false;
     let mut yes = false;
     let mut restore = false;
@@ -49,7 +49,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { title, dry_run, restore, yes })
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let Args { title, dry_run, restore, yes } = args;
     if let Some(title) = title {
         return merge_titled(store, &title, dry_run, yes);

@@ -20,13 +20,13 @@ use crate::text::printable;
 /// different titles set by a person (OURS then holds the union under our
 /// title), or a side that is not a session file (OURS left as it was).
 #[derive(Debug, PartialEq)]
-pub struct Args {
-    pub base: OsString,
-    pub ours: OsString,
-    pub theirs: OsString,
+pub(crate) struct Args {
+    pub(crate) base: OsString,
+    pub(crate) ours: OsString,
+    pub(crate) theirs: OsString,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
@@ -40,7 +40,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { base, ours, theirs })
 }
 
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let (base, ours, theirs) = (Path::new(&args.base), Path::new(&args.ours), Path::new(&args.theirs));
     let ours_session = read(ours, "OURS")?
         .ok_or_else(|| Error::Unmerged(format!("{}: OURS is empty; left as it was", ours.display())))?;

@@ -1,20 +1,20 @@
 //! `hermes sessions`: one module per verb; this one dispatches and holds
 //! what the verbs share (asking for confirmation, progress on a terminal).
 
-pub mod compact;
-pub mod current;
-pub mod delete;
-pub mod export;
-pub mod import;
-pub mod list;
-pub mod merge;
-pub mod merge_file;
-pub mod pick;
-pub mod prune;
-pub mod rename;
-pub mod search;
-pub mod show;
-pub mod stats;
+pub(crate) mod compact;
+pub(crate) mod current;
+pub(crate) mod delete;
+pub(crate) mod export;
+pub(crate) mod import;
+pub(crate) mod list;
+pub(crate) mod merge;
+pub(crate) mod merge_file;
+pub(crate) mod pick;
+pub(crate) mod prune;
+pub(crate) mod rename;
+pub(crate) mod search;
+pub(crate) mod show;
+pub(crate) mod stats;
 
 use std::io::{self, Write};
 
@@ -24,7 +24,7 @@ use crate::sys;
 
 /// One sessions verb with its arguments, as each verb's `parse` built them.
 #[derive(Debug, PartialEq)]
-pub enum Command {
+pub(crate) enum Command {
     List(list::Args),
     Search(search::Args),
     Pick(pick::Args),
@@ -43,7 +43,7 @@ pub enum Command {
 
 /// Carry out a verb. `summarise` is chat's summariser, for `compact`:
 /// running the agent is chat's alone.
-pub fn run(store: &Store, command: Command, summarise: compact::Summarise) -> Result<()> {
+pub(crate) fn run(store: &Store, command: Command, summarise: compact::Summarise) -> Result<()> {
     match command {
         Command::List(args) => list::run(store, args),
         Command::Search(args) => search::run(store, args),
@@ -64,7 +64,7 @@ pub fn run(store: &Store, command: Command, summarise: compact::Summarise) -> Re
 
 /// Whether a command only reads the store (it may still write a file the
 /// user named, or the header cache).
-pub fn is_read_only(command: &Command) -> bool {
+pub(crate) fn is_read_only(command: &Command) -> bool {
     match command {
         Command::List(_)
         | Command::Search(_)
@@ -85,7 +85,7 @@ pub fn is_read_only(command: &Command) -> bool {
 
 /// Whether a command writes files (store files, or an export file) in
 /// steps that a signal should end cleanly.
-pub fn writes_files(command: &Command) -> bool {
+pub(crate) fn writes_files(command: &Command) -> bool {
     match command {
         Command::Export(args) => args.output.as_ref().is_some_and(|o| o != "-"),
         Command::MergeFile(_) => true,
@@ -97,7 +97,7 @@ pub fn writes_files(command: &Command) -> bool {
 }
 
 /// A counter on stderr for long operations, shown only on a terminal.
-pub struct Progress {
+pub(crate) struct Progress {
     what: &'static str,
     total: usize,
     done: usize,
@@ -106,11 +106,11 @@ pub struct Progress {
 }
 
 impl Progress {
-    pub fn new(what: &'static str, total: usize) -> Progress {
+    pub(crate) fn new(what: &'static str, total: usize) -> Progress {
         Progress { what, total, done: 0, shown: false, enabled: sys::isatty(2) && total >= 200 }
     }
 
-    pub fn tick(&mut self) {
+    pub(crate) fn tick(&mut self) {
         self.done += 1;
         if self.enabled && (self.done.is_multiple_of(100) || self.done == self.total) {
             let _ = write!(io::stderr(), "\r{} {}/{}", self.what, self.done, self.total);

@@ -10,9 +10,9 @@ use crate::store::Store;
 use crate::view::pick;
 
 #[derive(Debug, PartialEq)]
-pub struct Args;
+pub(crate) struct Args;
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
@@ -25,7 +25,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args)
 }
 
-pub fn run(store: &Store, _args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, _args: Args) -> Result<()> {
     let tty = pick::open_terminal().map_err(|pick::NoTerminal| {
         Error::usage(
             "sessions pick needs a terminal; without one, find a session with 'hermes sessions search TEXT' or 'hermes sessions list'",

@@ -35,14 +35,14 @@ enum Crumb {
 }
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
+pub(crate) struct Args {
     /// Sessions inactive for longer than this many days go.
-    pub days: f64,
-    pub dry_run: bool,
-    pub yes: bool,
+    pub(crate) days: f64,
+    pub(crate) dry_run: bool,
+    pub(crate) yes: bool,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut days = None;
     let mut dry_run = false;
     let mut yes = false;
@@ -71,7 +71,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { days, dry_run, yes })
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let Args { days, dry_run, yes } = args;
     let now = time::now();
     let cutoff = now - days * 86400.0;

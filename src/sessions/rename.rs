@@ -9,12 +9,12 @@ use crate::store::Store;
 use crate::store::titles;
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
-    pub name: String,
-    pub title: String,
+pub(crate) struct Args {
+    pub(crate) name: String,
+    pub(crate) title: String,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
@@ -27,7 +27,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { name: string(name), title: string(title) })
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let header = resolve::find_by_name(store, &args.name)?;
     let renamed = titles::rename(store, &header.id, &args.title)?;
     crate::note!("renamed {} to '{}'", renamed.id, crate::text::printable(&renamed.title, false));

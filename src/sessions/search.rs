@@ -35,13 +35,13 @@ struct MatchJson<'a> {
 }
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
-    pub text: String,
-    pub limit: usize,
-    pub json: bool,
+pub(crate) struct Args {
+    pub(crate) text: String,
+    pub(crate) limit: usize,
+    pub(crate) json: bool,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut limit = super::list::DEFAULT_LIMIT;
     let mut json = false;
     let mut positional = Vec::new();
@@ -58,7 +58,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { text: string(text), limit, json })
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let Args { text, limit, json } = args;
     let text = text.as_str();
     if text.is_empty() {

@@ -11,12 +11,12 @@ use crate::store::format;
 use crate::store::session::Session;
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
-    pub name: String,
-    pub json: bool,
+pub(crate) struct Args {
+    pub(crate) name: String,
+    pub(crate) json: bool,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut json = false;
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
@@ -31,7 +31,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { name: string(name), json })
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let session = load_named(store, &args.name)?;
     let mut out = Out::new();
     if args.json {
@@ -43,7 +43,7 @@ pub fn run(store: &Store, args: Args) -> Result<()> {
 }
 
 /// The whole session called `name` (ID, else exact title).
-pub fn load_named(store: &Store, name: &str) -> Result<Session> {
+pub(crate) fn load_named(store: &Store, name: &str) -> Result<Session> {
     let header = resolve::find_by_name(store, name)?;
     store
         .load(&header.id)?

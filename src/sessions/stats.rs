@@ -45,13 +45,13 @@ struct One {
 }
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
-    pub json: bool,
+pub(crate) struct Args {
+    pub(crate) json: bool,
     /// One session's size against the budget.
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     let mut json = false;
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
@@ -72,7 +72,7 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     Ok(Args { json, name })
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let budget = crate::config::load(store).map_or(context::DEFAULT_BUDGET, |c| c.budget());
     if let Some(name) = &args.name {
         return one(store, name, budget, args.json);

@@ -35,12 +35,12 @@ const STATE_MAGIC: &str = "hermes-catalog-state 1";
 const HEADER_BYTES: u64 = 128;
 /// Sessions whose activity moved since the catalog was written; past
 /// this many the catalog is left to be rebuilt by the next full pass.
-pub const JOURNAL_MAX: usize = 256;
+pub(crate) const JOURNAL_MAX: usize = 256;
 
 /// What the sessions directory looked like: any entry added, removed or
 /// renamed in it moves its modification and change times.
 #[derive(Clone, Copy, PartialEq, Debug)]
-pub struct DirStamp {
+pub(crate) struct DirStamp {
     dev: u64,
     ino: u64,
     mtime: (i64, i64),
@@ -60,13 +60,13 @@ impl DirStamp {
     /// unless they are older than `at` by more than a tick, the state is
     /// not to be believed later. Times with a fraction move with every
     /// change (the kernel hands out a fresh one once a time was looked at).
-    pub fn racy(&self, at: f64) -> bool {
+    pub(crate) fn racy(&self, at: f64) -> bool {
         let coarse = self.mtime.1 == 0 || self.ctime.1 == 0;
         let latest = self.mtime.0.max(self.ctime.0) as f64;
         coarse && at < latest + COARSE_GRANULARITY
     }
 
-    pub fn of(dir: &Path) -> Option<DirStamp> {
+    pub(crate) fn of(dir: &Path) -> Option<DirStamp> {
         let m = fs::symlink_metadata(dir).ok().filter(|m| m.is_dir())?;
         Some(DirStamp {
             dev: m.dev(),
@@ -80,14 +80,14 @@ impl DirStamp {
 /// The state file: which catalog generation describes which directory
 /// state, and the sessions appended to since.
 #[derive(Clone, Debug, PartialEq)]
-pub struct State {
-    pub generation: u64,
-    pub dir: DirStamp,
-    pub journal: Vec<[u8; 22]>,
+pub(crate) struct State {
+    pub(crate) generation: u64,
+    pub(crate) dir: DirStamp,
+    pub(crate) journal: Vec<[u8; 22]>,
 }
 
 impl State {
-    pub fn read(path: &Path) -> Option<State> {
+    pub(crate) fn read(path: &Path) -> Option<State> {
         let mut text = String::new();
         let (file, meta) = fsio::open_regular(path).ok()?;
         if meta.len() > 64 << 10 {
@@ -125,7 +125,7 @@ impl State {
 
     /// Replace the state file (a cache: no fsync; a torn one fails its
     /// checksum and is not believed).
-    pub fn write(&self, path: &Path) -> io::Result<()> {
+    pub(crate) fn write(&self, path: &Path) -> io::Result<()> {
         let journal: Vec<&str> =
             self.journal.iter().map(|k| std::str::from_utf8(k).expect("IDs are ASCII")).collect();
         let d = &self.dir;
@@ -145,7 +145,7 @@ impl State {
 }
 
 /// Remove the state file: the catalog is not believed until a full pass.
-pub fn forget(state_path: &Path) {
+pub(crate) fn forget(state_path: &Path) {
     let _ = fs::remove_file(state_path);
 }
 
@@ -167,7 +167,7 @@ fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// A fresh, random generation number.
-pub fn new_generation() -> u64 {
+pub(crate) fn new_generation() -> u64 {
     u64::from_str_radix(&fsio::random_hex(16), 16).unwrap_or(1)
 }
 
@@ -176,15 +176,15 @@ fn bucket_of(title: &str, buckets: u64) -> u64 {
 }
 
 /// One line of the catalog.
-pub struct Entry {
-    pub updated_at: f64,
-    pub id: [u8; 22],
-    pub cwd: String,
-    pub title: String,
+pub(crate) struct Entry {
+    pub(crate) updated_at: f64,
+    pub(crate) id: [u8; 22],
+    pub(crate) cwd: String,
+    pub(crate) title: String,
 }
 
 impl Entry {
-    pub fn id(&self) -> &str {
+    pub(crate) fn id(&self) -> &str {
         std::str::from_utf8(&self.id).expect("IDs are ASCII")
     }
 }
@@ -211,19 +211,19 @@ fn entry_line(updated_at: f64, id: &str, cwd: &str, title: &str) -> String {
 }
 
 /// An open catalog of a known generation.
-pub struct Catalog {
+pub(crate) struct Catalog {
     file: File,
-    pub generation: u64,
+    pub(crate) generation: u64,
     /// Sessions it lists.
-    pub sessions: u64,
+    pub(crate) sessions: u64,
     /// Session files that could not be read when it was written.
-    pub damaged: u64,
+    pub(crate) damaged: u64,
     buckets: u64,
     entries_len: u64,
 }
 
 impl Catalog {
-    pub fn open(path: &Path) -> Option<Catalog> {
+    pub(crate) fn open(path: &Path) -> Option<Catalog> {
         let (file, meta) = fsio::open_regular(path).ok()?;
         let mut head = [0u8; HEADER_BYTES as usize];
         file.read_exact_at(&mut head, 0).ok()?;
@@ -246,7 +246,7 @@ impl Catalog {
 
     /// The IDs of the sessions it says are titled `title`; None if the
     /// bucket is damaged.
-    pub fn titled(&self, title: &str) -> Option<Vec<[u8; 22]>> {
+    pub(crate) fn titled(&self, title: &str) -> Option<Vec<[u8; 22]>> {
         let b = bucket_of(title, self.buckets);
         let table = HEADER_BYTES + self.entries_len;
         let mut slot = [0u8; 24];
@@ -280,7 +280,7 @@ impl Catalog {
 
     /// Every entry, newest activity first. Stops at the first damaged line
     /// (yielding an error the caller treats as "not believed").
-    pub fn entries(&self) -> Option<Entries<'_>> {
+    pub(crate) fn entries(&self) -> Option<Entries<'_>> {
         let mut file = &self.file;
         file.seek(SeekFrom::Start(HEADER_BYTES)).ok()?;
         let lines = BufReader::with_capacity(64 << 10, file.take(self.entries_len));
@@ -288,7 +288,7 @@ impl Catalog {
     }
 }
 
-pub struct Entries<'a> {
+pub(crate) struct Entries<'a> {
     lines: BufReader<io::Take<&'a File>>,
     line: String,
 }
@@ -338,12 +338,12 @@ fn posting_sum(raw: &[u8]) -> u64 {
 /// the last catalog and one change. Compact (titles and directories in one
 /// text each, directories shared) so 100,000 sessions stay within a few MiB.
 #[derive(Default)]
-pub struct Builder {
+pub(crate) struct Builder {
     items: Vec<Item>,
     text: String,
     cwds: std::collections::HashMap<String, u32>,
     cwd_text: Vec<(u32, u32)>,
-    pub damaged: u64,
+    pub(crate) damaged: u64,
 }
 
 /// 40 bytes: at 100,000 sessions the whole builder stays near 7 MiB.
@@ -356,7 +356,7 @@ struct Item {
 }
 
 impl Builder {
-    pub fn add(&mut self, id: &str, updated_at: f64, cwd: &str, title: &str) {
+    pub(crate) fn add(&mut self, id: &str, updated_at: f64, cwd: &str, title: &str) {
         let cwd = match self.cwds.get(cwd) {
             Some(&i) => i,
             None => {
@@ -385,18 +385,18 @@ impl Builder {
         });
     }
 
-    pub fn add_header(&mut self, h: &Header) {
+    pub(crate) fn add_header(&mut self, h: &Header) {
         self.add(&h.id, h.updated_at, &h.cwd, &h.title);
     }
 
     /// Drop the sessions `doomed` says, as when they are deleted or about
     /// to be added again with new headers.
-    pub fn remove(&mut self, doomed: impl Fn(&[u8; 22]) -> bool) {
+    pub(crate) fn remove(&mut self, doomed: impl Fn(&[u8; 22]) -> bool) {
         self.items.retain(|item| !doomed(&item.id));
     }
 
     /// The entries of an existing catalog; false if one is damaged.
-    pub fn load(&mut self, catalog: &Catalog) -> bool {
+    pub(crate) fn load(&mut self, catalog: &Catalog) -> bool {
         self.damaged = catalog.damaged;
         let Some(entries) = catalog.entries() else { return false };
         for entry in entries {
@@ -411,7 +411,7 @@ impl Builder {
     }
 
     /// Write the catalog (a cache: no fsync) under `generation`.
-    pub fn write(mut self, path: &Path, generation: u64) -> io::Result<()> {
+    pub(crate) fn write(mut self, path: &Path, generation: u64) -> io::Result<()> {
         self.items
             .sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
         let sessions = self.items.len() as u64;

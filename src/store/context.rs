@@ -21,22 +21,22 @@ use crate::store::format::{Fault, Reader};
 /// characters a token: within the 128k-token window of the common hosted
 /// models with room left for the reply. Lower it for a small local model
 /// (an 8k-token model wants about 24,000).
-pub const DEFAULT_BUDGET: u64 = 300_000;
+pub(crate) const DEFAULT_BUDGET: u64 = 300_000;
 
 /// No budget (`context = "off"`): every message is sent, as hermes did
 /// before it had one.
-pub const UNLIMITED: u64 = u64::MAX;
+pub(crate) const UNLIMITED: u64 = u64::MAX;
 
 /// The smallest budget taken: below it not even a short exchange fits.
-pub const MIN_BUDGET: u64 = 1_000;
+pub(crate) const MIN_BUDGET: u64 = 1_000;
 
 /// Characters kept free for the note that tells the agent what was left
 /// out (see `Plan::note`), whenever anything is.
-pub const NOTE_RESERVE: u64 = 300;
+pub(crate) const NOTE_RESERVE: u64 = 300;
 
 /// A budget as config.toml, `--context` and `/context` write it: a number
 /// of characters (`300000`, `300_000`, `300k`), or `off`.
-pub fn parse_budget(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_budget(text: &str) -> Result<u64, String> {
     let text = text.trim();
     if matches!(text, "off" | "none") {
         return Ok(UNLIMITED);
@@ -61,12 +61,12 @@ pub fn parse_budget(text: &str) -> Result<u64, String> {
 }
 
 /// A budget as people read it.
-pub fn describe(budget: u64) -> String {
+pub(crate) fn describe(budget: u64) -> String {
     if budget == UNLIMITED { "off".to_string() } else { format!("{} characters", thousands(budget)) }
 }
 
 /// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -80,7 +80,7 @@ pub fn thousands(n: u64) -> String {
 
 /// What a message is to the selection.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A system prompt: always sent while it fits.
     System,
     /// A summary of every message before it.
@@ -90,7 +90,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub fn of(role: &str, summary: bool) -> Kind {
+    pub(crate) fn of(role: &str, summary: bool) -> Kind {
         match role {
             "system" if summary => Kind::Summary,
             "system" => Kind::System,
@@ -102,7 +102,7 @@ impl Kind {
 
 /// The characters of the text a JSON string holds (`"..."`, quotes
 /// included), counted on its bytes without decoding it.
-pub fn json_chars(string: &[u8]) -> u64 {
+pub(crate) fn json_chars(string: &[u8]) -> u64 {
     let inner = string.get(1..string.len().saturating_sub(1)).unwrap_or_default();
     let mut chars = 0u64;
     let mut at = 0;
@@ -136,7 +136,7 @@ pub fn json_chars(string: &[u8]) -> u64 {
 /// messages after the summary only the newest whose sizes add up to at
 /// most the budget (no older one could be chosen).
 #[derive(Debug)]
-pub struct Selector {
+pub(crate) struct Selector {
     budget: u64,
     count: u64,
     total_chars: u64,
@@ -151,7 +151,7 @@ pub struct Selector {
 }
 
 impl Selector {
-    pub fn new(budget: u64) -> Selector {
+    pub(crate) fn new(budget: u64) -> Selector {
         Selector {
             budget,
             count: 0,
@@ -165,7 +165,7 @@ impl Selector {
         }
     }
 
-    pub fn push(&mut self, kind: Kind, chars: u64) {
+    pub(crate) fn push(&mut self, kind: Kind, chars: u64) {
         let at = self.count;
         self.count += 1;
         self.total_chars = self.total_chars.saturating_add(chars);
@@ -195,7 +195,7 @@ impl Selector {
     }
 
     /// What to send.
-    pub fn finish(self) -> Plan {
+    pub(crate) fn finish(self) -> Plan {
         let everything =
             self.systems.iter().map(|s| s.1).sum::<u64>() + self.summary.map_or(0, |s| s.1) + self.after.1;
         let whole = self.window.len() as u64 == self.after.0 && everything <= self.budget;
@@ -270,36 +270,36 @@ impl Selector {
 /// Which messages one turn sends, by their place in the file (0-based),
 /// and what that leaves out.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Plan {
-    pub budget: u64,
+pub(crate) struct Plan {
+    pub(crate) budget: u64,
     /// The session's messages, and their characters.
-    pub messages: u64,
-    pub total_chars: u64,
+    pub(crate) messages: u64,
+    pub(crate) total_chars: u64,
     /// The system prompts: always sent.
-    pub systems: Vec<u64>,
+    pub(crate) systems: Vec<u64>,
     /// The latest summary, when sent.
-    pub summary: Option<u64>,
+    pub(crate) summary: Option<u64>,
     /// Where the latest summary is, sent or not: it covers the messages
     /// before it.
-    pub summary_at: Option<u64>,
+    pub(crate) summary_at: Option<u64>,
     /// The newest user message (after the latest summary): always sent.
-    pub last_user: Option<u64>,
+    pub(crate) last_user: Option<u64>,
     /// The newest messages from here on are sent (after the summary).
-    pub tail_from: u64,
+    pub(crate) tail_from: u64,
     /// Messages and characters sent (the note not counted).
-    pub sent: u64,
-    pub sent_chars: u64,
+    pub(crate) sent: u64,
+    pub(crate) sent_chars: u64,
     /// Messages not sent that no summary covers, and their characters.
-    pub left_out: u64,
-    pub left_out_chars: u64,
+    pub(crate) left_out: u64,
+    pub(crate) left_out_chars: u64,
     /// The newest user message (with the system prompts) alone is
     /// larger than the budget.
-    pub newest_over: bool,
+    pub(crate) newest_over: bool,
 }
 
 impl Plan {
     /// Everything, as it stands (a summariser's input, made to fit).
-    pub fn everything() -> Plan {
+    pub(crate) fn everything() -> Plan {
         Plan {
             budget: UNLIMITED,
             messages: 0,
@@ -318,7 +318,7 @@ impl Plan {
     }
 
     /// Whether the message at `at` is sent.
-    pub fn sends(&self, at: u64) -> bool {
+    pub(crate) fn sends(&self, at: u64) -> bool {
         let after_summary = self.summary_at.is_none_or(|s| at > s);
         self.systems.contains(&at)
             || self.summary == Some(at)
@@ -327,12 +327,12 @@ impl Plan {
     }
 
     /// Messages before the latest summary, which it stands for.
-    pub fn covered(&self) -> u64 {
+    pub(crate) fn covered(&self) -> u64 {
         self.summary_at.unwrap_or(0)
     }
 
     /// Whether a turn leaves anything out (a summary's messages aside).
-    pub fn leaves_out(&self) -> bool {
+    pub(crate) fn leaves_out(&self) -> bool {
         self.left_out > 0
     }
 
@@ -340,7 +340,7 @@ impl Plan {
     /// that is not a system prompt: what the summary stands for and what
     /// the budget left out. None when nothing is either. Never longer
     /// than `NOTE_RESERVE` characters.
-    pub fn note(&self) -> Option<String> {
+    pub(crate) fn note(&self) -> Option<String> {
         let mut parts = Vec::new();
         if self.summary.is_some() {
             parts.push(format!(
@@ -359,7 +359,7 @@ impl Plan {
 }
 
 /// Pass one over a session file: the plan of a turn under `budget`.
-pub fn plan<R: Read>(conversation: &mut Reader<R>, budget: u64) -> Result<Plan, Fault> {
+pub(crate) fn plan<R: Read>(conversation: &mut Reader<R>, budget: u64) -> Result<Plan, Fault> {
     let mut selector = Selector::new(budget);
     while let Some(m) = conversation.next_json()? {
         selector.push(Kind::of(m.role, m.summary), json_chars(&m.content));
@@ -371,20 +371,20 @@ pub fn plan<R: Read>(conversation: &mut Reader<R>, budget: u64) -> Result<Plan, 
 /// characters, and what a turn would send with no budget (the system
 /// prompts, the latest summary and every message after it).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Measure {
-    pub messages: u64,
-    pub chars: u64,
-    pub context_chars: u64,
-    pub summaries: u64,
+pub(crate) struct Measure {
+    pub(crate) messages: u64,
+    pub(crate) chars: u64,
+    pub(crate) context_chars: u64,
+    pub(crate) summaries: u64,
 }
 
 impl Measure {
-    pub fn over(&self, budget: u64) -> bool {
+    pub(crate) fn over(&self, budget: u64) -> bool {
         self.context_chars > budget
     }
 }
 
-pub fn measure<R: Read>(conversation: &mut Reader<R>) -> Result<Measure, Fault> {
+pub(crate) fn measure<R: Read>(conversation: &mut Reader<R>) -> Result<Measure, Fault> {
     let mut m = Measure::default();
     let (mut systems, mut since_summary) = (0u64, 0u64);
     while let Some(message) = conversation.next_json()? {

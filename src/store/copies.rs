@@ -12,12 +12,12 @@ use crate::fsio;
 
 impl Store {
     /// How many conflict copies the last scan saw beside the sessions.
-    pub fn copies_seen(&self) -> usize {
+    pub(crate) fn copies_seen(&self) -> usize {
         self.copies_seen.get()
     }
 
     /// The conflict copies beside the session files, by name.
-    pub fn conflict_copies(&self) -> Result<Vec<merge::ConflictCopy>> {
+    pub(crate) fn conflict_copies(&self) -> Result<Vec<merge::ConflictCopy>> {
         let entries = match fs::read_dir(&self.sessions_dir) {
             Ok(e) => e,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -44,7 +44,12 @@ impl Store {
     /// A copy whose session is gone becomes the session. With `dry_run`,
     /// only says what it would do. A damaged copy is an error naming it,
     /// and is left alone.
-    pub fn merge_copy(&self, copy: &merge::ConflictCopy, dry_run: bool, restore: bool) -> Result<MergedCopy> {
+    pub(crate) fn merge_copy(
+        &self,
+        copy: &merge::ConflictCopy,
+        dry_run: bool,
+        restore: bool,
+    ) -> Result<MergedCopy> {
         let _store = if dry_run { None } else { Some(self.lock_store()?) };
         let theirs = self.read_copy(copy)?;
         let _session = if dry_run { None } else { Some(self.lock_session(&copy.id)?) };
@@ -104,7 +109,7 @@ impl Store {
     /// lock and both sessions' locks. Killed before the removal, both are
     /// left and doing it again finishes the job. With `dry_run`, only
     /// counts what `into` would gain.
-    pub fn absorb(&self, into: &str, other: &str, dry_run: bool) -> Result<usize> {
+    pub(crate) fn absorb(&self, into: &str, other: &str, dry_run: bool) -> Result<usize> {
         let _store = if dry_run { None } else { Some(self.lock_store()?) };
         let _into = if dry_run { None } else { Some(self.lock_session(into)?) };
         let _other = if dry_run { None } else { Some(self.lock_session(other)?) };
@@ -145,7 +150,7 @@ impl Store {
 
 /// What `merge_copy` did with a conflict copy.
 #[derive(Debug, PartialEq)]
-pub enum MergedCopy {
+pub(crate) enum MergedCopy {
     /// Merged into its session: how many messages were new to it, and the
     /// copy's user title when the session kept its own different one.
     Into { added: usize, title: String, title_kept_over: Option<String> },

@@ -21,27 +21,27 @@ const MAGIC: &str = "hermes-index 3";
 /// Files modified this recently are not cached.
 const RACY_SECS: i64 = 2;
 /// Below this many sessions the index is not worth its upkeep.
-pub const MIN_SESSIONS: usize = 500;
+pub(crate) const MIN_SESSIONS: usize = 500;
 
 /// What identifies one version of a session file.
 #[derive(Clone, Copy, PartialEq, Debug)]
-pub struct Stamp {
-    pub size: u64,
-    pub mtime_sec: i64,
-    pub mtime_nsec: i64,
-    pub ino: u64,
+pub(crate) struct Stamp {
+    pub(crate) size: u64,
+    pub(crate) mtime_sec: i64,
+    pub(crate) mtime_nsec: i64,
+    pub(crate) ino: u64,
 }
 
 impl Stamp {
     /// The stamp of `name` in the open directory `dir`, if it is a regular
     /// file (a symlink or anything else never matches a cached entry).
-    pub fn at(dir: &File, name: &std::ffi::CStr) -> std::io::Result<Option<Stamp>> {
+    pub(crate) fn at(dir: &File, name: &std::ffi::CStr) -> std::io::Result<Option<Stamp>> {
         use std::os::unix::io::AsRawFd;
         let (size, mtime_sec, mtime_nsec, ino, regular) = crate::sys::stat_at(dir.as_raw_fd(), name)?;
         Ok(regular.then_some(Stamp { size, mtime_sec, mtime_nsec, ino }))
     }
 
-    pub fn of(meta: &fs::Metadata) -> Stamp {
+    pub(crate) fn of(meta: &fs::Metadata) -> Stamp {
         Stamp { size: meta.len(), mtime_sec: meta.mtime(), mtime_nsec: meta.mtime_nsec(), ino: meta.ino() }
     }
 
@@ -51,14 +51,14 @@ impl Stamp {
 }
 
 /// One cached entry: the ID, the stamp of the file it came from, its header.
-pub struct Entry {
-    pub id: String,
-    pub stamp: Stamp,
-    pub header: Header,
+pub(crate) struct Entry {
+    pub(crate) id: String,
+    pub(crate) stamp: Stamp,
+    pub(crate) header: Header,
 }
 
 /// Streams the entries of an index file in ID order.
-pub struct Reader {
+pub(crate) struct Reader {
     lines: Option<BufReader<File>>,
     line: String,
     /// `line` holds a line not yet consumed.
@@ -67,7 +67,7 @@ pub struct Reader {
 
 impl Reader {
     /// Open the index; an absent or foreign file yields no entries.
-    pub fn open(path: &Path) -> Reader {
+    pub(crate) fn open(path: &Path) -> Reader {
         let mut line = String::new();
         let lines = fsio::open_regular(path).ok().and_then(|(file, _)| {
             let mut lines = BufReader::with_capacity(64 << 10, file);
@@ -80,7 +80,7 @@ impl Reader {
     }
 
     /// Whether an index file of this format was found.
-    pub fn is_usable(&self) -> bool {
+    pub(crate) fn is_usable(&self) -> bool {
         self.lines.is_some()
     }
 
@@ -88,7 +88,7 @@ impl Reader {
     /// increasing order. Lines before it are skipped without being parsed,
     /// so looking up a few IDs costs little more than reading the file.
     /// None if the index has no (intact) entry for `id`.
-    pub fn entry_for(&mut self, id: &str) -> Option<Entry> {
+    pub(crate) fn entry_for(&mut self, id: &str) -> Option<Entry> {
         loop {
             if !self.pending {
                 self.line.clear();
@@ -117,7 +117,7 @@ impl Reader {
 }
 
 /// Writes a new index next to the old one; `finish` swaps it in.
-pub struct Writer {
+pub(crate) struct Writer {
     out: std::io::BufWriter<File>,
     temp: std::path::PathBuf,
     target: std::path::PathBuf,
@@ -126,7 +126,7 @@ pub struct Writer {
 }
 
 impl Writer {
-    pub fn create(target: &Path) -> Option<Writer> {
+    pub(crate) fn create(target: &Path) -> Option<Writer> {
         let dir = target.parent()?;
         let temp = dir.join(format!(".index.{}{}", fsio::random_hex(12), fsio::TEMP_SUFFIX));
         let file = fsio::create_new_private(&temp).ok()?;
@@ -139,7 +139,7 @@ impl Writer {
         Some(Writer { out, temp, target: target.to_path_buf(), now_sec, failed: !ok })
     }
 
-    pub fn add(&mut self, id: &str, stamp: Stamp, header: &Header) {
+    pub(crate) fn add(&mut self, id: &str, stamp: Stamp, header: &Header) {
         if self.failed || !stamp.is_settled(self.now_sec) || header.id != id {
             return;
         }
@@ -166,7 +166,7 @@ impl Writer {
     /// Install the new index (no fsync: it is a cache, and every line
     /// carries a checksum, so a torn one is ignored). On any earlier
     /// failure, discard it.
-    pub fn finish(mut self) {
+    pub(crate) fn finish(mut self) {
         let ok = !self.failed && self.out.flush().is_ok();
         if !ok || fs::rename(&self.temp, &self.target).is_err() {
             let _ = fs::remove_file(&self.temp);

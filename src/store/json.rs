@@ -16,8 +16,8 @@ const MAX_DEPTH: usize = 64;
 /// Why a document is not valid JSON, with the byte offset where it broke.
 #[derive(Debug, PartialEq)]
 pub struct Invalid {
-    pub offset: usize,
-    pub what: &'static str,
+    pub(crate) offset: usize,
+    pub(crate) what: &'static str,
 }
 
 impl std::fmt::Display for Invalid {
@@ -29,7 +29,7 @@ impl std::fmt::Display for Invalid {
 /// Decode `bytes` as a `T`, after checking that they are valid JSON. The
 /// error is phrased for a user: a missing field by name, else where in the
 /// document the content did not fit.
-pub fn parse<T: DeJson>(bytes: &[u8]) -> Result<T, String> {
+pub(crate) fn parse<T: DeJson>(bytes: &[u8]) -> Result<T, String> {
     validate(bytes).map_err(|e| e.to_string())?;
     let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
     T::deserialize_json(text).map_err(|e| match e.msg {
@@ -238,13 +238,13 @@ impl Checker<'_> {
 /// or a `\\`, and with `controls` also any byte below 0x20. Strings are most
 /// of a session's bytes, so this looks at sixteen of them at a time (eight
 /// where the processor has no 16-byte compares).
-pub fn string_stop(bytes: &[u8], controls: bool) -> Option<usize> {
+pub(crate) fn string_stop(bytes: &[u8], controls: bool) -> Option<usize> {
     string_stop_ascii(bytes, controls).0
 }
 
 /// `string_stop`, and whether every byte before the stop (all of them,
 /// when there is none) is ASCII: such text needs no UTF-8 check of its own.
-pub fn string_stop_ascii(bytes: &[u8], controls: bool) -> (Option<usize>, bool) {
+pub(crate) fn string_stop_ascii(bytes: &[u8], controls: bool) -> (Option<usize>, bool) {
     let mut at = 0;
     let mut ascii = true;
     #[cfg(target_arch = "x86_64")]
@@ -278,14 +278,14 @@ pub fn string_stop_ascii(bytes: &[u8], controls: bool) -> (Option<usize>, bool) 
 }
 
 /// A word whose eight bytes are all `b`.
-pub const fn every_byte(b: u8) -> u64 {
+pub(crate) const fn every_byte(b: u8) -> u64 {
     0x0101_0101_0101_0101 * b as u64
 }
 
 /// The high bit of each byte of `x` that is zero, and perhaps of a 0x01
 /// byte just above a zero one: the lowest bit set is always a zero byte,
 /// and none is missed. Eight bytes looked at in one step.
-pub fn zero_bytes(x: u64) -> u64 {
+pub(crate) fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(every_byte(1)) & !x & every_byte(0x80)
 }
 
@@ -310,7 +310,7 @@ pub fn find_messages_key(doc: &[u8]) -> Option<(usize, usize)> {
     None
 }
 
-pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 

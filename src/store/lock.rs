@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use crate::error::{Error, Result};
 use crate::sys;
 
-pub const TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Offset of the first per-session byte, and how many there are.
 const SESSION_BYTES_START: u64 = 1;
@@ -25,13 +25,13 @@ const SESSION_BYTES: u64 = 1 << 20;
 /// The byte after the sessions' ones.
 const CATALOG_BYTE: u64 = SESSION_BYTES_START + SESSION_BYTES;
 
-pub struct LockFile {
+pub(crate) struct LockFile {
     file: File,
     path: PathBuf,
 }
 
 /// A held lock; released on drop.
-pub struct Guard<'a> {
+pub(crate) struct Guard<'a> {
     lock: &'a LockFile,
     start: u64,
 }
@@ -46,7 +46,7 @@ impl LockFile {
     /// Open (creating, mode 0600) the lock file. It is opened once per
     /// process and kept: POSIX drops all of a process's locks on a file
     /// when any descriptor for it is closed.
-    pub fn open(path: &Path) -> Result<LockFile> {
+    pub(crate) fn open(path: &Path) -> Result<LockFile> {
         let file = crate::sys::with_private_umask(|| {
             OpenOptions::new()
                 .read(true)
@@ -61,24 +61,24 @@ impl LockFile {
         Ok(LockFile { file, path: path.to_path_buf() })
     }
 
-    pub fn store(&self) -> Result<Guard<'_>> {
+    pub(crate) fn store(&self) -> Result<Guard<'_>> {
         self.acquire(0, "store lock".to_string())
     }
 
     /// The catalog lock: held by every write that changes the sessions
     /// directory, from just before the change until the catalog's state
     /// records it, so that no two writers' records cross.
-    pub fn catalog(&self) -> Result<Guard<'_>> {
+    pub(crate) fn catalog(&self) -> Result<Guard<'_>> {
         self.acquire(CATALOG_BYTE, "catalog lock".to_string())
     }
 
-    pub fn session(&self, id: &str) -> Result<Guard<'_>> {
+    pub(crate) fn session(&self, id: &str) -> Result<Guard<'_>> {
         let start = SESSION_BYTES_START + crate::hash::fnv1a(id.as_bytes()) % SESSION_BYTES;
         self.acquire(start, format!("lock of session {id}"))
     }
 
     /// The lock of session `id` if no one holds it right now.
-    pub fn try_session(&self, id: &str) -> Result<Option<Guard<'_>>> {
+    pub(crate) fn try_session(&self, id: &str) -> Result<Option<Guard<'_>>> {
         let start = SESSION_BYTES_START + crate::hash::fnv1a(id.as_bytes()) % SESSION_BYTES;
         match sys::try_lock_range(self.file.as_raw_fd(), start, 1) {
             Ok(true) => Ok(Some(Guard { lock: self, start })),

@@ -12,10 +12,10 @@ use crate::store::session::{Header, Message, Session, TITLE_AUTO, TITLE_USER};
 /// sync tool makes when two machines changed the session at once, or an
 /// editor's backup.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ConflictCopy {
-    pub path: PathBuf,
+pub(crate) struct ConflictCopy {
+    pub(crate) path: PathBuf,
     /// The session it is a version of (from its name).
-    pub id: String,
+    pub(crate) id: String,
 }
 
 /// The session ID a conflict copy's file name belongs to, if it is one:
@@ -24,7 +24,7 @@ pub struct ConflictCopy {
 ///   `ID (ana's conflicted copy 2026-01-01).json`,
 ///   `ID (conflicted copy 2026-01-01 120000).json`
 /// - editors' backups: `ID.json~`
-pub fn copy_of(name: &str) -> Option<&str> {
+pub(crate) fn copy_of(name: &str) -> Option<&str> {
     let id = name.get(..22).filter(|id| crate::store::session::is_valid_id(id))?;
     let rest = &name[22..];
     let syncthing =
@@ -47,12 +47,12 @@ pub fn copy_of(name: &str) -> Option<&str> {
 
 /// What merging one version into another came to.
 #[derive(Debug, PartialEq)]
-pub struct Merged {
-    pub session: Session,
+pub(crate) struct Merged {
+    pub(crate) session: Session,
     /// Messages of the incoming version that the other lacked.
-    pub added: usize,
+    pub(crate) added: usize,
     /// Two different user titles: ours was kept; this is theirs.
-    pub title_kept_over: Option<String>,
+    pub(crate) title_kept_over: Option<String>,
 }
 
 /// The identity of a message: the same role, time and content is the same
@@ -67,7 +67,7 @@ fn message_key(m: &Message) -> (&str, u64, &str) {
 /// the latest activity, and a title a person gave kept over an automatic
 /// one. Two different user titles keep ours, and say so. The header's ID
 /// and format stay ours.
-pub fn union(ours: &Session, theirs: &Session) -> Merged {
+pub(crate) fn union(ours: &Session, theirs: &Session) -> Merged {
     let mut seen: HashSet<(&str, u64, &str)> = ours.messages.iter().map(message_key).collect();
     let mut messages = ours.messages.clone();
     let mut added = 0;
@@ -149,7 +149,7 @@ fn clean_title(merged: &mut Merged) {
 /// a title only theirs changed is taken, one only ours changed is kept,
 /// and only two different changes are a conflict (ours kept, theirs in
 /// `title_kept_over`).
-pub fn union3(base: Option<&Session>, ours: &Session, theirs: &Session) -> Merged {
+pub(crate) fn union3(base: Option<&Session>, ours: &Session, theirs: &Session) -> Merged {
     let mut merged = union(ours, theirs);
     let titled = |s: &Session| (s.header.title.clone(), s.header.title_source.clone());
     if let Some(base) = base {
@@ -167,7 +167,7 @@ pub fn union3(base: Option<&Session>, ours: &Session, theirs: &Session) -> Merge
 }
 
 /// The file name of a path, for messages.
-pub fn file_name(path: &Path) -> String {
+pub(crate) fn file_name(path: &Path) -> String {
     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 

@@ -2,24 +2,23 @@
 //! helpers its rooms share (reading in `scan`, writing in `write`, conflict
 //! copies in `copies`).
 
-pub mod catalog;
-pub mod context;
+pub(crate) mod catalog;
+pub(crate) mod context;
 mod copies;
 pub mod format;
-pub mod index;
+pub(crate) mod index;
 pub mod json;
-pub mod lock;
-pub mod merge;
+pub(crate) mod lock;
+pub(crate) mod merge;
 mod scan;
-pub mod search;
+pub(crate) mod search;
 pub mod session;
-pub mod titles;
-pub mod trust;
+pub(crate) mod titles;
+pub(crate) mod trust;
 mod write;
 
-pub use copies::MergedCopy;
-pub use scan::Scanned;
-pub use write::Later;
+pub(crate) use copies::MergedCopy;
+pub(crate) use write::Later;
 
 use std::cell::{Cell, OnceCell};
 use std::fs;
@@ -35,7 +34,7 @@ use session::{FORMAT, Header};
 /// A session file larger than this is refused rather than read into memory.
 pub const MAX_SESSION_BYTES: u64 = 256 << 20;
 
-pub struct Store {
+pub(crate) struct Store {
     home: PathBuf,
     sessions_dir: PathBuf,
     crumbs_dir: PathBuf,
@@ -53,7 +52,7 @@ pub struct Store {
 impl Store {
     /// The store of `$HERMES_HOME` (`base`), or of its profile `NAME`
     /// (`base/profiles/NAME`); touches nothing on disk.
-    pub fn in_home(base: PathBuf, profile: Option<&str>) -> Store {
+    pub(crate) fn in_home(base: PathBuf, profile: Option<&str>) -> Store {
         let mut chain = vec![(base.clone(), trust::Place::Home)];
         let home = match profile {
             Some(name) => {
@@ -78,7 +77,7 @@ impl Store {
 
     /// What is unsafe about the home, its profile directories and the
     /// store's own directories (see `trust`), first problem first.
-    pub fn trust_problems(&self) -> Vec<trust::Unsafe> {
+    pub(crate) fn trust_problems(&self) -> Vec<trust::Unsafe> {
         let inside = [&self.sessions_dir, &self.crumbs_dir].map(|dir| (dir.clone(), trust::Place::Inside));
         self.chain
             .iter()
@@ -89,7 +88,7 @@ impl Store {
 
     /// Refuse (exit 4) a home another user could tamper with: every
     /// command that writes to the store, or reads config.toml, asks first.
-    pub fn verify(&self) -> Result<()> {
+    pub(crate) fn verify(&self) -> Result<()> {
         if self.verified.get().is_some() {
             return Ok(());
         }
@@ -100,19 +99,19 @@ impl Store {
         Ok(())
     }
 
-    pub fn sessions_dir(&self) -> &Path {
+    pub(crate) fn sessions_dir(&self) -> &Path {
         &self.sessions_dir
     }
 
-    pub fn crumbs_dir(&self) -> &Path {
+    pub(crate) fn crumbs_dir(&self) -> &Path {
         &self.crumbs_dir
     }
 
-    pub fn config_path(&self) -> PathBuf {
+    pub(crate) fn config_path(&self) -> PathBuf {
         self.home.join("config.toml")
     }
 
-    pub fn lock_path(&self) -> PathBuf {
+    pub(crate) fn lock_path(&self) -> PathBuf {
         self.home.join(".lock")
     }
 
@@ -126,13 +125,13 @@ impl Store {
 
     /// The file of a session. Only well-formed IDs become names, so nothing
     /// a user types can point outside the store.
-    pub fn session_path(&self, id: &str) -> Option<PathBuf> {
+    pub(crate) fn session_path(&self, id: &str) -> Option<PathBuf> {
         session::is_valid_id(id).then(|| self.sessions_dir.join(format!("{id}.json")))
     }
 
     /// Create the store's directories (0700) on first write, once the
     /// home has passed `verify`.
-    pub fn prepare(&self) -> Result<()> {
+    pub(crate) fn prepare(&self) -> Result<()> {
         self.verify()?;
         fsio::ensure_private_dir(&self.sessions_dir)
     }
@@ -148,23 +147,23 @@ impl Store {
 
     /// Store-wide lock: held while creating, renaming, importing or
     /// deleting, so titles stay unique.
-    pub fn lock_store(&self) -> Result<Guard<'_>> {
+    pub(crate) fn lock_store(&self) -> Result<Guard<'_>> {
         self.lock_file()?.store()
     }
 
     /// Lock of one session: held while re-reading and rewriting it.
-    pub fn lock_session(&self, id: &str) -> Result<Guard<'_>> {
+    pub(crate) fn lock_session(&self, id: &str) -> Result<Guard<'_>> {
         self.lock_file()?.session(id)
     }
 
     /// The lock of session `id` if no live writer holds it right now.
-    pub fn try_lock_session(&self, id: &str) -> Result<Option<Guard<'_>>> {
+    pub(crate) fn try_lock_session(&self, id: &str) -> Result<Option<Guard<'_>>> {
         self.lock_file()?.try_session(id)
     }
 
     /// hermes's temporary files in the store: (path, name, size, mtime),
     /// sessions' first. Only what a crash or a kill left lingers.
-    pub fn temporaries(&self) -> Vec<(PathBuf, String, u64, std::time::SystemTime)> {
+    pub(crate) fn temporaries(&self) -> Vec<(PathBuf, String, u64, std::time::SystemTime)> {
         [&self.sessions_dir, &self.crumbs_dir, &self.home]
             .iter()
             .flat_map(|dir| fsio::temporaries_in(dir))
@@ -172,7 +171,7 @@ impl Store {
     }
 
     /// A fresh ID: local time plus 6 random hex digits, unused so far.
-    pub fn new_id(&self, now: f64) -> String {
+    pub(crate) fn new_id(&self, now: f64) -> String {
         let (y, mo, d, h, mi, s) = crate::sys::local_time(now as i64).unwrap_or((1970, 1, 1, 0, 0, 0));
         loop {
             let id = format!("{y:04}{mo:02}{d:02}_{h:02}{mi:02}{s:02}_{}", fsio::random_hex(6));
@@ -201,7 +200,7 @@ fn gone(id: &str) -> Error {
     Error::Vanished { id: id.to_string() }
 }
 
-pub fn refuse_newer(path: &Path, header: &Header) -> Result<()> {
+pub(crate) fn refuse_newer(path: &Path, header: &Header) -> Result<()> {
     if header.format > FORMAT {
         return Err(Error::NewerFormat {
             path: path.to_path_buf(),

@@ -16,29 +16,29 @@ use crate::error::{Error, Result};
 use crate::fsio;
 
 /// One entry of a scan: a session file and its header, or why it has none.
-pub struct Scanned<'a> {
+pub(crate) struct Scanned<'a> {
     dir: &'a Path,
     id: &'a str,
     /// The file's size, when the scan learned it.
-    pub size: Option<u64>,
-    pub header: std::result::Result<Header, String>,
+    pub(crate) size: Option<u64>,
+    pub(crate) header: std::result::Result<Header, String>,
 }
 
 impl Scanned<'_> {
     /// The session's ID, from its file name.
-    pub fn id(&self) -> &str {
+    pub(crate) fn id(&self) -> &str {
         self.id
     }
 
     /// The session file (built only when asked: scans visit every session).
-    pub fn path(&self) -> PathBuf {
+    pub(crate) fn path(&self) -> PathBuf {
         self.dir.join(format!("{}.json", self.id))
     }
 }
 
 impl Store {
     /// IDs of all session files (names of the ID shape only), sorted.
-    pub fn session_ids(&self) -> Result<Vec<[u8; 22]>> {
+    pub(crate) fn session_ids(&self) -> Result<Vec<[u8; 22]>> {
         let entries = match fs::read_dir(&self.sessions_dir) {
             Ok(e) => e,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -64,7 +64,7 @@ impl Store {
     /// Read the header of every session, in ID order, calling `visit` for
     /// each. Only the first few KiB of a file are read, and in a large store
     /// not even that while the header index vouches for the file.
-    pub fn scan(&self, mut visit: impl FnMut(Scanned)) -> Result<()> {
+    pub(crate) fn scan(&self, mut visit: impl FnMut(Scanned)) -> Result<()> {
         // Taken before the directory is read: the catalog this pass builds
         // describes the directory as it was then, if it is still so at the end.
         let before = DirStamp::of(&self.sessions_dir);
@@ -117,7 +117,7 @@ impl Store {
 
     /// The catalog and its state, if they describe the sessions directory
     /// as it is now.
-    pub fn catalog(&self) -> Option<(catalog::State, Catalog)> {
+    pub(crate) fn catalog(&self) -> Option<(catalog::State, Catalog)> {
         let state = catalog::State::read(&self.catalog_state_path())?;
         if DirStamp::of(&self.sessions_dir) != Some(state.dir) {
             return None;
@@ -132,7 +132,10 @@ impl Store {
     /// Break. The number of sessions in the store; None when the catalog
     /// cannot say (see `catalog`) or knows of a damaged file: what was
     /// handed is then to be thrown away, and every file read instead.
-    pub fn by_activity(&self, mut visit: impl FnMut(&catalog::Entry) -> ControlFlow<()>) -> Option<usize> {
+    pub(crate) fn by_activity(
+        &self,
+        mut visit: impl FnMut(&catalog::Entry) -> ControlFlow<()>,
+    ) -> Option<usize> {
         let (state, catalog) = self.catalog()?;
         if catalog.damaged > 0 {
             return None;
@@ -192,7 +195,7 @@ impl Store {
     /// file; None when the catalog cannot say (missing, stale, damaged, no
     /// such title, or a session it names says otherwise), and every file
     /// must be read instead.
-    pub fn sessions_titled(&self, titles: &[&str]) -> Option<Vec<Header>> {
+    pub(crate) fn sessions_titled(&self, titles: &[&str]) -> Option<Vec<Header>> {
         let (_, catalog) = self.catalog()?;
         let mut ids: Vec<[u8; 22]> = Vec::new();
         for title in titles {
@@ -240,7 +243,7 @@ impl Store {
 
     /// Like `scan`, for just these sessions (IDs sorted): what `list` uses
     /// to fill one page of a long listing.
-    pub fn scan_ids(&self, ids: &[[u8; 22]], mut visit: impl FnMut(Scanned)) -> Result<()> {
+    pub(crate) fn scan_ids(&self, ids: &[[u8; 22]], mut visit: impl FnMut(Scanned)) -> Result<()> {
         let mut reader = index::Reader::open(&self.home.join("index"));
         let cache = if reader.is_usable() { Some(&mut reader) } else { None };
         self.walk(ids, cache, None, &mut visit).map(drop)
@@ -323,7 +326,7 @@ impl Store {
     /// The header of one session; Ok(None) if there is no such session.
     /// Its messages are not read: what reads or rewrites the session
     /// checks them.
-    pub fn header(&self, id: &str) -> Result<Option<Header>> {
+    pub(crate) fn header(&self, id: &str) -> Result<Option<Header>> {
         self.header_checked(id, Check::Ends)
     }
 
@@ -339,7 +342,7 @@ impl Store {
     }
 
     /// A whole session; Ok(None) if there is no such session.
-    pub fn load(&self, id: &str) -> Result<Option<Session>> {
+    pub(crate) fn load(&self, id: &str) -> Result<Option<Session>> {
         let Some(path) = self.session_path(id) else {
             return Ok(None);
         };
@@ -360,7 +363,7 @@ impl Store {
     /// A session's file opened for reading its messages one by one, header
     /// decoded; Ok(None) if there is no such session. What it reads is one
     /// version of the file, whatever replaces it meanwhile.
-    pub fn open(&self, id: &str) -> Result<Option<format::Reader<fs::File>>> {
+    pub(crate) fn open(&self, id: &str) -> Result<Option<format::Reader<fs::File>>> {
         let Some(path) = self.session_path(id) else {
             return Ok(None);
         };
@@ -375,7 +378,7 @@ impl Store {
     /// A session opened for a turn: what it sends under `budget` (a first
     /// pass over the messages' sizes) and the file read again from its
     /// start for sending them. Ok(None) if there is no such session.
-    pub fn open_planned(
+    pub(crate) fn open_planned(
         &self,
         id: &str,
         budget: u64,
@@ -391,7 +394,7 @@ impl Store {
 
     /// A session's size in characters and what a turn would send of it
     /// (see `context::measure`); Ok(None) if there is no such session.
-    pub fn measure(&self, id: &str) -> Result<Option<context::Measure>> {
+    pub(crate) fn measure(&self, id: &str) -> Result<Option<context::Measure>> {
         let Some(mut reader) = self.open(id)? else {
             return Ok(None);
         };

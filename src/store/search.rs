@@ -17,14 +17,14 @@ use crate::store::session::Header;
 /// Bytes read from a file at a time in the first pass.
 const BLOCK: usize = 128 << 10;
 /// Snippets kept per session (the count of all matches is kept too).
-pub const MAX_SNIPPETS: usize = 10;
+pub(crate) const MAX_SNIPPETS: usize = 10;
 /// Characters of context kept on each side of a match.
 const CONTEXT_CHARS: usize = 80;
 
 /// What to look for, and how. Case is ignored unless the text has a
 /// capital letter (smart case, as ripgrep does).
 #[derive(Clone, Debug)]
-pub struct Pattern {
+pub(crate) struct Pattern {
     /// The text, lower-cased when case is ignored.
     text: String,
     fold: bool,
@@ -42,19 +42,15 @@ enum Prefilter {
 }
 
 impl Pattern {
-    pub fn new(text: &str) -> Pattern {
+    pub(crate) fn new(text: &str) -> Pattern {
         let fold = !text.chars().any(char::is_uppercase);
         let text = if fold { text.to_lowercase() } else { text.to_string() };
         let prefilter = prefilter_for(&text, fold);
         Pattern { text, fold, prefilter }
     }
 
-    pub fn ignores_case(&self) -> bool {
-        self.fold
-    }
-
     /// The byte range of the first match in `hay`.
-    pub fn find(&self, hay: &str) -> Option<(usize, usize)> {
+    pub(crate) fn find(&self, hay: &str) -> Option<(usize, usize)> {
         if self.text.is_empty() {
             return Some((0, 0));
         }
@@ -85,7 +81,7 @@ impl Pattern {
         Some((from, next_char_start(hay, origin[end - 1])))
     }
 
-    pub fn matches(&self, hay: &str) -> bool {
+    pub(crate) fn matches(&self, hay: &str) -> bool {
         self.find(hay).is_some()
     }
 
@@ -157,7 +153,7 @@ fn prefilter_for(text: &str, fold: bool) -> Prefilter {
 /// lower-case needle match either case. Looks at eight positions at a
 /// time, as words, for the needle's first and last byte, and compares the
 /// whole needle only where both agree.
-pub fn contains(hay: &[u8], needle: &[u8], fold: bool) -> bool {
+pub(crate) fn contains(hay: &[u8], needle: &[u8], fold: bool) -> bool {
     let n = needle.len();
     if n == 0 {
         return true;
@@ -192,33 +188,33 @@ pub fn contains(hay: &[u8], needle: &[u8], fold: bool) -> bool {
 
 /// One matching place: the title, or a message.
 #[derive(Clone, Debug)]
-pub struct Match {
+pub(crate) struct Match {
     /// The message's index, None for the title.
-    pub message: Option<usize>,
-    pub role: String,
+    pub(crate) message: Option<usize>,
+    pub(crate) role: String,
     /// Up to CONTEXT_CHARS characters before the match, the match, and up
     /// to CONTEXT_CHARS after, each on one line (whitespace runs are one
     /// space).
-    pub before: String,
-    pub matched: String,
-    pub after: String,
+    pub(crate) before: String,
+    pub(crate) matched: String,
+    pub(crate) after: String,
 }
 
 /// A session that matched.
 #[derive(Clone, Debug)]
-pub struct Hit {
-    pub header: Header,
+pub(crate) struct Hit {
+    pub(crate) header: Header,
     /// The first MAX_SNIPPETS matches.
-    pub matches: Vec<Match>,
+    pub(crate) matches: Vec<Match>,
     /// How many places match in all.
-    pub total: usize,
+    pub(crate) total: usize,
 }
 
 /// The sessions that match, newest activity first, at most `limit` of
 /// them; `more` tells whether others match too.
-pub struct Found {
-    pub hits: Vec<Hit>,
-    pub more: bool,
+pub(crate) struct Found {
+    pub(crate) hits: Vec<Hit>,
+    pub(crate) more: bool,
 }
 
 /// Search every session of the store. Files that cannot be decoded are
@@ -229,7 +225,7 @@ pub struct Found {
 /// and one more have matched: a word found in most sessions costs a few
 /// files, not the store. Otherwise every file's raw bytes are looked at
 /// first, and the ones that may match are decoded newest first.
-pub fn search(
+pub(crate) fn search(
     store: &Store,
     pattern: &Pattern,
     limit: usize,
@@ -300,7 +296,7 @@ fn take_hits(
 }
 
 /// Where `pattern` matches in one session, if anywhere.
-pub fn matches_in(session: crate::store::session::Session, pattern: &Pattern) -> Option<Hit> {
+pub(crate) fn matches_in(session: crate::store::session::Session, pattern: &Pattern) -> Option<Hit> {
     let mut matches = Vec::new();
     let mut total = 0;
     let mut note = |message: Option<usize>, role: &str, text: &str| {
@@ -436,10 +432,10 @@ mod tests {
     #[test]
     fn smart_case() {
         let lower = Pattern::new("brpop");
-        assert!(lower.ignores_case());
+        assert!(lower.fold);
         assert!(lower.matches("why does BRPOPLPUSH time out"));
         let upper = Pattern::new("BRPOP");
-        assert!(!upper.ignores_case());
+        assert!(!upper.fold);
         assert!(upper.matches("BRPOPLPUSH"));
         assert!(!upper.matches("brpoplpush"));
         assert_eq!(Pattern::new("straße").find("STRASSE straße"), Some((8, 15)));

@@ -4,14 +4,14 @@
 use nanoserde::{DeJson, SerJson};
 
 pub const FORMAT: u64 = 1;
-pub const MAX_TITLE_CHARS: usize = 100;
+pub(crate) const MAX_TITLE_CHARS: usize = 100;
 /// A model's name is a short identifier (`gpt-4o-mini`, `org/model:7b`).
-pub const MAX_MODEL_CHARS: usize = 200;
+pub(crate) const MAX_MODEL_CHARS: usize = 200;
 pub const MAX_MESSAGE_BYTES: usize = 16 << 20;
 const PREVIEW_CHARS: usize = 80;
 /// How far ahead of this machine's clock a stored time may be before it is
 /// worth a warning: synced machines' clocks differ by seconds, not minutes.
-pub const CLOCK_SKEW_SECS: f64 = 300.0;
+pub(crate) const CLOCK_SKEW_SECS: f64 = 300.0;
 
 /// The small fields before `messages`: all that listing needs.
 #[derive(Clone, Debug, DeJson, SerJson, PartialEq)]
@@ -64,20 +64,20 @@ impl Message {
         Message { role: role.to_string(), content, ts, interrupted: None, replaced: None, summary: None }
     }
 
-    pub fn is_replaced(&self) -> bool {
+    pub(crate) fn is_replaced(&self) -> bool {
         self.replaced == Some(true)
     }
 
     /// A summary of the messages before it, as `compact` stores it.
-    pub fn summary(content: String, ts: f64) -> Message {
+    pub(crate) fn summary(content: String, ts: f64) -> Message {
         Message { summary: Some(true), ..Message::new("system", content, ts) }
     }
 
-    pub fn is_summary(&self) -> bool {
+    pub(crate) fn is_summary(&self) -> bool {
         self.summary == Some(true) && self.role == "system"
     }
 
-    pub fn is_interrupted(&self) -> bool {
+    pub(crate) fn is_interrupted(&self) -> bool {
         self.interrupted == Some(true)
     }
 }
@@ -88,11 +88,11 @@ pub struct Session {
     pub messages: Vec<Message>,
 }
 
-pub const TITLE_USER: &str = "user";
-pub const TITLE_AUTO: &str = "auto";
+pub(crate) const TITLE_USER: &str = "user";
+pub(crate) const TITLE_AUTO: &str = "auto";
 
 impl Header {
-    pub fn new(id: String, cwd: String, now: f64) -> Header {
+    pub(crate) fn new(id: String, cwd: String, now: f64) -> Header {
         Header {
             format: FORMAT,
             id,
@@ -111,17 +111,17 @@ impl Header {
     /// in the future (another machine's clock ran ahead) counts as now, so
     /// it neither stays "latest" for ever nor escapes pruning by being
     /// newer than any cutoff for ever.
-    pub fn activity(&self, now: f64) -> f64 {
+    pub(crate) fn activity(&self, now: f64) -> f64 {
         self.updated_at.min(now)
     }
 
     /// Whether the stored activity time lies ahead of `now` by more than
     /// clocks of machines sharing a home usually disagree.
-    pub fn is_from_the_future(&self, now: f64) -> bool {
+    pub(crate) fn is_from_the_future(&self, now: f64) -> bool {
         self.updated_at > now + CLOCK_SKEW_SECS
     }
 
-    pub fn has_user_title(&self) -> bool {
+    pub(crate) fn has_user_title(&self) -> bool {
         self.title_source == TITLE_USER
     }
 
@@ -129,7 +129,7 @@ impl Header {
     /// automatic title when it is the session's first message (only a new
     /// session, made under the store lock, can be titled uniquely; one
     /// imported untitled stays so until renamed).
-    pub fn note_message(&mut self, message: &Message) {
+    pub(crate) fn note_message(&mut self, message: &Message) {
         let first = self.message_count == 0;
         self.message_count = self.message_count.saturating_add(1);
         self.updated_at = self.updated_at.max(message.ts);
@@ -151,7 +151,7 @@ impl Header {
 /// `YYYYMMDD_HHMMSS_xxxxxx`: the only strings that ever become file names.
 /// A model's name as given (`-m`, `/model`, an import), checked: one line
 /// of visible characters, at most `MAX_MODEL_CHARS`; else why not.
-pub fn clean_model(name: &str) -> Result<String, String> {
+pub(crate) fn clean_model(name: &str) -> Result<String, String> {
     let name = name.trim();
     if name.is_empty() {
         return Err("a model name cannot be empty".into());
@@ -165,7 +165,7 @@ pub fn clean_model(name: &str) -> Result<String, String> {
     Ok(name.to_string())
 }
 
-pub fn is_valid_id(s: &str) -> bool {
+pub(crate) fn is_valid_id(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 22
         && b[..8].iter().all(u8::is_ascii_digit)
@@ -178,7 +178,7 @@ pub fn is_valid_id(s: &str) -> bool {
 /// An ID as a fixed-size key: what scans and sets of IDs hold, so that
 /// 100,000 of them take 2 MiB and no allocations. Longer input is cut,
 /// shorter padded with zeros (only valid IDs are ever looked up).
-pub fn id_key(id: &str) -> [u8; 22] {
+pub(crate) fn id_key(id: &str) -> [u8; 22] {
     let mut key = [0u8; 22];
     let n = id.len().min(22);
     key[..n].copy_from_slice(&id.as_bytes()[..n]);
@@ -217,14 +217,14 @@ fn is_invisible(c: char) -> bool {
 
 /// Whether `text` shows anything: a character neither whitespace nor
 /// invisible.
-pub fn has_visible(text: &str) -> bool {
+pub(crate) fn has_visible(text: &str) -> bool {
     text.chars().any(|c| !c.is_whitespace() && !is_invisible(c))
 }
 
 /// Title rules: invisible characters removed, whitespace collapsed to one
 /// space, trimmed. None when nothing is left. Length is checked separately
 /// so a too-long user title can be refused rather than cut.
-pub fn sanitize_title(raw: &str) -> Option<String> {
+pub(crate) fn sanitize_title(raw: &str) -> Option<String> {
     let mut out = String::with_capacity(raw.len().min(512));
     let mut pending_space = false;
     for c in raw.chars() {
@@ -244,7 +244,7 @@ pub fn sanitize_title(raw: &str) -> Option<String> {
 /// A title for a session made from its first message: sanitized and cut
 /// at a word boundary to fit; none when it has the shape of an ID (a
 /// name would find the session of that ID, never this one).
-pub fn clean_title(text: &str) -> Option<String> {
+pub(crate) fn clean_title(text: &str) -> Option<String> {
     let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let title = sanitize_title(first_line)?;
     Some(crate::text::truncate_words(&title, 60)).filter(|t| !is_valid_id(t))

@@ -7,7 +7,7 @@ use crate::store::session::{self, Header, MAX_TITLE_CHARS, TITLE_USER};
 
 /// A title a person gave: cleaned, non-empty, at most 100 characters, and
 /// not shaped like a session ID.
-pub fn user_title(raw: &str) -> Result<String> {
+pub(crate) fn user_title(raw: &str) -> Result<String> {
     let title = session::sanitize_title(raw)
         .ok_or_else(|| Error::usage("a title cannot be empty (or only invisible characters)"))?;
     if session::is_valid_id(&title) {
@@ -31,7 +31,7 @@ pub fn user_title(raw: &str) -> Result<String> {
 /// like a typed one and cut, not refused, when too long; empty (so the
 /// session gets an automatic title) when nothing is left or it has the
 /// shape of a session ID.
-pub fn foreign_title(raw: &str) -> String {
+pub(crate) fn foreign_title(raw: &str) -> String {
     match session::sanitize_title(raw) {
         Some(t) if !session::is_valid_id(&t) => crate::text::truncate_words(&t, MAX_TITLE_CHARS),
         _ => String::new(),
@@ -39,7 +39,7 @@ pub fn foreign_title(raw: &str) -> String {
 }
 
 /// The session (other than `except`) that already has `title`.
-pub fn holder(store: &Store, title: &str, except: Option<&str>) -> Result<Option<Header>> {
+pub(crate) fn holder(store: &Store, title: &str, except: Option<&str>) -> Result<Option<Header>> {
     let mut found = None;
     store.scan(|entry| {
         if let Ok(h) = entry.header
@@ -54,7 +54,7 @@ pub fn holder(store: &Store, title: &str, except: Option<&str>) -> Result<Option
 }
 
 /// `base (n)`, cutting `base` so the whole stays within the title limit.
-pub fn numbered(base: &str, n: u64) -> String {
+pub(crate) fn numbered(base: &str, n: u64) -> String {
     let suffix = format!(" ({n})");
     let room = MAX_TITLE_CHARS - suffix.chars().count();
     let base =
@@ -64,7 +64,7 @@ pub fn numbered(base: &str, n: u64) -> String {
 
 /// `base`, or `base (2)`, `base (3)`... whichever no session holds yet.
 /// The caller holds the store lock.
-pub fn unique_auto_title(store: &Store, base: &str) -> Result<String> {
+pub(crate) fn unique_auto_title(store: &Store, base: &str) -> Result<String> {
     let mut taken = Vec::new();
     store.scan(|entry| {
         if let Ok(h) = entry.header
@@ -81,7 +81,7 @@ pub fn unique_auto_title(store: &Store, base: &str) -> Result<String> {
 
 /// Give session `id` the title `raw` (cleaned), refusing a title that
 /// another session holds.
-pub fn rename(store: &Store, id: &str, raw: &str) -> Result<Header> {
+pub(crate) fn rename(store: &Store, id: &str, raw: &str) -> Result<Header> {
     let title = user_title(raw)?;
     let _guard = store.lock_store()?;
     if let Some(other) = holder(store, &title, Some(id))? {

@@ -18,7 +18,7 @@ use crate::sys;
 
 /// Where a directory stands in the home.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Place {
+pub(crate) enum Place {
     /// `$HERMES_HOME` itself: it may be a symbolic link (to a synced
     /// folder, say); the directory it reaches is what is checked.
     Home,
@@ -29,8 +29,8 @@ pub enum Place {
 
 /// What is wrong with a path, said as one line with the fix that fits.
 #[derive(Debug, PartialEq)]
-pub struct Unsafe {
-    pub path: PathBuf,
+pub(crate) struct Unsafe {
+    pub(crate) path: PathBuf,
     why: Why,
 }
 
@@ -44,7 +44,7 @@ enum Why {
 
 impl Unsafe {
     /// The text of the error (or, on a read-only command, the warning).
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         let path = self.path.display();
         let described =
             |uid: u32, mode: u32| format!("{path} (owner {}, mode {:04o})", owner_name(uid), mode);
@@ -79,7 +79,7 @@ impl Unsafe {
 /// Check a directory of the home; a path that does not exist yet is fine
 /// (hermes creates it, mode 0700), and so, here, is one that is not a
 /// directory at all.
-pub fn check_dir(path: &Path, place: Place) -> Result<(), Unsafe> {
+pub(crate) fn check_dir(path: &Path, place: Place) -> Result<(), Unsafe> {
     let unsafe_because = |why| Unsafe { path: path.to_path_buf(), why };
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
@@ -108,7 +108,7 @@ pub fn check_dir(path: &Path, place: Place) -> Result<(), Unsafe> {
 /// followed (dotfile managers make them), but what it reaches must be a
 /// regular file that passes the same owner and mode check. Opening never
 /// blocks (a FIFO planted there is refused, not waited on).
-pub fn open_config(path: &Path) -> io::Result<Option<Result<File, Unsafe>>> {
+pub(crate) fn open_config(path: &Path) -> io::Result<Option<Result<File, Unsafe>>> {
     let file = match OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)

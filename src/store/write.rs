@@ -17,7 +17,7 @@ use crate::fsio;
 impl Store {
     /// Write a brand-new session. The caller holds the store lock and has
     /// made sure the title is free.
-    pub fn create(&self, header: &Header, messages: &[Message]) -> Result<()> {
+    pub(crate) fn create(&self, header: &Header, messages: &[Message]) -> Result<()> {
         self.prepare()?;
         let path = self.session_path(&header.id).expect("generated IDs are valid");
         if fs::symlink_metadata(&path).is_ok() {
@@ -92,7 +92,12 @@ impl Store {
     /// adjust the header (say, the title) in the same write. The file is
     /// streamed through bounded buffers into its replacement: memory does
     /// not grow with the session.
-    pub fn append(&self, id: &str, messages: &[Message], edit: impl FnOnce(&mut Header)) -> Result<Header> {
+    pub(crate) fn append(
+        &self,
+        id: &str,
+        messages: &[Message],
+        edit: impl FnOnce(&mut Header),
+    ) -> Result<Header> {
         // The catalog's bookkeeping, done at once.
         self.append_then(id, messages, edit, || {}).map(|(header, _later)| header)
     }
@@ -102,7 +107,7 @@ impl Store {
     /// bookkeeping until the returned `Later` is dropped: a one-shot chat
     /// starts its agent in `renamed`, and gives the agent its input before
     /// the bookkeeping. The catalog lock is held until then.
-    pub fn append_then(
+    pub(crate) fn append_then(
         &self,
         id: &str,
         messages: &[Message],
@@ -155,7 +160,7 @@ impl Store {
     /// covers), under the session's lock, streaming the file as `append`
     /// does. Ok(None) when the session changed since `place` was found
     /// (the message there is another): the file is left as it was.
-    pub fn insert(&self, id: &str, place: format::Place, message: &Message) -> Result<Option<Header>> {
+    pub(crate) fn insert(&self, id: &str, place: format::Place, message: &Message) -> Result<Option<Header>> {
         let _guard = self.lock_session(id)?;
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
         let file = open_session(&path)?.ok_or_else(|| gone(id))?;
@@ -180,7 +185,11 @@ impl Store {
     /// Change a session's messages under its lock (the last ones, in
     /// practice: /retry drops an interrupted reply, an unanswered message
     /// takes in the next one). `edit` returns false to leave the file alone.
-    pub fn edit_messages(&self, id: &str, edit: impl FnOnce(&mut Vec<Message>) -> bool) -> Result<Header> {
+    pub(crate) fn edit_messages(
+        &self,
+        id: &str,
+        edit: impl FnOnce(&mut Vec<Message>) -> bool,
+    ) -> Result<Header> {
         let _guard = self.lock_session(id)?;
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
         let Session { mut header, mut messages } = self.load(id)?.ok_or_else(|| gone(id))?;
@@ -203,12 +212,12 @@ impl Store {
     }
 
     /// Rewrite a session's header only (rename), under its lock.
-    pub fn update_header(&self, id: &str, edit: impl FnOnce(&mut Header)) -> Result<Header> {
+    pub(crate) fn update_header(&self, id: &str, edit: impl FnOnce(&mut Header)) -> Result<Header> {
         self.append(id, &[], edit)
     }
 
     /// Remove a session file. The caller holds the store lock.
-    pub fn remove(&self, id: &str) -> Result<()> {
+    pub(crate) fn remove(&self, id: &str) -> Result<()> {
         let _guard = self.lock_session(id)?;
         self.remove_locked(id)
     }
@@ -229,7 +238,7 @@ impl Store {
     /// finished before the check, which then sees it, or starts after the
     /// removal and finds no session. Ok(false) when kept or already gone.
     /// The caller holds the store lock.
-    pub fn remove_if(&self, id: &str, doomed: impl FnOnce(&Header) -> bool) -> Result<bool> {
+    pub(crate) fn remove_if(&self, id: &str, doomed: impl FnOnce(&Header) -> bool) -> Result<bool> {
         let _guard = self.lock_session(id)?;
         let Some(path) = self.session_path(id) else {
             return Ok(false);
@@ -261,7 +270,7 @@ struct Watch<'a> {
 
 /// The catalog's bookkeeping of an append (see `Store::append_then`),
 /// done when this is dropped.
-pub struct Later<'a> {
+pub(crate) struct Later<'a> {
     store: &'a Store,
     watch: Option<Watch<'a>>,
     change: Noted,

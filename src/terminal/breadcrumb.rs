@@ -14,7 +14,7 @@ use crate::store::json;
 use crate::store::session;
 use crate::terminal::Terminal;
 
-pub const MAX_AGE_SECS: f64 = 30.0 * 24.0 * 3600.0;
+pub(crate) const MAX_AGE_SECS: f64 = 30.0 * 24.0 * 3600.0;
 const MAX_BREADCRUMB_BYTES: u64 = 64 << 10;
 
 #[derive(Clone, Debug, DeJson, SerJson, PartialEq)]
@@ -52,7 +52,7 @@ pub fn decode(bytes: &[u8]) -> Option<Breadcrumb> {
 /// A terminal with no breadcrumb under its key reads the one an older
 /// hermes left under its machine-less key; the leader check keeps another
 /// machine's terminal of the same name out, and the next write replaces it.
-pub fn read(store: &Store, terminal: &Terminal, now: f64) -> Option<Breadcrumb> {
+pub(crate) fn read(store: &Store, terminal: &Terminal, now: f64) -> Option<Breadcrumb> {
     let path = path_for(store, terminal);
     let path = if fs::symlink_metadata(&path).is_ok() { path } else { legacy_path_for(store, terminal) };
     // A breadcrumb someone else wrote (root, or another user of a shared
@@ -71,7 +71,7 @@ pub fn read(store: &Store, terminal: &Terminal, now: f64) -> Option<Breadcrumb> 
 }
 
 /// Point this terminal at `session_id`, and sweep out stale breadcrumbs.
-pub fn write(store: &Store, terminal: &Terminal, session_id: &str, cwd: &str, now: f64) {
+pub(crate) fn write(store: &Store, terminal: &Terminal, session_id: &str, cwd: &str, now: f64) {
     let path = path_for(store, terminal);
     // Still the same session: what it was told stays told.
     let noted = read_file(&path).is_some_and(|c| c.session_id == session_id && c.budget_noted);
@@ -98,7 +98,7 @@ pub fn write(store: &Store, terminal: &Terminal, session_id: &str, cwd: &str, no
 /// context budget; true once, then false while the terminal stays on that
 /// session (its breadcrumb remembers). True without a breadcrumb to keep
 /// it in.
-pub fn note_once(store: &Store, terminal: &Terminal, session_id: &str) -> bool {
+pub(crate) fn note_once(store: &Store, terminal: &Terminal, session_id: &str) -> bool {
     let path = path_for(store, terminal);
     match read_file(&path) {
         Some(crumb) if crumb.session_id == session_id => {
@@ -118,7 +118,7 @@ pub fn note_once(store: &Store, terminal: &Terminal, session_id: &str) -> bool {
 /// time of their one atomic write). Removed unless `dry_run`. Only names
 /// hermes gives breadcrumbs (`KEY.json`), only regular files, and never in
 /// a `terminal-sessions` that is a link or someone else's (see `trust`).
-pub fn remove_stale(store: &Store, dry_run: bool) -> Vec<PathBuf> {
+pub(crate) fn remove_stale(store: &Store, dry_run: bool) -> Vec<PathBuf> {
     let mut stale = Vec::new();
     if store.verify().is_err() {
         return stale;
@@ -143,18 +143,18 @@ pub fn remove_stale(store: &Store, dry_run: bool) -> Vec<PathBuf> {
 }
 
 /// Whether a file in terminal-sessions is older than 30 days.
-pub fn is_stale(meta: &fs::Metadata) -> bool {
+pub(crate) fn is_stale(meta: &fs::Metadata) -> bool {
     let cutoff = SystemTime::now() - Duration::from_secs_f64(MAX_AGE_SECS);
     meta.is_file() && meta.modified().is_ok_and(|m| m < cutoff)
 }
 
 /// The breadcrumb in file `path`, if it reads as one.
-pub fn read_file(path: &Path) -> Option<Breadcrumb> {
+pub(crate) fn read_file(path: &Path) -> Option<Breadcrumb> {
     fsio::read_limited(path, MAX_BREADCRUMB_BYTES).ok().and_then(|b| decode(&b))
 }
 
 /// Every breadcrumb file with its parsed content (None if unreadable).
-pub fn all(store: &Store) -> Vec<(PathBuf, Option<Breadcrumb>)> {
+pub(crate) fn all(store: &Store) -> Vec<(PathBuf, Option<Breadcrumb>)> {
     let Ok(entries) = fs::read_dir(store.crumbs_dir()) else {
         return Vec::new();
     };
@@ -171,7 +171,7 @@ pub fn all(store: &Store) -> Vec<(PathBuf, Option<Breadcrumb>)> {
 
 /// Point the breadcrumbs of session `from` at session `to` (after a merge
 /// folded one into the other), keeping their terminals and times.
-pub fn repoint(store: &Store, from: &str, to: &str) {
+pub(crate) fn repoint(store: &Store, from: &str, to: &str) {
     for (path, crumb) in all(store) {
         if let Some(mut crumb) = crumb.filter(|c| c.session_id == from) {
             crumb.session_id = to.to_string();
@@ -183,7 +183,7 @@ pub fn repoint(store: &Store, from: &str, to: &str) {
 }
 
 /// Remove the breadcrumbs that point at any of `ids` (after a delete).
-pub fn forget_sessions(store: &Store, ids: &[String]) {
+pub(crate) fn forget_sessions(store: &Store, ids: &[String]) {
     for (path, crumb) in all(store) {
         if crumb.is_some_and(|c| ids.contains(&c.session_id)) {
             let _ = fs::remove_file(path);

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::sys;
 
 /// The editor command, as the shell will read it (`code -w` works).
-pub fn editor_command() -> String {
+pub(crate) fn editor_command() -> String {
     ["VISUAL", "EDITOR"]
         .iter()
         .filter_map(|var| std::env::var(var).ok())
@@ -21,7 +21,7 @@ pub fn editor_command() -> String {
 
 /// Open `initial` in the editor and return what was saved. The terminal
 /// must be in its ordinary mode (the caller's raw mode suspended).
-pub fn in_editor(initial: &str) -> Result<String> {
+pub(crate) fn in_editor(initial: &str) -> Result<String> {
     let (path, mut file) = private_temp_file()?;
     let written = file.write_all(initial.as_bytes()).and_then(|_| file.flush());
     drop(file);

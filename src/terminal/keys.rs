@@ -11,7 +11,7 @@ use crate::store::session::MAX_MESSAGE_BYTES;
 use crate::sys;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Key {
+pub(crate) enum Key {
     /// A printable character (never a control character).
     Char(char),
     /// Return (CR).
@@ -64,7 +64,7 @@ pub enum Key {
     Unknown,
 }
 
-pub enum Decoded {
+pub(crate) enum Decoded {
     /// A key, and how many bytes it took.
     Key(Key, usize),
     /// The bytes so far start a longer sequence; more are needed.
@@ -75,7 +75,7 @@ pub enum Decoded {
 const MAX_SEQUENCE: usize = 64;
 
 /// The first key in `bytes` (not empty).
-pub fn decode(bytes: &[u8]) -> Decoded {
+pub(crate) fn decode(bytes: &[u8]) -> Decoded {
     let key = |k, n| Decoded::Key(k, n);
     match bytes[0] {
         0x1b => decode_escape(bytes),
@@ -91,7 +91,7 @@ pub fn decode(bytes: &[u8]) -> Decoded {
 
 /// The first key in `bytes` when no more bytes are coming soon: a lone
 /// Escape is the Escape key, a cut-off character is dropped.
-pub fn decode_stalled(bytes: &[u8]) -> (Key, usize) {
+pub(crate) fn decode_stalled(bytes: &[u8]) -> (Key, usize) {
     match decode(bytes) {
         Decoded::Key(k, n) => (k, n),
         Decoded::Incomplete if bytes[0] == 0x1b && bytes.len() == 1 => (Key::Escape, 1),
@@ -207,7 +207,7 @@ fn decode_csi(bytes: &[u8]) -> Decoded {
 /// Pasted bytes as text: CR LF and lone CR become `\n` (terminals send a
 /// pasted line end as CR), tabs stay, escape sequences and other control
 /// characters are taken out.
-pub fn paste_text(raw: &[u8]) -> String {
+pub(crate) fn paste_text(raw: &[u8]) -> String {
     let text = String::from_utf8_lossy(raw);
     let mut kept = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -257,7 +257,7 @@ const SEQUENCE_WAIT: Duration = Duration::from_millis(100);
 const PASTE_STALL: Duration = Duration::from_secs(2);
 
 /// Reads keys from a terminal descriptor in raw mode.
-pub struct KeyReader {
+pub(crate) struct KeyReader {
     fd: RawFd,
     pending: Vec<u8>,
     /// Keys read while waiting for something else (an answer to a query).
@@ -268,20 +268,20 @@ pub struct KeyReader {
 }
 
 impl KeyReader {
-    pub fn new(fd: RawFd) -> KeyReader {
+    pub(crate) fn new(fd: RawFd) -> KeyReader {
         KeyReader { fd, pending: Vec::new(), queued: VecDeque::new(), recording: None }
     }
 
     /// Hand back a key read early, to be read again after any handed back
     /// before it.
-    pub fn requeue(&mut self, key: Key) {
+    pub(crate) fn requeue(&mut self, key: Key) {
         self.queued.push_back(key);
     }
 
     /// The next key, waiting as long as it takes. A caught SIGINT, SIGTERM
     /// or SIGHUP is Err(Interrupted) (`sys::take_signal` says which); the
     /// terminal gone is Err(UnexpectedEof).
-    pub fn read_key(&mut self) -> io::Result<Key> {
+    pub(crate) fn read_key(&mut self) -> io::Result<Key> {
         loop {
             if let Some(key) = self.read_key_by(None)? {
                 return Ok(key);
@@ -290,7 +290,7 @@ impl KeyReader {
     }
 
     /// The next key, or None if none came by `deadline`.
-    pub fn read_key_by(&mut self, deadline: Option<Instant>) -> io::Result<Option<Key>> {
+    pub(crate) fn read_key_by(&mut self, deadline: Option<Instant>) -> io::Result<Option<Key>> {
         if let Some(key) = self.queued.pop_front() {
             return Ok(Some(key));
         }
@@ -327,7 +327,7 @@ impl KeyReader {
     /// `timeout` for the answer; keys typed meanwhile are kept for later.
     /// Err(bytes) means the terminal did not answer: `bytes` is all that
     /// was read meanwhile, as it came, for whoever reads the terminal next.
-    pub fn cursor_position(
+    pub(crate) fn cursor_position(
         &mut self,
         out: &mut dyn Write,
         timeout: Duration,

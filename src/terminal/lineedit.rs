@@ -15,7 +15,7 @@ use crate::terminal::raw::{self, RawMode};
 use crate::text;
 
 /// What reading a line came to: its text, Ctrl-C, or the end of input.
-pub enum Line {
+pub(crate) enum Line {
     Text(String),
     Cancelled,
     End,
@@ -28,7 +28,7 @@ const ANSWER_WAIT: Duration = Duration::from_millis(500);
 /// Columns a tab takes in the editor (it is kept as a tab in the text).
 const TAB_COLUMNS: usize = 4;
 
-pub struct Editor {
+pub(crate) struct Editor {
     /// Raw mode for as long as the editor lives, not only while a line is
     /// read: keys typed ahead (while a message is saved) must not meet the
     /// terminal's own line editing, which would echo and act on them.
@@ -59,7 +59,7 @@ impl Editor {
     /// it: TERM set and not `dumb`, raw mode possible, and an answer to a
     /// cursor position query. Otherwise Err, and lines are read plainly,
     /// starting with what was typed while the terminal was asked.
-    pub fn for_terminal() -> std::result::Result<Editor, Vec<u8>> {
+    pub(crate) fn for_terminal() -> std::result::Result<Editor, Vec<u8>> {
         if !sys::isatty(0) || !sys::isatty(1) {
             return Err(Vec::new());
         }
@@ -80,7 +80,7 @@ impl Editor {
 
     /// Run `during` with the terminal in its ordinary mode: an agent's
     /// reply (Ctrl-C is SIGINT again), an editor.
-    pub fn cooked<T>(&mut self, during: impl FnOnce() -> T) -> T {
+    pub(crate) fn cooked<T>(&mut self, during: impl FnOnce() -> T) -> T {
         self.raw.suspended(during)
     }
 
@@ -88,7 +88,7 @@ impl Editor {
     /// before the text.
     /// `complete` gives, for the text before the cursor, the texts Tab may
     /// make of it (a slash command, a title after it).
-    pub fn read_line(
+    pub(crate) fn read_line(
         &mut self,
         prompt: &str,
         history: &[String],
@@ -201,14 +201,14 @@ impl Editor {
     }
 
     /// Start the next line with `text` (`/edit`'s, to review).
-    pub fn prefill(&mut self, text: String) {
+    pub(crate) fn prefill(&mut self, text: String) {
         self.prefilled = Some(text);
     }
 
     /// Run `during` with the terminal in its ordinary mode but without
     /// echo: keys typed while a reply is drawn are held for the next
     /// prompt, never drawn inside the reply.
-    pub fn cooked_quietly<T>(&mut self, during: impl FnOnce() -> T) -> T {
+    pub(crate) fn cooked_quietly<T>(&mut self, during: impl FnOnce() -> T) -> T {
         self.raw.suspended_without_echo(during)
     }
 

@@ -5,12 +5,12 @@
 //! `compose`) and plain lines (`prompt`).
 
 pub mod breadcrumb;
-pub mod compose;
+pub(crate) mod compose;
 mod edit;
-pub mod keys;
-pub mod lineedit;
-pub mod prompt;
-pub mod raw;
+pub(crate) mod keys;
+pub(crate) mod lineedit;
+pub(crate) mod prompt;
+pub(crate) mod raw;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -19,28 +19,28 @@ use crate::sys;
 
 /// Variables naming a pane when no tty is on stdin/stdout/stderr, in the
 /// order they are consulted.
-pub const PANE_VARIABLES: [&str; 6] =
+pub(crate) const PANE_VARIABLES: [&str; 6] =
     ["ZELLIJ_PANE_ID", "TMUX_PANE", "KITTY_WINDOW_ID", "WEZTERM_PANE", "TERM_SESSION_ID", "WT_SESSION"];
 
 const MAX_KEY_LEN: usize = 120;
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Terminal {
+pub(crate) struct Terminal {
     /// File-name-safe key, scoped to this machine: `tty-dev-pts-3.` or
     /// `tmux_pane--5.` followed by the machine's tag (see `machine_tag`).
-    pub key: String,
+    pub(crate) key: String,
     /// The key hermes gave this terminal before keys named the machine
     /// (`tty-dev-pts-3`): a breadcrumb left under it is read once, then
     /// replaced by one under `key`.
-    pub legacy_key: String,
+    pub(crate) legacy_key: String,
     /// Session leader pid and its start time: `4242@1234567`. A different
     /// value under the same key means the terminal was closed and its name
     /// reused.
-    pub leader: String,
+    pub(crate) leader: String,
 }
 
 /// This process's terminal, or None when it has none (cron, pipes, CI).
-pub fn identify() -> Option<Terminal> {
+pub(crate) fn identify() -> Option<Terminal> {
     for fd in 0..=2 {
         if let Some(path) = tty_path(fd) {
             let leader = sys::tcgetsid(fd).or_else(sys::getsid_self);
@@ -71,7 +71,7 @@ const MACHINE_TAG_LEN: usize = 12;
 
 /// `raw` as a key of the machine tagged `tag`: the sanitized name, cut to
 /// leave room, then `.` and the tag, at most 120 characters in all.
-pub fn machine_key(raw: &str, tag: &str) -> String {
+pub(crate) fn machine_key(raw: &str, tag: &str) -> String {
     format!("{}.{tag}", sanitize_key_within(raw, MAX_KEY_LEN - 1 - tag.len()))
 }
 
@@ -82,7 +82,7 @@ pub fn machine_key(raw: &str, tag: &str) -> String {
 /// tmux pane `%1` on each) keep breadcrumbs of their own; both survive a
 /// reboot, so the same machine keeps its keys. Where one of them is missing
 /// the other alone decides; where both are, the tag is that of "nowhere".
-pub fn machine_tag() -> String {
+pub(crate) fn machine_tag() -> String {
     let machine_id = sys::machine_id().unwrap_or_default();
     let host = fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
@@ -229,7 +229,7 @@ fn namespace_depth(pid: &str) -> Option<usize> {
 
 /// The path of the terminal open on `fd`: a hand-rolled ttyname(3) that
 /// checks the device number, so it cannot be fooled by a stale name.
-pub fn tty_path(fd: i32) -> Option<PathBuf> {
+pub(crate) fn tty_path(fd: i32) -> Option<PathBuf> {
     if !sys::isatty(fd) {
         return None;
     }

@@ -8,12 +8,12 @@ use crate::store::session::MAX_MESSAGE_BYTES;
 use crate::sys;
 use crate::terminal::keys;
 use crate::terminal::lineedit::Editor;
-pub use crate::terminal::lineedit::Line;
+pub(crate) use crate::terminal::lineedit::Line;
 
 /// Where the chat reads what is typed: the line editor on a terminal that
 /// can take it, else plain lines as the terminal's own line discipline
 /// edits them (TERM=dumb, a terminal that does not answer).
-pub enum LineReader {
+pub(crate) enum LineReader {
     /// Plain lines; `typed_ahead` is what was typed while the terminal was
     /// asked whether it can take the editor (read in raw mode: Enter as CR).
     Plain {
@@ -25,7 +25,7 @@ pub enum LineReader {
 impl LineReader {
     /// Called only for an interactive chat: nothing of the editor runs in
     /// one-shot or scripted use.
-    pub fn for_chat() -> LineReader {
+    pub(crate) fn for_chat() -> LineReader {
         match Editor::for_terminal() {
             Ok(editor) => LineReader::Editor(Box::new(editor)),
             Err(typed) => LineReader::Plain {
@@ -36,7 +36,7 @@ impl LineReader {
 
     /// Run `during` with the terminal in its ordinary mode (the editor
     /// keeps it raw between lines): an agent's reply, an external editor.
-    pub fn cooked<T>(&mut self, during: impl FnOnce() -> T) -> T {
+    pub(crate) fn cooked<T>(&mut self, during: impl FnOnce() -> T) -> T {
         match self {
             LineReader::Editor(editor) => editor.cooked(during),
             LineReader::Plain { .. } => during(),
@@ -46,7 +46,7 @@ impl LineReader {
     /// Run `during` (an agent's reply) with the terminal in its ordinary
     /// mode but without echo: what is typed meanwhile is held, unseen, and
     /// comes to the next prompt.
-    pub fn replying<T>(&mut self, during: impl FnOnce() -> T) -> T {
+    pub(crate) fn replying<T>(&mut self, during: impl FnOnce() -> T) -> T {
         match self {
             LineReader::Editor(editor) => editor.cooked_quietly(during),
             LineReader::Plain { .. } if sys::isatty(0) => crate::terminal::raw::echo_off_during(0, during),
@@ -55,13 +55,13 @@ impl LineReader {
     }
 
     /// Whether lines are read by the editor (not plain lines).
-    pub fn is_editor(&self) -> bool {
+    pub(crate) fn is_editor(&self) -> bool {
         matches!(self, LineReader::Editor(_))
     }
 
     /// Text the next prompt starts with, to be read and sent with Enter
     /// (what `/edit` brings back). Only the editor can.
-    pub fn prefill(&mut self, text: String) {
+    pub(crate) fn prefill(&mut self, text: String) {
         if let LineReader::Editor(editor) = self {
             editor.prefill(text);
         }
@@ -70,7 +70,7 @@ impl LineReader {
     /// One message. The editor shows `prompt` and steps through `history`
     /// (oldest first); plain reading shows `> `.
     /// `complete` is what Tab may make of a slash command (the editor's).
-    pub fn read(
+    pub(crate) fn read(
         &mut self,
         prompt: &str,
         history: &[String],
@@ -97,7 +97,7 @@ impl LineReader {
 
 /// One line from the terminal. Reads byte by byte so that Ctrl-C (EINTR)
 /// cancels the line instead of being retried away inside std.
-pub fn read_line() -> Result<Line> {
+pub(crate) fn read_line() -> Result<Line> {
     read_line_after(&mut Vec::new())
 }
 
@@ -139,7 +139,7 @@ fn read_line_after(typed_ahead: &mut Vec<u8>) -> Result<Line> {
 
 /// Ask a yes/no question on the terminal. Off a terminal there is nobody to
 /// ask: refuse, and say how to go ahead.
-pub fn confirm(question: &str, doing: &str, verb: &str) -> Result<bool> {
+pub(crate) fn confirm(question: &str, doing: &str, verb: &str) -> Result<bool> {
     if !sys::isatty(0) {
         return Err(Error::Refused(format!(
             "not {doing} without confirmation: stdin is not a terminal; add --yes to {verb}"

@@ -17,7 +17,7 @@ const PASTE_OFF: &str = "\x1b[?2004l";
 static ORIGINAL: Mutex<Option<(RawFd, libc::termios)>> = Mutex::new(None);
 
 /// Raw mode on `fd` for as long as the guard lives.
-pub struct RawMode {
+pub(crate) struct RawMode {
     fd: RawFd,
     original: libc::termios,
     /// The echo flags the terminal had: given back after a reply drawn
@@ -31,7 +31,7 @@ impl RawMode {
     /// SIGINT, SIGTERM and SIGHUP only set a flag (the key reader reports
     /// them, and the guard's drop gives the terminal back), and a resize or
     /// a continue after a stop is reported as `Key::Redraw`.
-    pub fn enable(fd: RawFd) -> io::Result<RawMode> {
+    pub(crate) fn enable(fd: RawFd) -> io::Result<RawMode> {
         let original = sys::tty_attributes(fd)?;
         sys::catch_interrupts();
         sys::catch_screen_changes();
@@ -44,14 +44,14 @@ impl RawMode {
 
     /// Give the terminal back for a while (an editor, a stop) and take it
     /// again when `during` returns.
-    pub fn suspended<T>(&mut self, during: impl FnOnce() -> T) -> T {
+    pub(crate) fn suspended<T>(&mut self, during: impl FnOnce() -> T) -> T {
         self.restore();
         self.resume_after(during)
     }
 
     /// `suspended`, but what is typed meanwhile is not echoed (an agent's
     /// reply is being drawn): it waits, unseen, for the next prompt.
-    pub fn suspended_without_echo<T>(&mut self, during: impl FnOnce() -> T) -> T {
+    pub(crate) fn suspended_without_echo<T>(&mut self, during: impl FnOnce() -> T) -> T {
         write_to_terminal(self.fd, PASTE_OFF);
         let _ = sys::set_tty_attributes(self.fd, &without_echo(&self.original));
         // A panic meanwhile still gives back the echo.
@@ -74,12 +74,12 @@ impl RawMode {
     }
 
     /// Stop the job as Ctrl-Z does in a shell; on `fg`, raw mode again.
-    pub fn suspend_job(&mut self) {
+    pub(crate) fn suspend_job(&mut self) {
         self.suspended(sys::suspend_job);
     }
 
     /// Raw mode again, in case something changed the terminal behind our back.
-    pub fn reapply(&self) {
+    pub(crate) fn reapply(&self) {
         let _ = sys::set_tty_attributes(self.fd, &raw_attributes(&self.original));
     }
 
@@ -97,7 +97,7 @@ impl Drop for RawMode {
 }
 
 /// The terminal's own mode (lines, signals), without echo.
-pub fn without_echo(original: &libc::termios) -> libc::termios {
+pub(crate) fn without_echo(original: &libc::termios) -> libc::termios {
     let mut quiet = *original;
     quiet.c_lflag &= !libc::ECHO;
     quiet
@@ -106,7 +106,7 @@ pub fn without_echo(original: &libc::termios) -> libc::termios {
 /// Run `during` with the echo of the terminal on `fd` off (when it is a
 /// terminal), then give the echo back: keys typed while a reply is drawn
 /// wait for the next prompt instead of landing inside the reply.
-pub fn echo_off_during<T>(fd: RawFd, during: impl FnOnce() -> T) -> T {
+pub(crate) fn echo_off_during<T>(fd: RawFd, during: impl FnOnce() -> T) -> T {
     let Ok(original) = sys::tty_attributes(fd) else { return during() };
     let _ = sys::set_tty_attributes(fd, &without_echo(&original));
     let result = during();
@@ -153,6 +153,6 @@ fn write_to_terminal(fd: RawFd, text: &str) {
 }
 
 /// Rows and columns of the terminal on `fd`; 24 by 80 when it does not say.
-pub fn window_size(fd: RawFd) -> (usize, usize) {
+pub(crate) fn window_size(fd: RawFd) -> (usize, usize) {
     sys::window_size(fd).unwrap_or((24, 80))
 }

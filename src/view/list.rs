@@ -38,9 +38,9 @@ struct Entry<'a> {
 }
 
 /// The context budget rows are measured against (`sessions list`).
-pub struct Budget {
-    pub dir: std::path::PathBuf,
-    pub budget: u64,
+pub(crate) struct Budget {
+    pub(crate) dir: std::path::PathBuf,
+    pub(crate) budget: u64,
 }
 
 impl Budget {
@@ -68,36 +68,36 @@ fn warn_skipped(path: &std::path::Path, why: &str) {
 
 /// Writes rows as they come: a JSON array, tab-separated lines for a pipe,
 /// or a table sized to the terminal (see `Layout`).
-pub struct Printer {
-    pub out: Out,
-    pub json: bool,
+pub(crate) struct Printer {
+    pub(crate) out: Out,
+    pub(crate) json: bool,
     /// The session bare `-c` would continue here, marked `*`.
-    pub current: Option<String>,
-    pub rows: usize,
+    pub(crate) current: Option<String>,
+    pub(crate) rows: usize,
     /// The table's columns, on a terminal; planned by `plan`.
-    pub layout: Option<Layout>,
+    pub(crate) layout: Option<Layout>,
     /// Measure rows against this budget: JSON gives their sizes, the
     /// table marks those over it with no summary ('!' before the count).
-    pub budget: Option<Budget>,
+    pub(crate) budget: Option<Budget>,
     /// Rows marked '!'.
-    pub over: usize,
+    pub(crate) over: usize,
 }
 
 impl Printer {
-    pub fn new(json: bool, current: Option<String>) -> Printer {
+    pub(crate) fn new(json: bool, current: Option<String>) -> Printer {
         Printer { out: Out::new(), json, current, rows: 0, layout: None, budget: None, over: 0 }
     }
 
     /// Size the table for these rows (all of them, or the first page) on
     /// this terminal; nothing to do for JSON or a pipe.
-    pub fn plan<'a>(&mut self, store: &Store, rows: impl Iterator<Item = &'a Header> + Clone) {
+    pub(crate) fn plan<'a>(&mut self, store: &Store, rows: impl Iterator<Item = &'a Header> + Clone) {
         if !self.json && sys::isatty(1) {
             let width = sys::terminal_columns(1).unwrap_or(80);
             self.layout = Some(Layout::plan(width, rows, || store.session_ids().unwrap_or_default()));
         }
     }
 
-    pub fn begin(&mut self) -> Result<()> {
+    pub(crate) fn begin(&mut self) -> Result<()> {
         if self.json {
             return self.out.write("[");
         }
@@ -109,14 +109,14 @@ impl Printer {
         self.out.line(&line)
     }
 
-    pub fn row(&mut self, h: &Header) -> Result<()> {
+    pub(crate) fn row(&mut self, h: &Header) -> Result<()> {
         self.row_with(h, None)
     }
 
     /// A session found by `search`, with where it matched first: on a
     /// terminal a second, indented line (the match highlighted unless
     /// NO_COLOR is set); to a pipe a sixth column.
-    pub fn search_row(&mut self, h: &Header, first: &Match) -> Result<()> {
+    pub(crate) fn search_row(&mut self, h: &Header, first: &Match) -> Result<()> {
         match self.width() {
             Some(width) => {
                 self.row(h)?;
@@ -166,11 +166,11 @@ impl Printer {
     }
 
     /// The width a line under a row may take on this terminal, if it is one.
-    pub fn width(&self) -> Option<usize> {
+    pub(crate) fn width(&self) -> Option<usize> {
         self.layout.as_ref().map(|l| l.width)
     }
 
-    pub fn end(&mut self) -> Result<()> {
+    pub(crate) fn end(&mut self) -> Result<()> {
         self.out.line("]")
     }
 }
@@ -180,7 +180,7 @@ const PIPED_SNIPPET: usize = 120;
 
 /// `role: ...before MATCH after...` in at most `width` columns, the match
 /// in view: the text before it gets at most a third of the room.
-pub fn snippet_line(m: &Match, width: usize, color: bool) -> String {
+pub(crate) fn snippet_line(m: &Match, width: usize, color: bool) -> String {
     let role = printable(&m.role, false);
     let matched = printable(&m.matched, false);
     let before = printable(&m.before, false);
@@ -235,8 +235,8 @@ const ID_FULL: usize = 22;
 /// TITLE_COMFORT columns, IDs shrink to their shortest unique form (see
 /// `short_id`); below TITLE_MIN, the message count goes, then the date
 /// shortens, then goes.
-pub struct Layout {
-    pub width: usize,
+pub(crate) struct Layout {
+    pub(crate) width: usize,
     title: usize,
     date: usize,
     count: bool,
@@ -246,7 +246,7 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn plan<'a>(
+    pub(crate) fn plan<'a>(
         width: usize,
         rows: impl Iterator<Item = &'a Header> + Clone,
         all_ids: impl FnOnce() -> Vec<[u8; 22]>,
@@ -280,11 +280,11 @@ impl Layout {
         gap(self.date) + gap(if self.count { COUNT } else { 0 }) + gap(self.id)
     }
 
-    pub fn heading(&self) -> String {
+    pub(crate) fn heading(&self) -> String {
         self.line(" ", "TITLE", "LAST ACTIVE", "MSGS", "ID")
     }
 
-    pub fn row(&self, h: &Header, current: bool, over_budget: bool) -> String {
+    pub(crate) fn row(&self, h: &Header, current: bool, over_budget: bool) -> String {
         let id = match &self.all_ids {
             Some(ids) => short_id(ids, &h.id),
             None => h.id.as_str(),
@@ -318,7 +318,7 @@ fn shown_title(h: &Header) -> std::borrow::Cow<'_, str> {
 /// The shortest form of `id` that names it among `ids` (sorted): its
 /// 6-hex suffix when no other ID ends so, else its shortest unique prefix
 /// of 8 or more characters (see `resolve::is_short_id`).
-pub fn short_id<'a>(ids: &[[u8; 22]], id: &'a str) -> &'a str {
+pub(crate) fn short_id<'a>(ids: &[[u8; 22]], id: &'a str) -> &'a str {
     let key = crate::store::session::id_key(id);
     let suffix = &key[16..];
     if ids.iter().filter(|other| other[16..] == *suffix).count() <= 1 {
@@ -354,19 +354,24 @@ fn entry(h: &Header, current: bool) -> Entry<'_> {
     }
 }
 
-pub struct Listing {
+pub(crate) struct Listing {
     /// Newest first, at most `limit`.
-    pub shown: Vec<Header>,
+    pub(crate) shown: Vec<Header>,
     /// How many sessions matched in all.
-    pub total: usize,
+    pub(crate) total: usize,
     /// The session bare `-c` would continue here.
-    pub current: Option<String>,
+    pub(crate) current: Option<String>,
 }
 
 /// One pass over the store: the newest `limit` sessions (a bounded
 /// selection, so memory does not grow with the store), their total, and
 /// which one `-c` would pick.
-pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, filter: &Filter) -> Result<Listing> {
+pub(crate) fn collect(
+    store: &Store,
+    terminal: Option<&Terminal>,
+    limit: usize,
+    filter: &Filter,
+) -> Result<Listing> {
     // The catalog knows activity and titles, not what a title filter asks.
     if filter.title.is_none()
         && let Some(listing) = from_catalog(store, terminal, limit, filter.here)
@@ -428,17 +433,17 @@ fn from_catalog(store: &Store, terminal: Option<&Terminal>, limit: usize, here: 
 
 /// Which sessions a listing shows.
 #[derive(Default)]
-pub struct Filter {
+pub(crate) struct Filter {
     /// Only those started in this workspace.
-    pub here: bool,
+    pub(crate) here: bool,
     /// Only those whose title holds this.
-    pub title: Option<Pattern>,
+    pub(crate) title: Option<Pattern>,
 }
 
 /// The one scan behind every listing: hands `keep` each readable session
 /// that belongs in the list (see `Filter`), warns about unreadable files,
 /// and returns the ID bare `-c` would continue here.
-pub fn scan_listed(
+pub(crate) fn scan_listed(
     store: &Store,
     terminal: Option<&Terminal>,
     filter: &Filter,
@@ -484,13 +489,13 @@ pub fn scan_listed(
 
 /// The order of a listing: newest activity first (a time in the future
 /// counts as now), ties by ID.
-pub fn newest_first(a: &Header, b: &Header, now: f64) -> std::cmp::Ordering {
+pub(crate) fn newest_first(a: &Header, b: &Header, now: f64) -> std::cmp::Ordering {
     b.activity(now).total_cmp(&a.activity(now)).then_with(|| b.id.cmp(&a.id))
 }
 
 /// After a scan: say, once, that conflict copies lie beside the sessions
 /// (their messages are in no listed session until merged), and what to run.
-pub fn warn_conflict_copies(store: &Store) {
+pub(crate) fn warn_conflict_copies(store: &Store) {
     let n = store.copies_seen();
     if n > 0 {
         output::warn(&format!(
@@ -516,7 +521,7 @@ fn keep_newest(kept: &mut Vec<Header>, header: Header, limit: usize, now: f64) {
 }
 
 /// The `/sessions` chat command: the few newest, as a table.
-pub fn print_recent(store: &Store, terminal: Option<&Terminal>, limit: usize) -> Result<()> {
+pub(crate) fn print_recent(store: &Store, terminal: Option<&Terminal>, limit: usize) -> Result<()> {
     let listing = collect(store, terminal, limit, &Filter::default())?;
     let mut printer = Printer::new(false, listing.current);
     printer.plan(store, listing.shown.iter());

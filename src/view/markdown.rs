@@ -20,7 +20,7 @@ const HEADING_TOP: (&str, &str) = ("\x1b[1;4m", "\x1b[0m");
 /// Markdown to terminal text, fed in pieces as they arrive. Whole lines
 /// are never waited for except where their start decides what they are
 /// (`#`, a fence, a list marker) or an emphasis, code span or link is open.
-pub struct Renderer {
+pub(crate) struct Renderer {
     colors: bool,
     /// Columns a rule or a fence line takes.
     rule_width: usize,
@@ -51,7 +51,7 @@ impl Renderer {
     /// `colors`: whether attributes may be drawn (not under NO_COLOR);
     /// without, structure is still shown (bullets, quote bars, fences,
     /// links), emphasis is plain text.
-    pub fn new(colors: bool, width: usize) -> Renderer {
+    pub(crate) fn new(colors: bool, width: usize) -> Renderer {
         Renderer {
             colors,
             rule_width: width.clamp(8, 60),
@@ -63,7 +63,7 @@ impl Renderer {
     }
 
     /// What to show now of `piece`.
-    pub fn push(&mut self, piece: &str) -> String {
+    pub(crate) fn push(&mut self, piece: &str) -> String {
         let mut out = String::new();
         let mut rest = piece;
         while let Some(end) = rest.find('\n') {
@@ -78,7 +78,7 @@ impl Renderer {
 
     /// What is held back, once no more is coming. A last line without a
     /// newline is shown without one: the caller ends the line on screen.
-    pub fn finish(&mut self) -> String {
+    pub(crate) fn finish(&mut self) -> String {
         let mut out = String::new();
         if !self.line.is_empty() {
             self.advance(true, &mut out);

@@ -5,14 +5,14 @@ use crate::store::session::{Message, Session};
 use crate::text::{printable, truncate_words};
 use crate::time;
 
-pub mod list;
-pub mod markdown;
-pub mod pick;
-pub mod reply;
+pub(crate) mod list;
+pub(crate) mod markdown;
+pub(crate) mod pick;
+pub(crate) mod reply;
 
 /// The conversation as a person reads it on a terminal; control characters
 /// in what was stored are shown, not obeyed (`--json` has the raw text).
-pub fn render(session: &Session) -> String {
+pub(crate) fn render(session: &Session) -> String {
     let h = &session.header;
     let model = h.model.as_deref().map(|m| format!("  model: {}", printable(m, false))).unwrap_or_default();
     let mut text = format!(
@@ -37,7 +37,7 @@ pub fn render(session: &Session) -> String {
 
 /// `[role] time` (`[assistant, interrupted] time` for a reply cut by
 /// Ctrl-C) then the content; content longer than `max_chars` is cut.
-pub fn render_message(m: &Message, max_chars: usize) -> String {
+pub(crate) fn render_message(m: &Message, max_chars: usize) -> String {
     let content = printable(&m.content, true);
     let content = if max_chars == usize::MAX { content } else { truncate_words(&content, max_chars).into() };
     let cut = how_it_ended(m);
@@ -55,11 +55,11 @@ fn how_it_ended(m: &Message) -> &'static str {
 }
 
 /// Sessions as one Markdown document.
-pub fn markdown(sessions: &[Session]) -> String {
+pub(crate) fn markdown(sessions: &[Session]) -> String {
     sessions.iter().map(markdown_one).collect::<Vec<_>>().join("\n---\n\n")
 }
 
-pub fn markdown_one(session: &Session) -> String {
+pub(crate) fn markdown_one(session: &Session) -> String {
     let h = &session.header;
     let mut text = format!(
         "# {}\n\n- id: `{}`\n- created: {}\n- last active: {}\n- messages: {}\n",

@@ -46,16 +46,16 @@ impl Entry {
 }
 
 /// Why no terminal: what the caller would have the user do instead.
-pub struct NoTerminal;
+pub(crate) struct NoTerminal;
 
 /// The terminal the picker draws on, if the process has one.
-pub fn open_terminal() -> std::result::Result<File, NoTerminal> {
+pub(crate) fn open_terminal() -> std::result::Result<File, NoTerminal> {
     OpenOptions::new().read(true).write(true).open("/dev/tty").map_err(|_| NoTerminal)
 }
 
 /// Let the user pick a session on `tty`; its ID, or None when they left
 /// with Esc or Ctrl-C.
-pub fn pick(store: &Store, tty: File) -> Result<Option<String>> {
+pub(crate) fn pick(store: &Store, tty: File) -> Result<Option<String>> {
     let fd = tty.as_raw_fd();
     let raw = RawMode::enable(fd).map_err(Error::TerminalRead)?;
     let mut picker = Picker {

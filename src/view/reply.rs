@@ -14,7 +14,7 @@ use crate::view::markdown::Renderer;
 
 /// How a reply is drawn on a terminal.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Render {
+pub(crate) enum Render {
     /// Markdown drawn as the terminal can show it.
     Markdown,
     /// The text as the agent sent it (made safe all the same).
@@ -25,7 +25,7 @@ pub enum Render {
 const SIGN_AFTER: Duration = Duration::from_millis(200);
 
 /// The reply on its way to a terminal (`out`, which is stdout).
-pub struct OnTerminal<'a> {
+pub(crate) struct OnTerminal<'a> {
     out: &'a mut dyn Write,
     filter: TerminalFilter,
     markdown: Option<Renderer>,
@@ -38,7 +38,12 @@ pub struct OnTerminal<'a> {
 impl<'a> OnTerminal<'a> {
     /// `colors`: not under NO_COLOR (the agent's colours are then dropped
     /// too); `waiting_sign`: draw one until the first byte comes.
-    pub fn new(out: &'a mut dyn Write, render: Render, colors: bool, waiting_sign: bool) -> OnTerminal<'a> {
+    pub(crate) fn new(
+        out: &'a mut dyn Write,
+        render: Render,
+        colors: bool,
+        waiting_sign: bool,
+    ) -> OnTerminal<'a> {
         let (_, width) = crate::terminal::raw::window_size(1);
         OnTerminal {
             out,
@@ -52,7 +57,7 @@ impl<'a> OnTerminal<'a> {
 
     /// What was held back, and a newline if the reply did not end with
     /// one: the next prompt must not draw over its last line.
-    pub fn finish(mut self) -> io::Result<()> {
+    pub(crate) fn finish(mut self) -> io::Result<()> {
         self.stop_waiting();
         let rest = self.filter.finish();
         let mut shown = match &mut self.markdown {

@@ -4,9 +4,9 @@
 //! gives the verdict.
 
 pub mod decode;
-pub mod probe;
-pub mod process;
-pub mod shipped;
+pub(crate) mod probe;
+pub(crate) mod process;
+pub(crate) mod shipped;
 
 use std::io::{self, Read, Write};
 use std::os::unix::io::AsRawFd;
@@ -24,21 +24,21 @@ use crate::sys;
 use decode::{Decoder, TooLarge};
 use process::Process;
 
-pub struct Agent {
-    pub command: String,
-    pub input: AgentInput,
-    pub model: Option<String>,
+pub(crate) struct Agent {
+    pub(crate) command: String,
+    pub(crate) input: AgentInput,
+    pub(crate) model: Option<String>,
     /// The server's API root (`base_url`), given as `OPENAI_BASE_URL`.
-    pub base_url: Option<String>,
+    pub(crate) base_url: Option<String>,
     /// Where the key comes from, asked at every turn.
-    pub key: Option<Key>,
+    pub(crate) key: Option<Key>,
 }
 
 /// Where the API key comes from: it is given to the agent as
 /// `OPENAI_API_KEY` in its environment, never on a command line, never
 /// written to a file, never in a message.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Key {
+pub(crate) enum Key {
     /// `api_key_env`: an environment variable of hermes's own.
     Env(String),
     /// `api_key_command`: a command run (under `/bin/sh -c`) for each
@@ -48,7 +48,7 @@ pub enum Key {
 
 impl Key {
     /// The key now: the variable's value, or what the command printed.
-    pub fn fetch(&self) -> Result<String> {
+    pub(crate) fn fetch(&self) -> Result<String> {
         match self {
             Key::Env(name) => std::env::var(name).ok().filter(|k| !k.trim().is_empty()).ok_or_else(|| {
                 Error::Agent(format!(
@@ -86,12 +86,12 @@ impl Key {
 }
 
 /// What came back: the reply text, and whether the user interrupted it.
-pub struct Reply {
-    pub text: String,
-    pub interrupted: bool,
+pub(crate) struct Reply {
+    pub(crate) text: String,
+    pub(crate) interrupted: bool,
     /// stdout failed (other than a closed pipe) while the reply was shown:
     /// the reply is still whole and worth saving; the caller reports this.
-    pub output_error: Option<io::Error>,
+    pub(crate) output_error: Option<io::Error>,
 }
 
 /// Write what the agent reads on stdin, reading the conversation one
@@ -99,7 +99,7 @@ pub struct Reply {
 /// in memory whole. Only the messages `plan` chooses go (see
 /// `store::context`); what it left out or summarised is said in a system
 /// note before the first message that is not a system prompt.
-pub fn write_input(
+pub(crate) fn write_input(
     format: AgentInput,
     model: Option<&str>,
     mut conversation: Reader<impl Read>,
@@ -196,7 +196,7 @@ impl Agent {
     /// The agent `command` names, found as `shipped::resolve` finds it, set
     /// up by config.toml. A shipped agent that reads text (ollama, llm) is
     /// given the transcript unless agent_input says otherwise.
-    pub fn named(command: &str, mut config: Config) -> Result<Agent> {
+    pub(crate) fn named(command: &str, mut config: Config) -> Result<Agent> {
         let resolved = shipped::resolve(command)?;
         if config.agent_input.is_none() && resolved != command {
             config.agent_input = shipped::input_of(command.trim());
@@ -208,7 +208,7 @@ impl Agent {
     /// its input, the model (config.toml's, else a `HERMES_MODEL` of
     /// hermes's own environment: the request body carries it either way),
     /// the server and where the key comes from (`api_key_command` first).
-    pub fn configured(command: String, config: Config) -> Agent {
+    pub(crate) fn configured(command: String, config: Config) -> Agent {
         let key = match (config.api_key_command, config.api_key_env) {
             (Some(command), _) => Some(Key::Command(command)),
             (None, Some(name)) => Some(Key::Env(name)),
@@ -251,7 +251,7 @@ impl Agent {
     /// stop within the grace period, or a second signal, gets SIGKILL. Once
     /// the agent has exited, output is read for a moment more, then what it
     /// left running is killed and the reply is complete.
-    pub fn reply<R: Read + Send + 'static>(
+    pub(crate) fn reply<R: Read + Send + 'static>(
         &self,
         header: &Header,
         conversation: Reader<R>,
@@ -264,7 +264,7 @@ impl Agent {
     /// Start the agent for the session `header` names, before its input is
     /// ready: it gets none until `Started::answer`, and nothing at all if
     /// the `Started` is dropped (then it is killed first).
-    pub fn start(&self, header: &Header) -> Result<Started<'_>> {
+    pub(crate) fn start(&self, header: &Header) -> Result<Started<'_>> {
         let key = self.key.as_ref().map(Key::fetch).transpose()?;
         let key = key.as_deref();
         // A command of one plain word is what `sh -c` would run, started
@@ -290,7 +290,7 @@ impl Agent {
 }
 
 /// An agent started and waiting for its input (see `Agent::start`).
-pub struct Started<'a> {
+pub(crate) struct Started<'a> {
     agent: &'a Agent,
     process: Process,
     stdin: Option<std::process::ChildStdin>,
@@ -303,7 +303,7 @@ impl Started<'_> {
     /// Give the agent the conversation and take its reply (see
     /// `Agent::reply`). `fed` runs once the input is on its way: what can
     /// wait until the agent is at work.
-    pub fn answer<R: Read + Send + 'static>(
+    pub(crate) fn answer<R: Read + Send + 'static>(
         mut self,
         conversation: Reader<R>,
         plan: Plan,

@@ -15,24 +15,24 @@ use crate::error::{Error, Result, describe_io};
 use crate::sys;
 
 /// What the agent did with the request.
-pub struct Probe {
+pub(crate) struct Probe {
     /// The reply, as hermes would save it.
-    pub text: String,
+    pub(crate) text: String,
     /// An error object the agent passed on from the server.
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
     /// What it wrote on stderr.
-    pub stderr: String,
+    pub(crate) stderr: String,
     /// How it ended: its exit status, or `None` when the time ran out.
-    pub status: Option<std::process::ExitStatus>,
-    pub took: Duration,
+    pub(crate) status: Option<std::process::ExitStatus>,
+    pub(crate) took: Duration,
 }
 
 /// What the probe asks.
-pub const QUESTION: &str = "Reply with the word OK.";
+pub(crate) const QUESTION: &str = "Reply with the word OK.";
 
 impl Agent {
     /// Send `QUESTION` and wait at most `limit` for the agent to finish.
-    pub fn probe(&self, limit: Duration) -> Result<Probe> {
+    pub(crate) fn probe(&self, limit: Duration) -> Result<Probe> {
         let key = self.key.as_ref().map(|k| k.fetch()).transpose()?;
         let mut shell = Command::new("/bin/sh");
         shell.arg("-c").arg(&self.command);
@@ -122,7 +122,7 @@ impl Agent {
 
 impl Probe {
     /// The HTTP status the agent named on stderr (`... HTTP 404 ...`), if any.
-    pub fn http_status(&self) -> Option<u16> {
+    pub(crate) fn http_status(&self) -> Option<u16> {
         let at = self.stderr.rfind("HTTP ")?;
         let digits: String = self.stderr[at + 5..].chars().take_while(char::is_ascii_digit).collect();
         digits.parse().ok().filter(|code| (100..600).contains(code))

@@ -16,14 +16,14 @@ const GRACE: Duration = Duration::from_secs(2);
 /// How long output is still read once the agent itself has exited: what it
 /// wrote last is in the pipe by then; a child it left behind (a server it
 /// started, a stray `sleep`) may hold the pipe open for ever.
-pub const AFTER_EXIT: Duration = Duration::from_millis(500);
+pub(crate) const AFTER_EXIT: Duration = Duration::from_millis(500);
 
 /// The longest hermes waits before looking for a signal again: one caught
 /// just before a wait began does not interrupt that wait.
-pub const TICK: Duration = Duration::from_millis(100);
+pub(crate) const TICK: Duration = Duration::from_millis(100);
 
 /// A running agent, and how far stopping it has gone.
-pub struct Process {
+pub(crate) struct Process {
     child: Child,
     stop: Stop,
     /// When the agent was seen to have exited, and how.
@@ -46,7 +46,7 @@ impl Process {
     /// Start `command` (set up with piped stdin and stdout) in a process
     /// group of its own: Ctrl-C reaches hermes alone, which then stops the
     /// agent and everything it started, and keeps the chat.
-    pub fn spawn(command: &mut Command) -> io::Result<(Process, ChildStdin, ChildStdout)> {
+    pub(crate) fn spawn(command: &mut Command) -> io::Result<(Process, ChildStdin, ChildStdout)> {
         use std::os::unix::process::CommandExt;
         let mut child = command.process_group(0).spawn()?;
         let stdin = child.stdin.take().expect("piped");
@@ -57,7 +57,7 @@ impl Process {
 
     /// Stop the agent and everything it started: SIGTERM to its process
     /// group the first time, SIGKILL the next.
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         match self.stop {
             Stop::No => {
                 sys::kill_group(self.child.id(), sys::SIGTERM);
@@ -76,14 +76,14 @@ impl Process {
         self.stop = Stop::Killed;
     }
 
-    pub fn is_killed(&self) -> bool {
+    pub(crate) fn is_killed(&self) -> bool {
         self.stop == Stop::Killed
     }
 
     /// Act on what happened since the last look: a caught signal stops the
     /// agent (a second one kills it), and so does a grace period that ran
     /// out; notice the agent's exit. Returns whether a signal was caught.
-    pub fn check(&mut self) -> io::Result<bool> {
+    pub(crate) fn check(&mut self) -> io::Result<bool> {
         let caught = sys::take_signal().is_some();
         if caught {
             self.stop();
@@ -104,7 +104,7 @@ impl Process {
     /// Whether reading its output should end although the pipe is still
     /// open: the agent exited a while ago, and what holds the pipe is
     /// something it left behind. That is killed now.
-    pub fn outlived(&mut self) -> bool {
+    pub(crate) fn outlived(&mut self) -> bool {
         match self.exited {
             Some((at, _)) if at.elapsed() >= AFTER_EXIT => {
                 if !self.is_killed() {
@@ -117,7 +117,7 @@ impl Process {
     }
 
     /// How long to wait for the agent before looking again.
-    pub fn patience(&self) -> Duration {
+    pub(crate) fn patience(&self) -> Duration {
         let mut patience = TICK;
         if let Stop::Asked(deadline) = self.stop {
             patience = patience.min(deadline.saturating_duration_since(Instant::now()));
@@ -132,7 +132,7 @@ impl Process {
     /// `interrupted`) and on the grace period. Once it is gone, what it
     /// left running in its group (deaf to SIGTERM, or holding a pipe) goes
     /// too.
-    pub fn wait(&mut self, interrupted: &mut bool) -> io::Result<ExitStatus> {
+    pub(crate) fn wait(&mut self, interrupted: &mut bool) -> io::Result<ExitStatus> {
         let mut nap = Duration::from_millis(1);
         loop {
             *interrupted |= self.check()?;
@@ -159,7 +159,7 @@ impl Process {
 
     /// Give up on the agent after an error of hermes' own: kill it and
     /// reap it, so that nothing is left running.
-    pub fn abandon(&mut self) {
+    pub(crate) fn abandon(&mut self) {
         if !self.is_killed() {
             self.kill();
         }

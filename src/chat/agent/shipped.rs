@@ -9,12 +9,12 @@ use crate::config::AgentInput;
 use crate::error::{Error, Result};
 
 /// What a shipped agent reads, when it is not JSON (the default).
-pub fn input_of(name: &str) -> Option<AgentInput> {
+pub(crate) fn input_of(name: &str) -> Option<AgentInput> {
     matches!(name, "ollama" | "llm").then_some(AgentInput::Transcript)
 }
 
 /// The directories the shipped agents may be in, in the order looked in.
-pub fn dirs() -> Vec<PathBuf> {
+pub(crate) fn dirs() -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     if let Ok(exe) = std::env::current_exe()
         && let Some(bin) = exe.parent()
@@ -38,7 +38,7 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 }
 
 /// The shipped agent called `name`, if there is one.
-pub fn find(name: &str) -> Option<PathBuf> {
+pub(crate) fn find(name: &str) -> Option<PathBuf> {
     if !is_bare_name(name) {
         return None;
     }
@@ -46,7 +46,7 @@ pub fn find(name: &str) -> Option<PathBuf> {
 }
 
 /// The shipped agents' names, sorted, from every place looked in.
-pub fn names() -> Vec<String> {
+pub(crate) fn names() -> Vec<String> {
     let mut names: Vec<String> = dirs()
         .iter()
         .filter_map(|dir| std::fs::read_dir(dir).ok())
@@ -63,7 +63,7 @@ pub fn names() -> Vec<String> {
 /// The agent command to run for `command`: a bare name (one word, no `/`)
 /// is a shipped agent first, then a program on PATH; one that is neither is
 /// an error that says which agents there are. Anything else is run as it is.
-pub fn resolve(command: &str) -> Result<String> {
+pub(crate) fn resolve(command: &str) -> Result<String> {
     let word = command.trim();
     if !is_bare_name(word) {
         return Ok(command.to_string());

@@ -10,9 +10,21 @@ use crate::store::session::{self, FORMAT};
 
 use super::source::{self, Incoming, Source, Tally, rejected};
 
-pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally> {
+pub(crate) const SOURCE: Source = Source {
+    name: "hermes",
+    kind: "a hermes export",
+    wrote: |has| has("messages") && has("format"),
+    read,
+    as_array: Some("this looks like 'export --format json'; import reads --format jsonl"),
+};
+
+fn read(
+    input: &mut File,
+    name: &str,
+    each: &mut dyn FnMut(Incoming) -> Result<()>,
+) -> Result<Tally> {
     let mut tally = Tally::default();
-    source::for_each_record(input, name, Source::Hermes, |line_no, line| {
+    source::for_each_record(input, name, &SOURCE, |line_no, line| {
         if let Err(why) = json::validate(line) {
             tally.damaged.push((line_no, why.to_string()));
             return Ok(());
@@ -24,7 +36,7 @@ pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Resu
                 tally.damaged.push((line_no, why));
                 return Ok(());
             }
-            Err(why) => return Err(source::wrong_source(name, line_no, Source::Hermes, line, &why)),
+            Err(why) => return Err(source::wrong_source(name, line_no, &SOURCE, line, &why)),
         };
         if !session::is_valid_id(&session.header.id) {
             return Err(rejected(

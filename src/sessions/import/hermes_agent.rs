@@ -57,14 +57,26 @@ struct AgentMessage {
     active: Flag,
 }
 
-pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally> {
+pub(crate) const SOURCE: Source = Source {
+    name: "hermes-agent",
+    kind: "a Python Hermes export",
+    wrote: |has| has("messages") && (has("started_at") || has("system_prompt")),
+    read,
+    as_array: None,
+};
+
+fn read(
+    input: &mut File,
+    name: &str,
+    each: &mut dyn FnMut(Incoming) -> Result<()>,
+) -> Result<Tally> {
     let mut tally = Tally::default();
-    source::for_each_record(input, name, Source::HermesAgent, |line_no, line| {
+    source::for_each_record(input, name, &SOURCE, |line_no, line| {
         if let Err(why) = json::validate(line) {
             tally.damaged.push((line_no, why.to_string()));
             return Ok(());
         }
-        let wrong = |why: &str| source::wrong_source(name, line_no, Source::HermesAgent, line, why);
+        let wrong = |why: &str| source::wrong_source(name, line_no, &SOURCE, line, why);
         if !line.starts_with(b"{") {
             return Err(wrong("not a JSON object"));
         }

@@ -73,7 +73,19 @@ fn conversation_key(id: &str) -> u64 {
 /// Time and memory linear in the number of exchanges, at 24 bytes an
 /// exchange and about 60 a conversation, plus one conversation's bytes at
 /// a time; nothing grows with the size of their texts.
-pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally> {
+pub(crate) const SOURCE: Source = Source {
+    name: "llm",
+    kind: "llm's logs",
+    wrote: |has| has("conversation_id") && has("datetime_utc"),
+    read,
+    as_array: None,
+};
+
+fn read(
+    input: &mut File,
+    name: &str,
+    each: &mut dyn FnMut(Incoming) -> Result<()>,
+) -> Result<Tally> {
     let io_error = |source: std::io::Error| Error::ImportRead { name: name.to_string(), source };
     // Pass over the array: every exchange checked, its place noted under
     // its conversation, conversations kept in order of first appearance.
@@ -91,7 +103,7 @@ pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Resu
             source::wrong_source(
                 name,
                 element.line,
-                Source::Llm,
+                &SOURCE,
                 bytes,
                 "datetime_utc is not an RFC 3339 time",
             )
@@ -152,7 +164,7 @@ pub fn read(input: &mut File, name: &str, each: &mut dyn FnMut(Incoming) -> Resu
 }
 
 fn parse(name: &str, line: usize, bytes: &[u8]) -> Result<Exchange> {
-    json::parse(bytes).map_err(|why| source::wrong_source(name, line, Source::Llm, bytes, &why))
+    json::parse(bytes).map_err(|why| source::wrong_source(name, line, &SOURCE, bytes, &why))
 }
 
 fn convert(conversation: &str, exchanges: Vec<(f64, Exchange)>, tally: &mut Tally) -> Session {
@@ -281,7 +293,7 @@ fn not_an_array(input: &mut File, name: &str) -> Result<Option<Error>> {
     if first.is_empty() || first.starts_with(b"[") {
         return Ok(None);
     }
-    Ok(Some(source::wrong_source(name, 1, Source::Llm, first, "a JSON array was expected")))
+    Ok(Some(source::wrong_source(name, 1, &SOURCE, first, "a JSON array was expected")))
 }
 
 #[derive(Default, PartialEq)]

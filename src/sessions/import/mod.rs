@@ -4,10 +4,19 @@
 //! that are not JSON at all are skipped and named; existing IDs are
 //! skipped, never overwritten, even when the file there is damaged.
 
-mod hermes;
-mod hermes_agent;
-mod llm;
 mod source;
+
+macro_rules! sources {
+    ($($module:ident),+) => {
+        $(mod $module;)+
+        /// Every import source, in the order `--from` lists them.
+        const SOURCES: &[&Source] = &[$(&$module::SOURCE),+];
+    };
+}
+
+// Each source's module (which defines its `SOURCE`), in `--from`'s order,
+// the default first. A new source is a file here and a word in this line.
+sources![hermes, hermes_agent, llm];
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
@@ -28,7 +37,7 @@ use crate::store::session::{self, Session};
 use crate::text::counted;
 
 use source::Incoming;
-pub use source::Source;
+pub(crate) use source::{FROM, Source};
 
 use super::Progress;
 
@@ -39,20 +48,20 @@ const COMMIT_EVERY: usize = 2000;
 const DAMAGED_NAMED: usize = 10;
 
 #[derive(Debug, PartialEq)]
-pub struct Args {
+pub(crate) struct Args {
     /// The file to read, `-` for stdin.
-    pub file: OsString,
-    pub from: Source,
-    pub dry_run: bool,
+    pub(crate) file: OsString,
+    pub(crate) from: &'static Source,
+    pub(crate) dry_run: bool,
 }
 
-pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut from = Source::Hermes;
+pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
+    let mut from = SOURCES[0];
     let mut dry_run = false;
     let mut positional = Vec::new();
     while let Some(arg) = parser.next()? {
         match arg {
-            Long("from") => from = string(parser.value()?).parse()?,
+            Long("from") => from = source::named(&string(parser.value()?))?,
             Long("dry-run") => dry_run = true,
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(value) => positional.push(value),
@@ -65,29 +74,25 @@ pub fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
 
 /// Every session of the input, in order, whatever its source.
 fn read(
-    from: Source,
+    from: &Source,
     input: &mut File,
     name: &str,
     each: &mut dyn FnMut(Incoming) -> Result<()>,
 ) -> Result<source::Tally> {
     input.rewind().map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
-    let tally = match from {
-        Source::Hermes => hermes::read(input, name, each)?,
-        Source::HermesAgent => hermes_agent::read(input, name, each)?,
-        Source::Llm => llm::read(input, name, each)?,
-    };
+    let tally = (from.read)(input, name, each)?;
     // Damage everywhere and nothing readable is not a damaged file but
     // another kind of file.
     // (Lines refused only for their times are JSON of the right kind.)
     if tally.sessions == 0
         && let Some((line, why)) = tally.damaged.iter().find(|(_, why)| !why.contains(source::TIME_RANGE))
     {
-        return Err(source::rejected(name, *line, &format!("not {}: no line is JSON ({why})", from.kind())));
+        return Err(source::rejected(name, *line, &format!("not {}: no line is JSON ({why})", from.kind)));
     }
     Ok(tally)
 }
 
-pub fn run(store: &Store, args: Args) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let name = Path::new(&args.file).display().to_string();
     let mut input = open_input(&args.file)?;
     // Pass 1: check everything, write nothing.

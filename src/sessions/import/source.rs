@@ -7,7 +7,6 @@
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek};
-use std::str::FromStr;
 
 use nanoserde::{DeJson, DeJsonErr, DeJsonState, DeJsonTok};
 
@@ -16,67 +15,98 @@ use crate::store::MAX_SESSION_BYTES;
 use crate::store::json;
 use crate::store::session::{self, Session, TITLE_AUTO};
 
-/// Where an import file comes from (`--from`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Source {
-    /// hermes's own `sessions export --format jsonl`.
-    Hermes,
-    /// The Python Hermes agent's `hermes sessions export --format jsonl`.
-    HermesAgent,
-    /// llm's `llm logs list --json`.
-    Llm,
+use super::SOURCES;
+
+/// A tool whose files `import` reads (`--from`). Each source is one file
+/// in this directory that defines its `SOURCE`, and one word in the
+/// `sources!` line of `import/mod.rs`.
+pub(crate) struct Source {
+    /// Its `--from` name.
+    pub(crate) name: &'static str,
+    /// What a file of it is, in words: "llm's logs".
+    pub(crate) kind: &'static str,
+    /// Whether a JSON record is one this tool wrote, by the keys only it
+    /// writes (`has` says whether a key is in the record).
+    pub(crate) wrote: fn(has: HasKey) -> bool,
+    /// Every session of the input, handed to `each`, and what was read.
+    pub(crate) read: Reader,
+    /// What a JSON array given in its place is likely to be, for a source
+    /// that has its own JSON array form (hermes's `export --format json`).
+    pub(crate) as_array: Option<&'static str>,
 }
 
-impl Source {
-    pub const NAMES: [&str; 3] = ["hermes", "hermes-agent", "llm"];
+/// Whether a record has a key.
+pub(crate) type HasKey<'a> = &'a dyn Fn(&str) -> bool;
 
-    pub fn name(self) -> &'static str {
-        match self {
-            Source::Hermes => "hermes",
-            Source::HermesAgent => "hermes-agent",
-            Source::Llm => "llm",
-        }
-    }
+pub(crate) type Reader = fn(&mut File, &str, &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally>;
 
-    /// What a file of this source is, in words.
-    pub fn kind(self) -> &'static str {
-        match self {
-            Source::Hermes => "a hermes export",
-            Source::HermesAgent => "a Python Hermes export",
-            Source::Llm => "llm's logs",
-        }
+impl PartialEq for Source {
+    fn eq(&self, other: &Source) -> bool {
+        self.name == other.name
     }
 }
 
-impl FromStr for Source {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Source> {
-        match s {
-            "hermes" => Ok(Source::Hermes),
-            "hermes-agent" => Ok(Source::HermesAgent),
-            "llm" => Ok(Source::Llm),
-            _ => Err(Error::usage(format!(
-                "sessions import: unknown --from '{}' (one of: {})",
-                crate::text::printable(s, false),
-                Source::NAMES.join(", ")
-            ))),
-        }
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.name)
     }
+}
+
+/// `--from`'s value: the sources' names, `|` between them, in the order of
+/// `SOURCES` (made at compile time, for the option table).
+pub(crate) const FROM: &str = {
+    const LEN: usize = {
+        let (mut len, mut i) = (0, 0);
+        while i < SOURCES.len() {
+            len += SOURCES[i].name.len() + (i > 0) as usize;
+            i += 1;
+        }
+        len
+    };
+    const BYTES: [u8; LEN] = {
+        let mut bytes = [b'|'; LEN];
+        let (mut at, mut i) = (0, 0);
+        while i < SOURCES.len() {
+            let name = SOURCES[i].name.as_bytes();
+            let mut j = 0;
+            while j < name.len() {
+                bytes[at + j] = name[j];
+                j += 1;
+            }
+            at += name.len() + 1;
+            i += 1;
+        }
+        bytes
+    };
+    match std::str::from_utf8(&BYTES) {
+        Ok(from) => from,
+        Err(_) => panic!("a source's name is not UTF-8"),
+    }
+};
+
+/// The source named by `--from`.
+pub(crate) fn named(s: &str) -> Result<&'static Source> {
+    SOURCES.iter().copied().find(|source| source.name == s).ok_or_else(|| {
+        Error::usage(format!(
+            "sessions import: unknown --from '{}' (one of: {})",
+            crate::text::printable(s, false),
+            FROM.replace('|', ", ")
+        ))
+    })
 }
 
 /// What reading an input found, besides its sessions.
 #[derive(Default)]
-pub struct Tally {
-    pub sessions: usize,
+pub(crate) struct Tally {
+    pub(crate) sessions: usize,
     /// Lines that are not JSON at all: (line number, why). Skipped.
-    pub damaged: Vec<(usize, String)>,
+    pub(crate) damaged: Vec<(usize, String)>,
     /// Messages the source has and hermes's format cannot hold, by reason.
-    pub left_out: BTreeMap<String, usize>,
+    pub(crate) left_out: BTreeMap<String, usize>,
 }
 
 impl Tally {
-    pub fn leave_out(&mut self, why: impl Into<String>, n: usize) {
+    pub(crate) fn leave_out(&mut self, why: impl Into<String>, n: usize) {
         if n > 0 {
             *self.left_out.entry(why.into()).or_default() += n;
         }
@@ -85,55 +115,50 @@ impl Tally {
 
 /// The error for a record that is JSON but not what `--from` says: names
 /// the line, and the source it looks like, if any. Nothing is imported.
-pub fn wrong_source(name: &str, line: usize, expected: Source, record: &[u8], why: &str) -> Error {
+pub(crate) fn wrong_source(name: &str, line: usize, expected: &Source, record: &[u8], why: &str) -> Error {
     let hint = match sniff(record) {
         Some(other) if other != expected => format!("; {}", looks_like(other)),
         _ => String::new(),
     };
-    rejected(name, line, &format!("not {} ({why}){hint}", expected.kind()))
+    rejected(name, line, &format!("not {} ({why}){hint}", expected.kind))
 }
 
 /// The hint for an input of another source than `--from` says.
-fn looks_like(other: Source) -> String {
-    format!("it looks like {}: use --from {}", other.kind(), other.name())
+fn looks_like(other: &Source) -> String {
+    format!("it looks like {}: use --from {}", other.kind, other.name)
 }
 
 /// An input refused whole, at `line`.
-pub fn rejected(name: &str, line: usize, why: &str) -> Error {
+pub(crate) fn rejected(name: &str, line: usize, why: &str) -> Error {
     Error::ImportRejected { name: name.to_string(), line, why: why.to_string() }
 }
 
 /// Which tool wrote the input, judged by the keys in its first 64 KiB (for
 /// an input whose first line says little, such as a lone `[`).
-pub fn sniff_head(input: &mut File) -> Option<Source> {
+pub(crate) fn sniff_head(input: &mut File) -> Option<&'static Source> {
     let mut head = Vec::new();
     input.rewind().ok()?;
     Read::by_ref(input).take(64 << 10).read_to_end(&mut head).ok()?;
     sniff(&head)
 }
 
-/// Which tool wrote a JSON record, by the keys only it writes.
-pub fn sniff(record: &[u8]) -> Option<Source> {
+/// Which tool wrote a JSON record, by the keys only it writes. The last
+/// listed is tried first: hermes's own keys (`format`, `messages`) may also
+/// be inside another tool's record (llm's request JSON), so the default
+/// source, listed first, is tried last.
+pub(crate) fn sniff(record: &[u8]) -> Option<&'static Source> {
     let has = |key: &str| json::find(record, format!("\"{key}\"").as_bytes()).is_some();
-    if has("conversation_id") && has("datetime_utc") {
-        Some(Source::Llm)
-    } else if has("messages") && (has("started_at") || has("system_prompt")) {
-        Some(Source::HermesAgent)
-    } else if has("messages") && has("format") {
-        Some(Source::Hermes)
-    } else {
-        None
-    }
+    SOURCES.iter().rev().copied().find(|source| (source.wrote)(&has))
 }
 
 /// Hand `each` every non-blank line of a JSON Lines input of `expected`
 /// with its number, after refusing an input that is one JSON array (llm's
 /// logs, `export --format json`) at its first line, with what it looks
 /// like instead.
-pub fn for_each_record(
+pub(crate) fn for_each_record(
     input: &mut File,
     name: &str,
-    expected: Source,
+    expected: &Source,
     mut each: impl FnMut(usize, &[u8]) -> Result<()>,
 ) -> Result<()> {
     let head = sniff_head(input);
@@ -148,18 +173,16 @@ pub fn for_each_record(
 
 /// Why an input of `expected` that is a JSON array is refused; `head` is
 /// what `sniff_head` made of it.
-fn not_json_lines(expected: Source, head: Option<Source>) -> String {
-    match (expected, head) {
-        (Source::Hermes, Some(other)) if other != expected => {
+fn not_json_lines(expected: &Source, head: Option<&Source>) -> String {
+    match (expected.as_array, head) {
+        (Some(_), Some(other)) if other != expected => {
             format!("a JSON array, not JSON Lines; {}", looks_like(other))
         }
-        (Source::Hermes, _) => {
-            "this looks like 'export --format json'; import reads --format jsonl".to_string()
-        }
+        (Some(array), _) => array.to_string(),
         (_, Some(other)) if other != expected => {
-            format!("a JSON array, not the JSON Lines of {}; {}", expected.kind(), looks_like(other))
+            format!("a JSON array, not the JSON Lines of {}; {}", expected.kind, looks_like(other))
         }
-        _ => format!("a JSON array, not the JSON Lines of {}", expected.kind()),
+        _ => format!("a JSON array, not the JSON Lines of {}", expected.kind),
     }
 }
 
@@ -198,13 +221,13 @@ fn for_each_line(
 
 /// A session read from an input, and, when its ID was made up from the
 /// source's own ID (which is not of hermes's shape), that source ID.
-pub struct Incoming {
-    pub session: Session,
-    pub derived_from: Option<String>,
+pub(crate) struct Incoming {
+    pub(crate) session: Session,
+    pub(crate) derived_from: Option<String>,
 }
 
 impl Incoming {
-    pub fn own(session: Session) -> Incoming {
+    pub(crate) fn own(session: Session) -> Incoming {
         Incoming { session, derived_from: None }
     }
 }
@@ -214,7 +237,7 @@ impl Incoming {
 /// ID, so that importing the same file again finds it already there. Six
 /// hex digits collide (two conversations started in one second, one in
 /// several thousand times): `attempt` 1, 2... gives the next IDs to try.
-pub fn derived_id(started: f64, source_id: &str, attempt: u32) -> String {
+pub(crate) fn derived_id(started: f64, source_id: &str, attempt: u32) -> String {
     let (y, mo, d, h, mi, s) = crate::time::utc_civil(started.max(0.0));
     let mut key = source_id.as_bytes().to_vec();
     if attempt > 0 {
@@ -225,20 +248,20 @@ pub fn derived_id(started: f64, source_id: &str, attempt: u32) -> String {
 }
 
 /// How a time hermes does not keep is described.
-pub const TIME_RANGE: &str = "a time from 1970 to 9999";
+pub(crate) const TIME_RANGE: &str = "a time from 1970 to 9999";
 
 /// The latest time hermes keeps: the end of year 9999.
-pub const LATEST: f64 = 253_402_300_799.0;
+pub(crate) const LATEST: f64 = 253_402_300_799.0;
 
 /// Whether a time (seconds since 1970) is one hermes keeps: from 1970 to
 /// the end of year 9999, and a number.
-pub fn sane_time(t: f64) -> bool {
+pub(crate) fn sane_time(t: f64) -> bool {
     t.is_finite() && (0.0..=LATEST).contains(&t)
 }
 
 /// Why a session's times cannot be kept, if they cannot: the first time
 /// before 1970, after year 9999, or not a number.
-pub fn bad_times(session: &Session) -> Option<String> {
+pub(crate) fn bad_times(session: &Session) -> Option<String> {
     let shown = |t: f64| if t.abs() < 1e15 { format!("{t}") } else { format!("{t:e}") };
     let h = &session.header;
     let named = [("created_at", h.created_at), ("updated_at", h.updated_at)];
@@ -259,7 +282,7 @@ pub fn bad_times(session: &Session) -> Option<String> {
 /// The last touches any source's session needs: an automatic title from
 /// its first user message when the source gave none (a system prompt
 /// before it keeps `note_message` from doing so).
-pub fn finish(session: &mut Session) {
+pub(crate) fn finish(session: &mut Session) {
     let h = &mut session.header;
     if h.title.is_empty()
         && let Some(first) = session.messages.iter().find(|m| m.role == "user")
@@ -273,7 +296,7 @@ pub fn finish(session: &mut Session) {
 /// A message's content as a source may hold it: text, nothing, or
 /// something else (a list of parts, an object) hermes cannot show.
 #[derive(Default)]
-pub enum Content {
+pub(crate) enum Content {
     Text(String),
     #[default]
     Missing,
@@ -304,7 +327,7 @@ impl DeJson for Content {
 /// array counts its elements; null, `""` and `"[]"` are none; any other
 /// value (a JSON string of calls, an object) counts as one.
 #[derive(Default)]
-pub struct Count(pub usize);
+pub(crate) struct Count(pub usize);
 
 impl DeJson for Count {
     fn de_json(s: &mut DeJsonState, i: &mut std::str::Chars) -> std::result::Result<Count, DeJsonErr> {
@@ -340,7 +363,7 @@ impl DeJson for Count {
 
 /// A yes/no a source may write as a boolean or a number: false only for
 /// `false` and `0`; absent is true.
-pub struct Flag(pub bool);
+pub(crate) struct Flag(pub bool);
 
 impl Default for Flag {
     fn default() -> Flag {
@@ -378,10 +401,18 @@ mod tests {
 
     #[test]
     fn sniffs_each_source() {
-        assert_eq!(sniff(br#"{"conversation_id":"x","datetime_utc":"y"}"#), Some(Source::Llm));
-        assert_eq!(sniff(br#"{"id":"x","started_at":1,"messages":[]}"#), Some(Source::HermesAgent));
-        assert_eq!(sniff(br#"{"format":1,"id":"x","messages":[]}"#), Some(Source::Hermes));
+        let sniffed = |record: &[u8]| sniff(record).map(|source| source.name);
+        assert_eq!(sniffed(br#"{"conversation_id":"x","datetime_utc":"y"}"#), Some("llm"));
+        assert_eq!(sniffed(br#"{"id":"x","started_at":1,"messages":[]}"#), Some("hermes-agent"));
+        assert_eq!(sniffed(br#"{"format":1,"id":"x","messages":[]}"#), Some("hermes"));
         assert_eq!(sniff(br#"{"a":1}"#), None);
+    }
+
+    #[test]
+    fn from_names_every_source_in_order() {
+        assert_eq!(FROM, "hermes|hermes-agent|llm");
+        assert_eq!(named("llm").unwrap().name, "llm");
+        assert!(named("aichat").is_err());
     }
 
     #[derive(DeJson)]

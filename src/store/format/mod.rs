@@ -28,13 +28,14 @@ use crate::store::session::{FORMAT, Header, MAX_MESSAGE_BYTES, Message, Session}
 mod plain;
 mod write;
 use plain::{Plain, is_plainly_valid, plain_parts, written_form};
-pub use write::{Place, append, encode, encode_line, insert};
+pub(crate) use write::{Place, encode_line, insert};
+pub use write::{append, encode};
 
 /// The roles a message may have; anything else is damage.
-pub const ROLES: [&str; 3] = ["user", "assistant", "system"];
+pub(crate) const ROLES: [&str; 3] = ["user", "assistant", "system"];
 
 /// A header must end within this many bytes (titles and cwd are bounded).
-pub const HEADER_MAX: usize = 64 << 10;
+pub(crate) const HEADER_MAX: usize = 64 << 10;
 /// How much of a file is read first to find its header.
 const HEADER_PROBE: usize = 4096;
 /// The most bytes one stored message may take: content at the limit with
@@ -67,10 +68,10 @@ fn damaged(why: impl Into<String>) -> Fault {
 }
 
 const TIME_OUT_OF_RANGE: &str = "a time is out of range";
-pub const TRUNCATED: &str = "truncated: does not end with ']}'";
+pub(crate) const TRUNCATED: &str = "truncated: does not end with ']}'";
 
 /// Whether the last bytes of a file end as a session file does (`]}`).
-pub fn ends_like_a_session(tail: &[u8]) -> bool {
+pub(crate) fn ends_like_a_session(tail: &[u8]) -> bool {
     tail.trim_ascii().strip_suffix(b"}").is_some_and(|rest| rest.trim_ascii_end().ends_with(b"]"))
 }
 
@@ -98,7 +99,7 @@ pub fn decode_header(prefix: &[u8]) -> Result<Header, String> {
 /// The file name is the ID every command acts on. A header naming another
 /// session (a copied file, or damage) would send an append or a delete
 /// meant for this file to that session's, so it makes the file invalid.
-pub fn check_id(header: &Header, id: &str) -> Result<(), String> {
+pub(crate) fn check_id(header: &Header, id: &str) -> Result<(), String> {
     if header.id == id {
         Ok(())
     } else {
@@ -120,16 +121,16 @@ fn decode_message(bytes: &[u8]) -> Result<Message, String> {
 
 /// A message's role and its content as a JSON string (quotes included),
 /// and whether it is a summary (see `Message::summary`).
-pub struct JsonMessage<'a> {
-    pub role: &'static str,
-    pub content: Cow<'a, [u8]>,
+pub(crate) struct JsonMessage<'a> {
+    pub(crate) role: &'static str,
+    pub(crate) content: Cow<'a, [u8]>,
     /// A reply `/retry` replaced: not for the agent.
-    pub replaced: bool,
-    pub summary: bool,
+    pub(crate) replaced: bool,
+    pub(crate) summary: bool,
 }
 
 /// A session file being read: its header, then its messages one by one.
-pub struct Reader<R: Read> {
+pub(crate) struct Reader<R: Read> {
     src: BufReader<io::Chain<Cursor<Vec<u8>>, R>>,
     header: Header,
     state: State,
@@ -149,7 +150,7 @@ enum State {
 }
 
 /// Start reading a session file: read and decode its header.
-pub fn read<R: Read>(mut src: R) -> Result<Reader<R>, Fault> {
+pub(crate) fn read<R: Read>(mut src: R) -> Result<Reader<R>, Fault> {
     let mut prefix = Vec::new();
     let mut want = HEADER_PROBE;
     // Read on until the `[` of `"messages": [` is in, or the header limit.
@@ -204,13 +205,13 @@ fn fill_to(src: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> io::Result<us
 }
 
 impl<R: Read> Reader<R> {
-    pub fn header(&self) -> &Header {
+    pub(crate) fn header(&self) -> &Header {
         &self.header
     }
 
     /// The next message, checked; None after the last one, once the end of
     /// the file has been checked too.
-    pub fn next_message(&mut self) -> Result<Option<Message>, Fault> {
+    pub(crate) fn next_message(&mut self) -> Result<Option<Message>, Fault> {
         if !self.advance()? {
             return Ok(None);
         }
@@ -220,7 +221,7 @@ impl<R: Read> Reader<R> {
     /// The next message as an agent's JSON wants it: its role, and its
     /// content as a JSON string, the file's own bytes when it holds the
     /// message plainly (no decoding, no encoding), else encoded afresh.
-    pub fn next_json(&mut self) -> Result<Option<JsonMessage<'_>>, Fault> {
+    pub(crate) fn next_json(&mut self) -> Result<Option<JsonMessage<'_>>, Fault> {
         if !self.advance()? {
             return Ok(None);
         }
@@ -244,7 +245,7 @@ impl<R: Read> Reader<R> {
 
     /// Like `next_message`, without decoding the message (it is checked
     /// all the same): its bytes are `raw()`. False after the last one.
-    pub fn next_checked(&mut self) -> Result<bool, Fault> {
+    pub(crate) fn next_checked(&mut self) -> Result<bool, Fault> {
         if !self.advance()? {
             return Ok(false);
         }
@@ -259,7 +260,10 @@ impl<R: Read> Reader<R> {
     /// were. A run of messages held in the read buffer exactly in that form
     /// and as hermes writes them is checked in one pass and written as one
     /// piece: appending costs little more than copying the file.
-    pub fn copy_checked(&mut self, mut write: impl FnMut(&[u8]) -> Result<(), Fault>) -> Result<u64, Fault> {
+    pub(crate) fn copy_checked(
+        &mut self,
+        mut write: impl FnMut(&[u8]) -> Result<(), Fault>,
+    ) -> Result<u64, Fault> {
         loop {
             if self.state != State::End {
                 let buffered = self.src.fill_buf()?;
@@ -327,7 +331,7 @@ impl<R: Read> Reader<R> {
 
     /// Read the same file again from its start (the one version opened,
     /// whatever replaced it since): a second pass over its messages.
-    pub fn rewind(self) -> Result<Reader<R>, Fault>
+    pub(crate) fn rewind(self) -> Result<Reader<R>, Fault>
     where
         R: Seek,
     {
@@ -337,18 +341,18 @@ impl<R: Read> Reader<R> {
     }
 
     /// The bytes of the message read last, as stored.
-    pub fn raw(&self) -> &[u8] {
+    pub(crate) fn raw(&self) -> &[u8] {
         &self.raw
     }
 
     /// Read every message to the end, checking each; the header.
-    pub fn check(mut self) -> Result<Header, Fault> {
+    pub(crate) fn check(mut self) -> Result<Header, Fault> {
         while self.next_checked()? {}
         Ok(self.header)
     }
 
     /// The whole session, every message in memory.
-    pub fn into_session(mut self) -> Result<Session, Fault> {
+    pub(crate) fn into_session(mut self) -> Result<Session, Fault> {
         let mut messages = Vec::new();
         while let Some(m) = self.next_message()? {
             messages.push(m);

@@ -27,7 +27,7 @@ pub fn encode(header: &Header, messages: &[Message]) -> Vec<u8> {
 
 /// The one-line form used by `export --format jsonl` and inside
 /// `--format json`: the same fields, no newlines.
-pub fn encode_line(header: &Header, messages: &[Message]) -> String {
+pub(crate) fn encode_line(header: &Header, messages: &[Message]) -> String {
     let head = header.serialize_json();
     let mut out = String::with_capacity(head.len() + 64 * messages.len() + 16);
     out.push_str(&head[..head.len() - 1]);
@@ -62,16 +62,16 @@ pub fn append(
 /// last of which must still be the one whose stored bytes hash to
 /// `last` (FNV-1a; None when `after` is 0).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Place {
-    pub after: u64,
-    pub last: Option<u64>,
+pub(crate) struct Place {
+    pub(crate) after: u64,
+    pub(crate) last: Option<u64>,
 }
 
 /// Insert `message` into the session file read from `src` at `place`,
 /// writing the new file to `out` as `append` does (the other messages'
 /// bytes as they were). Ok(None) when the file no longer has the message
 /// `place` expects (it changed since it was read): `out` is to discard.
-pub fn insert(
+pub(crate) fn insert(
     src: impl Read,
     out: &mut impl Write,
     id: &str,
