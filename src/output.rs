@@ -57,7 +57,7 @@ pub(crate) fn map_stdout_error(e: io::Error) -> Error {
 /// control character (an escape sequence) in any line is made visible.
 pub fn notice(text: &str) {
     let shown: Vec<_> = text.lines().map(|line| crate::text::printable(line, false)).collect();
-    crate::note!("hermes: {}", shown.join("\n"));
+    note!("hermes: {}", shown.join("\n"));
 }
 
 /// Print an error: prefixed, except the one text the man page gives verbatim; a
@@ -65,7 +65,7 @@ pub fn notice(text: &str) {
 pub fn report(e: &Error) {
     match e {
         Error::BrokenPipe | Error::HelpWanted | Error::Silent(_) => {}
-        e if e.is_verbatim() => crate::note!("{e}"),
+        e if e.is_verbatim() => note!("{e}"),
         e => notice(&e.to_string()),
     }
 }
@@ -83,21 +83,20 @@ pub(crate) fn warn_not_a_session_file(path: &Path, why: &str, outcome: &str) {
 
 /// `println!` that never panics: a closed or full stdout is not worth a
 /// crash in the middle of a conversation.
-#[macro_export]
 macro_rules! say {
     () => {{ use std::io::Write as _; let _ = writeln!(std::io::stdout()); }};
     ($($arg:tt)*) => {{ use std::io::Write as _; let _ = writeln!(std::io::stdout(), $($arg)*); }};
 }
 
 /// `eprintln!` that never panics, even when stderr is a closed pipe.
-#[macro_export]
 macro_rules! note {
     ($($arg:tt)*) => {{ use std::io::Write as _; let _ = writeln!(std::io::stderr(), $($arg)*); }};
 }
 
-/// A path an export can be written to: a name in the current directory is
-/// `./name`, and a directory is refused rather than replaced.
-/// Where an export goes. A regular file (or a new one) is replaced whole,
+pub(crate) use {note, say};
+
+/// Where an export goes (a directory is refused rather than replaced;
+/// `destination` decides). A regular file (or a new one) is replaced whole,
 /// atomically; a device or pipe (`/dev/null`, a FIFO, `/dev/stdout` on a
 /// terminal or pipe) is written into, never replaced. A symbolic link to
 /// anything else is refused: hermes neither writes through it nor

@@ -120,9 +120,7 @@ pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
             }
             Long("no-agent") => set_agent(&mut args, AgentChoice::Disabled)?,
             Long("plain") => args.plain = true,
-            Long("context") => {
-                args.context = Some(crate::chat::compact::budget_arg(&string(parser.value()?))?)
-            }
+            Long("context") => args.context = Some(budget_arg(&string(parser.value()?))?),
             Short('h') | Long("help") => return Err(Error::HelpWanted),
             Value(stray) => return Err(stray_error(&string(stray), continue_name.as_deref())),
             _ => return Err(arg.unexpected().into()),
@@ -180,6 +178,11 @@ fn target(
 }
 
 /// `--agent` and `--no-agent`: one of them, once.
+/// `--context N` and `/context N`: a budget, or a usage error.
+pub(crate) fn budget_arg(text: &str) -> Result<u64> {
+    crate::store::context::parse_budget(text).map_err(Error::Usage)
+}
+
 fn set_agent(args: &mut Args, choice: AgentChoice) -> Result<()> {
     if args.agent != AgentChoice::Configured {
         return Err(Error::usage("--agent and --no-agent: one of them, once"));

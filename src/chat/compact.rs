@@ -19,11 +19,6 @@ use crate::store::format::{self, Place};
 use crate::store::session::{Header, Message};
 use crate::{sys, time};
 
-/// `--context N` and `/context N`: a budget, or a usage error.
-pub(crate) fn budget_arg(text: &str) -> Result<u64> {
-    context::parse_budget(text).map_err(Error::Usage)
-}
-
 /// `sessions compact`'s summariser (see `sessions::compact::Summarise`):
 /// the agent chosen as chat chooses it, interrupts caught as chat catches
 /// them.

@@ -312,7 +312,7 @@ impl Chat<'_> {
         let result = self.reply(&header, started, &mut settle, &mut io::stdout().lock());
         settle();
         if !self.quiet {
-            crate::note!("session_id: {}", header.id);
+            crate::output::note!("session_id: {}", header.id);
         }
         match result? {
             ReplyOutcome::Interrupted => Err(Error::Interrupted),

@@ -3,7 +3,7 @@
 
 use std::io;
 
-use super::{Chat, ReplyOutcome, check_not_blank, compact, set_system, system_prompt, title_taken};
+use super::{Chat, ReplyOutcome, args, check_not_blank, compact, set_system, system_prompt, title_taken};
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup, Reason};
 use crate::store::context;
@@ -88,10 +88,10 @@ impl Chat<'_> {
                 // from now on, even before the first message.
                 let header = self.create_session(state.pending_title.as_deref(), &[])?;
                 self.point_breadcrumb(&header);
-                crate::say!("New session '{}' ({}).", header.title, header.id);
+                crate::output::say!("New session '{}' ({}).", header.title, header.id);
                 state.current = Some(header);
             }
-            None => crate::say!("New session. Type a message, /help for commands, Ctrl-D to quit."),
+            None => crate::output::say!("New session. Type a message, /help for commands, Ctrl-D to quit."),
         }
         Ok(())
     }
@@ -120,7 +120,7 @@ impl Chat<'_> {
                     // taken to a /new session.
                     Err(e) => {
                         go_on_after(e)?;
-                        crate::note!("[the message was not saved]");
+                        crate::output::note!("[the message was not saved]");
                         return Ok(());
                     }
                 }
@@ -165,7 +165,9 @@ impl Chat<'_> {
             Ok(ReplyOutcome::Interrupted) => {
                 // On a terminal the reply's line is ended already.
                 let before = if sys::isatty(1) { "" } else { "\n" };
-                crate::note!("{before}[reply interrupted; the conversation is kept; /retry asks again]");
+                crate::output::note!(
+                    "{before}[reply interrupted; the conversation is kept; /retry asks again]"
+                );
                 Ok(())
             }
             Ok(_) => Ok(()),
@@ -175,7 +177,9 @@ impl Chat<'_> {
                 state.unanswered = matches!(e, Error::Agent(_));
                 if state.unanswered {
                     note_in_chat(&e);
-                    crate::note!("[the message is kept; /retry sends it again, or type more to add to it]");
+                    crate::output::note!(
+                        "[the message is kept; /retry sends it again, or type more to add to it]"
+                    );
                     Ok(())
                 } else {
                     Err(e)
@@ -190,7 +194,7 @@ impl Chat<'_> {
     /// never sent to an agent again.
     fn retry(&self, state: &mut Interactive) -> Result<()> {
         let Some(h) = &state.current else {
-            crate::say!("Nothing to retry yet.");
+            crate::output::say!("Nothing to retry yet.");
             return Ok(());
         };
         let mut retried = false;
@@ -208,7 +212,7 @@ impl Chat<'_> {
         })?;
         state.current = Some(header.clone());
         if !retried {
-            crate::say!("Nothing to retry: the session has no message of yours yet.");
+            crate::output::say!("Nothing to retry: the session has no message of yours yet.");
             return Ok(());
         }
         self.answer(state, &header)
@@ -232,9 +236,9 @@ impl Chat<'_> {
         if news.is_empty() {
             return Ok(());
         }
-        crate::say!("{} from another terminal:", crate::text::counted(news.len(), "new message"));
+        crate::output::say!("{} from another terminal:", crate::text::counted(news.len(), "new message"));
         for m in &news {
-            crate::say!("{}", view::render_message(m, 400));
+            crate::output::say!("{}", view::render_message(m, 400));
         }
         // Up and Down step through the session's messages as the file has them.
         state.history = user_messages(&session);
@@ -279,7 +283,7 @@ impl Chat<'_> {
             Some(Reason::Latest) => ": the most recent of all (none in this terminal or workspace)",
             None => "",
         };
-        crate::say!(
+        crate::output::say!(
             "Resuming '{}' ({}), {}{why}.",
             crate::text::printable(&h.title, false),
             h.id,
@@ -290,14 +294,14 @@ impl Chat<'_> {
             skip -= 1;
         }
         if skip > 0 {
-            crate::say!(
+            crate::output::say!(
                 "({} not shown: hermes sessions show {})",
                 crate::text::counted(skip, "earlier message"),
                 h.id
             );
         }
         for m in &session.messages[skip..] {
-            crate::say!("{}", view::render_message(m, 400));
+            crate::output::say!("{}", view::render_message(m, 400));
         }
         Ok(user_messages(&session))
     }
@@ -321,14 +325,14 @@ impl Chat<'_> {
             None => (command, ""),
         };
         match name {
-            "help" | "?" => crate::say!("{}", SLASH_HELP.trim_end()),
+            "help" | "?" => crate::output::say!("{}", SLASH_HELP.trim_end()),
             "quit" | "exit" | "q" => return Ok(Next::Quit),
             "retry" => return Ok(Next::Retry),
             "edit" => {
                 let text = state.lines.cooked(|| compose::in_editor(rest))?;
                 let text = message_text(&text);
                 if text.is_empty() || check_not_blank(&text).is_err() {
-                    crate::say!("Nothing sent: the editor left the message empty.");
+                    crate::output::say!("Nothing sent: the editor left the message empty.");
                     return Ok(Next::Prompt);
                 }
                 // As Ctrl-X Ctrl-E: the text comes back to the prompt, to be
@@ -339,15 +343,15 @@ impl Chat<'_> {
                     return Ok(Next::Prompt);
                 }
                 if text == message_text(rest) {
-                    crate::say!("Nothing sent: the editor left the message as it was.");
+                    crate::output::say!("Nothing sent: the editor left the message as it was.");
                     return Ok(Next::Prompt);
                 }
                 return Ok(Next::Send(text));
             }
             "continue" | "c" => self.continue_in(state, rest)?,
             "id" => match &state.current {
-                Some(h) => crate::say!("{}", h.id),
-                None => crate::say!("(new session: saved with its first message)"),
+                Some(h) => crate::output::say!("{}", h.id),
+                None => crate::output::say!("(new session: saved with its first message)"),
             },
             "title" => self.title(state, rest)?,
             "new" => {
@@ -359,7 +363,7 @@ impl Chat<'_> {
                 state.seen = 0;
                 state.history.clear();
                 state.unanswered = false;
-                crate::say!("New session. It is saved with its first message.");
+                crate::output::say!("New session. It is saved with its first message.");
             }
             "save" => self.save(state, rest, false)?,
             "save!" => self.save(state, rest, true)?,
@@ -370,9 +374,11 @@ impl Chat<'_> {
             "compact" => self.compact(state, rest)?,
             _ => match crate::text::nearest(name, SLASH_COMMANDS.iter().map(|c| c.trim_start_matches('/'))) {
                 Some(near) => {
-                    crate::say!("Unknown command '/{name}'; did you mean /{near}? Type /help for the list.")
+                    crate::output::say!(
+                        "Unknown command '/{name}'; did you mean /{near}? Type /help for the list."
+                    )
                 }
-                None => crate::say!("Unknown command '/{name}'. Type /help for the list."),
+                None => crate::output::say!("Unknown command '/{name}'. Type /help for the list."),
             },
         }
         Ok(Next::Prompt)
@@ -382,16 +388,16 @@ impl Chat<'_> {
     /// set the budget for this chat.
     fn context(&self, state: &Interactive, rest: &str) -> Result<()> {
         if !rest.is_empty() {
-            self.budget.set(compact::budget_arg(rest)?);
+            self.budget.set(args::budget_arg(rest)?);
             self.noted.borrow_mut().clear();
         }
         let budget = self.budget.get();
         let Some(h) = &state.current else {
-            crate::say!("Context budget: {}.", context::describe(budget));
+            crate::output::say!("Context budget: {}.", context::describe(budget));
             return Ok(());
         };
         let m = self.store.measure(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
-        crate::say!(
+        crate::output::say!(
             "Context budget: {}. This session: {} characters in {}; a turn sends {} characters{}.",
             context::describe(budget),
             context::thousands(m.chars),
@@ -406,7 +412,7 @@ impl Chat<'_> {
     /// (all but the last N).
     fn compact(&self, state: &mut Interactive, rest: &str) -> Result<()> {
         let Some(h) = &state.current else {
-            crate::say!("Nothing to compact yet.");
+            crate::output::say!("Nothing to compact yet.");
             return Ok(());
         };
         let Some(agent) = &self.agent else {
@@ -418,11 +424,11 @@ impl Chat<'_> {
                 Error::usage(format!("/compact [N]: N is a number of messages to keep, not '{n}'"))
             })?),
         };
-        crate::say!("Asking the agent for a summary...");
+        crate::output::say!("Asking the agent for a summary...");
         match state.lines.cooked(|| compact::compact(self.store, agent, h, self.budget.get(), keep)) {
-            Ok(outcome) => crate::say!("{}", outcome.describe()),
+            Ok(outcome) => crate::output::say!("{}", outcome.describe()),
             // Ctrl-C stops the summary, not the chat.
-            Err(Error::Interrupted) => crate::say!(),
+            Err(Error::Interrupted) => crate::output::say!(),
             Err(e) => return Err(e),
         }
         Ok(())
@@ -454,19 +460,23 @@ impl Chat<'_> {
     /// checked now and given with its first message).
     fn title(&self, state: &mut Interactive, rest: &str) -> Result<()> {
         match (&state.current, rest) {
-            (Some(h), "") if h.title.is_empty() => crate::say!("(untitled)"),
-            (Some(h), "") => crate::say!("{}", crate::text::printable(&h.title, false)),
+            (Some(h), "") if h.title.is_empty() => crate::output::say!("(untitled)"),
+            (Some(h), "") => crate::output::say!("{}", crate::text::printable(&h.title, false)),
             (None, "") => {
-                crate::say!("{}", state.pending_title.as_deref().unwrap_or("(untitled)"))
+                crate::output::say!("{}", state.pending_title.as_deref().unwrap_or("(untitled)"))
             }
             (Some(h), new) => {
                 let header = titles::rename(self.store, &h.id, new)?;
-                crate::say!("renamed {} to '{}'", header.id, crate::text::printable(&header.title, false));
+                crate::output::say!(
+                    "renamed {} to '{}'",
+                    header.id,
+                    crate::text::printable(&header.title, false)
+                );
                 state.current = Some(header);
             }
             (None, new) => {
                 state.pending_title = Some(self.title_for_new_session(new)?);
-                crate::say!(
+                crate::output::say!(
                     "The new session will be titled '{}'.",
                     state.pending_title.as_deref().unwrap_or("")
                 );
@@ -479,7 +489,7 @@ impl Chat<'_> {
     /// is kept unless `replace` (`/save! FILE`).
     fn save(&self, state: &Interactive, rest: &str, replace: bool) -> Result<()> {
         let Some(h) = &state.current else {
-            crate::say!("Nothing to save yet.");
+            crate::output::say!("Nothing to save yet.");
             return Ok(());
         };
         let session = self.store.load(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
@@ -489,7 +499,7 @@ impl Chat<'_> {
             output::refuse_existing(std::path::Path::new(&file), &how)?;
         }
         output::write_file(std::path::Path::new(&file), view::markdown(&[session]).as_bytes())?;
-        crate::say!("Saved to {file}.");
+        crate::output::say!("Saved to {file}.");
         Ok(())
     }
 }
@@ -537,18 +547,18 @@ const SLASH_COMMANDS: &[&str] = &[
 /// commands that would continue them.
 fn say_not_found_in_chat(name: &str, did_you_mean: &[String]) {
     let name = crate::text::printable(name, false);
-    crate::note!("No session found matching '{name}'.");
+    crate::output::note!("No session found matching '{name}'.");
     match did_you_mean {
         [] => {}
-        [title] => crate::note!("Did you mean: /continue {}", crate::text::printable(title, false)),
+        [title] => crate::output::note!("Did you mean: /continue {}", crate::text::printable(title, false)),
         titles => {
-            crate::note!("Did you mean one of these?");
+            crate::output::note!("Did you mean one of these?");
             for title in titles {
-                crate::note!("  /continue {}", crate::text::printable(title, false));
+                crate::output::note!("  /continue {}", crate::text::printable(title, false));
             }
         }
     }
-    crate::note!("/sessions lists recent ones; /new {name} starts one with that title.");
+    crate::output::note!("/sessions lists recent ones; /new {name} starts one with that title.");
 }
 
 /// Messages shown when a session is resumed.
@@ -593,11 +603,11 @@ fn read_line(
         Err(e) => Err(e),
         Ok(prompt::Line::Text(l)) => Ok(Some(l)),
         Ok(prompt::Line::Cancelled) => {
-            crate::say!();
+            crate::output::say!();
             Ok(Some(String::new()))
         }
         Ok(prompt::Line::End) => {
-            crate::say!();
+            crate::output::say!();
             Ok(None)
         }
     }
@@ -674,7 +684,7 @@ impl Chat<'_> {
                 (None, None, Some(m)) => format!("{m} (the default: config.toml or $HERMES_MODEL)"),
                 (None, None, None) => "none set: the agent's default".to_string(),
             };
-            crate::say!("model: {}", crate::text::printable(&said, false));
+            crate::output::say!("model: {}", crate::text::printable(&said, false));
             return Ok(());
         }
         let model = session::clean_model(name).map_err(Error::usage)?;
@@ -682,7 +692,7 @@ impl Chat<'_> {
         if let Some(h) = &state.current {
             state.current = Some(self.store.update_header(&h.id, |h| h.model = Some(model.clone()))?);
         }
-        crate::say!("model: {} from the next message on", crate::text::printable(&model, false));
+        crate::output::say!("model: {} from the next message on", crate::text::printable(&model, false));
         Ok(())
     }
 
@@ -700,8 +710,8 @@ impl Chat<'_> {
                 None => self.system.borrow().clone(),
             };
             match prompt {
-                Some(p) => crate::say!("system: {}", crate::text::printable(&p, true)),
-                None => crate::say!("(no system prompt)"),
+                Some(p) => crate::output::say!("system: {}", crate::text::printable(&p, true)),
+                None => crate::output::say!("(no system prompt)"),
             }
             return Ok(());
         }
@@ -709,11 +719,11 @@ impl Chat<'_> {
         match &state.current {
             Some(h) => {
                 state.current = Some(set_system(self.store, &h.id, &text)?);
-                crate::say!("System prompt set for this session.");
+                crate::output::say!("System prompt set for this session.");
             }
             None => {
                 *self.system.borrow_mut() = Some(text);
-                crate::say!("The new session will start with this system prompt.");
+                crate::output::say!("The new session will start with this system prompt.");
             }
         }
         Ok(())

@@ -11,7 +11,7 @@
 //!   VALUE `None` for a flag, `Some("[NAME]")` for an optional value;
 //!   HELP is one line in the man page's words (wrapped on output).
 //! - `Verb { name, alias, summary, help, options, parse }` in `VERBS`:
-//!   `help` is the usage line and prose in help.rs, with `{options}`.
+//!   `help` is the usage line and prose in texts.rs, with `{options}`.
 //! - chat's options in `CHAT`, hermes's own in `GLOBAL`.
 //!
 //! A verb's own `parse` (beside its `run`) turns these options into its
@@ -24,7 +24,7 @@ use crate::sessions::{
     show, stats,
 };
 
-use super::help;
+use super::texts;
 
 /// One option: `-n`, `--limit`, the name of its value (`N`), if any, and
 /// what it does in one line.
@@ -39,6 +39,11 @@ pub(crate) struct Opt {
     /// One line (wrapped on output), in the man page's words. Empty: not
     /// shown in `--help` or offered by completion (`-v`, only after `-V`).
     pub(crate) help: &'static str,
+    /// A heading `--help` shows before it (chat's options come in groups).
+    pub(crate) heading: Option<&'static str>,
+    /// `--help` lines after its own for other ways to give it: the name as
+    /// shown (`-q -`), and what it does.
+    pub(crate) also: &'static [(&'static str, &'static str)],
 }
 
 const fn opt(
@@ -47,7 +52,26 @@ const fn opt(
     value: Option<&'static str>,
     help: &'static str,
 ) -> Opt {
-    Opt { short: if short.is_empty() { None } else { Some(short) }, long, value, help }
+    Opt {
+        short: if short.is_empty() { None } else { Some(short) },
+        long,
+        value,
+        help,
+        heading: None,
+        also: &[],
+    }
+}
+
+impl Opt {
+    /// The same option, with a heading before it in `--help`.
+    const fn under(self, heading: &'static str) -> Opt {
+        Opt { heading: Some(heading), ..self }
+    }
+
+    /// The same option, with lines for other ways to give it after its own.
+    const fn also(self, lines: &'static [(&'static str, &'static str)]) -> Opt {
+        Opt { also: lines, ..self }
+    }
 }
 
 /// `-h, --help`, which every command takes.
@@ -83,7 +107,9 @@ pub(crate) const CHAT: &[Opt] = &[
         "--continue",
         Some("[NAME]"),
         "this terminal's last session; else the newest one in this workspace (git root, else directory); else the newest of all",
-    ),
+    )
+    .under("Which session (with none of these, a new one):")
+    .also(&[("-c, --continue NAME", "the session whose ID is NAME, else whose title is NAME")]),
     opt(
         "",
         "--create-if-missing",
@@ -108,7 +134,9 @@ pub(crate) const CHAT: &[Opt] = &[
         "--query",
         Some("TEXT"),
         "send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT",
-    ),
+    )
+    .under("How:")
+    .also(&[("-q -", "read the message from stdin (also when stdin is not a terminal)")]),
     opt("-Q", "--quiet", None, "do not print 'session_id: ID' or hints to stderr"),
     opt(
         "-m",
@@ -161,7 +189,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "list",
         alias: Some("ls"),
         summary: "sessions, newest activity first ('*' marks the one 'hermes chat -c' would continue here); with TEXT, those whose title holds it",
-        help: help::LIST,
+        help: texts::LIST,
         options: &[
             LIMIT,
             opt("", "--all", None, "show every session"),
@@ -179,7 +207,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "search",
         alias: None,
         summary: "sessions whose title or messages hold TEXT",
-        help: help::SEARCH,
+        help: texts::SEARCH,
         options: &[
             LIMIT,
             opt(
@@ -195,7 +223,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "pick",
         alias: None,
         summary: "choose a session on a full-screen list; print its ID",
-        help: help::PICK,
+        help: texts::PICK,
         options: &[],
         parse: |p| pick::parse(p).map(sessions::Command::Pick),
     },
@@ -203,7 +231,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "show",
         alias: None,
         summary: "print a conversation",
-        help: help::SHOW,
+        help: texts::SHOW,
         options: &[opt("", "--json", None, "the whole session file as JSON, raw text included")],
         parse: |p| show::parse(p).map(sessions::Command::Show),
     },
@@ -211,7 +239,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "current",
         alias: None,
         summary: "which session 'hermes chat -c' would continue, and why",
-        help: help::CURRENT,
+        help: texts::CURRENT,
         options: &[
             opt("", "--json", None, "{\"id\", \"title\", \"reason\"} as JSON"),
             opt(
@@ -227,7 +255,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "export",
         alias: None,
         summary: "export some or all sessions",
-        help: help::EXPORT,
+        help: texts::EXPORT,
         options: &[
             opt(
                 "-f",
@@ -249,7 +277,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "import",
         alias: None,
         summary: "import sessions from hermes, the Python Hermes or llm",
-        help: help::IMPORT,
+        help: texts::IMPORT,
         options: &[
             opt("", "--from", Some(import::FROM), "what wrote FILE (default: hermes)"),
             opt("", "--dry-run", None, "report what would be imported; write nothing"),
@@ -260,7 +288,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "rename",
         alias: None,
         summary: "give a session a new title",
-        help: help::RENAME,
+        help: texts::RENAME,
         options: &[],
         parse: |p| rename::parse(p).map(sessions::Command::Rename),
     },
@@ -268,7 +296,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "delete",
         alias: Some("rm"),
         summary: "delete sessions (asks first on a terminal)",
-        help: help::DELETE,
+        help: texts::DELETE,
         options: &[opt("-y", "--yes", None, "do not ask")],
         parse: |p| delete::parse(p).map(sessions::Command::Delete),
     },
@@ -276,7 +304,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "prune",
         alias: None,
         summary: "delete sessions inactive for DAYS, stray temporary files and stale breadcrumbs",
-        help: help::PRUNE,
+        help: texts::PRUNE,
         options: &[
             opt("", "--older-than", Some("DAYS"), "required"),
             opt("", "--dry-run", None, "list what would be removed; remove nothing"),
@@ -288,7 +316,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "stats",
         alias: None,
         summary: "counts, sizes, oldest and newest, stray temporaries; with NAME, one session's size against the context budget",
-        help: help::STATS,
+        help: texts::STATS,
         options: &[opt("", "--json", None, "the same as a JSON object")],
         parse: |p| stats::parse(p).map(sessions::Command::Stats),
     },
@@ -296,7 +324,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "compact",
         alias: None,
         summary: "have the agent summarise a session's older messages",
-        help: help::COMPACT,
+        help: texts::COMPACT,
         options: &[
             opt("", "--keep", Some("N"), "keep the last N messages as they are"),
             opt("", "--agent", Some("CMD"), "the command that writes the summary (default: as chat)"),
@@ -308,7 +336,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "merge",
         alias: None,
         summary: "merge conflict copies left by sync tools or editors into their sessions, or the sessions sharing TITLE",
-        help: help::MERGE,
+        help: texts::MERGE,
         options: &[
             opt("", "--dry-run", None, "say what would be merged; change nothing"),
             opt(
@@ -325,7 +353,7 @@ pub(crate) const VERBS: &[Verb] = &[
         name: "merge-file",
         alias: None,
         summary: "merge two versions of a session file (a git merge driver)",
-        help: help::MERGE_FILE,
+        help: texts::MERGE_FILE,
         options: &[],
         parse: |p| merge_file::parse(p).map(sessions::Command::MergeFile),
     },
@@ -344,6 +372,7 @@ pub(crate) fn spellings(options: &[Opt]) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::help;
 
     /// The man page's source with roff's escaped hyphens and fonts made plain.
     fn man_page() -> String {
@@ -393,7 +422,7 @@ mod tests {
 
     #[test]
     fn each_help_shows_the_value_of_each_option_that_takes_one() {
-        let helps = [(help::CHAT.to_string(), CHAT), (help::CONFIG.to_string(), CONFIG)]
+        let helps = [(help::chat(), CHAT), (texts::CONFIG.to_string(), CONFIG)]
             .into_iter()
             .chain(VERBS.iter().map(|v| (help::verb(v), v.options)));
         for (text, options) in helps {
@@ -406,15 +435,33 @@ mod tests {
         assert!(help::main().contains("--profile NAME"));
     }
 
-    /// chat's option lines are still written in help.rs (grouped "Which
-    /// session" and "How"): each says what its `Opt` says.
     #[test]
-    fn chat_help_describes_each_option_in_the_words_of_its_definition() {
+    fn every_help_fits_in_80_columns() {
+        let texts = [help::main(), help::chat(), help::sessions(), texts::CONFIG.to_string()]
+            .into_iter()
+            .chain([texts::COMPLETION.to_string()])
+            .chain(VERBS.iter().map(help::verb));
+        for text in texts {
+            for line in text.lines() {
+                assert!(line.chars().count() < 80, "a --help line over 79 columns: {line}");
+            }
+        }
+    }
+
+    #[test]
+    fn chat_help_shows_each_option_and_its_other_forms_under_their_headings() {
         let one_line = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
-        let text = one_line(help::CHAT);
+        let text = one_line(&help::chat());
         for o in CHAT {
             assert!(text.contains(&one_line(o.help)), "chat --help lacks: {}", o.help);
+            for (name, what) in o.also {
+                assert!(text.contains(&format!("{name} {}", one_line(what))), "chat --help lacks {name}");
+            }
         }
+        let which = text.find("Which session").unwrap();
+        let how = text.find("How:").unwrap();
+        assert!(which < text.find("--continue").unwrap() && text.find("--continue").unwrap() < how);
+        assert!(how < text.find("--query TEXT").unwrap());
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub(crate) mod completion;
 pub(crate) mod defs;
 pub(crate) mod help;
 pub(crate) mod run;
+pub(crate) mod texts;
 
 use std::ffi::OsString;
 
@@ -87,12 +88,7 @@ fn parse_command(parser: &mut lexopt::Parser) -> Result<Command> {
     Ok(match peek_word(parser).as_deref() {
         Some("chat") => {
             parser.next()?;
-            parsed(
-                chat::args::parse(parser),
-                help::CHAT.to_string(),
-                &defs::spellings(defs::CHAT),
-                Command::Chat,
-            )?
+            parsed(chat::args::parse(parser), help::chat(), &defs::spellings(defs::CHAT), Command::Chat)?
         }
         Some("sessions") => {
             parser.next()?;
@@ -102,7 +98,7 @@ fn parse_command(parser: &mut lexopt::Parser) -> Result<Command> {
             parser.next()?;
             parsed(
                 crate::configure::parse(parser),
-                help::CONFIG.to_string(),
+                texts::CONFIG.to_string(),
                 &defs::spellings(defs::CONFIG),
                 Command::Config,
             )?
@@ -122,12 +118,7 @@ fn parse_command(parser: &mut lexopt::Parser) -> Result<Command> {
                 COMMANDS.join(", ")
             )));
         }
-        None => parsed(
-            chat::args::parse(parser),
-            help::CHAT.to_string(),
-            &chat_and_global_options(),
-            Command::Chat,
-        )?,
+        None => parsed(chat::args::parse(parser), help::chat(), &chat_and_global_options(), Command::Chat)?,
     })
 }
 
@@ -208,7 +199,7 @@ fn parse_completion(parser: &mut lexopt::Parser) -> Result<Command> {
             }
             Ok(Command::Completion(shell.parse()?))
         }
-        Some(Short('h') | Long("help")) | None => Ok(Command::Print(help::COMPLETION.to_string())),
+        Some(Short('h') | Long("help")) | None => Ok(Command::Print(texts::COMPLETION.to_string())),
         Some(other) => Err(other.unexpected().into()),
     }
 }
@@ -223,10 +214,10 @@ fn parse_help(parser: &mut lexopt::Parser) -> Result<Command> {
     }
     let text = match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         [] => return Ok(Command::Print(help::main())),
-        ["chat"] => help::CHAT.to_string(),
+        ["chat"] => help::chat(),
         ["sessions"] => help::sessions(),
-        ["config"] => help::CONFIG.to_string(),
-        ["completion"] => help::COMPLETION.to_string(),
+        ["config"] => texts::CONFIG.to_string(),
+        ["completion"] => texts::COMPLETION.to_string(),
         ["sessions", verb] | [verb] if defs::verb(verb).is_some() => {
             defs::verb(verb).map_or_else(help::sessions, help::verb)
         }
@@ -281,7 +272,7 @@ mod tests {
             let help_text = help::verb(defs::verb(verb).unwrap());
             assert_eq!(sorted(&options), options_in_help(&help_text), "sessions {verb}");
         }
-        assert_eq!(sorted(&defs::spellings(defs::CHAT)), options_in_help(help::CHAT), "chat");
+        assert_eq!(sorted(&defs::spellings(defs::CHAT)), options_in_help(&help::chat()), "chat");
     }
 
     #[test]
@@ -338,7 +329,7 @@ mod tests {
             matches!(cli.command, Command::Print(text) if text == help::verb(defs::verb("prune").unwrap()))
         );
         let cli = parse_words(&["chat", "-c", "x", "-h"]).unwrap();
-        assert!(matches!(cli.command, Command::Print(text) if text == help::CHAT));
+        assert!(matches!(cli.command, Command::Print(text) if text == help::chat()));
     }
 
     #[test]

@@ -63,6 +63,6 @@ pub(crate) fn run(store: &Store, args: Args, summarise: Summarise) -> Result<()>
         None => crate::config::load(store)?.budget(),
     };
     let outcome = summarise(store, &header, args.agent.as_deref(), budget, args.keep)?;
-    crate::note!("{outcome}");
+    crate::output::note!("{outcome}");
     Ok(())
 }

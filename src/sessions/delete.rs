@@ -56,7 +56,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             many => format!("Delete {} sessions?", many.len()),
         };
         if !crate::terminal::prompt::confirm(&what, "deleting", "hermes sessions delete")? {
-            crate::note!("nothing deleted");
+            crate::output::note!("nothing deleted");
             return Ok(());
         }
     }
@@ -69,7 +69,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         }
         store.remove(&header.id)?;
         ids.push(header.id.clone());
-        crate::note!("deleted {} '{}'", header.id, crate::text::printable(&header.title, false));
+        crate::output::note!("deleted {} '{}'", header.id, crate::text::printable(&header.title, false));
     }
     breadcrumb::forget_sessions(store, &ids);
     Ok(())

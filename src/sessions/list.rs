@@ -85,18 +85,18 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         _ => {}
     }
     if printer.over > 0 {
-        crate::note!(
+        crate::output::note!(
             "('!' marks {} over the context budget with no summary: 'hermes sessions compact NAME')",
             if printer.over == 1 { "a session" } else { "sessions" }
         );
     }
     if total == 0 {
-        crate::note!(
+        crate::output::note!(
             "No sessions{}. Start one with 'hermes chat'.",
             if here { " in this workspace" } else { "" }
         );
     } else if shown < total {
-        crate::note!("({shown} of {total} sessions shown; use --limit N or --all to see more)");
+        crate::output::note!("({shown} of {total} sessions shown; use --limit N or --all to see more)");
     }
     Ok(())
 }

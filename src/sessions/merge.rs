@@ -56,7 +56,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     }
     let copies = store.conflict_copies()?;
     if copies.is_empty() {
-        crate::note!("no conflict copies to merge");
+        crate::output::note!("no conflict copies to merge");
         return Ok(());
     }
     if !dry_run && !yes {
@@ -66,7 +66,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             if copies.len() == 1 { "its session" } else { "their sessions" }
         );
         if !crate::terminal::prompt::confirm(&question, "merging", "hermes sessions merge")? {
-            crate::note!("nothing merged");
+            crate::output::note!("nothing merged");
             return Ok(());
         }
     }
@@ -90,9 +90,9 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     out.flush()?;
     let done = copies.len() - left - orphans;
     if dry_run {
-        crate::note!("dry run: {} would be merged", copies_counted(done));
+        crate::output::note!("dry run: {} would be merged", copies_counted(done));
     } else {
-        crate::note!("merged {}", copies_counted(done));
+        crate::output::note!("merged {}", copies_counted(done));
     }
     if left > 0 {
         return Err(Error::MergeIncomplete(format!(
@@ -168,7 +168,7 @@ fn merge_titled(store: &Store, title: &str, dry_run: bool, yes: bool) -> Result<
         return Err(Error::NoSuchSession { name: title.to_string(), did_you_mean: Vec::new() });
     }
     if sessions.len() == 1 {
-        crate::note!("only one session is titled '{}'; nothing to merge", printable(title, false));
+        crate::output::note!("only one session is titled '{}'; nothing to merge", printable(title, false));
         return Ok(());
     }
     sessions.sort_unstable_by(|a, b| a.created_at.total_cmp(&b.created_at).then(a.id.cmp(&b.id)));
@@ -181,7 +181,7 @@ fn merge_titled(store: &Store, title: &str, dry_run: bool, yes: bool) -> Result<
             into.id
         );
         if !crate::terminal::prompt::confirm(&question, "merging", "hermes sessions merge")? {
-            crate::note!("nothing merged");
+            crate::output::note!("nothing merged");
             return Ok(());
         }
     }

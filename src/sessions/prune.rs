@@ -85,7 +85,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         return show_dry_run(&sessions, &temps, &crumbs);
     }
     if sessions.is_empty() && temps.is_empty() && crumbs.is_empty() {
-        crate::note!("nothing to prune");
+        crate::output::note!("nothing to prune");
         return Ok(());
     }
     if !yes {
@@ -96,7 +96,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             counted(crumbs.len(), "breadcrumb")
         );
         if !crate::terminal::prompt::confirm(&question, "deleting", "hermes sessions prune")? {
-            crate::note!("nothing removed");
+            crate::output::note!("nothing removed");
             return Ok(());
         }
     }
@@ -104,7 +104,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let removed = remove_sessions(store, &sessions, inactive)?;
     let temps_removed = remove_temporaries(store, &temps)?;
     let crumbs_removed = remove_breadcrumbs(store, &crumbs)?;
-    crate::note!(
+    crate::output::note!(
         "removed {}, {}, {}",
         counted(removed, "session"),
         counted(temps_removed, "temporary file"),
@@ -152,7 +152,7 @@ fn show_dry_run(sessions: &[Header], temps: &[PathBuf], crumbs: &[(PathBuf, Crum
         out.line(&format!("would remove {}", p.display()))?;
     }
     out.flush()?;
-    crate::note!(
+    crate::output::note!(
         "dry run: {}, {}, {} would be removed",
         counted(sessions.len(), "session"),
         counted(temps.len(), "temporary file"),

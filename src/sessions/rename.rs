@@ -30,6 +30,6 @@ pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let header = resolve::find_by_name(store, &args.name)?;
     let renamed = titles::rename(store, &header.id, &args.title)?;
-    crate::note!("renamed {} to '{}'", renamed.id, crate::text::printable(&renamed.title, false));
+    crate::output::note!("renamed {} to '{}'", renamed.id, crate::text::printable(&renamed.title, false));
     Ok(())
 }

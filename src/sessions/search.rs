@@ -88,7 +88,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         return Err(Error::NoMatch(text.to_string()));
     }
     if found.more && !json {
-        crate::note!("(the newest {limit} shown; use --limit N to see more)");
+        crate::output::note!("(the newest {limit} shown; use --limit N to see more)");
     }
     Ok(())
 }

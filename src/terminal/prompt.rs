@@ -152,12 +152,12 @@ pub(crate) fn confirm(question: &str, doing: &str, verb: &str) -> Result<bool> {
     match read_line()? {
         Line::Text(answer) => Ok(matches!(answer.trim(), "y" | "Y" | "yes" | "Yes" | "YES")),
         Line::End => {
-            crate::note!("");
+            crate::output::note!("");
             Ok(false)
         }
         // Nothing is done yet: Ctrl-C at the question stops here and now.
         Line::Cancelled => {
-            crate::note!("");
+            crate::output::note!("");
             Err(Error::Interrupted)
         }
     }

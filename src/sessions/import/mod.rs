@@ -240,13 +240,13 @@ impl Taken {
 /// What the import did (or, with --dry-run, would do), on stderr.
 fn report(tally: &source::Tally, imported: usize, skipped: usize, retitled: usize, dry_run: bool) {
     if dry_run {
-        crate::note!(
+        crate::output::note!(
             "would import {}, skip {skipped} that already exist{}",
             counted(imported, "session"),
             if retitled > 0 { format!(", rename {retitled} whose title is taken") } else { String::new() }
         );
     } else {
-        crate::note!(
+        crate::output::note!(
             "imported {imported} session{}, skipped {skipped} that already existed{}",
             if imported == 1 { "" } else { "s" },
             if retitled > 0 { format!(", renamed {retitled} whose title was taken") } else { String::new() }
@@ -255,7 +255,7 @@ fn report(tally: &source::Tally, imported: usize, skipped: usize, retitled: usiz
     if !tally.left_out.is_empty() {
         let total: usize = tally.left_out.values().sum();
         let parts: Vec<String> = tally.left_out.iter().map(|(why, n)| format!("{n} {why}")).collect();
-        crate::note!(
+        crate::output::note!(
             "left out {total} item{} hermes sessions cannot hold: {}",
             if total == 1 { "" } else { "s" },
             parts.join(", ")
