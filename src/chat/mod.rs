@@ -6,6 +6,7 @@ pub(crate) mod agent;
 pub(crate) mod args;
 pub(crate) mod compact;
 mod repl;
+mod slash;
 
 use std::cell::{Cell, RefCell};
 use std::io::{self, Read, Write};

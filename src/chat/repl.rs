@@ -1,16 +1,15 @@
-//! The interactive chat: the prompt loop, sending and answering, /retry,
-//! and the slash commands.
+//! The interactive chat: the prompt loop, sending and answering, /retry
+//! and news from other terminals (the slash commands are in slash.rs).
 
 use std::io;
 
-use super::{Chat, ReplyOutcome, args, check_not_blank, compact, set_system, system_prompt, title_taken};
+use super::slash::SLASH_COMMANDS;
+use super::{Chat, ReplyOutcome, check_not_blank, title_taken};
 use crate::error::{Error, Result};
-use crate::resolve::{self, Lookup, Reason};
-use crate::store::context;
-use crate::store::session::{self, Header, Message, Session};
+use crate::resolve::Reason;
+use crate::store::session::{Header, Message, Session};
 use crate::store::titles;
 use crate::sys;
-use crate::terminal::compose;
 use crate::terminal::prompt::{self, LineReader};
 use crate::time;
 use crate::{output, terminal, view};
@@ -273,7 +272,7 @@ impl Chat<'_> {
     /// Show which session this is and how it was chosen, then its last
     /// few messages (from a question, not from the middle of an exchange).
     /// Returns its user messages, oldest first: the prompt's history.
-    fn show_resume(&self, header: &Header, chose_by: Option<Reason>) -> Result<Vec<String>> {
+    pub(super) fn show_resume(&self, header: &Header, chose_by: Option<Reason>) -> Result<Vec<String>> {
         let session =
             self.store.load(&header.id)?.unwrap_or(Session { header: header.clone(), messages: vec![] });
         let h = &session.header;
@@ -310,285 +309,38 @@ impl Chat<'_> {
     /// by another session is refused here, as `/title` refuses it for an
     /// existing session: otherwise the first message would silently join
     /// that session instead of starting a new one.
-    fn title_for_new_session(&self, raw: &str) -> Result<String> {
+    pub(super) fn title_for_new_session(&self, raw: &str) -> Result<String> {
         let title = titles::user_title(raw)?;
         if let Some(other) = titles::holder(self.store, &title, None)? {
             return Err(title_taken(&title, &other.id, true));
         }
         Ok(title)
     }
-
-    /// Carry out a slash command, and say what comes next.
-    fn slash_command(&self, state: &mut Interactive, command: &str) -> Result<Next> {
-        let (name, rest) = match command.split_once(char::is_whitespace) {
-            Some((n, r)) => (n, r.trim()),
-            None => (command, ""),
-        };
-        match name {
-            "help" | "?" => crate::output::say!("{}", SLASH_HELP.trim_end()),
-            "quit" | "exit" | "q" => return Ok(Next::Quit),
-            "retry" => return Ok(Next::Retry),
-            "edit" => {
-                let text = state.lines.cooked(|| compose::in_editor(rest))?;
-                let text = message_text(&text);
-                if text.is_empty() || check_not_blank(&text).is_err() {
-                    crate::output::say!("Nothing sent: the editor left the message empty.");
-                    return Ok(Next::Prompt);
-                }
-                // As Ctrl-X Ctrl-E: the text comes back to the prompt, to be
-                // read and sent with Enter. Plain lines cannot be given text
-                // to edit: there it is sent, unless the editor left it as it was.
-                if state.lines.is_editor() {
-                    state.lines.prefill(text);
-                    return Ok(Next::Prompt);
-                }
-                if text == message_text(rest) {
-                    crate::output::say!("Nothing sent: the editor left the message as it was.");
-                    return Ok(Next::Prompt);
-                }
-                return Ok(Next::Send(text));
-            }
-            "continue" | "c" => self.continue_in(state, rest)?,
-            "id" => match &state.current {
-                Some(h) => crate::output::say!("{}", h.id),
-                None => crate::output::say!("(new session: saved with its first message)"),
-            },
-            "title" => self.title(state, rest)?,
-            "new" => {
-                // Check the title before leaving the current session: a
-                // refused `/new TITLE` changes nothing.
-                state.pending_title =
-                    if rest.is_empty() { None } else { Some(self.title_for_new_session(rest)?) };
-                state.current = None;
-                state.seen = 0;
-                state.history.clear();
-                state.unanswered = false;
-                crate::output::say!("New session. It is saved with its first message.");
-            }
-            "save" => self.save(state, rest, false)?,
-            "save!" => self.save(state, rest, true)?,
-            "sessions" => view::list::print_recent(self.store, self.terminal.as_ref(), 10)?,
-            "model" => self.model_command(state, rest)?,
-            "system" => self.system_command(state, rest)?,
-            "context" => self.context(state, rest)?,
-            "compact" => self.compact(state, rest)?,
-            _ => match crate::text::nearest(name, SLASH_COMMANDS.iter().map(|c| c.trim_start_matches('/'))) {
-                Some(near) => {
-                    crate::output::say!(
-                        "Unknown command '/{name}'; did you mean /{near}? Type /help for the list."
-                    )
-                }
-                None => crate::output::say!("Unknown command '/{name}'. Type /help for the list."),
-            },
-        }
-        Ok(Next::Prompt)
-    }
-
-    /// `/context [N]`: show the budget and this session's size; with N,
-    /// set the budget for this chat.
-    fn context(&self, state: &Interactive, rest: &str) -> Result<()> {
-        if !rest.is_empty() {
-            self.budget.set(args::budget_arg(rest)?);
-            self.noted.borrow_mut().clear();
-        }
-        let budget = self.budget.get();
-        let Some(h) = &state.current else {
-            crate::output::say!("Context budget: {}.", context::describe(budget));
-            return Ok(());
-        };
-        let m = self.store.measure(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
-        crate::output::say!(
-            "Context budget: {}. This session: {} characters in {}; a turn sends {} characters{}.",
-            context::describe(budget),
-            context::thousands(m.chars),
-            crate::text::counted(m.messages as usize, "message"),
-            context::thousands(m.context_chars.min(budget)),
-            if m.over(budget) { " (over the budget: /compact summarises the older messages)" } else { "" }
-        );
-        Ok(())
-    }
-
-    /// `/compact [N]`: ask the agent for a summary of the older messages
-    /// (all but the last N).
-    fn compact(&self, state: &mut Interactive, rest: &str) -> Result<()> {
-        let Some(h) = &state.current else {
-            crate::output::say!("Nothing to compact yet.");
-            return Ok(());
-        };
-        let Some(agent) = &self.agent else {
-            return Err(Error::usage("no agent to write the summary (see 'man hermes')"));
-        };
-        let keep = match rest {
-            "" => None,
-            n => Some(n.parse().map_err(|_| {
-                Error::usage(format!("/compact [N]: N is a number of messages to keep, not '{n}'"))
-            })?),
-        };
-        crate::output::say!("Asking the agent for a summary...");
-        match state.lines.cooked(|| compact::compact(self.store, agent, h, self.budget.get(), keep)) {
-            Ok(outcome) => crate::output::say!("{}", outcome.describe()),
-            // Ctrl-C stops the summary, not the chat.
-            Err(Error::Interrupted) => crate::output::say!(),
-            Err(e) => return Err(e),
-        }
-        Ok(())
-    }
-
-    /// `/continue NAME`: switch to another session.
-    fn continue_in(&self, state: &mut Interactive, rest: &str) -> Result<()> {
-        if rest.is_empty() {
-            return Err(Error::usage("name the session to continue: /continue NAME"));
-        }
-        let header = match resolve::lookup(self.store, rest)? {
-            Lookup::Found(header) => header,
-            Lookup::Missing { did_you_mean } => {
-                say_not_found_in_chat(rest, &did_you_mean);
-                return Ok(());
-            }
-        };
-        self.point_breadcrumb(&header);
-        state.history = self.show_resume(&header, None)?;
-        state.seen = self.store.header(&header.id)?.map_or(0, |h| h.message_count);
-        self.saved_here.borrow_mut().clear();
-        state.current = Some(header);
-        state.pending_title = None;
-        state.unanswered = false;
-        Ok(())
-    }
-
-    /// `/title [NEW]`: show the title, or set it (a new session's is
-    /// checked now and given with its first message).
-    fn title(&self, state: &mut Interactive, rest: &str) -> Result<()> {
-        match (&state.current, rest) {
-            (Some(h), "") if h.title.is_empty() => crate::output::say!("(untitled)"),
-            (Some(h), "") => crate::output::say!("{}", crate::text::printable(&h.title, false)),
-            (None, "") => {
-                crate::output::say!("{}", state.pending_title.as_deref().unwrap_or("(untitled)"))
-            }
-            (Some(h), new) => {
-                let header = titles::rename(self.store, &h.id, new)?;
-                crate::output::say!(
-                    "renamed {} to '{}'",
-                    header.id,
-                    crate::text::printable(&header.title, false)
-                );
-                state.current = Some(header);
-            }
-            (None, new) => {
-                state.pending_title = Some(self.title_for_new_session(new)?);
-                crate::output::say!(
-                    "The new session will be titled '{}'.",
-                    state.pending_title.as_deref().unwrap_or("")
-                );
-            }
-        }
-        Ok(())
-    }
-
-    /// `/save [FILE]`: the conversation as Markdown; a FILE that is there
-    /// is kept unless `replace` (`/save! FILE`).
-    fn save(&self, state: &Interactive, rest: &str, replace: bool) -> Result<()> {
-        let Some(h) = &state.current else {
-            crate::output::say!("Nothing to save yet.");
-            return Ok(());
-        };
-        let session = self.store.load(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
-        let file = if rest.is_empty() { format!("hermes-{}.md", h.id) } else { home_relative(rest) };
-        if !replace {
-            let how = format!("/save! {} replaces it", if rest.is_empty() { &file } else { rest });
-            output::refuse_existing(std::path::Path::new(&file), &how)?;
-        }
-        output::write_file(std::path::Path::new(&file), view::markdown(&[session]).as_bytes())?;
-        crate::output::say!("Saved to {file}.");
-        Ok(())
-    }
 }
 
-struct Interactive {
-    current: Option<Header>,
-    pending_title: Option<String>,
+pub(super) struct Interactive {
+    pub(super) current: Option<Header>,
+    pub(super) pending_title: Option<String>,
     /// The session's user messages, oldest first: Up, Down and Ctrl-R.
-    history: Vec<String>,
+    pub(super) history: Vec<String>,
     /// The last send failed (the agent did): its message has no reply.
-    unanswered: bool,
+    pub(super) unanswered: bool,
     /// How many of the session's messages this prompt knows of: more in
     /// the file are another terminal's (see `news_from_elsewhere`).
-    seen: u64,
-    lines: LineReader,
+    pub(super) seen: u64,
+    pub(super) lines: LineReader,
 }
 
 /// What a typed line leads to.
-enum Next {
+pub(super) enum Next {
     Prompt,
     Quit,
     Send(String),
     Retry,
 }
 
-/// The slash commands, for Tab and "did you mean".
-const SLASH_COMMANDS: &[&str] = &[
-    "/help",
-    "/title",
-    "/new",
-    "/continue",
-    "/retry",
-    "/edit",
-    "/save",
-    "/sessions",
-    "/id",
-    "/model",
-    "/system",
-    "/context",
-    "/compact",
-    "/quit",
-];
-
-/// `/continue NAME` that matches nothing: the closest titles, as the
-/// commands that would continue them.
-fn say_not_found_in_chat(name: &str, did_you_mean: &[String]) {
-    let name = crate::text::printable(name, false);
-    crate::output::note!("No session found matching '{name}'.");
-    match did_you_mean {
-        [] => {}
-        [title] => crate::output::note!("Did you mean: /continue {}", crate::text::printable(title, false)),
-        titles => {
-            crate::output::note!("Did you mean one of these?");
-            for title in titles {
-                crate::output::note!("  /continue {}", crate::text::printable(title, false));
-            }
-        }
-    }
-    crate::output::note!("/sessions lists recent ones; /new {name} starts one with that title.");
-}
-
 /// Messages shown when a session is resumed.
 const RESUME_SHOWN: usize = 4;
-
-const SLASH_HELP: &str = "\
-/help              this list
-/title [NEW]       show or set the session's title
-/new [TITLE]       start a new session
-/continue NAME     switch to another session (by title or ID)
-/retry             ask again about the last message (a reply it had is kept
-                   in the file, marked replaced)
-/edit [TEXT]       write the message in $VISUAL, else $EDITOR, else vi; it
-                   comes back to the prompt, to send with Enter
-/save [FILE]       save the conversation as Markdown (default hermes-ID.md);
-                   a FILE that is there is kept: /save! FILE replaces it
-/sessions          recent sessions
-/context [N]       show the context budget, or set it for this chat
-/compact [N]       summarise the older messages (keeping the last N)
-/id                the session's ID
-/model [NAME]      show the model, or use NAME from the next message on
-                   (kept in the session)
-/system [TEXT]     show the session's system prompt, or set it
-/quit              leave (also Ctrl-D)
-Ctrl-C while a reply is running stops it and keeps the conversation.
-Keys: Left/Right, Home/End, Ctrl-A/E/B/F, Alt-B/F, Ctrl-W/U/K/Y, Ctrl-L;
-Up/Down and Ctrl-R: earlier messages; Alt-Enter or Ctrl-J: a new line;
-Ctrl-X Ctrl-E: edit the line in $VISUAL/$EDITOR; Ctrl-C clears the line;
-Tab completes a slash command, and a title after /continue or /new.
-";
 
 /// The next line typed at the prompt; None at the end (Ctrl-D). A line
 /// cancelled (Ctrl-C) or too long to take is an empty one.
@@ -631,7 +383,7 @@ fn prompt_for(state: &Interactive) -> String {
 /// What a typed text sends: a line without its surrounding blanks; a
 /// multi-line text (a paste) keeps its indentation, without blank lines
 /// around it.
-fn message_text(typed: &str) -> String {
+pub(super) fn message_text(typed: &str) -> String {
     if !typed.contains('\n') {
         return typed.trim().to_string();
     }
@@ -641,14 +393,6 @@ fn message_text(typed: &str) -> String {
 
 fn user_messages(session: &Session) -> Vec<String> {
     session.messages.iter().filter(|m| m.role == "user").map(|m| m.content.clone()).collect()
-}
-
-/// `~/x` as a shell would read it (no shell reads what /save is given).
-fn home_relative(file: &str) -> String {
-    match (file.strip_prefix("~/"), std::env::var("HOME")) {
-        (Some(rest), Ok(home)) if !home.is_empty() => format!("{}/{rest}", home.trim_end_matches('/')),
-        _ => file.to_string(),
-    }
 }
 
 /// An error inside the interactive loop: Ctrl-C's kin and a closed stdout
@@ -665,67 +409,9 @@ fn go_on_after(e: Error) -> Result<()> {
 
 /// An error inside the interactive loop, without the hint about --help
 /// that a command line gets.
-fn note_in_chat(e: &Error) {
+pub(super) fn note_in_chat(e: &Error) {
     match e {
         Error::Usage(text) => output::notice(text),
         e => output::report(e),
-    }
-}
-
-impl Chat<'_> {
-    /// `/model`: say which model the next message uses and why; `/model
-    /// NAME`: use NAME, and record it in the session now.
-    fn model_command(&self, state: &mut Interactive, name: &str) -> Result<()> {
-        if name.is_empty() {
-            let session = state.current.as_ref().and_then(|h| h.model.clone());
-            let said = match (self.model.borrow().clone(), session, self.default_model.clone()) {
-                (Some(m), _, _) => format!("{m} (chosen in this chat)"),
-                (None, Some(m), _) => format!("{m} (the session's)"),
-                (None, None, Some(m)) => format!("{m} (the default: config.toml or $HERMES_MODEL)"),
-                (None, None, None) => "none set: the agent's default".to_string(),
-            };
-            crate::output::say!("model: {}", crate::text::printable(&said, false));
-            return Ok(());
-        }
-        let model = session::clean_model(name).map_err(Error::usage)?;
-        *self.model.borrow_mut() = Some(model.clone());
-        if let Some(h) = &state.current {
-            state.current = Some(self.store.update_header(&h.id, |h| h.model = Some(model.clone()))?);
-        }
-        crate::output::say!("model: {} from the next message on", crate::text::printable(&model, false));
-        Ok(())
-    }
-
-    /// `/system`: show the session's system prompt; `/system TEXT`: set it
-    /// (or, before a new session's first message, the one it starts with).
-    fn system_command(&self, state: &mut Interactive, text: &str) -> Result<()> {
-        if text.is_empty() {
-            let prompt = match &state.current {
-                Some(h) => {
-                    let mut reader =
-                        self.store.open(&h.id)?.ok_or_else(|| Error::Vanished { id: h.id.clone() })?;
-                    let first = reader.next_message().map_err(|_| Error::Vanished { id: h.id.clone() })?;
-                    first.filter(|m| m.role == "system").map(|m| m.content)
-                }
-                None => self.system.borrow().clone(),
-            };
-            match prompt {
-                Some(p) => crate::output::say!("system: {}", crate::text::printable(&p, true)),
-                None => crate::output::say!("(no system prompt)"),
-            }
-            return Ok(());
-        }
-        let text = system_prompt(text.to_string())?;
-        match &state.current {
-            Some(h) => {
-                state.current = Some(set_system(self.store, &h.id, &text)?);
-                crate::output::say!("System prompt set for this session.");
-            }
-            None => {
-                *self.system.borrow_mut() = Some(text);
-                crate::output::say!("The new session will start with this system prompt.");
-            }
-        }
-        Ok(())
     }
 }

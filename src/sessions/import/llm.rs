@@ -138,21 +138,7 @@ fn read(
     for key in order {
         let mut exchanges = places.remove(&key).unwrap_or_default();
         exchanges.sort_by(|a, b| a.ts.total_cmp(&b.ts));
-        // Read back, grouped by the conversation's real ID: those whose
-        // hashes collided become their own sessions again.
-        let mut groups: Vec<(String, Vec<(f64, Exchange)>)> = Vec::new();
-        for place in &exchanges {
-            input.seek(SeekFrom::Start(place.offset)).map_err(io_error)?;
-            bytes.resize(place.len as usize, 0);
-            input.read_exact(&mut bytes).map_err(io_error)?;
-            let mut exchange = parse(name, place.line as usize, &bytes)?;
-            let conversation =
-                exchange.conversation_id.take().or_else(|| exchange.id.clone()).unwrap_or_default();
-            match groups.iter_mut().find(|(c, _)| *c == conversation) {
-                Some((_, group)) => group.push((place.ts, exchange)),
-                None => groups.push((conversation, vec![(place.ts, exchange)])),
-            }
-        }
+        let groups = read_back(input, name, &exchanges, &mut bytes)?;
         drop(exchanges);
         for (conversation, read_back) in groups {
             let session = convert(&conversation, read_back, &mut tally);
@@ -161,6 +147,34 @@ fn read(
         }
     }
     Ok(tally)
+}
+
+/// A conversation's real ID and its exchanges with their times.
+type Conversation = (String, Vec<(f64, Exchange)>);
+
+/// The exchanges at `places`, read back and grouped by their
+/// conversation's real ID: those whose hashes collided become their own
+/// sessions again.
+fn read_back(
+    input: &mut File,
+    name: &str,
+    places: &[Place],
+    bytes: &mut Vec<u8>,
+) -> Result<Vec<Conversation>> {
+    let io_error = |source: std::io::Error| Error::ImportRead { name: name.to_string(), source };
+    let mut groups: Vec<Conversation> = Vec::new();
+    for place in places {
+        input.seek(SeekFrom::Start(place.offset)).map_err(io_error)?;
+        bytes.resize(place.len as usize, 0);
+        input.read_exact(bytes).map_err(io_error)?;
+        let mut exchange = parse(name, place.line as usize, bytes)?;
+        let conversation = exchange.conversation_id.take().or_else(|| exchange.id.clone()).unwrap_or_default();
+        match groups.iter_mut().find(|(c, _)| *c == conversation) {
+            Some((_, group)) => group.push((place.ts, exchange)),
+            None => groups.push((conversation, vec![(place.ts, exchange)])),
+        }
+    }
+    Ok(groups)
 }
 
 fn parse(name: &str, line: usize, bytes: &[u8]) -> Result<Exchange> {
