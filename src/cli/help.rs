@@ -139,7 +139,7 @@ How:
   -m, --model MODEL      the model to use, kept in the session: -c continues
                          with the session's model unless -m says otherwise
                          (default: 'model' in config.toml, then
-                         $HERMES_MODEL)
+                         $HERMES_MODEL, then $OPENAI_MODEL for json)
   -s, --system TEXT      the session's system prompt (a new session's
                          default: 'system' in config.toml)
       --system-file FILE the system prompt from FILE
