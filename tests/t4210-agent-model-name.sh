@@ -50,7 +50,7 @@ test_expect_success SERVER 'a UTF-8 name passes as it is' '
 	last_body | grep "^{\"model\":\"modèle-é\",\"stream\":true,"
 '
 
-test_expect_success 'HERMES_MODEL, then config.toml, win over OPENAI_MODEL' '
+test_expect_success 'HERMES_MODEL wins over OPENAI_MODEL, and config.toml over both' '
 	OPENAI_MODEL=openai HERMES_MODEL=hermes hermes chat -q one --agent "cat >body.json" -Q &&
 	grep "^{\"model\":\"hermes\"," body.json &&
 	printf "model = \"file\"\n" >"$HERMES_HOME/config.toml" &&
