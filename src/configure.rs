@@ -194,7 +194,14 @@ fn settings(config: &config::Config) -> Vec<Setting> {
                         .or(shipped_input)
                         .or_else(|| default("json"))
                 }
-                "model" => file(&config.model).or_else(|| from_env("HERMES_MODEL")),
+                "model" => file(&config.model).or_else(|| from_env("HERMES_MODEL")).or_else(|| {
+                    // An agent that reads an OpenAI request gets $OPENAI_MODEL.
+                    let json = config.agent_input.is_none_or(|input| input == config::AgentInput::Json)
+                        && !from_env("HERMES_AGENT").or_else(|| file(&config.agent)).is_some_and(|(a, _)| {
+                            shipped::input_of(a.trim()).is_some() && shipped::find(a.trim()).is_some()
+                        });
+                    from_env("OPENAI_MODEL").filter(|_| json)
+                }),
                 "base_url" => file(&config.base_url).or_else(|| from_env("OPENAI_BASE_URL")).or_else(|| {
                     Some(("http://127.0.0.1:11434/v1".into(), "default of openai-compatible".into()))
                 }),

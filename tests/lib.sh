@@ -24,8 +24,9 @@ HERMES_BIN_DIR=$(dirname "$HERMES_BIN")
 PATH="$HERMES_BIN_DIR:$PATH"
 export PATH
 
-# A predictable world: no agent, no terminal identity, UTC, C locale.
-unset HERMES_AGENT ZELLIJ_PANE_ID TMUX_PANE KITTY_WINDOW_ID WEZTERM_PANE \
+# A predictable world: no agent, no model from the environment, no terminal
+# identity, UTC, C locale.
+unset HERMES_AGENT HERMES_MODEL OPENAI_MODEL ZELLIJ_PANE_ID TMUX_PANE KITTY_WINDOW_ID WEZTERM_PANE \
 	TERM_SESSION_ID WT_SESSION TMUX NO_COLOR
 TZ=UTC LC_ALL=C
 export TZ LC_ALL

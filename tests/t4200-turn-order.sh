@@ -79,6 +79,28 @@ test_expect_success STRACE 'the input is written after fdatasync, rename and the
 	" trace
 '
 
+# With compact = "auto", a session too small to be compacted (its file no
+# larger than the budget) has its agent started as early as without it:
+# the agent's execve comes before the directory fsync.
+test_expect_success STRACE 'compact = auto, a small session: the agent starts before the directory fsync' '
+	order &&
+	printf "compact = \"auto\"\n" >"$HERMES_HOME/config.toml" &&
+	strace -f -o trace -e trace=execve,fsync,rename \
+		hermes chat -c "order" -q "the question" --agent "$PEEK" -Q >out &&
+	rm "$HERMES_HOME/config.toml" &&
+	echo answer >expect && test_cmp expect out &&
+	echo 1 >expect && test_cmp expect peeked &&
+	awk "
+		/rename\(.*\.tmp\", \".*sessions\/[0-9_a-f]*\.json\"\)/ && !renamed { renamed = NR }
+		/execve\(.*peek/ && !started { started = NR }
+		/ fsync\(/ && renamed && !dir_synced { dir_synced = NR }
+		END {
+			print renamed, started, dir_synced
+			exit !(renamed && renamed < started && started < dir_synced)
+		}
+	" trace
+'
+
 test_expect_success 'a breadcrumb is still written for the terminal of a one-shot turn' '
 	order &&
 	TMUX_PANE=%7 hermes chat -c "order" -q "crumb" --agent "$PEEK" -Q >/dev/null &&

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='openai-compatible fills in OPENAI_MODEL as a JSON string, with sed for the body only, and escapes a name that needs it'
+test_description='OPENAI_MODEL reaches the request body through hermes: openai-compatible posts it with curl alone, no sed'
 . "$(dirname "$0")/lib.sh"
 
 AGENTS=$ROOT/contrib/agents
@@ -8,6 +8,7 @@ mkdir -p "$SERVER_DIR"
 server_pid=
 unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL HERMES_MODEL
 test_lazy_prereq SERVER 'test -n "$server_pid"'
+test_lazy_prereq STRACE 'command -v strace && strace -f -o /dev/null true'
 if command -v python3 >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
 	python3 "$TEST_DIR/t6400-fake-openai.py" "$SERVER_DIR" 60 &
 	server_pid=$!
@@ -29,16 +30,16 @@ counting_sed() {
 	chmod +x counting/sed
 }
 
-test_expect_success SERVER 'a plain model name: one sed, for the body' '
+test_expect_success SERVER 'OPENAI_MODEL: in the body hermes writes; the agent runs no sed' '
 	counting_sed &&
 	OPENAI_MODEL=gpt-4o-mini PATH="$PWD/counting:$PATH" \
 		hermes chat --agent "$AGENTS/openai-compatible" -q hi -Q >out &&
 	echo "Hello from the fake server" >expect && test_cmp expect out &&
-	test_line_count = 1 seds &&
+	! test -e seds &&
 	last_body | grep "^{\"model\":\"gpt-4o-mini\",\"stream\":true,"
 '
 
-test_expect_success SERVER 'a name with quotes, backslashes, & and | is escaped for JSON and for sed' '
+test_expect_success SERVER 'a name with quotes, backslashes, & and | is a JSON string' '
 	OPENAI_MODEL="a\"b\\\\c&d|e" hermes chat --agent "$AGENTS/openai-compatible" -q hi -Q >out &&
 	echo "Hello from the fake server" >expect && test_cmp expect out &&
 	last_body | grep -F "{\"model\":\"a\\\"b\\\\\\\\c&d|e\",\"stream\":true,"
@@ -47,6 +48,39 @@ test_expect_success SERVER 'a name with quotes, backslashes, & and | is escaped 
 test_expect_success SERVER 'a UTF-8 name passes as it is' '
 	OPENAI_MODEL="modèle-é" hermes chat --agent "$AGENTS/openai-compatible" -q hi -Q >out &&
 	last_body | grep "^{\"model\":\"modèle-é\",\"stream\":true,"
+'
+
+test_expect_success 'HERMES_MODEL wins over OPENAI_MODEL, and config.toml over both' '
+	OPENAI_MODEL=openai HERMES_MODEL=hermes hermes chat -q one --agent "cat >body.json" -Q &&
+	grep "^{\"model\":\"hermes\"," body.json &&
+	printf "model = \"file\"\n" >"$HERMES_HOME/config.toml" &&
+	OPENAI_MODEL=openai HERMES_MODEL=hermes hermes chat -q two --agent "cat >body.json" -Q &&
+	grep "^{\"model\":\"file\"," body.json &&
+	rm "$HERMES_HOME/config.toml"
+'
+
+test_expect_success 'OPENAI_MODEL is the model of an agent that reads JSON only; config list says so' '
+	OPENAI_MODEL=openai hermes chat -q one --agent "cat >body.json; echo model=\$HERMES_MODEL" -Q >out &&
+	grep "^{\"model\":\"openai\"," body.json &&
+	echo model=openai >expect && test_cmp expect out &&
+	printf "agent_input = \"transcript\"\n" >"$HERMES_HOME/config.toml" &&
+	OPENAI_MODEL=openai hermes chat -q two --agent "echo model=\$HERMES_MODEL" -Q >out &&
+	echo model= >expect && test_cmp expect out &&
+	OPENAI_MODEL=openai hermes config list >list &&
+	! grep OPENAI_MODEL list &&
+	rm "$HERMES_HOME/config.toml" &&
+	OPENAI_MODEL=openai HERMES_AGENT=cat hermes config list >list &&
+	grep "^model = \"openai\" *# environment: OPENAI_MODEL$" list
+'
+
+# The processes of a turn: hermes, the agent's shell, curl; nothing else.
+test_expect_success SERVER,STRACE 'a turn with OPENAI_MODEL and a key starts sh and curl, nothing else' '
+	OPENAI_MODEL=m OPENAI_API_KEY=sk-x strace -f -o trace -e trace=execve \
+		hermes chat --agent "$AGENTS/openai-compatible" -q hi -Q >out &&
+	echo "Hello from the fake server" >expect && test_cmp expect out &&
+	grep "execve(" trace | grep -v "ENOENT" | sed "s/^[0-9]* *execve(\"\([^\"]*\)\".*/\1/" >run &&
+	printf "%s\n" "$(command -v hermes)" "$AGENTS/openai-compatible" "$(command -v curl)" >expect &&
+	test_cmp expect run
 '
 
 test_done

@@ -292,8 +292,11 @@ impl Chat<'_> {
         let mut started = None;
         let start = || {
             // With `compact = "auto"` a summariser may have to run first:
-            // one agent at a time, so this one starts after it (in `reply`).
-            if let (Some(agent), Some(h), false) = (&self.agent, &target, self.auto_compact) {
+            // one agent at a time, so this one starts after it (in `reply`),
+            // unless the session is too small to be compacted.
+            if let (Some(agent), Some(h)) = (&self.agent, &target)
+                && (!self.auto_compact || self.fits_whole(&h.id))
+            {
                 // With the model the append records (see `note_model`).
                 let mut h = h.clone();
                 self.note_model(&mut h);
@@ -402,6 +405,14 @@ impl Chat<'_> {
         Ok(header)
     }
 
+    /// Whether the session's file is no larger than the budget in bytes:
+    /// then every message is sent (a character is at least one byte of
+    /// its JSON string), and a turn never compacts.
+    fn fits_whole(&self, id: &str) -> bool {
+        let size = self.store.session_path(id).and_then(|path| std::fs::metadata(path).ok());
+        size.is_some_and(|m| m.len() <= self.budget.get())
+    }
+
     /// Record the model the next reply uses: this chat's, else the
     /// session's own, else the default.
     fn note_model(&self, header: &mut Header) {
@@ -434,7 +445,7 @@ impl Chat<'_> {
     fn reply(
         &self,
         header: &Header,
-        started: Option<Result<Started<'_>>>,
+        mut started: Option<Result<Started<'_>>>,
         fed: &mut dyn FnMut(),
         out: &mut dyn Write,
     ) -> Result<ReplyOutcome> {
@@ -453,6 +464,9 @@ impl Chat<'_> {
             self.store.open_planned(&header.id, budget)?.ok_or_else(vanished)?;
         if plan.leaves_out() && self.auto_compact {
             drop(conversation);
+            // Started early, the session since grown by another writer:
+            // the summariser runs alone, this agent is started again after.
+            drop(started.take());
             match compact::compact(self.store, agent, header, budget, None) {
                 Ok(outcome) => {
                     if sys::isatty(2) {

@@ -142,7 +142,7 @@ pub(crate) const CHAT: &[Opt] = &[
         "-m",
         "--model",
         Some("MODEL"),
-        "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL)",
+        "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)",
     ),
     opt(
         "-s",

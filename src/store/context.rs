@@ -107,7 +107,14 @@ pub(crate) fn json_chars(string: &[u8]) -> u64 {
     let mut chars = 0u64;
     let mut at = 0;
     while at < inner.len() {
-        let b = inner[at];
+        // The run up to the next escape: as many characters as bytes when
+        // it is ASCII, else its bytes that do not continue a character.
+        let (stop, ascii) = crate::store::json::string_stop_ascii(&inner[at..], false);
+        let end = stop.map_or(inner.len(), |p| at + p);
+        let run = &inner[at..end];
+        chars += if ascii { run.len() } else { run.iter().filter(|&&b| b & 0xC0 != 0x80).count() } as u64;
+        at = end;
+        let Some(&b) = inner.get(at) else { break };
         if b == b'\\' {
             if inner.get(at + 1) == Some(&b'u') {
                 // A low surrogate is the second half of one character.
@@ -487,6 +494,48 @@ mod tests {
 
     #[test]
     fn counts_characters_of_json_strings() {
+        // As counted a byte at a time (what json_chars did before it
+        // looked at runs of plain bytes).
+        fn one_by_one(string: &[u8]) -> u64 {
+            let inner = string.get(1..string.len().saturating_sub(1)).unwrap_or_default();
+            let (mut chars, mut at) = (0u64, 0);
+            while at < inner.len() {
+                match (inner[at], inner.get(at + 1)) {
+                    (b'\\', Some(b'u')) => {
+                        let low = inner.get(at + 2..at + 4).is_some_and(|h| {
+                            [b"dc", b"dd", b"de", b"df"].iter().any(|l| h.eq_ignore_ascii_case(*l))
+                        });
+                        chars += u64::from(!low);
+                        at += 6;
+                    }
+                    (b'\\', _) => (chars, at) = (chars + 1, at + 2),
+                    (b, _) => (chars, at) = (chars + u64::from(b & 0xC0 != 0x80), at + 1),
+                }
+            }
+            chars
+        }
+        let pieces: [&[u8]; 9] = [
+            b"a",
+            b"\\n",
+            b"\\\"",
+            "é".as_bytes(),
+            "😀".as_bytes(),
+            b"\\u00e9",
+            b"\\ud83d\\ude00",
+            b"\\",
+            b"\"",
+        ];
+        for n in 0..40 {
+            for (i, p) in pieces.iter().enumerate() {
+                let mut s = b"\"".to_vec();
+                for k in 0..n {
+                    s.extend_from_slice(pieces[(k * 7 + i) % pieces.len()]);
+                }
+                s.extend_from_slice(p);
+                s.push(b'"');
+                assert_eq!(json_chars(&s), one_by_one(&s), "{}", String::from_utf8_lossy(&s));
+            }
+        }
         assert_eq!(json_chars(br#""""#), 0);
         assert_eq!(json_chars(br#""ab\n\"c""#), 5);
         assert_eq!(json_chars("\"été 😀\"".as_bytes()), 5);

@@ -174,6 +174,16 @@ pub(crate) fn write_input(
     Ok(())
 }
 
+/// The model when config.toml names none: `$HERMES_MODEL` of hermes's own
+/// environment, else, for an agent that reads an OpenAI request (json),
+/// `$OPENAI_MODEL`, the variable OpenAI's clients read. The request body
+/// carries it, so that the agent posts the body as it is (no editing
+/// process before the request).
+pub(crate) fn default_model(input: AgentInput) -> Option<String> {
+    let var = |name| std::env::var(name).ok().filter(|m: &String| !m.is_empty());
+    var("HERMES_MODEL").or_else(|| if input == AgentInput::Json { var("OPENAI_MODEL") } else { None })
+}
+
 /// What reading the agent's output came to, before the verdict.
 struct Output {
     decoder: Decoder,
@@ -205,19 +215,19 @@ impl Agent {
     }
 
     /// The agent `command` (already resolved) with the rest of config.toml:
-    /// its input, the model (config.toml's, else a `HERMES_MODEL` of
-    /// hermes's own environment: the request body carries it either way),
-    /// the server and where the key comes from (`api_key_command` first).
+    /// its input, the model (see `default_model`), the server and where the
+    /// key comes from (`api_key_command` first).
     pub(crate) fn configured(command: String, config: Config) -> Agent {
         let key = match (config.api_key_command, config.api_key_env) {
             (Some(command), _) => Some(Key::Command(command)),
             (None, Some(name)) => Some(Key::Env(name)),
             (None, None) => None,
         };
+        let input = config.agent_input.unwrap_or(AgentInput::Json);
         Agent {
             command,
-            input: config.agent_input.unwrap_or(AgentInput::Json),
-            model: config.model.or_else(|| std::env::var("HERMES_MODEL").ok().filter(|m| !m.is_empty())),
+            input,
+            model: config.model.or_else(|| default_model(input)),
             base_url: config.base_url,
             key,
         }

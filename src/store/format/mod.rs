@@ -27,7 +27,7 @@ use crate::store::session::{FORMAT, Header, MAX_MESSAGE_BYTES, Message, Session}
 
 mod plain;
 mod write;
-use plain::{Plain, is_plainly_valid, plain_parts, written_form};
+use plain::{Fed, Plain, Streaming, is_plainly_valid, plain_parts, written_form};
 pub(crate) use write::{Place, encode_line, insert};
 pub use write::{append, encode};
 
@@ -324,7 +324,8 @@ impl<R: Read> Reader<R> {
         });
         match self.plain {
             Some(_) => self.src.consume(self.raw.len()),
-            None => take_object(&mut self.src, &mut self.raw)?,
+            // Longer than what is buffered (or in another form).
+            None => self.plain = take_written(&mut self.src, &mut self.raw)?,
         }
         Ok(true)
     }
@@ -395,13 +396,53 @@ impl<R: Read> Reader<R> {
     }
 }
 
+/// Copy one message from `src` into `into` as `take_object` does, checking
+/// it on the way when it is in the form hermes writes (one pass over a
+/// long message, as `written_form` is over a short one): its parts then.
+/// None: not told, `decode_message` decides.
+fn take_written(src: &mut impl BufRead, into: &mut Vec<u8>) -> Result<Option<Plain>, Fault> {
+    let Some(mut form) = Streaming::start(src.fill_buf()?) else {
+        return take_object(src, into).map(|()| None);
+    };
+    loop {
+        let piece = src.fill_buf()?;
+        if piece.is_empty() {
+            return Err(damaged(TRUNCATED));
+        }
+        let base = into.len();
+        let (n, close) = match form.feed(piece, base) {
+            Fed::End(n, close) => (n, Some(close)),
+            Fed::More => (piece.len(), None),
+            // From the last whole piece on (in the content's string), or
+            // from the start, the general way.
+            Fed::Broken if base == 0 => return take_object(src, into).map(|()| None),
+            Fed::Broken => return take_object_from(src, into, (1, true, form.escaped_before)).map(|()| None),
+        };
+        if base + n > MESSAGE_BYTES_MAX {
+            return Err(damaged(format!("a message is larger than {} MiB", MESSAGE_BYTES_MAX >> 20)));
+        }
+        into.extend_from_slice(&piece[..n]);
+        src.consume(n);
+        if let Some(close) = close {
+            return Ok(form.finish(into, close));
+        }
+    }
+}
+
 /// Copy one JSON object (the next bytes must open it) from `src` into
 /// `into`, up to its closing brace. Only finds its end: `decode_message`
 /// validates it.
 fn take_object(src: &mut impl BufRead, into: &mut Vec<u8>) -> Result<(), Fault> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
+    take_object_from(src, into, (0, false, false))
+}
+
+/// `take_object` from where `into` ends, in an object `depth` deep, in a
+/// string or not, after a `\` or not.
+fn take_object_from(
+    src: &mut impl BufRead,
+    into: &mut Vec<u8>,
+    (mut depth, mut in_string, mut escaped): (usize, bool, bool),
+) -> Result<(), Fault> {
     loop {
         let chunk = src.fill_buf()?;
         if chunk.is_empty() {
@@ -594,6 +635,61 @@ mod tests {
         let file =
             format!("{head}\n{},\n{}\n]}}", m("user", "a"), r#"{"role":"user","content":"a","ts":1,}"#);
         assert!(matches!(read(file.as_bytes()).unwrap().copy_checked(|_| Ok(())), Err(Fault::Damaged(_))));
+    }
+
+    /// Reads of at most `.1` bytes at a time: every message is longer than
+    /// what is buffered, and checked as it streams by (`take_written`).
+    struct Pieces<'a>(&'a [u8], usize);
+    impl Read for Pieces<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.0.len()).min(self.1);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_message_read_in_pieces_is_judged_as_one_read_whole() {
+        // Every byte of a message deleted, replaced or preceded by one that
+        // matters, read whole and in pieces of 1 to 12 bytes: the same
+        // session or the same refusal, and the same JSON for the agent.
+        let message = br#"{"role":"assistant","content":"a \"b\" \\ \n\/ \u00e9 c","ts":1796205601.25}"#;
+        let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntx\x00\x01\x0c\x7f\xc3\xff";
+        let mut variants =
+            vec![message.to_vec(), b"{\"role\":\"user\",\"content\":\"\xc3\xa9\",\"ts\":1}".to_vec()];
+        for at in 0..message.len() {
+            variants.push([&message[..at], &message[at + 1..]].concat());
+            for &b in bytes {
+                variants.push([&message[..at], &[b], &message[at + 1..]].concat());
+                variants.push([&message[..at], &[b], &message[at..]].concat());
+            }
+        }
+        let head = b"{\"format\":1,\"id\":\"20261202_143015_a1b2c3\",\"title\":\"t\",\"messages\":[\n";
+        let (mut read_ok, mut streamed) = (0, 0);
+        for v in &variants {
+            let file = [&head[..], v, b",\n", v, b"\n]}"].concat();
+            let whole = decode(&file);
+            let json = |src: &mut Reader<Pieces>| -> Vec<(String, Vec<u8>)> {
+                let mut out = Vec::new();
+                while let Ok(Some(m)) = src.next_json() {
+                    out.push((m.role.to_string(), m.content.to_vec()));
+                }
+                out
+            };
+            let whole_json = read(Pieces(&file, file.len())).map(|mut r| json(&mut r)).unwrap_or_default();
+            read_ok += whole.is_ok() as usize;
+            for piece in 1..=12 {
+                let pieces = read(Pieces(&file, piece)).and_then(Reader::into_session).map_err(|_| ());
+                assert_eq!(pieces, whole.clone().map_err(|_| ()), "{piece}: {}", String::from_utf8_lossy(v));
+                let mut reader = read(Pieces(&file, piece)).unwrap();
+                assert_eq!(json(&mut reader), whole_json, "{piece}: {}", String::from_utf8_lossy(v));
+                if reader.plain.is_some() {
+                    streamed += 1;
+                }
+            }
+        }
+        assert!(read_ok > 100 && streamed > 100, "{read_ok} {streamed}");
     }
 
     #[test]

@@ -98,6 +98,93 @@ pub(super) fn written_form(bytes: &[u8]) -> Option<(usize, Plain)> {
     Some((at + 1 + TS.len() + len + 1, Plain { role, content: start..at + 1 }))
 }
 
+/// A message in the form `written_form` passes that is longer than the read
+/// buffer, checked as it streams by in pieces: one pass over its bytes, as
+/// for a short one. The content's closing quote and the rest (`,"ts":N}`)
+/// must come in one piece; any other break from the form is `Broken`, and
+/// the general path takes the message from the last whole piece on.
+pub(super) struct Streaming {
+    role: &'static str,
+    /// Where the content's opening quote is in the message.
+    open: usize,
+    /// Bytes of the next piece to pass over (the opening, in the first).
+    skip: usize,
+    /// The last piece ended within an escape (a `\`).
+    escape: bool,
+    /// So did the one before the piece fed last.
+    pub(super) escaped_before: bool,
+    ascii: bool,
+}
+
+pub(super) enum Fed {
+    /// The message ends this many bytes into the piece; its content
+    /// closes at this place in the message.
+    End(usize, usize),
+    /// All of the piece is content.
+    More,
+    Broken,
+}
+
+impl Streaming {
+    /// The message opening `piece`, if it begins in the written form.
+    pub(super) fn start(piece: &[u8]) -> Option<Streaming> {
+        const OPEN: &[u8] = b"{\"role\":\"";
+        const CONTENT: &[u8] = b"\",\"content\":\"";
+        let after = piece.strip_prefix(OPEN)?;
+        let role = ROLES
+            .iter()
+            .find(|r| after.starts_with(r.as_bytes()) && after[r.len()..].starts_with(CONTENT))?;
+        let open = OPEN.len() + role.len() + CONTENT.len() - 1;
+        Some(Streaming { role, open, skip: open + 1, escape: false, escaped_before: false, ascii: true })
+    }
+
+    /// The next piece, which lies at `base` in the message.
+    pub(super) fn feed(&mut self, piece: &[u8], base: usize) -> Fed {
+        let mut at = std::mem::take(&mut self.skip);
+        self.escaped_before = std::mem::take(&mut self.escape);
+        if self.escaped_before {
+            match piece.get(at) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => at += 1,
+                _ => return Fed::Broken,
+            }
+        }
+        loop {
+            let (stop, plain) = json::string_stop_ascii(&piece[at..], true);
+            self.ascii &= plain;
+            let Some(stop) = stop else { return Fed::More };
+            at += stop;
+            match piece[at] {
+                b'"' => break,
+                b'\\' => match piece.get(at + 1) {
+                    None => {
+                        self.escape = true;
+                        return Fed::More;
+                    }
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => at += 2,
+                    Some(_) => return Fed::Broken,
+                },
+                _ => return Fed::Broken, // a control character
+            }
+        }
+        const TS: &[u8] = b",\"ts\":";
+        let Some(number) = piece[at + 1..].strip_prefix(TS) else { return Fed::Broken };
+        let len = number.iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
+        if !plain_number(&number[..len]) || number.get(len) != Some(&b'}') {
+            return Fed::Broken;
+        }
+        Fed::End(at + 1 + TS.len() + len + 1, base + at)
+    }
+
+    /// The parts of the whole message, `bytes`, whose content closes at
+    /// `close`: None when its content is not UTF-8 (the general path says why).
+    pub(super) fn finish(self, bytes: &[u8], close: usize) -> Option<Plain> {
+        if !self.ascii {
+            std::str::from_utf8(&bytes[self.open + 1..close]).ok()?;
+        }
+        Some(Plain { role: self.role, content: self.open..close + 1 })
+    }
+}
+
 /// The value of field `key` at `at`, taken into `plain`, `at` moved past
 /// it: which field it was (0 role, 1 content, 2 ts), or None when it is
 /// not the plain form.
