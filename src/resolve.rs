@@ -253,7 +253,7 @@ fn ambiguous_name(name: &str, titled: Vec<Header>, ids: Vec<Header>) -> Error {
 }
 
 fn newest_first(mut sessions: Vec<Header>) -> Vec<Header> {
-    crate::view::list::sort_newest_first(&mut sessions, crate::time::now());
+    session::sort_newest_first(&mut sessions, crate::time::now());
     sessions
 }
 

@@ -11,7 +11,7 @@ use crate::resolve::{self, FallbackPicker};
 use crate::store::Store;
 use crate::store::context;
 use crate::store::search::{Match, Pattern};
-use crate::store::session::Header;
+use crate::store::session::{self, Header};
 use crate::sys;
 use crate::terminal::Terminal;
 use crate::text::{char_columns, columns_of, fit_columns, printable};
@@ -380,7 +380,7 @@ pub fn collect(store: &Store, terminal: Option<&Terminal>, limit: usize, filter:
         total += 1;
         keep_newest(&mut shown, header, limit, now);
     })?;
-    sort_newest_first(&mut shown, now);
+    session::sort_newest_first(&mut shown, now);
     // keep_newest only trims once it has gathered enough; finish the job.
     shown.truncate(limit);
     Ok(Listing { shown, total, current })
@@ -482,19 +482,6 @@ pub fn scan_listed(
     Ok(breadcrumb.map(|(h, _)| h.id).or_else(|| picker.pick().map(|(id, _)| id)))
 }
 
-/// The order of a listing: newest activity first (a time in the future
-/// counts as now), ties by ID.
-fn newest_first(a: &Header, b: &Header, now: f64) -> std::cmp::Ordering {
-    b.activity(now).total_cmp(&a.activity(now)).then_with(|| b.id.cmp(&a.id))
-}
-
-/// Sort headers in a listing's order. The one place that sorts headers so:
-/// each sort call with its own closure is its own copy of the sort (some
-/// 3 KB of code each).
-pub fn sort_newest_first(headers: &mut [Header], now: f64) {
-    headers.sort_unstable_by(|a, b| newest_first(a, b, now));
-}
-
 /// After a scan: say, once, that conflict copies lie beside the sessions
 /// (their messages are in no listed session until merged), and what to run.
 pub fn warn_conflict_copies(store: &Store) {
@@ -517,7 +504,7 @@ fn keep_newest(kept: &mut Vec<Header>, header: Header, limit: usize, now: f64) {
     kept.push(header);
     if kept.len() >= limit.saturating_mul(2).max(64) {
         // Partition, not sort: the final order is settled once, at the end.
-        kept.select_nth_unstable_by(limit - 1, |a, b| newest_first(a, b, now));
+        kept.select_nth_unstable_by(limit - 1, |a, b| session::newest_first(a, b, now));
         kept.truncate(limit);
     }
 }
