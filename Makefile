@@ -197,13 +197,18 @@ static:
 # tests) by the cross gcc (Debian's gcc-s390x-linux-gnu).
 CROSS_BUILD_DIR = target/cross
 QEMU_DIR = target/qemu
-CROSS_ENV = RUSTFLAGS='-C target-feature=+crt-static $(REMAP_RUSTFLAGS)' \
+# The musl binaries are linked at a fixed address (not position-independent):
+# with no dynamic loader to relocate them, a static PIE carries its own
+# relocation table, some 30 KB of it, for address randomisation of the
+# binary's own code alone.
+CROSS_ENV = RUSTFLAGS='-C target-feature=+crt-static $(CROSS_RUSTFLAGS) $(REMAP_RUSTFLAGS)' \
 	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=rust-lld \
 	CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc \
 	CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER=qemu-s390x-static
 static-x86_64: CROSS_TRIPLE = x86_64-unknown-linux-musl
 static-aarch64: CROSS_TRIPLE = aarch64-unknown-linux-musl
 static-s390x: CROSS_TRIPLE = s390x-unknown-linux-gnu
+static-x86_64 static-aarch64: CROSS_RUSTFLAGS = -C relocation-model=static
 
 static-x86_64 static-aarch64 static-s390x:
 	$(CROSS_ENV) $(CARGO) build --release --locked --target $(CROSS_TRIPLE) \

@@ -253,8 +253,7 @@ fn ambiguous_name(name: &str, titled: Vec<Header>, ids: Vec<Header>) -> Error {
 }
 
 fn newest_first(mut sessions: Vec<Header>) -> Vec<Header> {
-    let now = crate::time::now();
-    sessions.sort_unstable_by(|a, b| b.activity(now).total_cmp(&a.activity(now)).then(b.id.cmp(&a.id)));
+    session::sort_newest_first(&mut sessions, crate::time::now());
     sessions
 }
 

@@ -268,7 +268,7 @@ test_expect_success SERVER 'config check: ok against a working server' '
 	grep "^agent:  openai-compatible = $PREFIX/share/hermes/agents/openai-compatible (config.toml)$" out &&
 	grep "^server: $BASE_URL (config.toml)$" out &&
 	grep "^model:  test-model (config.toml)$" out &&
-	grep "^ok: the agent answered in .* s: Hello from the fake server$" out &&
+	grep "^ok: the agent answered in [0-9][0-9]*\.[0-9] s: Hello from the fake server$" out &&
 	! ls "$HERMES_HOME/sessions/"*.json 2>/dev/null
 '
 

@@ -114,6 +114,22 @@ impl Store {
         edit: impl FnOnce(&mut Header),
         renamed: impl FnOnce(),
     ) -> Result<(Header, Later<'_>)> {
+        // The closures are passed on as `dyn`: one copy of the body below
+        // (and of the streaming copy it calls) serves every caller, where
+        // each closure type would otherwise get its own, some 3 KB each.
+        let (mut edit, mut renamed) = (Some(edit), Some(renamed));
+        self.append_dyn(id, messages, &mut |h| edit.take().map_or((), |f| f(h)), &mut || {
+            renamed.take().map_or((), |f| f())
+        })
+    }
+
+    fn append_dyn(
+        &self,
+        id: &str,
+        messages: &[Message],
+        edit: &mut dyn FnMut(&mut Header),
+        renamed: &mut dyn FnMut(),
+    ) -> Result<(Header, Later<'_>)> {
         let _guard = self.lock_session(id)?;
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
         let file = open_session(&path)?.ok_or_else(|| gone(id))?;
@@ -190,6 +206,12 @@ impl Store {
         id: &str,
         edit: impl FnOnce(&mut Vec<Message>) -> bool,
     ) -> Result<Header> {
+        // As `dyn`, for one copy of the body (see append_then).
+        let mut edit = Some(edit);
+        self.edit_messages_dyn(id, &mut |messages| edit.take().is_some_and(|f| f(messages)))
+    }
+
+    fn edit_messages_dyn(&self, id: &str, edit: &mut dyn FnMut(&mut Vec<Message>) -> bool) -> Result<Header> {
         let _guard = self.lock_session(id)?;
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
         let Session { mut header, mut messages } = self.load(id)?.ok_or_else(|| gone(id))?;

@@ -11,7 +11,7 @@ use crate::resolve::{self, FallbackPicker};
 use crate::store::Store;
 use crate::store::context;
 use crate::store::search::{Match, Pattern};
-use crate::store::session::Header;
+use crate::store::session::{self, Header};
 use crate::sys;
 use crate::terminal::Terminal;
 use crate::text::{char_columns, columns_of, fit_columns, printable};
@@ -385,7 +385,7 @@ pub(crate) fn collect(
         total += 1;
         keep_newest(&mut shown, header, limit, now);
     })?;
-    shown.sort_unstable_by(|a, b| newest_first(a, b, now));
+    session::sort_newest_first(&mut shown, now);
     // keep_newest only trims once it has gathered enough; finish the job.
     shown.truncate(limit);
     Ok(Listing { shown, total, current })
@@ -487,12 +487,6 @@ pub(crate) fn scan_listed(
     Ok(breadcrumb.map(|(h, _)| h.id).or_else(|| picker.pick().map(|(id, _)| id)))
 }
 
-/// The order of a listing: newest activity first (a time in the future
-/// counts as now), ties by ID.
-pub(crate) fn newest_first(a: &Header, b: &Header, now: f64) -> std::cmp::Ordering {
-    b.activity(now).total_cmp(&a.activity(now)).then_with(|| b.id.cmp(&a.id))
-}
-
 /// After a scan: say, once, that conflict copies lie beside the sessions
 /// (their messages are in no listed session until merged), and what to run.
 pub(crate) fn warn_conflict_copies(store: &Store) {
@@ -515,7 +509,7 @@ fn keep_newest(kept: &mut Vec<Header>, header: Header, limit: usize, now: f64) {
     kept.push(header);
     if kept.len() >= limit.saturating_mul(2).max(64) {
         // Partition, not sort: the final order is settled once, at the end.
-        kept.select_nth_unstable_by(limit - 1, |a, b| newest_first(a, b, now));
+        kept.select_nth_unstable_by(limit - 1, |a, b| session::newest_first(a, b, now));
         kept.truncate(limit);
     }
 }
