@@ -221,7 +221,9 @@ static-x86_64 static-aarch64 static-s390x:
 # $(HERMES_BIN), and many tests run plain `hermes` from its directory, so
 # that directory holds a script named hermes that runs the binary under
 # qemu-user. HERMES_TEST_EMULATED tells the few tests that cannot work
-# under emulation to skip, each saying why.
+# under emulation to skip, each saying why; HERMES_TEST_EMULATED_BINARY
+# names the binary itself, for the tests that install hermes and run it
+# from there (tests/lib.sh's emulated_install).
 check-aarch64: QEMU_ARCH = aarch64
 check-s390x: QEMU_ARCH = s390x
 check-aarch64: static-aarch64
@@ -232,6 +234,7 @@ check-aarch64 check-s390x:
 		"$(CURDIR)/target/static-$(QEMU_ARCH)/hermes" >"$(QEMU_DIR)-$(QEMU_ARCH)/hermes"
 	chmod 755 "$(QEMU_DIR)-$(QEMU_ARCH)/hermes"
 	HERMES_BIN="$(CURDIR)/$(QEMU_DIR)-$(QEMU_ARCH)/hermes" HERMES_TEST_EMULATED=$(QEMU_ARCH) \
+		HERMES_TEST_EMULATED_BINARY="$(CURDIR)/target/static-$(QEMU_ARCH)/hermes" \
 		sh tests/run $(TESTS)
 
 # Unit tests on a big-endian CPU (the word-at-a-time byte scans), in the

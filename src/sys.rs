@@ -69,11 +69,31 @@ pub(crate) fn fstat_device(fd: RawFd) -> Option<(FileKind, u64)> {
     Some((FileKind::of_mode(st.st_mode), st.st_rdev as u64))
 }
 
-/// The session id of the terminal open on `fd` (its session leader's pid).
+/// The session id of the terminal open on `fd` (its session leader's pid),
+/// asked two ways: the session of the terminal's foreground process group
+/// (`getsid(tcgetpgrp(fd))`), then the terminal's own answer (`tcgetsid`).
+/// See `terminal_session` for why in that order.
 pub(crate) fn tcgetsid(fd: RawFd) -> Option<i32> {
+    // SAFETY: tcgetpgrp takes a descriptor by value and returns -1 on any error.
+    let pgrp = unsafe { libc::tcgetpgrp(fd) };
+    // SAFETY: getsid takes a pid by value and returns -1 on any error (ESRCH
+    // when no process has that pid).
+    let foreground = (pgrp > 0).then(|| unsafe { libc::getsid(pgrp) });
     // SAFETY: tcgetsid takes a descriptor by value and returns -1 on any error.
-    let sid = unsafe { libc::tcgetsid(fd) };
-    (sid > 0).then_some(sid)
+    terminal_session(foreground, || unsafe { libc::tcgetsid(fd) })
+}
+
+/// The terminal's session from the session of its foreground process group
+/// (None when there was no group to ask about) and, called only when that
+/// gives none, the terminal's own answer (TIOCGSID). On a real system both
+/// name the same session: a terminal's foreground group always belongs to
+/// the terminal's session. The group's answer comes first because
+/// qemu-user hands TIOCGSID to the host kernel, which answers right, but
+/// the program reads some other number (a different one each run on
+/// s390x), while TIOCGPGRP and getsid pass through whole. TIOCGSID is still
+/// asked when the group's leader has exited and getsid cannot find it.
+fn terminal_session(foreground: Option<i32>, tiocgsid: impl FnOnce() -> i32) -> Option<i32> {
+    foreground.filter(|&sid| sid > 0).or_else(|| Some(tiocgsid()).filter(|&sid| sid > 0))
 }
 
 /// The session id of this process.
@@ -611,6 +631,28 @@ pub(crate) fn suspend_job() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_terminals_session_is_its_foreground_groups_then_its_own_answer() {
+        // The foreground group's session wins: TIOCGSID is not even asked
+        // (under qemu-user it reads garbage such as 8385632).
+        assert_eq!(terminal_session(Some(4242), || panic!("TIOCGSID asked")), Some(4242));
+        // The group's leader has exited (getsid gave -1), or there was no
+        // group: the terminal's own answer.
+        assert_eq!(terminal_session(Some(-1), || 4242), Some(4242));
+        assert_eq!(terminal_session(None, || 4242), Some(4242));
+        // Neither knows (not a controlling terminal; a session outside this
+        // PID namespace is 0).
+        assert_eq!(terminal_session(Some(-1), || -1), None);
+        assert_eq!(terminal_session(None, || 0), None);
+    }
+
+    #[test]
+    fn a_pipe_has_no_terminal_session() {
+        use std::os::unix::io::AsRawFd;
+        let (reader, _writer) = std::io::pipe().expect("pipe");
+        assert_eq!(tcgetsid(reader.as_raw_fd()), None);
+    }
 
     #[test]
     fn local_time_holds_times_past_2038() {

@@ -207,6 +207,21 @@ test_native() {
 	fi
 }
 
+# emulated_install BINDIR: after make install BIN="$HERMES_BIN" put hermes
+# in BINDIR. Under qemu-user $HERMES_BIN is a sh script that runs the
+# binary where it was built, so the installed copy of that script would
+# too, and hermes, which looks for its shipped agents beside its own
+# binary (../share/hermes/agents), would not find the installed ones. There
+# the binary is copied into BINDIR and the script made to run that copy.
+# Anywhere else it does nothing.
+emulated_install() {
+	if test -n "${HERMES_TEST_EMULATED:-}"; then
+		cp "$HERMES_TEST_EMULATED_BINARY" "$1/hermes.$HERMES_TEST_EMULATED" &&
+		printf '#!/bin/sh\nexec qemu-%s-static "%s" "$@"\n' "$HERMES_TEST_EMULATED" \
+			"$1/hermes.$HERMES_TEST_EMULATED" >"$1/hermes"
+	fi
+}
+
 # test_native_script 'WHY': at the top of a script: under qemu-user every
 # test of the script is reported skipped, saying WHY.
 test_native_script() {

@@ -10,6 +10,7 @@ user_messages() {
 }
 
 test_expect_success STRACE_DELAY 'a session deleted between the lookup and the append: created again, the message kept, exit 0' '
+	test_native "strace sees the wrapper shell'"'"'s and qemu'"'"'s own fcntl calls: the first one it delays is not hermes'"'"'s lock" &&
 	hermes chat -c nightly --create-if-missing -q seed --no-agent -Q &&
 	old=$(session_id_by_title nightly) &&
 	# The poster has found the session and opened the lock file; its

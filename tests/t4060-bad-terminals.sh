@@ -95,10 +95,16 @@ test_expect_success NO_PROC 'without /proc: chat, breadcrumbs, -c, list and curr
 '
 
 test_expect_success NO_PROC,SCRIPT 'without /proc, in a real terminal: the tty is still found' '
+	# Under qemu-user the shell must not exec the last hermes in its own
+	# place: a hermes that is itself the session leader would read its
+	# start time from the /proc/self/stat qemu makes up (even with /proc
+	# unmounted), and no longer match the breadcrumb.
+	tail= &&
+	if test -n "${HERMES_TEST_EMULATED:-}"; then tail=" || exit 1"; fi &&
 	cat >noproc.sh <<-EOF &&
 	mount -t tmpfs none /proc || exit 99
 	export HERMES_HOME="$HERMES_HOME"
-	script -qec "\"$HERMES_BIN\" chat -q in-a-tty --no-agent -Q && \"$HERMES_BIN\" chat -c -q again --no-agent -Q && \"$HERMES_BIN\" sessions current" /dev/null >transcript 2>&1
+	script -qec "\"$HERMES_BIN\" chat -q in-a-tty --no-agent -Q && \"$HERMES_BIN\" chat -c -q again --no-agent -Q && \"$HERMES_BIN\" sessions current$tail" /dev/null >transcript 2>&1
 	EOF
 	unshare -m sh noproc.sh &&
 	ls "$HERMES_HOME/terminal-sessions" >crumbs &&

@@ -27,6 +27,7 @@ last_request() {
 # agents: the hermes of every test below.
 PREFIX=$TRASH_ROOT/some/prefix
 make -s -C "$ROOT" CARGO=true BIN="$HERMES_BIN" install PREFIX="$PREFIX" >/dev/null
+emulated_install "$PREFIX/bin"
 PATH=$PREFIX/bin:$PATH
 export PATH
 
@@ -167,6 +168,7 @@ test_expect_success 'a program on PATH is run by name as before' '
 
 test_expect_success 'the installed hermes finds its agents by name under DESTDIR, through a link' '
 	make -s -C "$ROOT" CARGO=true BIN="$HERMES_BIN" install DESTDIR="$TRASH.pkg" PREFIX=/opt/h >/dev/null &&
+	emulated_install "$TRASH.pkg/opt/h/bin" &&
 	mkdir -p bin &&
 	ln -s "$TRASH.pkg/opt/h/bin/hermes" bin/hermes &&
 	fake_program llm &&
