@@ -267,7 +267,8 @@ fn plain_number(number: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::format::{decode_message, take_object};
+    use crate::store::format::decode_message;
+    use crate::store::format::take::take_object;
     use crate::store::session::Message;
     use nanoserde::SerJson;
 
