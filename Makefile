@@ -210,11 +210,15 @@ static-aarch64: CROSS_TRIPLE = aarch64-unknown-linux-musl
 static-s390x: CROSS_TRIPLE = s390x-unknown-linux-gnu
 static-x86_64 static-aarch64: CROSS_RUSTFLAGS = -C relocation-model=static
 
+# The binary is put in place by a rename, never written over: a copy
+# written into the file a running hermes has mapped (a suite under qemu
+# while another make builds) kills that hermes with SIGBUS.
 static-x86_64 static-aarch64 static-s390x:
 	$(CROSS_ENV) $(CARGO) build --release --locked --target $(CROSS_TRIPLE) \
 		--target-dir $(CROSS_BUILD_DIR)
 	mkdir -p target/$@
-	cp "$(CROSS_BUILD_DIR)/$(CROSS_TRIPLE)/release/hermes" target/$@/hermes
+	cp "$(CROSS_BUILD_DIR)/$(CROSS_TRIPLE)/release/hermes" target/$@/hermes.new
+	mv -f target/$@/hermes.new target/$@/hermes
 	@file target/$@/hermes 2>/dev/null || true
 
 # The test suite against a binary of another CPU: tests/lib.sh runs
@@ -231,8 +235,9 @@ check-s390x: static-s390x
 check-aarch64 check-s390x:
 	mkdir -p "$(QEMU_DIR)-$(QEMU_ARCH)"
 	printf '#!/bin/sh\nexec qemu-%s-static "%s" "$$@"\n' "$(QEMU_ARCH)" \
-		"$(CURDIR)/target/static-$(QEMU_ARCH)/hermes" >"$(QEMU_DIR)-$(QEMU_ARCH)/hermes"
-	chmod 755 "$(QEMU_DIR)-$(QEMU_ARCH)/hermes"
+		"$(CURDIR)/target/static-$(QEMU_ARCH)/hermes" >"$(QEMU_DIR)-$(QEMU_ARCH)/hermes.new"
+	chmod 755 "$(QEMU_DIR)-$(QEMU_ARCH)/hermes.new"
+	mv -f "$(QEMU_DIR)-$(QEMU_ARCH)/hermes.new" "$(QEMU_DIR)-$(QEMU_ARCH)/hermes"
 	HERMES_BIN="$(CURDIR)/$(QEMU_DIR)-$(QEMU_ARCH)/hermes" HERMES_TEST_EMULATED=$(QEMU_ARCH) \
 		HERMES_TEST_EMULATED_BINARY="$(CURDIR)/target/static-$(QEMU_ARCH)/hermes" \
 		sh tests/run $(TESTS)
