@@ -151,7 +151,11 @@ test_expect_success TMUX 'under NO_COLOR an agent'"'"'s colours are dropped, not
 	wait_until on_screen "^green and bold$" &&
 	reply_line_raw | grep "$(printf "\033")\[" &&
 	keys C-d && wait_until test -f hermes.rc && rm hermes.rc &&
-	tm send-keys -t "$PANE" -l "clear; tmux -S $SOCKET clear-history; NO_COLOR=1 hermes chat --agent $TRASH/colour" && keys Enter &&
+	# The screen cleared first: the prompt of the last chat, still on it, must
+	# not be taken for the new one (typing into a hermes not yet started).
+	tm send-keys -t "$PANE" -l "clear; tmux -S $SOCKET clear-history" && keys Enter &&
+	wait_until eval "! on_screen \"^new session> \"" &&
+	tm send-keys -t "$PANE" -l "NO_COLOR=1 hermes chat --agent $TRASH/colour" && keys Enter &&
 	wait_until on_screen "^new session> " &&
 	typed "x" && keys Enter &&
 	wait_until on_screen "^green and bold$" &&
