@@ -6,18 +6,6 @@
 
 mod source;
 
-macro_rules! sources {
-    ($($module:ident),+) => {
-        $(mod $module;)+
-        /// Every import source, in the order `--from` lists them.
-        const SOURCES: &[&Source] = &[$(&$module::SOURCE),+];
-    };
-}
-
-// Each source's module (which defines its `SOURCE`), in `--from`'s order,
-// the default first. A new source is a file here and a word in this line.
-sources![hermes, hermes_agent, llm];
-
 use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -40,6 +28,18 @@ use source::Incoming;
 pub(crate) use source::{FROM, Source};
 
 use super::Progress;
+
+macro_rules! sources {
+    ($($module:ident),+) => {
+        $(mod $module;)+
+        /// Every import source, in the order `--from` lists them.
+        const SOURCES: &[&Source] = &[$(&$module::SOURCE),+];
+    };
+}
+
+// Each source's module (which defines its `SOURCE`), in `--from`'s order,
+// the default first. A new source is a file here and a word in this line.
+sources![hermes, hermes_agent, llm];
 
 /// Files staged before each durable commit; bounds memory and lost work.
 const COMMIT_EVERY: usize = 2000;
