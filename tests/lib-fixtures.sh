@@ -405,3 +405,31 @@ agent() {
 	} >"$1" &&
 	chmod +x "$1"
 }
+
+# start_fake_server SECONDS: the fake OpenAI-compatible server
+# (t6400-fake-openai.py) for this script, which stops by itself after
+# SECONDS should the script die without stopping it. Its requests are kept
+# in $SERVER_DIR; BASE_URL is its API root, empty where python3 or curl is
+# missing (the scripts' SERVER prerequisite then skips). The server, key
+# and model variables of the tester's environment are unset.
+start_fake_server() {
+	SERVER_DIR=$TRASH_ROOT/server
+	mkdir -p "$SERVER_DIR"
+	server_pid=
+	BASE_URL=
+	unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL HERMES_MODEL
+	if command -v python3 >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
+		python3 "$TEST_DIR/t6400-fake-openai.py" "$SERVER_DIR" "$1" &
+		server_pid=$!
+		poll_until -t 10 test -s "$SERVER_DIR/port"
+		BASE_URL=http://127.0.0.1:$(cat "$SERVER_DIR/port" 2>/dev/null)/v1
+	fi
+	trap 'test -n "$server_pid" && kill "$server_pid" 2>/dev/null; rm -rf "$TRASH_ROOT"' EXIT
+}
+
+# last_request: the file of the request the fake server received last
+# (request line, headers, body).
+last_request() {
+	ls "$SERVER_DIR" | sed -n 's/^request\.//p' | sort -n | tail -n 1 |
+		sed "s|^|$SERVER_DIR/request.|"
+}

@@ -3,26 +3,19 @@ test_description='OPENAI_MODEL reaches the request body through hermes: openai-c
 . "$(dirname "$0")/lib.sh"
 
 AGENTS=$ROOT/contrib/agents
-SERVER_DIR=$TRASH_ROOT/server
-mkdir -p "$SERVER_DIR"
-server_pid=
-unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL HERMES_MODEL
-test_lazy_prereq SERVER 'test -n "$server_pid"'
+test_lazy_prereq SERVER 'test -n "$BASE_URL"'
 test_lazy_prereq STRACE 'command -v strace && strace -f -o /dev/null true'
 # strace -z (only calls that succeeded) came with strace 5.2.
 test_lazy_prereq STRACE_Z 'strace -f -z -o /dev/null true'
-if command -v python3 >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
-	python3 "$TEST_DIR/t6400-fake-openai.py" "$SERVER_DIR" 60 &
-	server_pid=$!
-	poll_until -t 10 test -s "$SERVER_DIR/port"
-	OPENAI_BASE_URL=http://127.0.0.1:$(cat "$SERVER_DIR/port" 2>/dev/null)/v1
+start_fake_server 60
+if test -n "$BASE_URL"; then
+	OPENAI_BASE_URL=$BASE_URL
 	export OPENAI_BASE_URL
 fi
-trap 'test -n "$server_pid" && kill "$server_pid" 2>/dev/null; rm -rf "$TRASH_ROOT"' EXIT
 
 # The body the server received last.
 last_body() {
-	sed -n "/^{/p" "$(ls -t "$SERVER_DIR"/request.* | head -n 1)"
+	sed -n "/^{/p" "$(last_request)"
 }
 
 # sed that notes each run in ./seds, then does its work.

@@ -11,24 +11,11 @@ test_lazy_prereq DASH 'command -v dash'
 
 # One fake OpenAI-compatible server for the whole script (it stops by
 # itself after 60 s, should this script die without stopping it).
-SERVER_DIR=$TRASH_ROOT/server
-mkdir -p "$SERVER_DIR"
-server_pid=
-unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL HERMES_MODEL
-if command -v python3 >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
-	python3 "$TEST_DIR/t6400-fake-openai.py" "$SERVER_DIR" 60 &
-	server_pid=$!
-	poll_until -t 10 test -s "$SERVER_DIR/port"
-	OPENAI_BASE_URL=http://127.0.0.1:$(cat "$SERVER_DIR/port" 2>/dev/null)/v1
+start_fake_server 60
+if test -n "$BASE_URL"; then
+	OPENAI_BASE_URL=$BASE_URL
 	export OPENAI_BASE_URL
 fi
-trap 'test -n "$server_pid" && kill "$server_pid" 2>/dev/null; rm -rf "$TRASH_ROOT"' EXIT
-
-# The request the server received last: request line, headers, body.
-last_request() {
-	ls "$SERVER_DIR" | sed -n 's/^request\.//p' | sort -n | tail -n 1 |
-		sed "s|^|$SERVER_DIR/request.|"
-}
 
 # The messages of the session named on the "session_id: ID" line in $1,
 # one "role: content" a line, from show --json.

@@ -5,23 +5,8 @@ test_description='hermes config: set then chat, shipped agents by name, the key 
 # SERVER: the fake OpenAI-compatible server runs (python3; the agent needs curl).
 test_lazy_prereq SERVER 'test -n "$BASE_URL"'
 
-SERVER_DIR=$TRASH_ROOT/server
-mkdir -p "$SERVER_DIR"
-server_pid=
-BASE_URL=
-unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL HERMES_MODEL
-if command -v python3 >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
-	python3 "$TEST_DIR/t6400-fake-openai.py" "$SERVER_DIR" 120 &
-	server_pid=$!
-	poll_until -t 10 test -s "$SERVER_DIR/port"
-	BASE_URL=http://127.0.0.1:$(cat "$SERVER_DIR/port" 2>/dev/null)/v1
-fi
-trap 'test -n "$server_pid" && kill "$server_pid" 2>/dev/null; rm -rf "$TRASH_ROOT"' EXIT
+start_fake_server 120
 
-last_request() {
-	ls "$SERVER_DIR" | sed -n 's/^request\.//p' | sort -n | tail -n 1 |
-		sed "s|^|$SERVER_DIR/request.|"
-}
 
 # hermes installed under a prefix of its own (not /usr/local), with its
 # agents: the hermes of every test below.

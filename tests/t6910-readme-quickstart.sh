@@ -6,18 +6,7 @@ README=$ROOT/README.md
 
 test_lazy_prereq SERVER 'test -n "$BASE_URL"'
 
-SERVER_DIR=$TRASH_ROOT/server
-mkdir -p "$SERVER_DIR"
-server_pid=
-BASE_URL=
-unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_MODEL HERMES_MODEL
-if command -v python3 >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
-	python3 "$TEST_DIR/t6400-fake-openai.py" "$SERVER_DIR" 60 &
-	server_pid=$!
-	poll_until -t 10 test -s "$SERVER_DIR/port"
-	BASE_URL=http://127.0.0.1:$(cat "$SERVER_DIR/port" 2>/dev/null)/v1
-fi
-trap 'test -n "$server_pid" && kill "$server_pid" 2>/dev/null; rm -rf "$TRASH_ROOT"' EXIT
+start_fake_server 60
 
 quick_start() {
 	sed -n '/^make install PREFIX="\$HOME\/.local"$/,/^```$/p' "$README" | sed '$d'

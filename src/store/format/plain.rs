@@ -311,28 +311,38 @@ mod tests {
         assert!(!is_plainly_valid(b"{\"role\":\"user\",\"content\":\"\xff\",\"ts\":1}"));
     }
 
+    /// A message in the form hermes writes, with escapes.
+    const MESSAGE: &[u8] = br#"{"role":"assistant","content":"a \"b\" \\ \n\/ c","ts":1796205601.25}"#;
+
+    /// `message` with each byte deleted, and replaced or preceded by each
+    /// byte that matters to JSON (and some that are not UTF-8).
+    fn damaged_variants(message: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
+        let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntx\x00\x01\x0c\x7f\xc3\xff";
+        (0..message.len()).flat_map(move |at| {
+            let deleted = [&message[..at], &message[at + 1..]].concat();
+            let changed = bytes.iter().flat_map(move |&b| {
+                [
+                    [&message[..at], &[b], &message[at + 1..]].concat(),
+                    [&message[..at], &[b], &message[at..]].concat(),
+                ]
+            });
+            std::iter::once(deleted).chain(changed)
+        })
+    }
+
     #[test]
     fn the_fast_check_passes_no_damaged_variant_of_a_message() {
         // Every byte of a message deleted, replaced or preceded by bytes
         // that matter to JSON: whatever the fast check passes decodes.
-        let message = br#"{"role":"assistant","content":"a \"b\" \\ \n\/ c","ts":1796205601.25}"#;
-        let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntx\x00\x01\x0c\x7f\xc3\xff";
         let mut tried = 0;
-        for at in 0..message.len() {
-            let mut variants = vec![[&message[..at], &message[at + 1..]].concat()];
-            for &b in bytes {
-                variants.push([&message[..at], &[b], &message[at + 1..]].concat());
-                variants.push([&message[..at], &[b], &message[at..]].concat());
-            }
-            for v in variants {
-                tried += 1;
-                if is_plainly_valid(&v) {
-                    assert!(decode_message(&v).is_ok(), "{}", String::from_utf8_lossy(&v));
-                }
+        for v in damaged_variants(MESSAGE) {
+            tried += 1;
+            if is_plainly_valid(&v) {
+                assert!(decode_message(&v).is_ok(), "{}", String::from_utf8_lossy(&v));
             }
         }
         assert!(tried > 3000);
-        assert!(is_plainly_valid(message));
+        assert!(is_plainly_valid(MESSAGE));
     }
 
     /// What `written_form` finds at the start of `bytes`, checked against
@@ -364,21 +374,9 @@ mod tests {
             assert_eq!(written_form(m.serialize_json().as_bytes()), None);
         }
         // Every byte deleted, replaced or preceded by one that matters.
-        let message = br#"{"role":"assistant","content":"a \"b\" \\ \n\/ c","ts":1796205601.25}"#;
-        let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntx\x00\x01\x0c\x7f\xc3\xff";
-        let mut passed = 0;
-        for at in 0..message.len() {
-            let mut variants = vec![[&message[..at], &message[at + 1..]].concat()];
-            for &b in bytes {
-                variants.push([&message[..at], &[b], &message[at + 1..]].concat());
-                variants.push([&message[..at], &[b], &message[at..]].concat());
-            }
-            for v in variants {
-                passed += written_form_agrees(&v) as usize;
-            }
-        }
+        let passed: usize = damaged_variants(MESSAGE).map(|v| written_form_agrees(&v) as usize).sum();
         assert!(passed > 100, "{passed}");
-        assert!(written_form_agrees(message));
+        assert!(written_form_agrees(MESSAGE));
         for m in [
             r#"{"role":"user","content":"\u00e9","ts":1}"#,
             r#"{"role":"user","content":"x","ts":1e3}"#,
