@@ -20,13 +20,20 @@ test_expect_success SERVER 'the quick start installs, sets up, and the first cha
 	test_line_count = 4 block &&
 	grep -q "http://127.0.0.1:11434/v1" block &&
 	sed "s|http://127.0.0.1:11434/v1|$BASE_URL|" block >script &&
+	sed -n 1p script >install &&
+	sed 1d script >use &&
 	home=$TRASH.home &&
 	mkdir "$home" &&
 	(
 		# CARGO=true: the binary under test is built; make installs it.
+		# Under qemu the installed hermes is made to run an installed
+		# copy of the binary, which finds the installed agents beside it.
 		cd "$ROOT" &&
 		unset HERMES_HOME &&
-		HOME=$home CARGO=true BIN="$HERMES_BIN" PATH="$home/.local/bin:$PATH" sh -ex "$TRASH/script"
+		export HOME="$home" PATH="$home/.local/bin:$PATH" &&
+		CARGO=true BIN="$HERMES_BIN" sh -ex "$TRASH/install" &&
+		emulated_install "$home/.local/bin" &&
+		sh -ex "$TRASH/use"
 	) >out 2>err &&
 	cat out err &&
 	test "$(sed -n "/^hermes chat/=" block)" = 4 &&
