@@ -25,19 +25,25 @@ test_expect_success SERVER 'the quick start installs, sets up, and the first cha
 	home=$TRASH.home &&
 	mkdir "$home" &&
 	(
-		# CARGO=true: the binary under test is built; make installs it.
-		# Under qemu the installed hermes is made to run an installed
-		# copy of the binary, which finds the installed agents beside it.
+		# CARGO=true: the binary under test is built; make installs it
+		# (BIN in MAKEFLAGS: make takes it as given on its command line,
+		# where the environment would not override the Makefile). Under
+		# qemu that is a script running the emulated binary where it was
+		# built, so the installed one is made to run an installed copy,
+		# which finds the installed agents beside it.
 		cd "$ROOT" &&
-		unset HERMES_HOME &&
+		unset HERMES_HOME MAKEFLAGS MAKELEVEL &&
 		export HOME="$home" PATH="$home/.local/bin:$PATH" &&
-		CARGO=true BIN="$HERMES_BIN" sh -ex "$TRASH/install" &&
+		CARGO=true MAKEFLAGS="BIN=$HERMES_BIN" sh -ex "$TRASH/install" &&
 		emulated_install "$home/.local/bin" &&
 		sh -ex "$TRASH/use"
 	) >out 2>err &&
 	cat out err &&
 	test "$(sed -n "/^hermes chat/=" block)" = 4 &&
 	test -x "$home/.local/bin/hermes" &&
+	if test -z "${HERMES_TEST_EMULATED:-}"; then
+		cmp "$HERMES_BIN" "$home/.local/bin/hermes"
+	fi &&
 	test -x "$home/.local/share/hermes/agents/openai-compatible" &&
 	grep "^Hello from the fake server$" out &&
 	grep "^session_id: " err &&
