@@ -1,10 +1,423 @@
-//! What every command's argument parser shares: lexopt values as strings,
-//! a peek at the next word, and the usage errors for positional arguments.
-//! Each verb's own `Args` and `parse` live beside the verb.
+//! The command line's one specification and its one parser. Every command
+//! and verb is a `Spec`: its name, its summary and help, and each option
+//! and positional argument as one entry carrying its spelling, its help,
+//! what its value is (`Kind`: a session, a file, a config key, ...) and
+//! what it does to the command's typed arguments. `parse` reads any of
+//! them with lexopt (help, an unknown option with did-you-mean, a value
+//! given twice, missing and extra arguments); `--help`, completions and the
+//! man page's check are made from the same entries (`cli::help`,
+//! `cli::completion`, `cli::man`).
+//!
+//! A verb's file holds its `Args`, its `SPEC` and its `run` (through
+//! `Run`), so that an option is written once, beside what it changes:
+//!
+//! ```text
+//! option("-n", "--limit", Value::new("N", Kind::Number), "show at most N sessions")
+//!     .takes(|a: &mut Args, v| { a.limit = v.positive()?; Ok(()) })
+//! ```
 
 use std::ffi::OsString;
 
+use lexopt::prelude::*;
+
 use crate::error::{Error, Result};
+
+/// What a value or an argument is: what completes it, and how help names it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Kind {
+    /// A session: a title (completed), an ID or a short ID.
+    Session,
+    /// A session's ID (completed as IDs).
+    SessionId,
+    /// A file name.
+    File,
+    /// A command line, run by the shell.
+    Shell,
+    /// A key of config.toml.
+    Setting,
+    /// A value for the setting named just before it (`config set KEY VALUE`).
+    SettingValue,
+    /// A model's name.
+    Model,
+    /// A profile's name (the directories in `$HERMES_HOME/profiles`).
+    Profile,
+    /// A command of hermes (`hermes help COMMAND`).
+    Command,
+    /// One of these words.
+    Words(&'static [&'static str]),
+    /// A number.
+    Number,
+    /// Any text: nothing to complete.
+    Text,
+}
+
+/// An option's value: its name in help (`N`, `FILE`) and what it is.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Value {
+    pub(crate) name: &'static str,
+    pub(crate) kind: Kind,
+    /// It may be left out (`-c [NAME]`): then the next word is taken only
+    /// when it is not an option.
+    pub(crate) optional: bool,
+}
+
+impl Value {
+    pub(crate) const fn new(name: &'static str, kind: Kind) -> Value {
+        Value { name, kind, optional: false }
+    }
+
+    pub(crate) const fn optional(name: &'static str, kind: Kind) -> Value {
+        Value { name, kind, optional: true }
+    }
+
+    /// One of `words`, named by them in help (`json|jsonl|markdown`).
+    pub(crate) const fn words(words: &'static [&'static str]) -> Value {
+        Value { name: "", kind: Kind::Words(words), optional: false }
+    }
+}
+
+/// An option as help, completion and the man page see it.
+#[derive(Debug)]
+pub(crate) struct Flag {
+    /// `-n`, or `""` for none.
+    pub(crate) short: &'static str,
+    /// `--limit`.
+    pub(crate) long: &'static str,
+    pub(crate) value: Option<Value>,
+    /// One line in the man page's words (wrapped on output). Empty: not
+    /// shown in help nor offered by completion (`-v`, only after `-V`).
+    pub(crate) help: &'static str,
+    /// A heading printed above it in `--help` ("How:").
+    pub(crate) heading: Option<&'static str>,
+    /// Other forms shown under it: `("-q -", "read the message from stdin")`.
+    pub(crate) also: &'static [(&'static str, &'static str)],
+    /// Options of one group (not 0) exclude each other; usage lines show
+    /// them as `[-s TEXT | --system-file FILE]`.
+    pub(crate) group: u8,
+    /// It may be given more than once.
+    pub(crate) repeats: bool,
+    /// It must be given.
+    pub(crate) required: bool,
+}
+
+/// An option without a value: `flag("", "--all", "show every session")`,
+/// then what it does: `.sets(|a| a.all = true)`.
+pub(crate) const fn flag(short: &'static str, long: &'static str, help: &'static str) -> Flag {
+    Flag {
+        short,
+        long,
+        value: None,
+        help,
+        heading: None,
+        also: &[],
+        group: 0,
+        repeats: false,
+        required: false,
+    }
+}
+
+/// An option with a value, then what it does with it: `.takes(|a, v| ...)`.
+pub(crate) const fn option(
+    short: &'static str,
+    long: &'static str,
+    value: Value,
+    help: &'static str,
+) -> Flag {
+    Flag { value: Some(value), ..flag(short, long, help) }
+}
+
+impl Flag {
+    /// Printed under `heading` in `--help`.
+    pub(crate) const fn under(mut self, heading: &'static str) -> Flag {
+        self.heading = Some(heading);
+        self
+    }
+
+    /// With other forms shown under it.
+    pub(crate) const fn also(mut self, forms: &'static [(&'static str, &'static str)]) -> Flag {
+        self.also = forms;
+        self
+    }
+
+    /// One of a group that exclude each other.
+    pub(crate) const fn group(mut self, group: u8) -> Flag {
+        self.group = group;
+        self
+    }
+
+    /// It may be given more than once.
+    pub(crate) const fn repeats(mut self) -> Flag {
+        self.repeats = true;
+        self
+    }
+
+    /// It must be given.
+    pub(crate) const fn required(mut self) -> Flag {
+        self.required = true;
+        self
+    }
+
+    /// What the option does: a flag's.
+    pub(crate) const fn sets<A>(self, set: fn(&mut A)) -> Opt<A> {
+        Opt { flag: self, apply: Apply::Flag(set) }
+    }
+
+    /// What the option does with its value.
+    pub(crate) const fn takes<A>(self, set: fn(&mut A, Given) -> Result<()>) -> Opt<A> {
+        Opt { flag: self, apply: Apply::Value(set) }
+    }
+
+    /// Every spelling: `-n`, `--limit`.
+    pub(crate) fn spellings(&self) -> impl Iterator<Item = &'static str> + use<> {
+        let short = Some(self.short).filter(|s| !s.is_empty());
+        short.into_iter().chain([self.long])
+    }
+
+    /// `-n/--limit`, or `--limit`, for messages.
+    pub(crate) fn named(&self) -> String {
+        if self.short.is_empty() { self.long.to_string() } else { format!("{}/{}", self.short, self.long) }
+    }
+
+    fn short_char(&self) -> Option<char> {
+        self.short.strip_prefix('-').and_then(|s| s.chars().next())
+    }
+}
+
+/// `-h, --help`, which every command takes.
+pub(crate) const HELP: Flag = Flag {
+    short: "-h",
+    long: "--help",
+    value: None,
+    help: "show this help",
+    heading: None,
+    also: &[],
+    group: 0,
+    repeats: false,
+    required: false,
+};
+
+/// What an option does to the arguments `A` being built.
+pub(crate) enum Apply<A> {
+    Flag(fn(&mut A)),
+    Value(fn(&mut A, Given) -> Result<()>),
+}
+
+/// One option of a command: as shown, and what it does.
+pub(crate) struct Opt<A> {
+    pub(crate) flag: Flag,
+    pub(crate) apply: Apply<A>,
+}
+
+/// A positional argument as help, completion and the man page see it.
+#[derive(Debug)]
+pub(crate) struct Arg {
+    /// `NAME|ID`, `FILE`, `TEXT`.
+    pub(crate) name: &'static str,
+    pub(crate) kind: Kind,
+    pub(crate) optional: bool,
+    /// It takes every word from here on (`NAME|ID...`).
+    pub(crate) many: bool,
+}
+
+impl Arg {
+    /// An argument that must be given.
+    pub(crate) const fn one(name: &'static str, kind: Kind) -> Arg {
+        Arg { name, kind, optional: false, many: false }
+    }
+
+    /// An argument that may be left out.
+    pub(crate) const fn optional(name: &'static str, kind: Kind) -> Arg {
+        Arg { name, kind, optional: true, many: false }
+    }
+
+    /// Every word from here on (at least one, unless optional).
+    pub(crate) const fn many(mut self) -> Arg {
+        self.many = true;
+        self
+    }
+
+    /// What the argument does with its word.
+    pub(crate) const fn takes<A>(self, set: fn(&mut A, Given) -> Result<()>) -> Positional<A> {
+        Positional { arg: self, set }
+    }
+
+    /// As a usage line shows it: `NAME|ID`, `[TEXT]`, `NAME|ID...`, and
+    /// one of some words by them (`bash|zsh|fish`).
+    pub(crate) fn usage(&self) -> String {
+        let dots = if self.many { "..." } else { "" };
+        let name = match self.kind {
+            Kind::Words(words) if self.name.is_empty() => words.join("|"),
+            _ => self.name.to_string(),
+        };
+        if self.optional { format!("[{name}{dots}]") } else { format!("{name}{dots}") }
+    }
+}
+
+/// One positional argument of a command: as shown, and what it does.
+pub(crate) struct Positional<A> {
+    pub(crate) arg: Arg,
+    pub(crate) set: fn(&mut A, Given) -> Result<()>,
+}
+
+/// A command or verb: everything the command line says of it.
+pub(crate) struct Spec<A: 'static> {
+    /// Its words after `hermes`: `"sessions list"`, `"chat"`.
+    pub(crate) path: &'static str,
+    pub(crate) alias: Option<&'static str>,
+    /// What it does, in one line: the lists of commands and completions.
+    pub(crate) summary: &'static str,
+    /// Its help after the usage line: prose, with `{options}` where the
+    /// option lines go.
+    pub(crate) about: &'static str,
+    pub(crate) options: &'static [Opt<A>],
+    pub(crate) args: &'static [Positional<A>],
+    /// The arguments before any is read (the defaults).
+    pub(crate) start: fn() -> A,
+    /// Checks of the whole, once everything is read.
+    pub(crate) finish: fn(A) -> Result<A>,
+    /// The error for a word no positional argument takes, when the
+    /// command has something better to say than "unexpected argument".
+    pub(crate) stray: Option<fn(&A, &str) -> Error>,
+}
+
+/// What help, completion and the man page read of a command, whatever
+/// its arguments' type.
+pub(crate) trait Describe {
+    fn path(&self) -> &'static str;
+    fn alias(&self) -> Option<&'static str>;
+    fn summary(&self) -> &'static str;
+    fn about(&self) -> &'static str;
+    fn flags(&self) -> Vec<&'static Flag>;
+    fn positionals(&self) -> Vec<&'static Arg>;
+
+    /// The last word of its path: `list`.
+    fn name(&self) -> &'static str {
+        self.path().rsplit(' ').next().unwrap_or_default()
+    }
+}
+
+impl<A> Describe for Spec<A> {
+    fn path(&self) -> &'static str {
+        self.path
+    }
+    fn alias(&self) -> Option<&'static str> {
+        self.alias
+    }
+    fn summary(&self) -> &'static str {
+        self.summary
+    }
+    fn about(&self) -> &'static str {
+        self.about
+    }
+    fn flags(&self) -> Vec<&'static Flag> {
+        self.options.iter().map(|o| &o.flag).collect()
+    }
+    fn positionals(&self) -> Vec<&'static Arg> {
+        self.args.iter().map(|p| &p.arg).collect()
+    }
+}
+
+/// What a command does, for the dispatcher's checks: a home others can
+/// write to is refused to a command that writes or runs an agent (one that
+/// only reads goes on, warned), and a command that writes files in steps
+/// is ended between them by a signal, its temporary removed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Access {
+    /// Reads the store only (and may write the header cache).
+    Reads,
+    /// Reads the store, and writes a file the user named.
+    ReadsToFile,
+    /// Writes the store.
+    Writes,
+    /// Runs the agent, which may write the store; it handles signals itself.
+    RunsAgent,
+}
+
+impl Access {
+    pub(crate) fn is_read_only(self) -> bool {
+        matches!(self, Access::Reads | Access::ReadsToFile)
+    }
+
+    pub(crate) fn writes_files(self) -> bool {
+        matches!(self, Access::ReadsToFile | Access::Writes)
+    }
+}
+
+/// A command's typed arguments, ready to run in a context `C` (the store).
+pub(crate) trait Run<C>: Sized + 'static {
+    fn run(self, context: &C) -> Result<()>;
+    fn access(&self) -> Access {
+        Access::Writes
+    }
+}
+
+/// A command read from the command line, not yet run.
+pub(crate) trait Job<C> {
+    fn access(&self) -> Access;
+    fn run(self: Box<Self>, context: &C) -> Result<()>;
+}
+
+impl<C, A: Run<C>> Job<C> for A {
+    fn access(&self) -> Access {
+        Run::access(self)
+    }
+    fn run(self: Box<Self>, context: &C) -> Result<()> {
+        Run::run(*self, context)
+    }
+}
+
+/// A command of a table (`sessions::VERBS`): described, and read into a
+/// `Job`. Every `Spec` whose arguments `Run` is one.
+pub(crate) trait Command<C>: Describe {
+    fn read(&'static self, parser: &mut lexopt::Parser) -> Result<Box<dyn Job<C>>>;
+}
+
+impl<C, A: Run<C>> Command<C> for Spec<A> {
+    fn read(&'static self, parser: &mut lexopt::Parser) -> Result<Box<dyn Job<C>>> {
+        Ok(Box::new(parse(self, parser)?))
+    }
+}
+
+/// A value given on the command line, with the option or argument it was
+/// given for (to name in an error).
+pub(crate) struct Given {
+    /// `--limit`, or the argument's name (`NAME|ID`).
+    pub(crate) what: &'static str,
+    /// None for an optional value left out.
+    pub(crate) value: Option<OsString>,
+}
+
+impl Given {
+    /// As text; bytes that are not UTF-8 are shown replaced.
+    pub(crate) fn text(self) -> String {
+        self.value.map(string).unwrap_or_default()
+    }
+
+    /// As it was given, for file names.
+    pub(crate) fn os(self) -> OsString {
+        self.value.unwrap_or_default()
+    }
+
+    /// Not empty (nor only blanks): a command, a file name.
+    pub(crate) fn not_blank(self, wants: &str) -> Result<String> {
+        let what = self.what;
+        let text = self.text();
+        if text.trim().is_empty() {
+            return Err(Error::usage(format!("{what} wants {wants}")));
+        }
+        Ok(text)
+    }
+
+    /// A positive whole number.
+    pub(crate) fn positive(self) -> Result<usize> {
+        let what = self.what;
+        let text = self.text();
+        text.parse()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| Error::usage(format!("{what} wants a positive number, not '{text}'")))
+    }
+}
 
 /// An argument as text; bytes that are not UTF-8 are shown replaced.
 pub(crate) fn string(os: OsString) -> String {
@@ -25,31 +438,221 @@ pub(crate) fn peek_word(parser: &mut lexopt::Parser) -> Option<String> {
     (!next.starts_with('-')).then_some(next)
 }
 
-/// Exactly `N` positional arguments of a sessions verb, or the usage error
-/// that says which are missing (`what` names them) or which one is extra.
-pub(crate) fn positional_args<const N: usize>(
-    verb: &str,
-    positional: Vec<OsString>,
-    what: &str,
-) -> Result<[OsString; N]> {
-    if let Some(extra) = positional.get(N) {
+/// Read `spec`'s arguments: its options in any order, its positional
+/// arguments in theirs, `-h`/`--help` anywhere (`Error::HelpWanted`).
+pub(crate) fn parse<A>(spec: &Spec<A>, parser: &mut lexopt::Parser) -> Result<A> {
+    let mut args = (spec.start)();
+    let mut given = vec![false; spec.options.len()];
+    let mut words = Words::default();
+    while let Some(arg) = parser.next()? {
+        let found = match &arg {
+            Short('h') | Long("help") => return Err(Error::HelpWanted),
+            Short(c) => spec.options.iter().position(|o| o.flag.short_char() == Some(*c)),
+            Long(name) => spec.options.iter().position(|o| o.flag.long.strip_prefix("--") == Some(name)),
+            Value(word) => {
+                words.take(spec, &mut args, word.clone())?;
+                continue;
+            }
+        };
+        let Some(at) = found else {
+            let option = match arg {
+                Short(c) => format!("-{c}"),
+                Long(name) => format!("--{name}"),
+                Value(_) => unreachable!(),
+            };
+            return Err(unknown_option(spec, option));
+        };
+        let option = &spec.options[at];
+        check_once(spec, &given, at)?;
+        given[at] = true;
+        match option.apply {
+            Apply::Flag(set) => set(&mut args),
+            Apply::Value(set) => {
+                let optional = option.flag.value.is_some_and(|v| v.optional);
+                let value = if optional {
+                    match parser.optional_value() {
+                        Some(v) => Some(v),
+                        None => peek_word(parser).map(|_| parser.value()).transpose()?,
+                    }
+                } else {
+                    Some(parser.value()?)
+                };
+                set(&mut args, Given { what: option.flag.long, value })?;
+            }
+        }
+    }
+    words.finish(spec)?;
+    if let Some(missing) = spec.options.iter().zip(&given).find(|(o, given)| o.flag.required && !**given) {
+        let flag = &missing.0.flag;
+        let value = flag.value.map(|v| format!(" {}", v.name)).unwrap_or_default();
         return Err(Error::usage(format!(
-            "sessions {verb}: unexpected argument '{}'; quote names with spaces",
-            extra.to_string_lossy()
+            "{}: {}{value} is required; see 'hermes {} --help'",
+            spec.path, flag.long, spec.path
         )));
     }
-    positional.try_into().map_err(|_| {
-        Error::usage(format!("sessions {verb}: missing {what}; see 'hermes sessions {verb} --help'"))
-    })
+    (spec.finish)(args)
 }
 
-/// The value of `-n/--limit`: a positive number, or the usage error that
-/// says what it is not.
-pub(crate) fn limit(parser: &mut lexopt::Parser) -> Result<usize> {
-    let value = string(parser.value()?);
-    value
-        .parse()
-        .ok()
-        .filter(|n| *n > 0)
-        .ok_or_else(|| Error::usage(format!("--limit wants a positive number, not '{value}'")))
+/// An option given twice, or with another of its group.
+fn check_once<A>(spec: &Spec<A>, given: &[bool], at: usize) -> Result<()> {
+    let flag = &spec.options[at].flag;
+    if given[at] && !flag.repeats {
+        return Err(Error::usage(format!("{} given twice", flag.named())));
+    }
+    let rival = spec.options.iter().zip(given).find(|(o, given)| {
+        **given && flag.group != 0 && o.flag.group == flag.group && o.flag.long != flag.long
+    });
+    match rival {
+        Some((other, _)) => {
+            Err(Error::usage(format!("{} and {}: one of them, once", other.flag.named(), flag.named())))
+        }
+        None => Ok(()),
+    }
+}
+
+/// An option `spec` does not take, with the nearest it does.
+fn unknown_option<A>(spec: &Spec<A>, option: String) -> Error {
+    // A one-letter option is one edit from every other: no guess.
+    let did_you_mean = if option.starts_with("--") {
+        let spellings = spec.options.iter().flat_map(|o| o.flag.spellings()).chain(HELP.spellings());
+        crate::text::nearest(&option, spellings).map(str::to_string)
+    } else {
+        None
+    };
+    Error::UnknownOption { option, did_you_mean, command: spec.path }
+}
+
+/// The positional arguments as they come.
+#[derive(Default)]
+struct Words {
+    /// The next positional argument to fill.
+    next: usize,
+    /// Words given to the one that takes many.
+    many: usize,
+}
+
+impl Words {
+    fn take<A>(&mut self, spec: &Spec<A>, args: &mut A, word: OsString) -> Result<()> {
+        let Some(positional) = spec.args.get(self.next) else {
+            let shown = word.to_string_lossy().into_owned();
+            return Err(match spec.stray {
+                Some(stray) => stray(args, &shown),
+                None => Error::usage(format!(
+                    "{}: unexpected argument '{shown}'; quote names with spaces",
+                    spec.path
+                )),
+            });
+        };
+        (positional.set)(args, Given { what: positional.arg.name, value: Some(word) })?;
+        if positional.arg.many {
+            self.many += 1;
+        } else {
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// The arguments still missing, named in one error.
+    fn finish<A>(&self, spec: &Spec<A>) -> Result<()> {
+        let missing: Vec<String> = spec.args[self.next.min(spec.args.len())..]
+            .iter()
+            .filter(|p| !p.arg.optional && !(p.arg.many && self.many > 0))
+            .map(|p| p.arg.name.replace('|', " or "))
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(Error::usage(format!(
+            "{}: missing {}; see 'hermes {} --help'",
+            spec.path,
+            missing.join(" and "),
+            spec.path
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Default, PartialEq)]
+    struct Args {
+        all: bool,
+        limit: Option<usize>,
+        name: Option<String>,
+        mode: Option<String>,
+        names: Vec<String>,
+        files: Vec<String>,
+    }
+
+    const SPEC: Spec<Args> = Spec {
+        path: "sessions try",
+        alias: None,
+        summary: "",
+        about: "",
+        options: &[
+            flag("-a", "--all", "every one").sets(|a| a.all = true),
+            option("-n", "--limit", Value::new("N", Kind::Number), "at most N").takes(|a, v| {
+                a.limit = Some(v.positive()?);
+                Ok(())
+            }),
+            option("-c", "--continue", Value::optional("NAME", Kind::Session), "").takes(|a, v| {
+                a.name = v.value.map(string);
+                Ok(())
+            }),
+            flag("", "--fast", "").group(1).sets(|a| a.mode = Some("fast".into())),
+            flag("", "--slow", "").group(1).sets(|a| a.mode = Some("slow".into())),
+            option("-f", "--file", Value::new("FILE", Kind::File), "").repeats().takes(|a, v| {
+                a.files.push(v.text());
+                Ok(())
+            }),
+        ],
+        args: &[Arg::one("NAME|ID", Kind::Session).many().takes(|a, v| {
+            a.names.push(v.text());
+            Ok(())
+        })],
+        start: Args::default,
+        finish: Ok,
+        stray: None,
+    };
+
+    fn parse_words(words: &[&str]) -> Result<Args> {
+        parse(&SPEC, &mut lexopt::Parser::from_args(words.iter().copied()))
+    }
+
+    #[test]
+    fn options_and_arguments_in_any_order() {
+        let args = parse_words(&["x", "-n", "5", "--all", "y", "-f", "a", "--file=b"]).unwrap();
+        assert_eq!(args.limit, Some(5));
+        assert!(args.all);
+        assert_eq!(args.names, ["x", "y"]);
+        assert_eq!(args.files, ["a", "b"]);
+    }
+
+    #[test]
+    fn an_optional_value_is_the_next_word_unless_an_option() {
+        assert_eq!(parse_words(&["-c", "a b", "x"]).unwrap().name.as_deref(), Some("a b"));
+        assert_eq!(parse_words(&["-c", "-a", "x"]).unwrap().name, None);
+        assert_eq!(parse_words(&["x", "-c"]).unwrap().name, None);
+        assert_eq!(parse_words(&["-cname", "x"]).unwrap().name.as_deref(), Some("name"));
+    }
+
+    #[test]
+    fn mistakes_are_usage_errors_that_say_what() {
+        let usage = |words: &[&str]| match parse_words(words) {
+            Err(Error::Usage(text)) => text,
+            other => panic!("{words:?}: {other:?}"),
+        };
+        assert_eq!(usage(&["x", "-n", "5", "-n", "6"]), "-n/--limit given twice");
+        assert_eq!(usage(&["x", "--fast", "--slow"]), "--fast and --slow: one of them, once");
+        assert_eq!(usage(&["x", "-n", "0"]), "--limit wants a positive number, not '0'");
+        assert_eq!(usage(&[]), "sessions try: missing NAME or ID; see 'hermes sessions try --help'");
+        assert!(matches!(parse_words(&["x", "--help", "--bogus"]), Err(Error::HelpWanted)));
+        let Err(Error::UnknownOption { option, did_you_mean, .. }) = parse_words(&["x", "--limt", "2"])
+        else {
+            panic!()
+        };
+        assert_eq!((option.as_str(), did_you_mean.as_deref()), ("--limt", Some("--limit")));
+        assert!(matches!(parse_words(&["x", "--all=yes"]), Err(Error::Usage(_))));
+    }
 }

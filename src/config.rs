@@ -86,6 +86,14 @@ pub(crate) const KEYS: [&str; 10] = [
     "compact",
 ];
 
+/// The settings whose values are some words, and those words (for
+/// completion).
+pub(crate) const CHOICES: &[(&str, &[&str])] = &[
+    ("agent_input", &["json", "transcript", "text"]),
+    ("render", &["markdown", "plain"]),
+    ("compact", &["auto", "off"]),
+];
+
 /// The agent when config.toml sets `base_url` and no `agent`: the shipped
 /// agent that talks to such a server.
 pub(crate) const SERVER_AGENT: &str = "openai-compatible";

@@ -5,99 +5,248 @@
 
 use std::time::Duration;
 
-use lexopt::prelude::*;
-
-use crate::args::string;
-use crate::chat::agent::{Agent, shipped};
+use crate::agent::{Agent, shipped};
+use crate::args::{Access, Arg, Command, Kind, Run, Spec, Value, option};
 use crate::config::{self, KEYS, edit};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::output::Out;
 use crate::store::Store;
 
-pub(crate) const VERBS: [&str; 6] = ["get", "set", "unset", "list", "path", "check"];
+/// `hermes config --help` after its verbs.
+pub(crate) const ABOUT: &str = "\
+The settings in config.toml ($HERMES_HOME/config.toml, or the profile's):
+  agent            the command that answers; a bare name is an agent that
+                   comes with hermes (openai-compatible, ollama, llm), else
+                   a program on PATH
+  agent_input      what the agent reads: json (default), transcript, text
+  model            the model, given in the request and as $HERMES_MODEL
+  base_url         the server's API root, given as $OPENAI_BASE_URL
+  api_key_env      the environment variable that holds the key
+  api_key_command  a command that prints the key, run for every reply
+  system           the system prompt of new sessions
 
-#[derive(Debug, PartialEq)]
-pub(crate) enum Command {
-    Get(String),
-    Set(String, String),
-    Unset(String),
-    List,
-    Path,
-    Check { timeout: Duration },
+The key reaches the agent as $OPENAI_API_KEY: never in config.toml, on a
+command line or in a message.
+
+Example:
+  hermes config set agent openai-compatible
+  hermes config set base_url https://api.openai.com/v1
+  hermes config set api_key_command 'pass show openai'
+  hermes config set model gpt-4o-mini
+  hermes config check
+";
+
+/// `hermes config`'s verbs, in the order help and completions list them.
+pub(crate) const VERBS: &[&dyn Command<Store>] = &[&GET, &SET, &UNSET, &LIST, &PATH, &CHECK];
+
+/// `config get KEY`.
+pub(crate) struct Get {
+    key: String,
+}
+
+const GET: Spec<Get> = Spec {
+    path: "config get",
+    alias: None,
+    summary: "print the value hermes uses (exit 1 when there is none)",
+    about: "",
+    options: &[],
+    args: &[Arg::one("KEY", Kind::Setting).takes(|a, v| {
+        a.key = known_key(&v.text())?;
+        Ok(())
+    })],
+    start: || Get { key: String::new() },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Get {
+    fn run(self, store: &Store) -> Result<()> {
+        let config = config::load(store)?;
+        match settings(&config).into_iter().find(|s| s.key == self.key).and_then(|s| s.value) {
+            Some(value) => print(&format!("{value}\n")),
+            None => Err(Error::Silent(crate::error::EXIT_NOT_FOUND)),
+        }
+    }
+    fn access(&self) -> Access {
+        Access::Reads
+    }
+}
+
+/// `config set KEY VALUE`.
+pub(crate) struct Set {
+    key: String,
+    value: String,
+}
+
+const SET: Spec<Set> = Spec {
+    path: "config set",
+    alias: None,
+    summary: "write it to config.toml (comments and order kept)",
+    about: "",
+    options: &[],
+    args: &[
+        Arg::one("KEY", Kind::Setting).takes(|a, v| {
+            a.key = known_key(&v.text())?;
+            Ok(())
+        }),
+        Arg::one("VALUE", Kind::SettingValue).takes(|a, v| {
+            a.value = v.text();
+            Ok(())
+        }),
+    ],
+    start: || Set { key: String::new(), value: String::new() },
+    // The value is never echoed: it may be what should not be there.
+    finish: |set| match config::check_value(&set.key, &set.value) {
+        Ok(()) => Ok(set),
+        Err(why) => Err(Error::usage(why)),
+    },
+    stray: None,
+};
+
+impl Run<Store> for Set {
+    fn run(self, store: &Store) -> Result<()> {
+        write(store, |text| edit::set(text, &self.key, &self.value))
+    }
+}
+
+/// `config unset KEY`.
+pub(crate) struct Unset {
+    key: String,
+}
+
+const UNSET: Spec<Unset> = Spec {
+    path: "config unset",
+    alias: None,
+    summary: "remove it from config.toml (exit 1 when it was not set)",
+    about: "",
+    options: &[],
+    args: &[Arg::one("KEY", Kind::Setting).takes(|a, v| {
+        a.key = known_key(&v.text())?;
+        Ok(())
+    })],
+    start: || Unset { key: String::new() },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Unset {
+    fn run(self, store: &Store) -> Result<()> {
+        let mut found = false;
+        write(store, |text| {
+            let (text, was) = edit::unset(text, &self.key);
+            found = was;
+            text
+        })?;
+        if found { Ok(()) } else { Err(Error::Silent(crate::error::EXIT_NOT_FOUND)) }
+    }
+}
+
+/// `config list`.
+pub(crate) struct List;
+
+const LIST: Spec<List> = Spec {
+    path: "config list",
+    alias: None,
+    summary: "every value, and where it came from (config.toml, the environment, a default)",
+    about: "",
+    options: &[],
+    args: &[],
+    start: || List,
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for List {
+    fn run(self, store: &Store) -> Result<()> {
+        let config = config::load(store)?;
+        let rows: Vec<(String, String)> = settings(&config)
+            .into_iter()
+            .filter_map(|s| Some((edit::assignment(s.key, &s.value?), s.origin)))
+            .collect();
+        let width = rows.iter().map(|(left, _)| crate::text::columns_of(left)).max().unwrap_or(0);
+        let mut text = String::new();
+        for (left, origin) in rows {
+            let pad = " ".repeat(width - crate::text::columns_of(&left));
+            text.push_str(&format!("{left}{pad}  # {origin}\n"));
+        }
+        print(&text)
+    }
+    fn access(&self) -> Access {
+        Access::Reads
+    }
+}
+
+/// `config path`.
+pub(crate) struct PathOf;
+
+const PATH: Spec<PathOf> = Spec {
+    path: "config path",
+    alias: None,
+    summary: "print where config.toml is",
+    about: "",
+    options: &[],
+    args: &[],
+    start: || PathOf,
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for PathOf {
+    fn run(self, store: &Store) -> Result<()> {
+        print(&format!("{}\n", store.config_path().display()))
+    }
+    fn access(&self) -> Access {
+        Access::Reads
+    }
+}
+
+/// `config check [--timeout SECONDS]`.
+pub(crate) struct Check {
+    timeout: Duration,
 }
 
 /// How long `check` waits for an answer unless `--timeout` says otherwise.
 const CHECK_SECONDS: u64 = 30;
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Command> {
-    let mut words = Vec::new();
-    let mut timeout = None;
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Value(v) => words.push(string(v)),
-            Long("timeout") => {
-                let text = string(parser.value()?);
-                let seconds =
-                    text.parse::<u64>().ok().filter(|s| (1..=3600).contains(s)).ok_or_else(|| {
-                        Error::usage(format!(
-                            "config check --timeout: expected seconds from 1 to 3600, not '{text}'"
-                        ))
-                    })?;
-                timeout = Some(Duration::from_secs(seconds));
-            }
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            _ => return Err(arg.unexpected().into()),
-        }
+const CHECK: Spec<Check> = Spec {
+    path: "config check",
+    alias: None,
+    summary: "send one tiny request through the agent and say what is wrong: no agent, not found, cannot connect, HTTP 401 (the key), HTTP 404 (the URL or the model)",
+    about: "",
+    options: &[option(
+        "",
+        "--timeout",
+        Value::new("SECONDS", Kind::Number),
+        "how long check waits (default 30)",
+    )
+    .takes(|a, v| {
+        let text = v.text();
+        let seconds = text.parse::<u64>().ok().filter(|s| (1..=3600).contains(s)).ok_or_else(|| {
+            Error::usage(format!("config check --timeout: expected seconds from 1 to 3600, not '{text}'"))
+        })?;
+        a.timeout = Duration::from_secs(seconds);
+        Ok(())
+    })],
+    args: &[],
+    start: || Check { timeout: Duration::from_secs(CHECK_SECONDS) },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Check {
+    fn run(self, store: &Store) -> Result<()> {
+        check(store, self.timeout, &mut Out::new())
     }
-    let mut words = words.into_iter();
-    let verb = words.next().ok_or(Error::HelpWanted)?;
-    let rest: Vec<String> = words.collect();
-    let wants = |n: usize, usage: &str| {
-        if rest.len() == n { Ok(()) } else { Err(Error::usage(format!("usage: hermes config {usage}"))) }
-    };
-    if timeout.is_some() && verb != "check" {
-        return Err(Error::usage("--timeout goes with 'config check'"));
+    fn access(&self) -> Access {
+        Access::RunsAgent
     }
-    let command = match verb.as_str() {
-        "get" => {
-            wants(1, "get KEY")?;
-            Command::Get(known_key(&rest[0])?)
-        }
-        "set" => {
-            // The value is never echoed: it may be what should not be there.
-            wants(2, "set KEY VALUE")?;
-            let key = known_key(&rest[0])?;
-            config::check_value(&key, &rest[1]).map_err(Error::usage)?;
-            Command::Set(key, rest[1].clone())
-        }
-        "unset" => {
-            wants(1, "unset KEY")?;
-            Command::Unset(known_key(&rest[0])?)
-        }
-        "list" => {
-            wants(0, "list")?;
-            Command::List
-        }
-        "path" => {
-            wants(0, "path")?;
-            Command::Path
-        }
-        "check" => {
-            wants(0, "check [--timeout SECONDS]")?;
-            Command::Check { timeout: timeout.unwrap_or(Duration::from_secs(CHECK_SECONDS)) }
-        }
-        _ => {
-            return Err(Error::usage(format!(
-                "unknown config command '{verb}'{} ({})",
-                crate::text::nearest(&verb, VERBS)
-                    .map(|n| format!("; did you mean '{n}'?"))
-                    .unwrap_or_default(),
-                VERBS.join(", ")
-            )));
-        }
-    };
-    Ok(command)
+}
+
+fn print(text: &str) -> Result<()> {
+    let mut out = Out::new();
+    out.write(text)?;
+    out.flush()
 }
 
 /// `key`, if config.toml has it; else a usage error naming the keys.
@@ -115,46 +264,6 @@ fn known_key(key: &str) -> Result<String> {
         crate::text::nearest(key, KEYS).map(|n| format!("; did you mean '{n}'?")).unwrap_or_default(),
         KEYS.join(", ")
     )))
-}
-
-pub(crate) fn run(store: &Store, command: Command) -> Result<()> {
-    let mut out = Out::new();
-    match command {
-        Command::Path => out.write(&format!("{}\n", store.config_path().display()))?,
-        Command::Get(key) => {
-            let config = config::load(store)?;
-            match settings(&config).into_iter().find(|s| s.key == key).and_then(|s| s.value) {
-                Some(value) => out.write(&format!("{value}\n"))?,
-                None => return Err(Error::Silent(crate::error::EXIT_NOT_FOUND)),
-            }
-        }
-        Command::List => {
-            let config = config::load(store)?;
-            let rows: Vec<(String, String)> = settings(&config)
-                .into_iter()
-                .filter_map(|s| Some((edit::assignment(s.key, &s.value?), s.origin)))
-                .collect();
-            let width = rows.iter().map(|(left, _)| crate::text::columns_of(left)).max().unwrap_or(0);
-            for (left, origin) in rows {
-                let pad = " ".repeat(width - crate::text::columns_of(&left));
-                out.write(&format!("{left}{pad}  # {origin}\n"))?;
-            }
-        }
-        Command::Set(key, value) => write(store, |text| edit::set(text, &key, &value))?,
-        Command::Unset(key) => {
-            let mut found = false;
-            write(store, |text| {
-                let (text, was) = edit::unset(text, &key);
-                found = was;
-                text
-            })?;
-            if !found {
-                return Err(Error::Silent(crate::error::EXIT_NOT_FOUND));
-            }
-        }
-        Command::Check { timeout } => return check(store, timeout, &mut out),
-    }
-    out.flush()
 }
 
 /// A key's value as hermes would use it, and where it came from.
@@ -343,8 +452,8 @@ fn no_agent() -> Error {
 /// Where `config check` says the agent's key comes from.
 fn key_source(agent: &Agent) -> String {
     match &agent.key {
-        Some(crate::chat::agent::Key::Env(name)) => format!("from ${name} (api_key_env)"),
-        Some(crate::chat::agent::Key::Command(_)) => "from api_key_command".to_string(),
+        Some(crate::agent::Key::Env(name)) => format!("from ${name} (api_key_env)"),
+        Some(crate::agent::Key::Command(_)) => "from api_key_command".to_string(),
         None if std::env::var_os("OPENAI_API_KEY").is_some() => {
             "OPENAI_API_KEY of the environment".to_string()
         }
@@ -356,30 +465,33 @@ fn key_source(agent: &Agent) -> String {
 mod tests {
     use super::*;
 
-    fn parse_words(words: &[&str]) -> Result<Command> {
-        parse(&mut lexopt::Parser::from_args(words.iter().copied()))
-    }
-
-    #[test]
-    fn verbs_and_their_arguments() {
-        assert_eq!(parse_words(&["get", "model"]).unwrap(), Command::Get("model".into()));
-        assert_eq!(parse_words(&["set", "model", "m"]).unwrap(), Command::Set("model".into(), "m".into()));
-        assert_eq!(parse_words(&["list"]).unwrap(), Command::List);
-        assert_eq!(
-            parse_words(&["check", "--timeout", "5"]).unwrap(),
-            Command::Check { timeout: Duration::from_secs(5) }
-        );
-        assert!(matches!(parse_words(&[]), Err(Error::HelpWanted)));
-        for bad in [&["set", "model"][..], &["get"], &["lst"], &["set", "modle", "x"], &["list", "x"]] {
-            assert!(matches!(parse_words(bad), Err(Error::Usage(_))), "{bad:?}");
+    fn usage(words: &[&str]) -> String {
+        let spec = VERBS.iter().find(|v| v.name() == words[0]).unwrap();
+        match spec.read(&mut lexopt::Parser::from_args(words[1..].iter().copied())) {
+            Err(Error::Usage(why)) => why,
+            Err(e) => panic!("{words:?}: {e:?}"),
+            Ok(_) => panic!("{words:?}: accepted"),
         }
     }
 
     #[test]
     fn a_refused_value_is_never_repeated() {
-        let Err(Error::Usage(why)) = parse_words(&["set", "api_key", "sk-secret"]) else { panic!() };
+        let why = usage(&["set", "api_key", "sk-secret"]);
         assert!(!why.contains("sk-secret") && why.contains("api_key_command"), "{why}");
-        let Err(Error::Usage(why)) = parse_words(&["set", "api_key_env", "sk-secret=1"]) else { panic!() };
+        let why = usage(&["set", "api_key_env", "sk-secret=1"]);
         assert!(!why.contains("sk-secret"), "{why}");
+    }
+
+    #[test]
+    fn verbs_refuse_what_they_do_not_take() {
+        for bad in [
+            &["set", "model"][..],
+            &["get"],
+            &["set", "modle", "x"],
+            &["list", "x"],
+            &["check", "--timeout", "0"],
+        ] {
+            usage(bad);
+        }
     }
 }

@@ -22,8 +22,9 @@ pub enum Error {
     /// A `sessions` verb given a name that matched no session: the hint
     /// says how to find one (`--create-if-missing` is chat's alone).
     NoSuchSession { name: String, did_you_mean: Vec<String> },
-    /// An option the command does not take, and the nearest one it does.
-    UnknownOption { option: String, did_you_mean: Option<String> },
+    /// An option the command does not take, and the nearest one it does;
+    /// `command` (`sessions list`, "" for hermes itself) has the help.
+    UnknownOption { option: String, did_you_mean: Option<String>, command: &'static str },
     /// A name that is the title of more than one session (two machines made
     /// the same thread before they synced): each is a line saying which.
     Ambiguous { name: String, sessions: Vec<String> },
@@ -48,6 +49,8 @@ pub enum Error {
     NothingToContinue,
     /// Bad command line; the text says what and what to do instead.
     Usage(String),
+    /// A usage error of one command, whose help the hint names.
+    UsageIn { text: String, command: &'static str },
     /// `-h`/`--help` among a command's arguments. Not a failure: the
     /// command-line parser answers it with that command's help text, so it
     /// never reaches `main`.
@@ -145,7 +148,9 @@ impl Error {
             | Error::NoMatch(_)
             | Error::NoTitleMatch(_)
             | Error::NothingToContinue => EXIT_NOT_FOUND,
-            Error::Usage(_) | Error::UnknownOption { .. } | Error::Refused(_) => EXIT_USAGE,
+            Error::Usage(_) | Error::UsageIn { .. } | Error::UnknownOption { .. } | Error::Refused(_) => {
+                EXIT_USAGE
+            }
             Error::Agent(_) => EXIT_AGENT,
             Error::Io { .. }
             | Error::Corrupt { .. }
@@ -257,13 +262,13 @@ impl fmt::Display for Error {
                     shell_quoted(&visible(name))
                 )
             }
-            Error::UnknownOption { option, did_you_mean } => {
+            Error::UnknownOption { option, did_you_mean, command } => {
                 // Shown as typed; its printer makes control characters visible.
                 write!(f, "invalid option '{option}'")?;
                 if let Some(nearest) = did_you_mean {
                     write!(f, "; did you mean '{nearest}'?")?;
                 }
-                write!(f, "\nTry 'hermes --help' for more information.")
+                try_help(f, command)
             }
             Error::Ambiguous { name, sessions } => {
                 writeln!(
@@ -333,10 +338,10 @@ impl fmt::Display for Error {
                 visible(text)
             ),
             Error::NothingToContinue => write!(f, "no session to continue; start one with 'hermes chat'"),
-            Error::Usage(text) => {
+            Error::Usage(text) | Error::UsageIn { text, command: _ } => {
                 write!(f, "{text}")?;
                 if !text.contains("--help") {
-                    write!(f, "\nTry 'hermes --help' for more information.")?;
+                    try_help(f, if let Error::UsageIn { command, .. } = self { command } else { "" })?;
                 }
                 Ok(())
             }
@@ -424,6 +429,12 @@ fn shell_quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
 }
 
+/// The line after a usage error: where that command's help is.
+fn try_help(f: &mut fmt::Formatter, command: &str) -> fmt::Result {
+    let command = if command.is_empty() { String::new() } else { format!(" {command}") };
+    write!(f, "\nTry 'hermes{command} --help' for more information.")
+}
+
 /// `std::io::Error`'s Display adds " (os error 13)"; users need only the words.
 pub(crate) fn describe_io(e: &io::Error) -> String {
     let text = e.to_string();
@@ -437,7 +448,9 @@ impl From<lexopt::Error> for Error {
     fn from(e: lexopt::Error) -> Error {
         match e {
             // The command's parse adds the nearest option it knows.
-            lexopt::Error::UnexpectedOption(option) => Error::UnknownOption { option, did_you_mean: None },
+            lexopt::Error::UnexpectedOption(option) => {
+                Error::UnknownOption { option, did_you_mean: None, command: "" }
+            }
             e => Error::Usage(e.to_string()),
         }
     }
@@ -457,7 +470,7 @@ mod tests {
         vec![
             (Error::NotFound { name: "x".into(), did_you_mean: Vec::new() }, EXIT_NOT_FOUND),
             (Error::NoSuchSession { name: "x".into(), did_you_mean: Vec::new() }, EXIT_NOT_FOUND),
-            (Error::UnknownOption { option: "--x".into(), did_you_mean: None }, EXIT_USAGE),
+            (Error::UnknownOption { option: "--x".into(), did_you_mean: None, command: "" }, EXIT_USAGE),
             (Error::NoSuchId("x".into()), EXIT_NOT_FOUND),
             (Error::NothingToContinue, EXIT_NOT_FOUND),
             (Error::usage("bad"), EXIT_USAGE),

@@ -11,6 +11,7 @@
 // in ours).
 #![allow(clippy::question_mark)]
 
+mod agent;
 mod args;
 mod chat;
 mod cli;
@@ -42,7 +43,7 @@ pub use sys::return_large_buffers;
 /// that another program may have written. Not an interface to build on.
 #[doc(hidden)]
 pub mod fuzzing {
-    pub use crate::chat::agent::decode;
+    pub use crate::agent::decode;
     pub use crate::store::{MAX_SESSION_BYTES, format, json, session};
     pub use crate::terminal::{breadcrumb, sanitize_key};
 }

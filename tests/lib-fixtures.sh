@@ -136,6 +136,12 @@ gen_sessions() {
 # Every verb of hermes sessions, as 'hermes sessions --help' lists them
 # (made from src/cli/defs.rs, the one list of verbs).
 VERBS=$(HERMES_HOME=/nonexistent "$HERMES_BIN" sessions --help | sed -n "s/^  \([a-z][a-z-]*\) .*/\1/p" | tr "\n" " ")
+# hermes's commands, as 'hermes --help' lists them.
+COMMANDS=$(HERMES_HOME=/nonexistent "$HERMES_BIN" --help | sed -n "/^Commands:/,/^\$/ s/^  \([a-z][a-z-]*\) .*/\1/p" | tr "\n" " ")
+# The verbs of hermes config, and the keys of config.toml, as 'hermes
+# config --help' lists them.
+CONFIG_VERBS=$(HERMES_HOME=/nonexistent "$HERMES_BIN" config --help | sed -n "/^Commands:/,/^\$/ s/^  \([a-z][a-z-]*\).*/\1/p" | tr "\n" " ")
+CONFIG_KEYS=$(HERMES_HOME=/nonexistent "$HERMES_BIN" config --help | sed -n "/^The settings/,/^\$/ s/^  \([a-z_]*\) .*/\1/p" | tr "\n" " ")
 
 # ---- Agents -----------------------------------------------------------
 

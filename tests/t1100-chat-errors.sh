@@ -276,7 +276,7 @@ test_expect_success '--agent with an empty command: exit 2 before anything is sa
 
 test_expect_success '-q twice, --title twice, --agent with --no-agent: exit 2, nothing saved' '
 	test_expect_code 2 hermes chat -q a -q b --no-agent 2>err &&
-	grep "^hermes: -q given twice: one message at a time$" err &&
+	grep "^hermes: -q/--query given twice$" err &&
 	test_expect_code 2 hermes chat --title x --title y -q a --no-agent 2>err &&
 	grep "^hermes: --title given twice$" err &&
 	test_expect_code 2 hermes chat --agent "echo x" --no-agent -q a 2>err &&

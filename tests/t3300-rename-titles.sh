@@ -135,7 +135,7 @@ test_expect_success 'a session may be renamed to its own title; case differs is 
 test_expect_success 'rename needs a name and a title; an unquoted title is caught' '
 	redis_session &&
 	test_expect_code 2 hermes sessions rename "$id" 2>err &&
-	grep "^hermes: sessions rename: missing NAME or ID and the new TITLE" err &&
+	grep "^hermes: sessions rename: missing TITLE; see" err &&
 	test_expect_code 2 hermes sessions rename "$id" new title 2>err &&
 	grep "^hermes: sessions rename: unexpected argument '"'title'"'; quote names with spaces" err &&
 	test "$(title_of "$id")" = "redis debug"

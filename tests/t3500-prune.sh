@@ -44,8 +44,7 @@ mixed_store () {
 test_expect_success '--older-than is required, and must be a number of days' '
 	test_expect_code 2 hermes sessions prune --yes 2>err &&
 	cat >expect <<-\EOF &&
-	hermes: sessions prune: --older-than DAYS is required, e.g. hermes sessions prune --older-than 90
-	Try '"'hermes --help'"' for more information.
+	hermes: sessions prune: --older-than DAYS is required; see '"'"'hermes sessions prune --help'"'"'
 	EOF
 	test_cmp expect err &&
 	test_expect_code 2 hermes sessions prune --older-than soon --yes 2>err &&

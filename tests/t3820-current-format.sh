@@ -40,7 +40,7 @@ test_expect_success 'a title cannot write to the terminal; unknown fields stay a
 
 test_expect_success '--format with --json is a usage error' '
 	test_expect_code 2 hermes sessions current --json --format "{id}" 2>err &&
-	grep "not both" err
+	grep "^hermes: --json and -f/--format: one of them, once$" err
 '
 
 test_done

@@ -79,10 +79,37 @@ test_expect_success 'completion writes no files' '
 
 test_expect_success BASH 'bash: commands' '
 	bash_complete "hermes " >actual &&
-	expect_words chat sessions completion help &&
+	test_line_count = 5 actual &&
+	expect_words $COMMANDS &&
 	test_cmp expect actual &&
 	bash_complete "hermes se" >actual &&
 	expect_words sessions &&
+	test_cmp expect actual &&
+	bash_complete "hermes co" >actual &&
+	expect_words completion config &&
+	test_cmp expect actual
+'
+
+test_expect_success BASH 'bash: config verbs, keys and the words a key takes' '
+	bash_complete "hermes config " >actual &&
+	expect_words $CONFIG_VERBS &&
+	test_line_count -gt 5 expect &&
+	test_cmp expect actual &&
+	bash_complete "hermes -p work config set " >actual &&
+	expect_words $CONFIG_KEYS &&
+	test_line_count -gt 9 expect &&
+	test_cmp expect actual &&
+	bash_complete "hermes config get ag" >actual &&
+	expect_words agent agent_input &&
+	test_cmp expect actual &&
+	bash_complete "hermes config set render " >actual &&
+	expect_words markdown plain &&
+	test_cmp expect actual &&
+	bash_complete "hermes config set agent_input t" >actual &&
+	expect_words transcript text &&
+	test_cmp expect actual &&
+	bash_complete "hermes config check --" >actual &&
+	expect_words --timeout --help &&
 	test_cmp expect actual
 '
 
@@ -187,7 +214,10 @@ test_expect_success BASH 'bash: arguments of --format, completion and help' '
 	expect_words bash zsh fish &&
 	test_cmp expect actual &&
 	bash_complete "hermes help " >actual &&
-	expect_words chat sessions completion &&
+	expect_words $COMMANDS &&
+	test_cmp expect actual &&
+	bash_complete "hermes help config " >actual &&
+	expect_words $CONFIG_VERBS &&
 	test_cmp expect actual &&
 	bash_complete "hermes help sessions " >actual &&
 	expect_words $VERBS &&
@@ -260,7 +290,10 @@ fish_complete() {
 test_expect_success FISH 'fish: commands, sessions commands and titles with spaces' '
 	make_sessions &&
 	fish_complete "hermes " >actual &&
-	expect_words chat sessions completion help &&
+	expect_words $COMMANDS &&
+	test_cmp expect actual &&
+	fish_complete "hermes co" >actual &&
+	expect_words completion config &&
 	test_cmp expect actual &&
 	fish_complete "hermes sessions " >actual &&
 	expect_words $VERBS &&
@@ -285,6 +318,59 @@ test_expect_success FISH 'fish: the long options of each sessions command are th
 	fish_complete "hermes chat --" >actual &&
 	long_options hermes chat --help >expect &&
 	test_cmp expect actual
+'
+
+test_expect_success FISH 'fish: config verbs, keys and the words a key takes' '
+	fish_complete "hermes config " >actual &&
+	expect_words $CONFIG_VERBS &&
+	test_cmp expect actual &&
+	fish_complete "hermes config set " >actual &&
+	expect_words $CONFIG_KEYS &&
+	test_cmp expect actual &&
+	fish_complete "hermes config set compact " >actual &&
+	expect_words auto off &&
+	test_cmp expect actual &&
+	fish_complete "hermes help sessions " >actual &&
+	expect_words $VERBS &&
+	test_cmp expect actual &&
+	fish_complete "hermes completion " >actual &&
+	expect_words bash zsh fish &&
+	test_cmp expect actual
+'
+
+# zsh_tab LINE: type LINE in an interactive zsh in a tmux pane, press Tab
+# twice, and leave what zsh listed under the prompt in "listed" (the
+# words of the pane after the line typed).
+zsh_tab() {
+	hermes completion zsh >"$TRASH/_hermes" &&
+	cat >"$TRASH/zshrc" <<-EOF &&
+	PS1="zsh> "
+	autoload -Uz compinit && compinit -u -d "$TRASH/zcompdump"
+	source "$TRASH/_hermes"
+	zstyle ":completion:*" list-rows-first true
+	EOF
+	start_tmux zsh &&
+	tm kill-session -t test &&
+	PANE=$(tm new-session -d -s test -x 200 -y 50 -c "$TRASH" -P -F "#{pane_id}" \
+		"env ZDOTDIR=/nonexistent PATH=\"$PATH\" HERMES_HOME=\"$HERMES_HOME\" zsh -f -i -c \"source $TRASH/zshrc; zle_highlight=(); exec zsh -f -i\"") &&
+	wait_until on_screen "^zsh> " &&
+	typed "$1" &&
+	keys Tab &&
+	sleep 1 &&
+	keys Tab &&
+	sleep 1 &&
+	screen | sed -n "/^zsh> /,\$ p" | tr -s " " "\n" | grep -v "^$" | sort -u >listed &&
+	stop_tmux
+}
+
+test_expect_success ZSH,TMUX 'zsh: hermes co<Tab>, config <Tab>, config set <Tab> in a real zsh' '
+	zsh_tab "hermes co" &&
+	grep -x config listed &&
+	grep -x completion listed &&
+	zsh_tab "hermes config " &&
+	for verb in $CONFIG_VERBS; do grep -x "$verb" listed || return 1; done &&
+	zsh_tab "hermes config set " &&
+	for key in $CONFIG_KEYS; do grep -x "$key" listed || return 1; done
 '
 
 test_done

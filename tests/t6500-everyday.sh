@@ -58,9 +58,7 @@ test_expect_success 'hermes help COMMAND is COMMAND --help' '
 
 test_expect_success 'hermes help sessions list is hermes sessions list --help' '
 	hermes sessions list --help >expect &&
-	head -n 1 expect >first &&
-	echo "Usage: hermes sessions list [TEXT] [--limit N] [--all] [--here] [--json]" >want &&
-	test_cmp want first &&
+	grep "^Usage: hermes sessions list " expect &&
 	hermes help sessions list >actual &&
 	test_cmp expect actual
 '

@@ -1,9 +1,9 @@
 //! `hermes chat`'s arguments: which session, what to send, which agent.
 
-use lexopt::prelude::*;
-
-use crate::args::{peek_word, string};
+use crate::agent::Choice;
+use crate::args::{Access, Kind, Run, Spec, Value, flag, option, string};
 use crate::error::{Error, Result};
+use crate::store::Store;
 
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Args {
@@ -12,7 +12,7 @@ pub(crate) struct Args {
     pub(crate) query: Option<Query>,
     pub(crate) quiet: bool,
     pub(crate) title: Option<String>,
-    pub(crate) agent: AgentChoice,
+    pub(crate) agent: Choice,
     /// `-m MODEL`: the model of this chat, recorded in the session.
     pub(crate) model: Option<String>,
     /// `-s TEXT` or `--system-file FILE`: the session's system prompt.
@@ -21,6 +21,10 @@ pub(crate) struct Args {
     pub(crate) plain: bool,
     /// `--context N`: this call's context budget, in characters.
     pub(crate) context: Option<u64>,
+    /// `-c [NAME]`, `-r ID`, `--pick` as given: `target` says what they mean.
+    continued: Option<Option<String>>,
+    resumed: Option<String>,
+    picked: bool,
 }
 
 #[derive(Debug, PartialEq)]
@@ -50,109 +54,98 @@ pub(crate) enum Query {
     Stdin,
 }
 
-#[derive(Debug, Default, PartialEq)]
-pub(crate) enum AgentChoice {
-    #[default]
-    Configured,
-    Command(String),
-    Disabled,
-}
-
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut args = Args::default();
-    let mut continue_flag = false;
-    let mut continue_name: Option<String> = None;
-    let mut resume: Option<String> = None;
-    let mut pick = false;
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Short('c') | Long("continue") => {
-                if continue_flag {
-                    return Err(Error::usage("-c/--continue given twice"));
-                }
-                continue_flag = true;
-                // `-c NAME`, `-c=NAME`, `--continue NAME`: NAME is optional,
-                // and is the next word unless that is an option.
-                continue_name = match parser.optional_value() {
-                    Some(v) => Some(string(v)),
-                    None => peek_word(parser).map(|_| parser.value().map(string)).transpose()?,
-                };
-            }
-            Short('r') | Long("resume") => resume = Some(string(parser.value()?)),
-            Long("pick") => pick = true,
-            Long("create-if-missing") => args.create_if_missing = true,
-            Short('q') | Long("query") => {
-                let value = parser.value()?;
-                if args.query.is_some() {
-                    return Err(Error::usage("-q given twice: one message at a time"));
-                }
-                args.query = Some(if value == "-" { Query::Stdin } else { Query::Text(string(value)) });
-            }
-            Short('Q') | Long("quiet") => args.quiet = true,
-            Short('m') | Long("model") => {
-                if args.model.is_some() {
-                    return Err(Error::usage("-m/--model given twice"));
-                }
-                let model = crate::store::session::clean_model(&string(parser.value()?))
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "chat",
+    alias: None,
+    summary: "talk in a new or continued session (the default)",
+    about: ABOUT,
+    options: &[
+        option("-c", "--continue", Value::optional("NAME", Kind::Session), "this terminal's last session; else the newest one in this workspace (git root, else directory); else the newest of all").under("Which session (with none of these, a new one):").also(&[("-c, --continue NAME", "the session whose ID is NAME, else whose title is NAME")]).group(1).takes(|a, v| {
+                a.continued = Some(v.value.map(string));
+                Ok(())
+            }),
+        flag("", "--create-if-missing", "with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one)").sets(|a| a.create_if_missing = true),
+        option("-r", "--resume", Value::new("ID", Kind::SessionId), "the session with this ID, or the one a short ID names (8 or more leading characters, or the last 6 hex digits)").group(1).takes(|a, v| {
+                a.resumed = Some(v.text());
+                Ok(())
+            }),
+        flag("", "--pick", "choose the session on a full-screen list and continue it here (see 'hermes sessions pick --help')").group(1).sets(|a| a.picked = true),
+        option("", "--title", Value::new("TITLE", Kind::Text), "title for a new session (refused if another session has it)").takes(|a, v| {
+                a.title = Some(v.text());
+                Ok(())
+            }),
+        option("-q", "--query", Value::new("TEXT|-", Kind::Text), "send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT").under("How:").also(&[("-q -", "read the message from stdin (also when stdin is not a terminal)")]).takes(|a, v| {
+                let text = v.text();
+                a.query = Some(if text == "-" { Query::Stdin } else { Query::Text(text) });
+                Ok(())
+            }),
+        flag("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr").sets(|a| a.quiet = true),
+        option("-m", "--model", Value::new("MODEL", Kind::Model), "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)").takes(|a, v| {
+                let model = crate::store::session::clean_model(&v.text())
                     .map_err(|why| Error::usage(format!("-m: {why}")))?;
-                args.model = Some(model);
-            }
-            Short('s') | Long("system") | Long("system-file") => {
-                if args.system.is_some() {
-                    return Err(Error::usage("one system prompt: -s TEXT or --system-file FILE, once"));
-                }
-                let from_file = matches!(arg, Long("system-file"));
-                let value = parser.value()?;
-                args.system = Some(if from_file { System::File(value) } else { System::Text(string(value)) });
-            }
-            Long("title") => {
-                if args.title.is_some() {
-                    return Err(Error::usage("--title given twice"));
-                }
-                args.title = Some(string(parser.value()?));
-            }
-            Long("agent") => {
-                let command = string(parser.value()?);
-                if command.trim().is_empty() {
-                    return Err(Error::usage("--agent wants a command; --no-agent runs none"));
-                }
-                set_agent(&mut args, AgentChoice::Command(command))?;
-            }
-            Long("no-agent") => set_agent(&mut args, AgentChoice::Disabled)?,
-            Long("plain") => args.plain = true,
-            Long("context") => args.context = Some(budget_arg(&string(parser.value()?))?),
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(stray) => return Err(stray_error(&string(stray), continue_name.as_deref())),
-            _ => return Err(arg.unexpected().into()),
-        }
+                a.model = Some(model);
+                Ok(())
+            }),
+        option("-s", "--system", Value::new("TEXT", Kind::Text), "the session's system prompt (a new session's default: 'system' in config.toml)").group(2).takes(|a, v| {
+                a.system = Some(System::Text(v.text()));
+                Ok(())
+            }),
+        option("", "--system-file", Value::new("FILE", Kind::File), "the system prompt from FILE").group(2).takes(|a, v| {
+            a.system = Some(System::File(v.os()));
+            Ok(())
+        }),
+        option("", "--agent", Value::new("CMD", Kind::Shell), "the command that writes replies (default: $HERMES_AGENT, then 'agent' in config.toml)").group(3).takes(|a, v| {
+                a.agent = Choice::Command(v.not_blank("a command; --no-agent runs none")?);
+                Ok(())
+            }),
+        flag("", "--no-agent", "only save the message; no reply").group(3).sets(|a| a.agent = Choice::Disabled),
+        flag("", "--plain", "show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = \"plain\" in config.toml, or TERM=dumb)").sets(|a| a.plain = true),
+        option("", "--context", Value::new("N", Kind::Number), crate::store::context::BUDGET_HELP).takes(|a, v| {
+            a.context = Some(budget_arg(&v.text())?);
+            Ok(())
+        }),
+    ],
+    args: &[],
+    start: Args::default,
+    finish: target,
+    stray: Some(stray_error),
+};
+
+/// `hermes chat --help` after its usage line.
+const ABOUT: &str = "\
+{options}
+
+Interactive commands: {slash}; Tab completes them, and titles after
+/continue and /new. Ctrl-D quits; Ctrl-C stops a running reply. On a
+terminal the prompt names the session and edits the line: arrows, Home, End
+and Emacs keys; Up, Down and Ctrl-R for earlier messages; Alt-Enter or Ctrl-J
+for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR (with TERM=dumb, plain
+lines). See 'man hermes'. On a terminal a reply's Markdown is drawn as it
+streams and its escape sequences are shown, not obeyed (colours pass, unless
+NO_COLOR is set: then they are dropped); the file keeps the reply as sent.
+What the agent leaves running once it exits is killed.
+";
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        super::run(store, self)
     }
-    args.target = target(&args, continue_flag, continue_name, resume, pick)?;
-    Ok(args)
+    fn access(&self) -> Access {
+        Access::RunsAgent
+    }
 }
 
 /// The session the flags name, and the checks of the flags that go with it.
-fn target(
-    args: &Args,
-    continue_flag: bool,
-    continue_name: Option<String>,
-    resume: Option<String>,
-    pick: bool,
-) -> Result<Target> {
-    if pick {
-        if continue_flag || resume.is_some() {
-            return Err(Error::usage("--pick chooses the session itself: not with -c or -r"));
-        }
-        if args.create_if_missing || args.title.is_some() {
-            return Err(Error::usage("--pick continues a session: not with --create-if-missing or --title"));
-        }
-        return Ok(Target::Pick);
+fn target(mut args: Args) -> Result<Args> {
+    if args.picked && (args.create_if_missing || args.title.is_some()) {
+        return Err(Error::usage("--pick continues a session: not with --create-if-missing or --title"));
     }
-    let target = match (continue_flag, continue_name, resume) {
-        (true, _, Some(_)) => return Err(Error::usage("-c and -r cannot be used together")),
+    let target = match (args.picked, args.continued.clone(), args.resumed.clone()) {
+        (true, _, _) => Target::Pick,
         (false, _, Some(id)) => Target::Resume(id),
-        (true, Some(name), None) => Target::ContinueNamed(name),
-        (true, None, None) => Target::ContinueHere,
-        (false, _, None) => Target::New,
+        (false, Some(Some(name)), None) => Target::ContinueNamed(name),
+        (false, Some(None), None) => Target::ContinueHere,
+        (false, None, None) => Target::New,
     };
     if args.create_if_missing {
         match target {
@@ -174,27 +167,19 @@ fn target(
             "--title names a new session; to rename one use: hermes sessions rename NAME TITLE",
         ));
     }
-    Ok(target)
+    args.target = target;
+    Ok(args)
 }
 
-/// `--agent` and `--no-agent`: one of them, once.
 /// `--context N` and `/context N`: a budget, or a usage error.
 pub(crate) fn budget_arg(text: &str) -> Result<u64> {
     crate::store::context::parse_budget(text).map_err(Error::Usage)
 }
 
-fn set_agent(args: &mut Args, choice: AgentChoice) -> Result<()> {
-    if args.agent != AgentChoice::Configured {
-        return Err(Error::usage("--agent and --no-agent: one of them, once"));
-    }
-    args.agent = choice;
-    Ok(())
-}
-
 /// A word that is no option's value: most likely a title with spaces after
 /// `-c`, or a message without `-q`.
-fn stray_error(stray: &str, continue_name: Option<&str>) -> Error {
-    match continue_name {
+fn stray_error(args: &Args, stray: &str) -> Error {
+    match args.continued.as_ref().and_then(|name| name.as_deref()) {
         Some(name) => Error::usage(format!(
             "unexpected argument '{stray}' after -c '{name}'; quote a title with spaces: hermes chat -c \"{name} {stray}\""
         )),

@@ -2,17 +2,15 @@
 //! interactively. The user's message is saved before the agent runs and the
 //! reply after it finishes, so nothing typed is ever lost.
 
-pub(crate) mod agent;
 pub(crate) mod args;
-pub(crate) mod compact;
 mod repl;
 mod slash;
 
 use std::cell::{Cell, RefCell};
 use std::io::{self, Read, Write};
 
-use crate::chat::agent::{Agent, Started};
-use crate::chat::args::{AgentChoice, Args, Query, System, Target};
+use crate::agent::{self, Agent, Choice as AgentChoice, Started, compact};
+use crate::chat::args::{Args, Query, System, Target};
 use crate::config;
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup};
@@ -64,6 +62,11 @@ struct Chat<'a> {
     noted: RefCell<Vec<String>>,
 }
 
+/// The slash commands' names, for `chat --help`.
+pub(crate) fn slash_names() -> Vec<&'static str> {
+    slash::SLASH_COMMANDS.to_vec()
+}
+
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let interactive = args.query.is_none() && sys::isatty(0);
     // A system prompt from a file that cannot be read fails before anything.
@@ -101,7 +104,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             }
         },
     };
-    let (agent, config_system, plain_in_config) = choose_agent(store, &args.agent)?;
+    let (agent, config_system, plain_in_config) = agent::choose(store, &args.agent)?;
     let config = if agent.is_some() { config::load(store)? } else { config::Config::default() };
     // `-s` on a session that exists sets its system prompt now.
     let target = match (target, &explicit_system) {
@@ -158,30 +161,6 @@ fn pick_session(store: &Store) -> Result<Header> {
 fn choose_render(plain: bool) -> view::reply::Render {
     let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
     if plain || dumb { view::reply::Render::Plain } else { view::reply::Render::Markdown }
-}
-
-/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml, else
-/// openai-compatible when config.toml names a server (`base_url`); a bare
-/// name is a shipped agent first (`agent::shipped`). With it, config.toml's
-/// system prompt for new sessions, and whether it asks for plain replies.
-pub(crate) fn choose_agent(
-    store: &Store,
-    choice: &AgentChoice,
-) -> Result<(Option<Agent>, Option<String>, bool)> {
-    if *choice == AgentChoice::Disabled {
-        return Ok((None, None, config::load(store).is_ok_and(|c| c.plain)));
-    }
-    let config = config::load(store)?;
-    let plain = config.plain;
-    let command = match choice {
-        AgentChoice::Command(c) => Some(c.clone()),
-        _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent.clone()),
-    };
-    // A server and no agent: the agent that talks to it.
-    let command = command.or_else(|| config.base_url.as_ref().map(|_| config::SERVER_AGENT.to_string()));
-    let system = config.system.clone();
-    let Some(command) = command else { return Ok((None, system, plain)) };
-    Ok((Some(Agent::named(&command, config)?), system, plain))
 }
 
 /// A system prompt as given: trimmed of trailing newlines, not blank, not

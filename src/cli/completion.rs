@@ -1,21 +1,21 @@
-//! Shell completion scripts for bash, zsh and fish: commands, options, and
-//! session titles after `-c` and the `sessions` verbs that take a name.
-//!
-//! The scripts read titles from `hermes sessions list --all`, whose output
-//! to a pipe is `MARK<TAB>TITLE<TAB>DATE<TAB>COUNT<TAB>ID` per session
-//! (titles never hold tabs or newlines). The shell logic is three templates
-//! in `completions/`; the verbs, their summaries and options, and what each
-//! option's value completes to are filled in from defs.rs (`@VERBS@`,
-//! `@OPTIONS@`, ...). `make lint-shell` and tests/t6100-completion.sh run
-//! shellcheck on the printed bash script; t6100 checks each script's
-//! options against `--help`. A verb's positional arguments (session names,
-//! files) are still written in each template.
+//! Shell completion scripts for bash, zsh and fish, whole from the command
+//! line's tree (defs.rs): the commands, every verb, every option, and each
+//! value and argument by what it is (`args::Kind`: session titles and IDs,
+//! files, config keys and their values, profiles, commands). The shell
+//! logic is three templates in `completions/`; this fills in their tables
+//! (`@VERBS@`, `@OPTIONS@`, ...). The scripts read titles from `hermes
+//! sessions list --all`, whose output to a pipe is
+//! `MARK<TAB>TITLE<TAB>DATE<TAB>COUNT<TAB>ID` per session (titles never
+//! hold tabs or newlines). `make lint-shell` and tests/t6100-completion.sh
+//! run shellcheck on the bash script; t6100 drives all three shells.
 
 use std::str::FromStr;
 
-use crate::error::Error;
+use crate::args::{Arg, Flag, HELP, Kind, Run, Spec};
+use crate::config;
+use crate::error::{Error, Result};
 
-use super::defs::{CHAT, GLOBAL, HELP, Opt, VERBS};
+use super::defs::{COMMANDS, GLOBAL, Node};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Shell {
@@ -27,7 +27,7 @@ pub(crate) enum Shell {
 impl FromStr for Shell {
     type Err = Error;
 
-    fn from_str(name: &str) -> Result<Shell, Error> {
+    fn from_str(name: &str) -> Result<Shell> {
         match name {
             "bash" => Ok(Shell::Bash),
             "zsh" => Ok(Shell::Zsh),
@@ -37,8 +37,38 @@ impl FromStr for Shell {
     }
 }
 
-/// The script for `shell`: its template with the verbs and options of
-/// defs.rs filled in.
+/// `hermes completion SHELL`.
+pub(crate) struct Args {
+    shell: Shell,
+}
+
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "completion",
+    alias: None,
+    summary: "print a shell completion script",
+    about: "\
+Print a completion script. For example:
+  bash:  eval \"$(hermes completion bash)\"
+  zsh:   hermes completion zsh > \"${fpath[1]}/_hermes\"
+  fish:  hermes completion fish > ~/.config/fish/completions/hermes.fish
+",
+    options: &[],
+    args: &[Arg::one("", Kind::Words(&["bash", "zsh", "fish"])).takes(|a, v| {
+        a.shell = v.text().parse()?;
+        Ok(())
+    })],
+    start: || Args { shell: Shell::Bash },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<()> for Args {
+    fn run(self, _: &()) -> Result<()> {
+        super::print(&script(self.shell))
+    }
+}
+
+/// The script for `shell`: its template with the tables filled in.
 pub(crate) fn script(shell: Shell) -> String {
     match shell {
         Shell::Bash => bash(),
@@ -51,35 +81,90 @@ const BASH: &str = include_str!("completions/hermes.bash");
 const ZSH: &str = include_str!("completions/_hermes");
 const FISH: &str = include_str!("completions/hermes.fish");
 
-/// What completes an option's value, by the name of the value (defs.rs).
-#[derive(PartialEq)]
-enum Value<'a> {
-    Title,
-    Id,
-    File,
-    Words(Vec<&'a str>),
-    Other,
+/// A place on the command line where options and arguments are read: its
+/// names (`sessions/list`, `sessions/ls`), options and arguments.
+struct Context {
+    names: Vec<String>,
+    flags: Vec<&'static Flag>,
+    args: Vec<&'static Arg>,
 }
 
-fn value_of(o: &Opt) -> Option<(Value<'static>, bool)> {
-    let value = o.value?;
-    let optional = value.starts_with('[');
-    let kind = match value.trim_matches(['[', ']']) {
-        "NAME" => Value::Title,
-        "ID" => Value::Id,
-        "FILE" | "CMD" => Value::File,
-        words if words.contains('|') => Value::Words(words.split('|').collect()),
-        _ => Value::Other,
-    };
-    Some((kind, optional))
+/// Every context of the tree: hermes itself (`""`), each command, each verb.
+fn contexts() -> Vec<Context> {
+    let mut all = vec![Context { names: vec![String::new()], flags: GLOBAL.iter().collect(), args: vec![] }];
+    for node in COMMANDS {
+        match node {
+            Node::Leaf(spec) => all.push(Context {
+                names: vec![spec.path().into()],
+                flags: spec.flags(),
+                args: spec.positionals(),
+            }),
+            Node::Own(spec) => all.push(Context {
+                names: vec![spec.path().into()],
+                flags: spec.flags(),
+                args: spec.positionals(),
+            }),
+            Node::Group(group) => {
+                all.push(Context { names: vec![group.name.into()], flags: vec![], args: vec![] });
+                for verb in group.verbs {
+                    let names = [Some(verb.name()), verb.alias()].into_iter().flatten();
+                    all.push(Context {
+                        names: names.map(|n| format!("{}/{n}", group.name)).collect(),
+                        flags: verb.flags(),
+                        args: verb.positionals(),
+                    });
+                }
+            }
+        }
+    }
+    all
 }
 
-fn shown(options: &[Opt]) -> impl Iterator<Item = &Opt> {
-    options.iter().filter(|o| !o.help.is_empty())
+/// The options a context offers (with `-h, --help`), hidden ones left out.
+fn shown(flags: &[&'static Flag]) -> Vec<&'static Flag> {
+    let mut shown: Vec<&Flag> = flags.iter().copied().filter(|f| !f.help.is_empty()).collect();
+    if !shown.iter().any(|f| f.long == HELP.long) {
+        shown.push(&HELP);
+    }
+    shown
 }
 
-fn verb_names() -> String {
-    VERBS.iter().map(|v| v.name).collect::<Vec<_>>().join(" ")
+fn spellings(flags: &[&'static Flag]) -> String {
+    flags.iter().flat_map(|f| f.spellings()).collect::<Vec<_>>().join(" ")
+}
+
+/// A kind as the scripts name it.
+fn kind_word(kind: Kind) -> String {
+    match kind {
+        Kind::Session => "session".into(),
+        Kind::SessionId => "session-id".into(),
+        Kind::File => "file".into(),
+        Kind::Shell => "shell".into(),
+        Kind::Setting => "setting".into(),
+        Kind::SettingValue => "setting-value".into(),
+        Kind::Model => "model".into(),
+        Kind::Profile => "profile".into(),
+        Kind::Command => "command".into(),
+        Kind::Words(words) => format!("words:{}", words.join(",")),
+        Kind::Number => "number".into(),
+        Kind::Text => "text".into(),
+    }
+}
+
+fn command_names() -> String {
+    COMMANDS.iter().map(Node::name).collect::<Vec<_>>().join(" ")
+}
+
+/// The verbs of each group, with their aliases: (group, words).
+fn groups() -> Vec<(&'static str, Vec<&'static str>)> {
+    COMMANDS
+        .iter()
+        .filter(|node| !node.verbs().is_empty())
+        .map(|node| {
+            let words = node.verbs().iter().flat_map(|v| [Some(v.name()), v.alias()]).flatten().collect();
+            (node.name(), words)
+        })
+        .collect()
 }
 
 /// `text` inside single quotes, for bash, zsh and fish alike.
@@ -88,139 +173,312 @@ fn quoted(text: &str) -> String {
 }
 
 fn bash() -> String {
-    let mut takes_value = Vec::new();
-    let mut values = Vec::new();
-    let contexts = [("chat/", CHAT)].into_iter().chain(VERBS.iter().map(|v| (v.name, v.options)));
-    for (context, options) in contexts {
-        let context = if context == "chat/" { context.to_string() } else { format!("sessions/{context}") };
-        for o in shown(options) {
-            let Some((kind, optional)) = value_of(o) else { continue };
-            let patterns: Vec<String> = spellings(o).map(|s| format!("{context}/{s}")).collect();
-            if !optional {
-                takes_value.extend(patterns.iter().cloned());
-            }
-            let action = match kind {
-                Value::Title => "_hermes_add_sessions title \"$text\"; return".to_string(),
-                Value::Id => "_hermes_add_sessions id \"$text\"; return".to_string(),
-                Value::File => "compopt -o default 2>/dev/null; return".to_string(),
-                Value::Words(words) => format!("_hermes_add_words '{}' \"$text\"; return", words.join(" ")),
-                Value::Other => "return".to_string(),
-            };
-            let action = if optional { format!("[[ $text != -* ]] && {{ {action}; }}") } else { action };
-            values.push(format!("{}) {action} ;;", patterns.join(" | ")));
+    let (mut options, mut values, mut args) = (Vec::new(), Vec::new(), Vec::new());
+    for context in contexts() {
+        let names = context.names.iter().map(|n| quoted(n)).collect::<Vec<_>>().join(" | ");
+        let mut offered = shown(&context.flags);
+        if context.names == [""] {
+            // hermes -c NAME is chat: its options come before any command too.
+            let Node::Leaf(chat) = &COMMANDS[0] else { unreachable!("chat is the first command") };
+            offered.extend(shown(&chat.flags()).into_iter().filter(|f| f.long != HELP.long));
+        }
+        options.push(format!("{names}) REPLY='{}' ;;", spellings(&offered)));
+        for flag in shown(&context.flags) {
+            let Some(value) = flag.value else { continue };
+            let kind = kind_word(value.kind);
+            let kind = if value.optional { format!("?{kind}") } else { kind };
+            let patterns: Vec<String> = context
+                .names
+                .iter()
+                .flat_map(|n| flag.spellings().map(move |s| format!("{}/{s}", quoted(n))))
+                .collect();
+            values.push(format!("{}) REPLY='{kind}' ;;", patterns.join(" | ")));
+        }
+        if !context.args.is_empty() {
+            let kinds: Vec<String> =
+                context.args.iter().map(|a| kind_word(a.kind) + if a.many { "..." } else { "" }).collect();
+            args.push(format!("{names}) REPLY='{}' ;;", kinds.join(" ")));
         }
     }
-    let options: Vec<String> = VERBS
-        .iter()
-        .map(|v| format!("sessions/{}) _hermes_add_words '{}' \"$text\" ;;", v.name, words(v.options)))
-        .collect();
-    BASH.replace("@GLOBAL@", &words(GLOBAL).replace(" -h --help", ""))
-        .replace("@CHAT@", &words(CHAT))
-        .replace("@VERBS@", &verb_names())
-        .replace("@TAKES_VALUE@", &format!("{}) takes_value=1 ;;", takes_value.join(" | ")))
+    let mut verbs = Vec::new();
+    for node in COMMANDS.iter().filter(|node| !node.verbs().is_empty()) {
+        let names: Vec<&str> = node.verbs().iter().map(|v| v.name()).collect();
+        verbs.push(format!("{}/) REPLY='{}' ;;", node.name(), names.join(" ")));
+        verbs.push(format!("{}/all) REPLY='{}' ;;", node.name(), all_verb_names(node).join(" ")));
+    }
+    let setting_values: Vec<String> =
+        config::CHOICES.iter().map(|(key, words)| format!("{key}) REPLY='{}' ;;", words.join(" "))).collect();
+    let global: Vec<&str> = GLOBAL.iter().flat_map(|f| f.spellings()).collect();
+    BASH.replace("@VERBS@", &verbs.join("\n\t"))
+        .replace("@GLOBAL@", &global.join(" "))
+        .replace("@OPTIONS@", &options.join("\n\t"))
         .replace("@VALUES@", &values.join("\n\t"))
-        .replace("@OPTIONS@", &options.join("\n\t\t"))
+        .replace("@ARGS@", &args.join("\n\t"))
+        .replace("@SETTING_VALUES@", &setting_values.join("\n\t"))
+        .replace("@SETTINGS@", &config::KEYS.join(" "))
+        .replace("@COMMANDS@", &command_names())
 }
 
-fn spellings(o: &Opt) -> impl Iterator<Item = &'static str> {
-    o.short.into_iter().chain([o.long])
+/// A group's verbs and their other names (`ls` is `list`).
+fn all_verb_names(node: &Node) -> Vec<&'static str> {
+    node.verbs().iter().flat_map(|v| [Some(v.name()), v.alias()]).flatten().collect()
 }
 
-/// The spellings of the shown `options` and of `-h --help`, space-separated.
-fn words(options: &[Opt]) -> String {
-    shown(options).chain([&HELP]).flat_map(spellings).collect::<Vec<_>>().join(" ")
+/// What zsh's `_arguments` runs to complete a kind of value.
+fn zsh_action(kind: Kind) -> String {
+    match kind {
+        Kind::Session => "_hermes_sessions title".into(),
+        Kind::SessionId => "_hermes_sessions id".into(),
+        Kind::File => "_files".into(),
+        Kind::Shell => "_cmdstring".into(),
+        Kind::Setting => format!("({})", config::KEYS.join(" ")),
+        Kind::SettingValue => "_hermes_setting_values".into(),
+        Kind::Profile => "_hermes_profiles".into(),
+        Kind::Command => format!("({})", command_names()),
+        Kind::Words(words) => format!("({})", words.join(" ")),
+        Kind::Model | Kind::Number | Kind::Text => " ".into(),
+    }
 }
 
-/// An `_arguments` spec for `o`.
-fn zsh_spec(o: &Opt) -> String {
-    let help = o.help.replace('[', r"\[").replace(']', r"\]");
-    let value = value_of(o).map(|(kind, optional)| {
-        let action = match kind {
-            Value::Title => "_hermes_sessions title".to_string(),
-            Value::Id => "_hermes_sessions id".to_string(),
-            Value::File if o.value == Some("CMD") => "_cmdstring".to_string(),
-            Value::File => "_files".to_string(),
-            Value::Words(words) => format!("({})", words.join(" ")),
-            Value::Other => String::new(),
-        };
-        let name = o.value.unwrap_or_default().trim_matches(['[', ']']).to_lowercase();
-        (format!("{}{name}:{action}", if optional { "::" } else { ":" }), optional)
-    });
-    let (suffix, short_mark, long_mark) = match &value {
-        Some((suffix, false)) => (suffix.clone(), "+", "="),
-        Some((suffix, true)) => (suffix.clone(), "", ""),
+/// An `_arguments` spec for an option.
+fn zsh_option(flag: &Flag) -> String {
+    let help = flag.help.replace('[', r"\[").replace(']', r"\]");
+    let (suffix, short_mark, long_mark) = match flag.value {
+        Some(value) => {
+            let name = value.name.to_lowercase().replace('|', " or ");
+            let name = if name.is_empty() { "value".into() } else { name };
+            let colons = if value.optional { "::" } else { ":" };
+            let marks = if value.optional { ("", "") } else { ("+", "=") };
+            (format!("{colons}{name}:{}", zsh_action(value.kind)), marks.0, marks.1)
+        }
         None => (String::new(), "", ""),
     };
     let tail = quoted(&format!("[{help}]{suffix}"));
-    match o.short {
-        Some(short) => {
-            format!("'({short} {long})'{{{short}{short_mark},{long}{long_mark}}}{tail}", long = o.long)
-        }
-        None => format!("{}{long_mark}{tail}", o.long),
+    if flag.short.is_empty() {
+        format!("{}{long_mark}{tail}", flag.long)
+    } else {
+        let (short, long) = (flag.short, flag.long);
+        format!("'({short} {long})'{{{short}{short_mark},{long}{long_mark}}}{tail}")
     }
+}
+
+/// `_arguments` specs for positional arguments.
+fn zsh_args(args: &[&Arg]) -> Vec<String> {
+    let mut specs = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        let name = arg.name.to_lowercase().replace('|', " or ");
+        let name = if name.is_empty() { "value".into() } else { name };
+        if arg.kind == Kind::Command {
+            specs.push(quoted(&format!("{}:command:{}", i + 1, zsh_action(arg.kind))));
+            specs.push(quoted(&format!("{}:verb:_hermes_verbs_of", i + 2)));
+            continue;
+        }
+        let action = zsh_action(arg.kind);
+        specs.push(quoted(&match (arg.many, arg.optional) {
+            (true, _) => format!("*:{name}:{action}"),
+            (false, true) => format!("{}::{name}:{action}", i + 1),
+            (false, false) => format!("{}:{name}:{action}", i + 1),
+        }));
+    }
+    specs
+}
+
+/// `_arguments -s ...` for a context's options and arguments.
+fn zsh_arguments(flags: &[&'static Flag], args: &[&Arg]) -> String {
+    let mut words = vec!["_arguments -s $_hermes_help".to_string()];
+    words.extend(flags.iter().filter(|f| !f.help.is_empty()).map(|f| zsh_option(f)));
+    words.extend(zsh_args(args));
+    words.join(" ")
 }
 
 fn zsh() -> String {
-    let chat: Vec<String> = shown(CHAT).map(|o| format!("  {}", zsh_spec(o))).collect();
-    let summaries: Vec<String> =
-        VERBS.iter().map(|v| format!("      {}", quoted(&format!("{}:{}", v.name, v.summary)))).collect();
-    let options: Vec<String> = VERBS
+    let mut functions = Vec::new();
+    let mut dispatch = Vec::new();
+    for node in COMMANDS {
+        let name = node.name();
+        let function = format!("_hermes_cmd_{}", name.replace('-', "_"));
+        dispatch.push(format!("    {name}) {function} && ret=0 ;;"));
+        let body = match node {
+            Node::Leaf(spec) => {
+                let chat: Vec<String> = spec
+                    .flags()
+                    .iter()
+                    .filter(|f| !f.help.is_empty())
+                    .map(|f| format!("  {}", zsh_option(f)))
+                    .collect();
+                functions.push(format!("_hermes_chat_options=(\n{}\n)", chat.join("\n")));
+                let mut words = vec!["_arguments -s $_hermes_help $_hermes_chat_options".to_string()];
+                words.extend(zsh_args(&spec.positionals()));
+                format!("  {}", words.join(" "))
+            }
+            Node::Own(spec) => format!("  {}", zsh_arguments(&spec.flags(), &spec.positionals())),
+            Node::Group(group) => {
+                let summaries: Vec<String> = group
+                    .verbs
+                    .iter()
+                    .map(|v| format!("      {}", quoted(&format!("{}:{}", v.name(), v.summary()))))
+                    .collect();
+                let arms: Vec<String> = group
+                    .verbs
+                    .iter()
+                    .map(|v| {
+                        let names =
+                            [Some(v.name()), v.alias()].into_iter().flatten().collect::<Vec<_>>().join(" | ");
+                        format!("  {names}) {} ;;", zsh_arguments(&v.flags(), &v.positionals()))
+                    })
+                    .collect();
+                format!(
+                    "  local -a verbs\n  if (( CURRENT == 2 )); then\n    verbs=(\n{}\n    )\n    _describe -t verbs '{name} command' verbs\n    return\n  fi\n  shift words\n  (( CURRENT-- ))\n  curcontext=${{curcontext%:*}}-$words[1]:\n  case $words[1] in\n{}\n  esac",
+                    summaries.join("\n"),
+                    arms.join("\n")
+                )
+            }
+        };
+        functions.push(format!("{function}() {{\n{body}\n}}"));
+    }
+    let global: Vec<String> =
+        GLOBAL.iter().filter(|f| !f.help.is_empty()).map(|f| format!("    {} \\", zsh_option(f))).collect();
+    let commands: Vec<String> = COMMANDS
         .iter()
-        .filter(|v| !v.options.is_empty())
-        .map(|v| {
-            let specs: Vec<String> = shown(v.options).map(zsh_spec).collect();
-            format!("  {}) opts=({}) ;;", v.name, specs.join(" "))
-        })
+        .map(|n| format!("      {}", quoted(&format!("{}:{}", n.name(), n.summary()))))
         .collect();
-    ZSH.replace("@CHAT@", &chat.join("\n"))
-        .replace("@VERBS@", &verb_names())
-        .replace("@VERB_SUMMARIES@", &summaries.join("\n"))
-        .replace("@OPTIONS@", &options.join("\n"))
+    let setting_values: Vec<String> = config::CHOICES
+        .iter()
+        .map(|(key, words)| format!("  {key}) values=({}) ;;", words.join(" ")))
+        .collect();
+    let verbs_of: Vec<String> =
+        groups().iter().map(|(g, words)| format!("  {g}) verbs=({}) ;;", words.join(" "))).collect();
+    ZSH.replace("@FUNCTIONS@", &functions.join("\n\n"))
+        .replace("@GLOBAL@", &global.join("\n"))
+        .replace("@COMMANDS@", &commands.join("\n"))
+        .replace("@DISPATCH@", &dispatch.join("\n"))
+        .replace("@SETTING_VALUES@", &setting_values.join("\n"))
+        .replace("@VERBS_OF@", &verbs_of.join("\n"))
 }
 
-/// A fish `complete` line for `o` under `condition`.
-fn fish_line(condition: &str, o: &Opt) -> String {
-    let mut line = format!("complete -c hermes -n {condition}");
-    if let Some(short) = o.short {
-        line.push_str(&format!(" -s {}", &short[1..]));
+/// What fish offers for a kind of value, as `complete` options.
+fn fish_values(kind: Kind) -> String {
+    match kind {
+        Kind::Session => "-a '(__hermes_sessions title)'".into(),
+        Kind::SessionId => "-a '(__hermes_sessions id)'".into(),
+        Kind::File | Kind::Shell => "-F".into(),
+        Kind::Setting => format!("-a '{}'", config::KEYS.join(" ")),
+        Kind::SettingValue => "-a '(__hermes_setting_values)'".into(),
+        Kind::Profile => "-a '(__hermes_profiles)'".into(),
+        Kind::Command => format!("-a '{}'", command_names()),
+        Kind::Words(words) => format!("-a '{}'", words.join(" ")),
+        Kind::Model | Kind::Number | Kind::Text => String::new(),
     }
-    line.push_str(&format!(" -l {}", &o.long[2..]));
-    match value_of(o) {
-        Some((_, true)) | None => {}
-        Some((Value::Title, false)) => line.push_str(" -x -a '(__hermes_sessions title)'"),
-        Some((Value::Id, false)) => line.push_str(" -x -a '(__hermes_sessions id)'"),
-        Some((Value::File, false)) => line.push_str(" -r -F"),
-        Some((Value::Words(words), false)) => line.push_str(&format!(" -x -a '{}'", words.join(" "))),
-        Some((Value::Other, false)) => line.push_str(" -x"),
+}
+
+/// A fish `complete` line for an option, in the contexts `names`.
+fn fish_option(names: &str, flag: &Flag) -> String {
+    let mut line = format!("complete -c hermes -n '__hermes_at {names}'");
+    if !flag.short.is_empty() {
+        line.push_str(&format!(" -s {}", &flag.short[1..]));
     }
-    line.push_str(&format!(" -d {}", quoted(o.help)));
+    line.push_str(&format!(" -l {}", &flag.long[2..]));
+    match flag.value {
+        Some(value) if value.optional => {}
+        Some(value) if matches!(value.kind, Kind::File | Kind::Shell) => line.push_str(" -r -F"),
+        Some(value) => {
+            line.push_str(" -x");
+            let values = fish_values(value.kind);
+            if !values.is_empty() {
+                line.push(' ');
+                line.push_str(&values);
+            }
+        }
+        None => {}
+    }
+    line.push_str(&format!(" -d {}", quoted(flag.help)));
     line
 }
 
 fn fish() -> String {
-    let mut chat: Vec<String> = Vec::new();
-    for o in shown(CHAT) {
-        chat.push(fish_line("$chat", o));
-        if let Some((Value::Title, true)) = value_of(o) {
-            let previous: Vec<&str> = spellings(o).collect();
-            chat.push(format!(
-                "complete -c hermes -n '__hermes_command_is chat; and __hermes_previous {}' -x -a '(__hermes_sessions title)'",
-                previous.join(" ")
+    let mut lines = Vec::new();
+    for node in COMMANDS {
+        lines.push(format!(
+            "complete -c hermes -n '__hermes_at \"\"' -a {} -d {}",
+            node.name(),
+            quoted(&node.summary())
+        ));
+    }
+    let mut values = Vec::new();
+    let mut optional_kinds = Vec::new();
+    for context in contexts() {
+        let names = context
+            .names
+            .iter()
+            .map(|n| if n.is_empty() { "\"\"".to_string() } else { n.clone() })
+            .collect::<Vec<_>>();
+        // hermes -c ...: chat's options before any command.
+        let names =
+            if context.names == ["chat"] { format!("\"\" {}", names.join(" ")) } else { names.join(" ") };
+        for flag in shown(&context.flags) {
+            lines.push(fish_option(&names, flag));
+            if let Some(value) = flag.value {
+                let kind = kind_word(value.kind);
+                let kind = if value.optional { format!("?{kind}") } else { kind };
+                let cases: Vec<String> = context
+                    .names
+                    .iter()
+                    .flat_map(|n| flag.spellings().map(move |s| quoted(&format!("{n}/{s}"))))
+                    .collect();
+                values.push(format!("        case {}\n            echo '{kind}'", cases.join(" ")));
+                if value.optional && !optional_kinds.contains(&value.kind) {
+                    optional_kinds.push(value.kind);
+                    lines.push(format!(
+                        "complete -c hermes -n '__hermes_optional {}' {}",
+                        kind_word(value.kind),
+                        fish_values(value.kind)
+                    ));
+                }
+            }
+        }
+        for (i, arg) in context.args.iter().enumerate() {
+            let at = if arg.many { format!("{i}+") } else { i.to_string() };
+            if arg.kind == Kind::Command {
+                lines.push(format!(
+                    "complete -c hermes -n '__hermes_arg 0 {names}' {}",
+                    fish_values(arg.kind)
+                ));
+                lines.push(format!(
+                    "complete -c hermes -n '__hermes_arg 1 {names}' -a '(__hermes_verbs (__hermes_first))'"
+                ));
+                continue;
+            }
+            let offered = fish_values(arg.kind);
+            if !offered.is_empty() {
+                lines.push(format!("complete -c hermes -n '__hermes_arg {at} {names}' {offered}"));
+            }
+        }
+    }
+    for node in COMMANDS {
+        for verb in node.verbs() {
+            lines.push(format!(
+                "complete -c hermes -n '__hermes_at {}' -a {} -d {}",
+                node.name(),
+                verb.name(),
+                quoted(verb.summary())
             ));
         }
     }
-    let summaries: Vec<String> = VERBS
+    let verbs: Vec<String> = groups()
         .iter()
-        .map(|v| format!("complete -c hermes -n __hermes_needs_verb -a {} -d {}", v.name, quoted(v.summary)))
+        .map(|(g, words)| format!("        case {g}\n            printf '%s\\n' {}", words.join(" ")))
         .collect();
-    let options: Vec<String> = VERBS
+    let setting_values: Vec<String> = config::CHOICES
         .iter()
-        .flat_map(|v| shown(v.options).map(|o| fish_line(&format!("'__hermes_sessions_verb {}'", v.name), o)))
+        .map(|(key, words)| format!("        case {key}\n            printf '%s\\n' {}", words.join(" ")))
         .collect();
-    FISH.replace("@CHAT@", &chat.join("\n"))
-        .replace("@VERB_SUMMARIES@", &summaries.join("\n"))
-        .replace("@OPTIONS@", &options.join("\n"))
-        .replace("@VERBS@", &verb_names())
+    let global: Vec<&str> = GLOBAL.iter().flat_map(|f| f.spellings()).collect();
+    FISH.replace("@VERBS@", &verbs.join("\n"))
+        .replace("@VALUES@", &values.join("\n"))
+        .replace("@GLOBAL@", &global.join(" "))
+        .replace("@COMMANDS@", &command_names())
+        .replace("@SETTING_VALUES@", &setting_values.join("\n"))
+        .replace("@COMPLETIONS@", &lines.join("\n"))
 }
 
 #[cfg(test)]
@@ -231,33 +489,35 @@ mod tests {
     fn every_placeholder_is_filled() {
         for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
             let text = script(shell);
-            for word in [
-                "@GLOBAL@",
-                "@CHAT@",
-                "@VERBS@",
-                "@TAKES_VALUE@",
-                "@VALUES@",
-                "@OPTIONS@",
-                "@VERB_SUMMARIES@",
-            ] {
-                assert!(!text.contains(word), "{shell:?}: {word}");
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find('@') {
+                let word: String =
+                    rest[at + 1..].chars().take_while(|c| c.is_ascii_uppercase() || *c == '_').collect();
+                assert!(
+                    word.len() < 2 || !rest[at + 1 + word.len()..].starts_with('@'),
+                    "{shell:?}: @{word}@ left"
+                );
+                rest = &rest[at + 1..];
             }
         }
     }
 
     #[test]
-    fn each_script_offers_every_option_of_every_verb() {
+    fn each_script_offers_every_command_verb_and_option() {
         for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
             let text = script(shell);
-            for verb in VERBS {
-                assert!(text.contains(verb.name), "{shell:?}: {}", verb.name);
-                for o in verb.options {
+            for context in contexts() {
+                for name in &context.names {
+                    let word = name.rsplit('/').next().unwrap_or_default();
+                    assert!(text.contains(word), "{shell:?}: {name}");
+                }
+                for flag in shown(&context.flags) {
                     let long = if shell == Shell::Fish {
-                        format!("-l {}", &o.long[2..])
+                        format!("-l {}", &flag.long[2..])
                     } else {
-                        o.long.to_string()
+                        flag.long.to_string()
                     };
-                    assert!(text.contains(&long), "{shell:?}: {} {}", verb.name, o.long);
+                    assert!(text.contains(&long), "{shell:?}: {:?} {}", context.names, flag.long);
                 }
             }
         }

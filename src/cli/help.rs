@@ -1,96 +1,292 @@
-//! `--help` for every command: the words of texts.rs with the lines made
-//! from the option table in defs.rs filled in (each command's option lines,
-//! the verb lines of `hermes sessions --help`, the main one's verbs).
+//! `--help` and `hermes help`, made from the command line's tree
+//! (defs.rs) and each command's `Spec`: usage lines, option lines, the
+//! lists of commands and verbs; only the prose is written by hand, beside
+//! each command.
 
-use super::defs::{self, Opt, VERBS, Verb};
-use super::texts::{CHAT, MAIN, SESSIONS};
+use crate::args::{Arg, Describe, Flag, HELP, Kind, Run, Spec, Value, flag};
+use crate::error::{Error, Result};
 
-/// The main `--help`: `MAIN` with the sessions verbs of defs.rs named.
+use super::defs::{self, COMMANDS, GLOBAL, Group, Node};
+
+/// `hermes help [COMMAND [VERB]]`.
+pub(crate) struct Args {
+    words: Vec<String>,
+}
+
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "help",
+    alias: None,
+    summary: "show help for a command",
+    about: "\
+Show the help of a command or a verb: 'hermes help sessions list' is
+'hermes sessions list --help' ('hermes help list' too). With --all, the
+help of every command and verb, one after the other.
+
+{options}
+",
+    options: &[
+        flag("", "--all", "the help of every command and verb").sets(|a| a.words = vec!["--all".into()])
+    ],
+    args: &[Arg::optional("COMMAND", Kind::Command).many().takes(|a, v| {
+        a.words.push(v.text());
+        Ok(())
+    })],
+    start: || Args { words: Vec::new() },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<()> for Args {
+    fn run(self, _: &()) -> Result<()> {
+        let words: Vec<&str> = self.words.iter().map(String::as_str).collect();
+        super::print(&for_words(&words)?)
+    }
+}
+
+/// The help `hermes help WORDS...` prints.
+pub(crate) fn for_words(words: &[&str]) -> Result<String> {
+    let unknown = || Error::usage(format!("help: no such command '{}'", words.join(" ")));
+    Ok(match words {
+        [] => main(),
+        ["--all"] => all(),
+        [name] => match defs::command(name) {
+            Some(node) => node_help(node),
+            // `hermes help list`: a verb of sessions.
+            None => command(defs::verb(crate::sessions::VERBS, name).ok_or_else(unknown)?),
+        },
+        [name, verb] => {
+            let verbs = defs::command(name).map(Node::verbs).unwrap_or_default();
+            command(defs::verb(verbs, verb).ok_or_else(unknown)?)
+        }
+        _ => return Err(unknown()),
+    })
+}
+
+/// A command's help, as `--help` after it prints it.
+pub(crate) fn node_help(node: &Node) -> String {
+    match node {
+        Node::Leaf(spec) => command(*spec),
+        Node::Group(group) => group_help(group),
+        Node::Own(spec) => command(*spec),
+    }
+}
+
+/// Every command's and verb's help, in the order of the tree.
+fn all() -> String {
+    let mut text = main();
+    for node in COMMANDS {
+        text.push_str(&format!("\n{}\n\n", rule(&format!("hermes {}", node.name()))));
+        text.push_str(&node_help(node));
+        for verb in node.verbs() {
+            text.push_str(&format!("\n{}\n\n", rule(&format!("hermes {}", verb.path()))));
+            text.push_str(&command(*verb));
+        }
+    }
+    text
+}
+
+fn rule(title: &str) -> String {
+    format!("== {title} {}", "=".repeat(72usize.saturating_sub(title.len())))
+}
+
+/// The main `--help`.
 pub(crate) fn main() -> String {
-    let names: Vec<&str> = VERBS.iter().map(|verb| verb.name).collect();
-    let mut lines = vec![String::new()];
-    for (i, name) in names.iter().enumerate() {
-        let word = match names.len() - i {
-            1 => format!("and {name}"),
-            2 => name.to_string(),
-            _ => format!("{name},"),
-        };
-        let line = lines.last_mut().unwrap_or_else(|| unreachable!());
-        if !line.is_empty() && line.len() + 1 + word.len() > 60 {
-            lines.push(word);
-        } else {
-            if !line.is_empty() {
-                line.push(' ');
+    let mut text =
+        String::from("hermes - chat sessions as plain files, one conversation per terminal\n\nUsage:\n");
+    for node in COMMANDS {
+        let line = match node {
+            Node::Leaf(spec) => {
+                format!("hermes [-p PROFILE] [{}] [{} OPTIONS]", spec.name(), spec.name().to_uppercase())
             }
+            Node::Group(group) => {
+                let verbs: Vec<&str> = group.verbs.iter().map(|v| v.name()).collect();
+                if verbs.len() <= 6 {
+                    format!("hermes [-p PROFILE] {} {} [ARGS]", group.name, verbs.join("|"))
+                } else {
+                    format!("hermes [-p PROFILE] {} COMMAND [ARGS]", group.name)
+                }
+            }
+            Node::Own(spec) => {
+                let args: Vec<String> = spec.positionals().iter().map(|a| a.usage()).collect();
+                format!("hermes {} {}", spec.path(), args.join(" "))
+            }
+        };
+        text.push_str(&format!("  {line}\n"));
+    }
+    text.push_str("\nCommands:\n");
+    for node in COMMANDS {
+        text.push_str(&row(&format!("  {}", node.name()), 15, &node.summary()));
+        text.push('\n');
+    }
+    text.push_str("\nOptions:\n");
+    text.push_str(&option_lines(&GLOBAL.iter().collect::<Vec<_>>()));
+    text.push_str(MAIN_TAIL);
+    text
+}
+
+const MAIN_TAIL: &str = "
+
+Common use:
+  hermes chat -c                       continue this terminal's session
+  hermes chat -c \"redis debug\"         continue the session with that title
+  hermes chat -c NAME --create-if-missing -q TEXT
+                                       post to a named thread, creating it once
+  hermes sessions list                 find your way back to any session
+
+Environment: HERMES_HOME (default ~/.hermes), HERMES_AGENT.
+Exit status: 0 ok, 1 no such session, 2 usage, 3 agent failed, 4 store
+failed, 130 interrupted. See hermes(1).
+";
+
+/// A command's or verb's `--help`: its usage line, then its prose with its
+/// option lines (and chat's list of slash commands) in their place.
+pub(crate) fn command(spec: &dyn Describe) -> String {
+    let options = option_lines(&spec.flags().into_iter().chain([&HELP]).collect::<Vec<_>>());
+    let about = if spec.about().is_empty() { "{options}\n" } else { spec.about() };
+    let about = about.replace("{options}", &options);
+    // Chat's slash commands, in their paragraph, filled to the width.
+    let about = match about.split("\n\n").find(|p| p.contains("{slash}")) {
+        Some(paragraph) => {
+            let filled = fill(&paragraph.replace("{slash}", &crate::chat::slash_names().join(" ")), 78);
+            about.replace(paragraph, &filled)
+        }
+        None => about,
+    };
+    format!("{}\n\n{}", usage(spec), about.trim_end_matches('\n')) + "\n"
+}
+
+/// A group's `--help`: how to call it, its verbs, its prose.
+fn group_help(group: &Group) -> String {
+    let mut text = format!("Usage: hermes {} COMMAND [ARGS]\n\nCommands:\n", group.name);
+    for verb in group.verbs {
+        let words = usage_words(*verb);
+        let synopsis = words.strip_prefix(&format!("hermes {} ", group.name)).unwrap_or(&words);
+        text.push_str(&row(&format!("  {synopsis}"), 25, verb.summary()));
+        text.push('\n');
+    }
+    format!("{text}\n{}", group.about)
+}
+
+/// `Usage: hermes sessions list [TEXT] [-n N] ...`, wrapped at 78 columns
+/// under its first argument.
+pub(crate) fn usage(spec: &dyn Describe) -> String {
+    let head = format!("Usage: hermes {}", spec.path());
+    let indent = " ".repeat(head.len() + 1);
+    let mut lines = vec![head];
+    for word in usage_parts(spec) {
+        let line = lines.last_mut().unwrap_or_else(|| unreachable!());
+        if line.len() + 1 + word.len() > 78 && line.len() > indent.len() {
+            lines.push(format!("{indent}{word}"));
+        } else {
+            line.push(' ');
             line.push_str(&word);
         }
     }
-    MAIN.replace("{sessions}", &lines.join("\n               "))
+    lines.join("\n")
 }
 
-/// `hermes chat --help`: its text with its option lines, in their groups.
-pub(crate) fn chat() -> String {
-    let mut options: Vec<&Opt> = defs::CHAT.iter().collect();
-    options.push(&defs::HELP);
-    CHAT.replace("{options}", &option_rows(&options))
+/// The usage line on one line, without "Usage: ".
+pub(crate) fn usage_words(spec: &dyn Describe) -> String {
+    let mut words = format!("hermes {}", spec.path());
+    for part in usage_parts(spec) {
+        words.push(' ');
+        words.push_str(&part);
+    }
+    words
 }
 
-/// `hermes sessions VERB --help`: its text with its option lines filled in.
-pub(crate) fn verb(verb: &Verb) -> String {
-    verb.help.replace("{options}", &option_lines(verb.options))
+/// A command's arguments, then its options, as a usage line shows them:
+/// the options of one group in one bracket (`[-s TEXT | --system-file FILE]`).
+pub(crate) fn usage_parts(spec: &dyn Describe) -> Vec<String> {
+    let mut parts: Vec<String> = spec.positionals().iter().map(|arg| Arg::usage(arg)).collect();
+    let flags: Vec<&Flag> = spec.flags().into_iter().filter(|f| !f.help.is_empty()).collect();
+    for (i, flag) in flags.iter().enumerate() {
+        if flag.group != 0 && flags[..i].iter().any(|f| f.group == flag.group) {
+            continue;
+        }
+        let members: Vec<String> = flags[i..]
+            .iter()
+            .filter(|f| f.long == flag.long || (flag.group != 0 && f.group == flag.group))
+            .map(|f| usage_of(f))
+            .collect();
+        let members = members.join(" | ");
+        parts.push(if flag.required { members } else { format!("[{members}]") });
+    }
+    parts
 }
 
-/// `hermes sessions --help`: each verb with its arguments (from its usage
-/// line) and its summary.
-pub(crate) fn sessions() -> String {
-    let lines: Vec<String> = VERBS
-        .iter()
-        .map(|verb| {
-            let usage = verb.help.lines().next().unwrap_or_default();
-            let synopsis = usage.strip_prefix("Usage: hermes sessions ").unwrap_or(verb.name);
-            row(&format!("  {synopsis}"), 25, verb.summary)
-        })
-        .collect();
-    SESSIONS.replace("{verbs}", &lines.join("\n"))
+/// An option as a usage line names it: its short form if it has one.
+fn usage_of(flag: &Flag) -> String {
+    let name = if flag.short.is_empty() { flag.long } else { flag.short };
+    match flag.value {
+        Some(value) if value.optional => format!("{name} [{}]", value_name(&value)),
+        Some(value) => format!("{name} {}", value_name(&value)),
+        None => name.to_string(),
+    }
+}
+
+/// How help names a value: its name, or its words (`json|jsonl|markdown`).
+pub(crate) fn value_name(value: &Value) -> String {
+    match value.kind {
+        Kind::Words(words) if value.name.is_empty() => words.join("|"),
+        _ => value.name.to_string(),
+    }
 }
 
 /// How an option is named on its line: `  -n, --limit N`, `      --all`.
-fn option_name(o: &Opt) -> String {
-    let value = o.value.map(|v| format!(" {v}")).unwrap_or_default();
-    match o.short {
-        Some(short) => format!("  {short}, {}{value}", o.long),
-        None => format!("      {}{value}", o.long),
+fn option_name(flag: &Flag) -> String {
+    let value = match flag.value {
+        Some(value) if value.optional => format!(" [{}]", value_name(&value)),
+        Some(value) => format!(" {}", value_name(&value)),
+        None => String::new(),
+    };
+    if flag.short.is_empty() {
+        format!("      {}{value}", flag.long)
+    } else {
+        format!("  {}, {}{value}", flag.short, flag.long)
     }
 }
 
 /// The option lines of a `--help`: names, then descriptions in one column
-/// (the longest name's, from 18 to 26), wrapped at 78.
-pub(crate) fn option_lines(options: &[Opt]) -> String {
-    option_rows(&options.iter().collect::<Vec<_>>())
-}
-
-/// `option_lines`, with each option's heading (after a blank line) before
-/// it and its other forms after it.
-fn option_rows(options: &[&Opt]) -> String {
-    let shown: Vec<&Opt> = options.iter().copied().filter(|o| !o.help.is_empty()).collect();
-    let column = shown.iter().map(|o| option_name(o).len() + 3).max().unwrap_or(0).clamp(18, 26);
+/// (the longest name's, from 18 to 26), wrapped at 78; each option's
+/// heading (after a blank line) before it and its other forms after it.
+pub(crate) fn option_lines(flags: &[&Flag]) -> String {
+    let shown: Vec<&Flag> = flags.iter().copied().filter(|f| !f.help.is_empty()).collect();
+    let column = shown.iter().map(|f| option_name(f).len() + 3).max().unwrap_or(0).clamp(18, 26);
     let mut lines = Vec::new();
-    for o in shown {
-        if let Some(heading) = o.heading {
+    for flag in shown {
+        if let Some(heading) = flag.heading {
             if !lines.is_empty() {
                 lines.push(String::new());
             }
             lines.push(heading.to_string());
         }
-        lines.push(row(&option_name(o), column, o.help));
-        lines.extend(o.also.iter().map(|(name, what)| row(&format!("  {name}"), column, what)));
+        lines.push(row(&option_name(flag), column, flag.help));
+        lines.extend(flag.also.iter().map(|(name, what)| row(&format!("  {name}"), column, what)));
+    }
+    lines.join("\n")
+}
+
+/// `text`'s words in lines of at most `width` columns.
+fn fill(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in text.split_whitespace() {
+        let line = lines.last_mut().unwrap_or_else(|| unreachable!());
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            lines.push(word.to_string());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
     }
     lines.join("\n")
 }
 
 /// `name`, then `text` from `column` on, wrapped at 78; on a line of its
 /// own when `name` reaches into the column.
-fn row(name: &str, column: usize, text: &str) -> String {
+pub(crate) fn row(name: &str, column: usize, text: &str) -> String {
     let indent = " ".repeat(column);
     let (mut out, mut line) = if name.len() + 2 > column {
         (format!("{name}\n"), indent.clone())

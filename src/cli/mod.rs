@@ -1,23 +1,21 @@
-//! Command-line parsing: the global options and the command, then each
-//! command's own `parse` (beside it: `chat::args`, `sessions::VERB`) builds
-//! its typed arguments. Nothing here touches the file system, so `--help`
-//! and `--version` always work.
+//! Command-line parsing: hermes's own options, then the command of the
+//! tree in defs.rs, whose `Spec` reads its own arguments (`args::parse`).
+//! Nothing here touches the file system, so `--help` and `--version`
+//! always work.
 
 pub(crate) mod completion;
 pub(crate) mod defs;
 pub(crate) mod help;
 pub(crate) mod run;
-pub(crate) mod texts;
 
 use std::ffi::OsString;
 
 use lexopt::prelude::*;
 
-use crate::args::{peek_option, peek_word, string};
-use crate::chat;
+use crate::args::{Command as Spec, Job, peek_option, peek_word, string};
 use crate::error::{Error, Result};
-use crate::sessions;
-use completion::Shell;
+use crate::store::Store;
+use defs::{COMMANDS, Node};
 
 #[derive(Debug)]
 pub struct Cli {
@@ -25,17 +23,27 @@ pub struct Cli {
     pub(crate) command: Command,
 }
 
-#[derive(Debug)]
 pub(crate) enum Command {
-    Chat(chat::args::Args),
-    Sessions(sessions::Command),
-    Config(crate::configure::Command),
-    Completion(Shell),
+    /// A command that runs on the store: chat, a sessions or config verb.
+    Store(Box<dyn Job<Store>>),
+    /// A command of hermes's own (completion, help).
+    Own(Box<dyn Job<()>>),
     /// Print this text to stdout and succeed.
     Print(String),
     Version {
         verbose: bool,
     },
+}
+
+impl std::fmt::Debug for Command {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Command::Store(job) => write!(f, "Store({:?})", job.access()),
+            Command::Own(_) => f.write_str("Own"),
+            Command::Print(text) => write!(f, "Print({text:?})"),
+            Command::Version { verbose } => write!(f, "Version {{ verbose: {verbose} }}"),
+        }
+    }
 }
 
 /// Parse the process arguments.
@@ -85,41 +93,65 @@ pub(crate) fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli
 /// The command after the global options, and its own arguments; no
 /// command word is `chat`.
 fn parse_command(parser: &mut lexopt::Parser) -> Result<Command> {
-    Ok(match peek_word(parser).as_deref() {
-        Some("chat") => {
-            parser.next()?;
-            parsed(chat::args::parse(parser), help::chat(), &defs::spellings(defs::CHAT), Command::Chat)?
+    let Some(word) = peek_word(parser) else {
+        let Node::Leaf(chat) = &COMMANDS[0] else { unreachable!("chat is the first command") };
+        return read(*chat, parser, Command::Store);
+    };
+    let Some(node) = defs::command(&word) else {
+        let names: Vec<&str> = COMMANDS.iter().map(Node::name).collect();
+        return Err(Error::usage(format!(
+            "unknown command '{word}'{} (commands: {})",
+            did_you_mean(&word, names.iter().copied()),
+            names.join(", ")
+        )));
+    };
+    parser.next()?;
+    match node {
+        Node::Leaf(spec) => read(*spec, parser, Command::Store),
+        Node::Own(spec) => read(*spec, parser, Command::Own),
+        Node::Group(group) => {
+            let verb = match parser.next()? {
+                Some(Value(v)) => string(v),
+                Some(Short('h') | Long("help")) | None => return Ok(Command::Print(help::node_help(node))),
+                Some(other) => return Err(other.unexpected().into()),
+            };
+            let Some(spec) = defs::verb(group.verbs, &verb) else {
+                let names: Vec<&str> = group.verbs.iter().map(|v| v.name()).collect();
+                return Err(Error::usage(format!(
+                    "unknown {} command '{verb}'{} ({})",
+                    group.name,
+                    did_you_mean(&verb, names.iter().copied()),
+                    names.join(", ")
+                )));
+            };
+            read(spec, parser, Command::Store)
         }
-        Some("sessions") => {
-            parser.next()?;
-            parse_sessions(parser)?
+    }
+}
+
+/// A command's arguments read by its spec: `--help` answered with its
+/// help, a usage error pointing at it.
+fn read<C: 'static>(
+    spec: &'static dyn Spec<C>,
+    parser: &mut lexopt::Parser,
+    command: impl FnOnce(Box<dyn Job<C>>) -> Command,
+) -> Result<Command> {
+    match spec.read(parser) {
+        Ok(job) => Ok(command(job)),
+        Err(Error::HelpWanted) => Ok(Command::Print(help::command(spec))),
+        Err(Error::Usage(text)) => Err(Error::UsageIn { text, command: spec.path() }),
+        Err(Error::UnknownOption { option, did_you_mean, command: "" }) => {
+            Err(Error::UnknownOption { option, did_you_mean, command: spec.path() })
         }
-        Some("config") => {
-            parser.next()?;
-            parsed(
-                crate::configure::parse(parser),
-                texts::CONFIG.to_string(),
-                &defs::spellings(defs::CONFIG),
-                Command::Config,
-            )?
-        }
-        Some("completion") => {
-            parser.next()?;
-            parse_completion(parser)?
-        }
-        Some("help") => {
-            parser.next()?;
-            parse_help(parser)?
-        }
-        Some(word) => {
-            return Err(Error::usage(format!(
-                "unknown command '{word}'{} (commands: {})",
-                did_you_mean(word, COMMANDS.iter().copied()),
-                COMMANDS.join(", ")
-            )));
-        }
-        None => parsed(chat::args::parse(parser), help::chat(), &chat_and_global_options(), Command::Chat)?,
-    })
+        Err(e) => Err(e),
+    }
+}
+
+/// Print `text` to stdout (a closed pipe is not an error).
+pub(crate) fn print(text: &str) -> Result<()> {
+    let mut out = crate::output::Out::new();
+    out.write(text)?;
+    out.flush()
 }
 
 fn valid_profile(name: String) -> Result<String> {
@@ -136,207 +168,129 @@ fn valid_profile(name: String) -> Result<String> {
     }
 }
 
-/// The top-level commands, for the unknown-command message.
-const COMMANDS: [&str; 5] = ["chat", "sessions", "config", "completion", "help"];
-
 /// `; did you mean 'X'?` for the candidate nearest `word`, else nothing.
 fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
     crate::text::nearest(word, candidates).map(|near| format!("; did you mean '{near}'?")).unwrap_or_default()
 }
 
-/// Chat's options and the global ones: `hermes -x` is read as chat.
-fn chat_and_global_options() -> Vec<&'static str> {
-    let mut options = defs::spellings(defs::CHAT);
-    options.extend(defs::GLOBAL.iter().take(2).flat_map(|o| o.short.into_iter().chain([o.long])));
-    options
-}
-
-/// A command's own parse, with its `--help` answered by `help_text`, and an
-/// option it does not take answered with the nearest of `options`.
-fn parsed<T>(
-    parsed: Result<T>,
-    help_text: String,
-    options: &[&'static str],
-    command: impl FnOnce(T) -> Command,
-) -> Result<Command> {
-    match parsed {
-        Ok(args) => Ok(command(args)),
-        Err(Error::HelpWanted) => Ok(Command::Print(help_text)),
-        // A one-letter option is one edit from every other: no guess.
-        Err(Error::UnknownOption { option, did_you_mean: None }) if option.starts_with("--") => {
-            let did_you_mean = crate::text::nearest(&option, options.iter().copied()).map(str::to_string);
-            Err(Error::UnknownOption { option, did_you_mean })
-        }
-        Err(e) => Err(e),
-    }
-}
-
-fn parse_sessions(parser: &mut lexopt::Parser) -> Result<Command> {
-    let verb = match parser.next()? {
-        Some(Value(v)) => string(v),
-        Some(Short('h') | Long("help")) | None => {
-            return Ok(Command::Print(help::sessions()));
-        }
-        Some(other) => return Err(other.unexpected().into()),
-    };
-    let Some(def) = defs::verb(&verb) else {
-        let names: Vec<&str> = defs::VERBS.iter().map(|v| v.name).collect();
-        return Err(Error::usage(format!(
-            "unknown sessions command '{verb}'{} ({})",
-            did_you_mean(&verb, names.iter().copied()),
-            names.join(", ")
-        )));
-    };
-    parsed((def.parse)(parser), help::verb(def), &defs::spellings(def.options), Command::Sessions)
-}
-
-fn parse_completion(parser: &mut lexopt::Parser) -> Result<Command> {
-    match parser.next()? {
-        Some(Value(shell)) => {
-            let shell = string(shell);
-            if let Some(arg) = parser.next()? {
-                return Err(arg.unexpected().into());
-            }
-            Ok(Command::Completion(shell.parse()?))
-        }
-        Some(Short('h') | Long("help")) | None => Ok(Command::Print(texts::COMPLETION.to_string())),
-        Some(other) => Err(other.unexpected().into()),
-    }
-}
-
-fn parse_help(parser: &mut lexopt::Parser) -> Result<Command> {
-    let mut words = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Value(v) => words.push(string(v)),
-            _ => return Err(arg.unexpected().into()),
-        }
-    }
-    let text = match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
-        [] => return Ok(Command::Print(help::main())),
-        ["chat"] => help::chat(),
-        ["sessions"] => help::sessions(),
-        ["config"] => texts::CONFIG.to_string(),
-        ["completion"] => texts::COMPLETION.to_string(),
-        ["sessions", verb] | [verb] if defs::verb(verb).is_some() => {
-            defs::verb(verb).map_or_else(help::sessions, help::verb)
-        }
-        _ => {
-            return Err(Error::usage(format!("help: no such command '{}'", words.join(" "))));
-        }
-    };
-    Ok(Command::Print(text))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args::Describe;
+    use crate::chat;
+    use crate::sessions::{export, list};
 
     fn parse_words(words: &[&str]) -> Result<Cli> {
         parse_from(words.iter().map(OsString::from))
     }
 
-    use crate::sessions::{export, list};
-
-    /// Each verb's options, as defs.rs defines them.
-    fn verb_options() -> Vec<(&'static str, Vec<&'static str>)> {
-        defs::VERBS.iter().map(|verb| (verb.name, defs::spellings(verb.options))).collect()
-    }
-
-    /// The options a help text defines: those on its Usage lines and
-    /// option lines, not the ones its prose mentions.
-    fn options_in_help(text: &str) -> Vec<String> {
-        let mut options: Vec<String> = text
-            .lines()
-            .take_while(|line| !line.starts_with("Interactive commands:"))
-            .filter(|line| line.starts_with("Usage:") || line.trim_start().starts_with('-'))
-            .flat_map(|line| line.split(|c: char| c.is_whitespace() || "[],|".contains(c)))
-            .filter(|word| word.starts_with('-') && word.len() > 1 && word != &"-")
-            .map(str::to_string)
-            .collect();
-        options.extend(["-h".to_string(), "--help".to_string()]);
-        options.sort_unstable();
-        options.dedup();
-        options
-    }
-
-    fn sorted(options: &[&str]) -> Vec<String> {
-        let mut options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
-        options.sort_unstable();
-        options
-    }
-
-    #[test]
-    fn every_verb_lists_the_options_its_help_shows() {
-        for (verb, options) in verb_options() {
-            let help_text = help::verb(defs::verb(verb).unwrap());
-            assert_eq!(sorted(&options), options_in_help(&help_text), "sessions {verb}");
+    fn printed(words: &[&str]) -> String {
+        match parse_words(words) {
+            Ok(Cli { command: Command::Print(text), .. }) => text,
+            other => panic!("{words:?}: {other:?}"),
         }
-        assert_eq!(sorted(&defs::spellings(defs::CHAT)), options_in_help(&help::chat()), "chat");
     }
 
     #[test]
-    fn every_verb_takes_its_options_and_refuses_the_others() {
-        let all: Vec<&str> = verb_options().iter().flat_map(|(_, options)| options.iter().copied()).collect();
-        for (verb, options) in verb_options() {
-            for option in &all {
-                // A value that every option taking one accepts.
-                let value = if option.contains("format") || *option == "-f" { "json" } else { "1" };
-                let result = parse_words(&["sessions", verb, option, value, "x", "y"]);
-                let refused = matches!(&result, Err(Error::UnknownOption { .. }));
-                assert_eq!(refused, !options.contains(option), "sessions {verb} {option}: {result:?}");
+    fn names_and_aliases_are_unique_in_each_group() {
+        let mut names: Vec<&str> = COMMANDS.iter().map(Node::name).collect();
+        for node in COMMANDS {
+            let mut verbs: Vec<&str> =
+                node.verbs().iter().flat_map(|v| [Some(v.name()), v.alias()]).flatten().collect();
+            let count = verbs.len();
+            verbs.sort_unstable();
+            verbs.dedup();
+            assert_eq!(verbs.len(), count, "{}", node.name());
+        }
+        let count = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), count);
+    }
+
+    #[test]
+    fn every_help_line_fits_in_80_columns() {
+        for line in help::for_words(&["--all"]).unwrap().lines() {
+            assert!(line.chars().count() < 80, "a --help line over 79 columns: {line}");
+        }
+    }
+
+    #[test]
+    fn help_anywhere_among_a_commands_arguments_prints_its_help() {
+        let prune = defs::verb(crate::sessions::VERBS, "prune").unwrap();
+        assert_eq!(printed(&["sessions", "prune", "--dry-run", "--help"]), help::command(prune));
+        assert_eq!(help::for_words(&["prune"]).unwrap(), help::command(prune));
+        assert_eq!(help::for_words(&["sessions", "prune"]).unwrap(), help::command(prune));
+        let chat = &chat::args::SPEC;
+        assert_eq!(printed(&["chat", "-c", "x", "-h"]), help::command(chat));
+        assert_eq!(printed(&["-c", "x", "--help"]), help::command(chat));
+        assert!(printed(&["config", "set", "--help"]).starts_with("Usage: hermes config set KEY VALUE\n"));
+        assert!(printed(&["sessions"]).contains("merge-file BASE OURS THEIRS"));
+    }
+
+    #[test]
+    fn usage_errors_point_at_their_commands_help() {
+        let error = parse_words(&["sessions", "show"]).unwrap_err().to_string();
+        assert!(error.contains("sessions show: missing NAME or ID"), "{error}");
+        let error = parse_words(&["sessions", "list", "--limt", "2"]).unwrap_err().to_string();
+        assert!(error.contains("did you mean '--limit'?\nTry 'hermes sessions list --help'"), "{error}");
+        let error = parse_words(&["sessions", "list", "-n", "0"]).unwrap_err().to_string();
+        assert!(error.ends_with("Try 'hermes sessions list --help' for more information."), "{error}");
+        let error = parse_words(&["sesions"]).unwrap_err().to_string();
+        assert!(error.contains("did you mean 'sessions'?"), "{error}");
+        let error = parse_words(&["config", "lst"]).unwrap_err().to_string();
+        assert!(error.contains("unknown config command 'lst'; did you mean 'list'?"), "{error}");
+    }
+
+    #[test]
+    fn verbs_build_their_typed_arguments() {
+        let read = |spec, words: &[&str]| {
+            crate::args::parse(spec, &mut lexopt::Parser::from_args(words.iter().copied()))
+        };
+        let args = read(&list::SPEC, &["-n", "5", "--here", "redis"]).unwrap();
+        assert_eq!(
+            args,
+            list::Args { title: Some("redis".into()), limit: 5, all: false, here: true, json: false }
+        );
+        let args = crate::args::parse(
+            &export::SPEC,
+            &mut lexopt::Parser::from_args(["a", "b", "-f", "md", "-o", "out"]),
+        )
+        .unwrap();
+        assert_eq!(args.names, ["a", "b"]);
+        assert_eq!(args.format, export::ExportFormat::Markdown);
+        assert_eq!(args.output.as_deref(), Some(std::ffi::OsStr::new("out")));
+        let args = crate::args::parse(
+            &chat::args::SPEC,
+            &mut lexopt::Parser::from_args(["-c", "redis debug", "-q", "-"]),
+        )
+        .unwrap();
+        assert_eq!(args.target, chat::args::Target::ContinueNamed("redis debug".into()));
+        assert_eq!(args.query, Some(chat::args::Query::Stdin));
+        let cli = parse_words(&["-p", "work", "sessions", "ls"]).unwrap();
+        assert_eq!(cli.profile.as_deref(), Some("work"));
+        assert!(matches!(cli.command, Command::Store(job) if job.access() == crate::args::Access::Reads));
+    }
+
+    #[test]
+    fn every_option_of_every_command_is_in_its_usage_and_its_help() {
+        for spec in defs::every_spec() {
+            let text = help::command(spec);
+            let usage = help::usage(spec);
+            for flag in spec.flags().iter().filter(|f| !f.help.is_empty()) {
+                let name = if flag.short.is_empty() { flag.long } else { flag.short };
+                assert!(usage.contains(name), "{}: usage lacks {name}", spec.path());
+                assert!(text.contains(flag.long), "{}: help lacks {}", spec.path(), flag.long);
             }
         }
     }
 
     #[test]
-    fn verbs_build_their_typed_arguments() {
-        let cli = parse_words(&["sessions", "list", "-n", "5", "--here"]).unwrap();
-        assert!(matches!(
-            cli.command,
-            Command::Sessions(sessions::Command::List(list::Args {
-                title: None,
-                limit: 5,
-                all: false,
-                here: true,
-                json: false
-            }))
-        ));
-        let cli = parse_words(&["sessions", "list", "redis"]).unwrap();
-        assert!(matches!(
-            cli.command,
-            Command::Sessions(sessions::Command::List(list::Args { title: Some(ref t), .. })) if t == "redis"
-        ));
-        let cli =
-            parse_words(&["-p", "work", "sessions", "export", "a", "b", "-f", "md", "-o", "out"]).unwrap();
-        assert_eq!(cli.profile.as_deref(), Some("work"));
-        let Command::Sessions(sessions::Command::Export(args)) = cli.command else {
-            panic!("{:?}", cli.command)
-        };
-        assert_eq!(args.names, ["a", "b"]);
-        assert_eq!(args.format, export::ExportFormat::Markdown);
-        assert_eq!(args.output.as_deref(), Some(std::ffi::OsStr::new("out")));
-        let cli = parse_words(&["-c", "redis debug", "-q", "-"]).unwrap();
-        let Command::Chat(args) = cli.command else { panic!("{:?}", cli.command) };
-        assert_eq!(args.target, chat::args::Target::ContinueNamed("redis debug".into()));
-        assert_eq!(args.query, Some(chat::args::Query::Stdin));
-    }
-
-    #[test]
-    fn help_anywhere_among_a_verbs_arguments_prints_its_help() {
-        let cli = parse_words(&["sessions", "prune", "--dry-run", "--help"]).unwrap();
-        assert!(
-            matches!(cli.command, Command::Print(text) if text == help::verb(defs::verb("prune").unwrap()))
-        );
-        let cli = parse_words(&["chat", "-c", "x", "-h"]).unwrap();
-        assert!(matches!(cli.command, Command::Print(text) if text == help::chat()));
-    }
-
-    #[test]
     fn shells_and_formats_parse_by_name_and_refuse_others() {
+        use completion::Shell;
         assert_eq!("zsh".parse::<Shell>().unwrap(), Shell::Zsh);
         assert!(matches!("tcsh".parse::<Shell>(), Err(Error::Usage(_))));
-        assert!(matches!(parse_words(&["completion", "csh"]), Err(Error::Usage(_))));
+        assert!(matches!(parse_words(&["completion", "csh"]), Err(Error::UsageIn { .. })));
         assert_eq!("jsonl".parse::<export::ExportFormat>().unwrap(), export::ExportFormat::Jsonl);
         assert!("yaml".parse::<export::ExportFormat>().is_err());
         assert_eq!("text".parse::<crate::config::AgentInput>(), Ok(crate::config::AgentInput::Text));

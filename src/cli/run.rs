@@ -1,56 +1,43 @@
 //! The dispatcher, at the top of the house: carry out a parsed command line
-//! (open the store, check it is safe, hand the command to `chat` or to a
-//! `sessions` verb). `lib.rs` is only the module list.
+//! (open the store, check it is safe as the command's `Access` asks, run
+//! the command).
 
 use std::path::PathBuf;
 
-use super::{Cli, Command};
+use super::{Cli, Command, print};
+use crate::args::Access;
 use crate::error::{Error, Result};
 use crate::store::Store;
-use crate::{chat, output, sessions, store, sys};
+use crate::{output, store, sys};
 
 /// Carry out a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Print(text) => print(&text),
         Command::Version { verbose } => print(&version_text(verbose)),
-        Command::Completion(shell) => print(&super::completion::script(shell)),
-        Command::Chat(args) => {
+        Command::Own(job) => job.run(&()),
+        Command::Store(job) => {
             let store = open_store(cli.profile)?;
-            store.verify()?;
-            chat::run(&store, args)
-        }
-        Command::Config(command) => {
-            let store = open_store(cli.profile)?;
-            crate::configure::run(&store, command)
-        }
-        Command::Sessions(command) => {
-            let store = open_store(cli.profile)?;
+            let access = job.access();
             // A home others can write to is refused to any command that
-            // writes or runs an agent; what only reads goes on, warned.
-            if sessions::is_read_only(&command) {
-                // It goes on in an unsafe home (your sessions can still be
-                // listed and exported), saying once what is wrong.
+            // writes or runs an agent; what only reads goes on, warned
+            // (your sessions can still be listed and exported).
+            if access.is_read_only() {
                 for problem in store.trust_problems() {
                     output::warn(&problem.message());
                 }
             } else {
                 store.verify()?;
             }
-            if sessions::writes_files(&command) {
+            if access.writes_files() {
                 // Ctrl-C or SIGTERM: stop between items and remove the
                 // temporary in progress, rather than die and leave it.
                 sys::abort_writes_on_signal();
             }
-            sessions::run(&store, command, chat::compact::summarise)
+            debug_assert!(access != Access::Reads || !access.writes_files());
+            job.run(&store)
         }
     }
-}
-
-fn print(text: &str) -> Result<()> {
-    let mut out = output::Out::new();
-    out.write(text)?;
-    out.flush()
 }
 
 fn version_text(verbose: bool) -> String {

@@ -1,15 +1,11 @@
 //! `hermes sessions compact`: have the agent summarise a session's older
-//! messages. The summary itself is chat's work (it runs the agent, which
-//! only chat does): the dispatcher hands `run` chat's summariser.
+//! messages (the summariser is the agent's: `agent::compact`).
 
-use lexopt::prelude::*;
-
-use crate::args::{positional_args, string};
+use crate::args::{Access, Arg, Kind, Run, Spec, Value, option};
 use crate::error::{Error, Result};
 use crate::resolve;
 use crate::store::Store;
 use crate::store::context;
-use crate::store::session::Header;
 
 #[derive(Debug, PartialEq)]
 pub(crate) struct Args {
@@ -21,48 +17,74 @@ pub(crate) struct Args {
     pub(crate) context: Option<u64>,
 }
 
-/// Chat's summariser (`chat::compact::summarise`), given the session, the
-/// `--agent` command, the budget and `--keep`: what it came to, in words,
-/// or why nothing was made.
-pub(crate) type Summarise = fn(&Store, &Header, Option<&str>, u64, Option<u64>) -> Result<String>;
+pub(crate) const SPEC: Spec<Args> =
+    Spec {
+        path: "sessions compact",
+        alias: None,
+        summary: "have the agent summarise a session's older messages",
+        about: "\
+Ask the agent for a summary of the session's older messages and store it
+in the session, after them, marked as a summary. From then on a turn sends
+the system prompt, the latest summary and the messages after it. Nothing
+is removed: the older messages stay in the file, shown and searchable.
+Kept as they are: the newest messages that fit in half the context budget
+(the other half is for the system prompt, the summary and the turns to
+come), or with --keep the last N. If the agent fails, is interrupted or
+writes nothing, the session is left as it was (exit 3, or 130).
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut args = Args { name: String::new(), agent: None, keep: None, context: None };
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Long("agent") => {
-                let command = string(parser.value()?);
-                if command.trim().is_empty() {
-                    return Err(Error::usage("--agent wants a command"));
-                }
-                args.agent = Some(command);
-            }
-            Long("keep") => {
-                let value = string(parser.value()?);
-                args.keep = Some(value.parse().map_err(|_| {
-                    Error::usage(format!("--keep wants a number of messages, not '{value}'"))
-                })?);
-            }
-            Long("context") => {
-                args.context = Some(context::parse_budget(&string(parser.value()?)).map_err(Error::Usage)?);
-            }
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
+{options}
+",
+        options: &[
+            option("", "--keep", Value::new("N", Kind::Number), "keep the last N messages as they are")
+                .takes(|a, v| {
+                    let text = v.text();
+                    a.keep = Some(text.parse().map_err(|_| {
+                        Error::usage(format!("--keep wants a number of messages, not '{text}'"))
+                    })?);
+                    Ok(())
+                }),
+            option(
+                "",
+                "--agent",
+                Value::new("CMD", Kind::Shell),
+                "the command that writes the summary (default: as chat)",
+            )
+            .takes(|a, v| {
+                a.agent = Some(v.not_blank("a command")?);
+                Ok(())
+            }),
+            option("", "--context", Value::new("N", Kind::Number), context::BUDGET_HELP).takes(|a, v| {
+                a.context = Some(context::parse_budget(&v.text()).map_err(Error::Usage)?);
+                Ok(())
+            }),
+        ],
+        args: &[Arg::one("NAME|ID", Kind::Session).takes(|a, v| {
+            a.name = v.text();
+            Ok(())
+        })],
+        start: || Args { name: String::new(), agent: None, keep: None, context: None },
+        finish: Ok,
+        stray: None,
+    };
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
     }
-    let [name] = positional_args("compact", positional, "NAME or ID")?;
-    Ok(Args { name: string(name), ..args })
+    fn access(&self) -> Access {
+        // It catches interrupts as chat does: Ctrl-C stops the summariser
+        // and leaves the session as it was.
+        Access::RunsAgent
+    }
 }
 
-pub(crate) fn run(store: &Store, args: Args, summarise: Summarise) -> Result<()> {
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let header = resolve::find_by_name(store, &args.name)?;
     let budget = match args.context {
         Some(budget) => budget,
         None => crate::config::load(store)?.budget(),
     };
-    let outcome = summarise(store, &header, args.agent.as_deref(), budget, args.keep)?;
+    let outcome = crate::agent::compact::summarise(store, &header, args.agent.as_deref(), budget, args.keep)?;
     crate::output::note!("{outcome}");
     Ok(())
 }

@@ -1,10 +1,9 @@
 //! `hermes sessions current`: which session bare `hermes chat -c` would
 //! continue in this terminal, and why.
 
-use lexopt::prelude::*;
 use nanoserde::SerJson;
 
-use crate::args::{positional_args, string};
+use crate::args::{Access, Kind, Run, Spec, Value, flag, option};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::resolve::{self, Reason};
@@ -28,24 +27,37 @@ pub(crate) struct Args {
     pub(crate) format: Option<String>,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut json = false;
-    let mut format = None;
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Long("json") => json = true,
-            Short('f') | Long("format") => format = Some(string(parser.value()?)),
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions current",
+    alias: None,
+    summary: "which session 'hermes chat -c' would continue, and why",
+    about: "\
+Print the session 'hermes chat -c' would continue here and why: breadcrumb
+(this terminal used it last), workspace (newest in this git root or
+directory), or latest (newest of all). Exit 1 when there is none.
+
+{options}
+",
+    options: &[
+        flag("", "--json", "{\"id\", \"title\", \"reason\"} as JSON").group(1).sets(|a| a.json = true),
+        option("-f", "--format", Value::new("TEMPLATE", Kind::Text), "print TEMPLATE with {title}, {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing").group(1).takes(|a, v| {
+                a.format = Some(v.text());
+                Ok(())
+            }),
+    ],
+    args: &[],
+    start: || Args { json: false, format: None },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
     }
-    let [] = positional_args("current", positional, "")?;
-    if json && format.is_some() {
-        return Err(Error::usage("sessions current: --json or --format, not both"));
+    fn access(&self) -> Access {
+        Access::Reads
     }
-    Ok(Args { json, format })
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {

@@ -1,10 +1,8 @@
 //! `hermes sessions delete`: remove sessions, and the breadcrumbs that
 //! pointed at them.
 
-use lexopt::prelude::*;
-
-use crate::args::{positional_args, string};
-use crate::error::{Error, Result};
+use crate::args::{Arg, Kind, Run, Spec, flag};
+use crate::error::Result;
 use crate::resolve;
 use crate::store::Store;
 use crate::store::session::Header;
@@ -17,21 +15,29 @@ pub(crate) struct Args {
     pub(crate) yes: bool,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut yes = false;
-    let mut names = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Short('y') | Long("yes") => yes = true,
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => names.push(string(value)),
-            _ => return Err(arg.unexpected().into()),
-        }
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions delete",
+    alias: Some("rm"),
+    summary: "delete sessions (asks first on a terminal)",
+    about: "\
+Delete sessions. On a terminal hermes asks first; otherwise --yes is needed.
+
+{options}
+",
+    options: &[flag("-y", "--yes", super::YES_HELP).sets(|a| a.yes = true)],
+    args: &[Arg::one("NAME|ID", Kind::Session).many().takes(|a, v| {
+        a.names.push(v.text());
+        Ok(())
+    })],
+    start: || Args { names: Vec::new(), yes: false },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
     }
-    if names.is_empty() {
-        let [_] = positional_args("delete", Vec::new(), "NAME or ID")?;
-    }
-    Ok(Args { names, yes })
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {

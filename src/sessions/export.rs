@@ -7,9 +7,7 @@ use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use lexopt::prelude::*;
-
-use crate::args::string;
+use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, option};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::output::{Destination, Out, destination, open_stream};
@@ -51,28 +49,50 @@ pub(crate) struct Args {
     pub(crate) force: bool,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut names = Vec::new();
-    let mut format = ExportFormat::Json;
-    let mut output = None;
-    let mut force = false;
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Short('f') | Long("format") => format = string(parser.value()?).parse()?,
-            Short('o') | Long("output") => {
-                let file = parser.value()?;
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions export",
+    alias: None,
+    summary: "export some or all sessions",
+    about: "\
+Export the named sessions, or all of them when none is named. A damaged
+session is skipped with a warning, and the exit status is then 4.
+
+{options}
+",
+    options: &[
+        option("-f", "--format", Value::words(&["json", "jsonl", "markdown"]), "json (an array, default), jsonl (one session a line, for import) or markdown").takes(|a, v| {
+                a.format = v.text().parse()?;
+                Ok(())
+            }),
+        option("-o", "--output", Value::new("FILE", Kind::File), "write to FILE (atomically, mode 0600) instead of stdout; a device or FIFO is written into, a symlink refused; a FILE that is there is not replaced").takes(|a, v| {
+                let file = v.os();
                 if file.is_empty() {
                     return Err(Error::usage("-o/--output wants a file name"));
                 }
-                output = Some(file);
-            }
-            Long("force") => force = true,
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => names.push(string(value)),
-            _ => return Err(arg.unexpected().into()),
+                a.output = Some(file);
+                Ok(())
+            }),
+        flag("", "--force", "replace the -o FILE if it is there").sets(|a| a.force = true),
+    ],
+    args: &[Arg::optional("NAME|ID", Kind::Session).many().takes(|a, v| {
+        a.names.push(v.text());
+        Ok(())
+    })],
+    start: || Args { names: Vec::new(), format: ExportFormat::Json, output: None, force: false },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
+    }
+    fn access(&self) -> Access {
+        match &self.output {
+            Some(file) if file != "-" => Access::ReadsToFile,
+            _ => Access::Reads,
         }
     }
-    Ok(Args { names, format, output, force })
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {

@@ -1,9 +1,7 @@
 //! `hermes sessions list`: sessions by newest activity, marking the one
 //! bare `-c` would continue in this terminal.
 
-use lexopt::prelude::*;
-
-use crate::args::{positional_args, string};
+use crate::args::{Access, Arg, Given, Kind, Opt, Run, Spec, Value, flag, option};
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::search::Pattern;
@@ -28,31 +26,64 @@ pub(crate) struct Args {
     pub(crate) json: bool,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut limit = DEFAULT_LIMIT;
-    let mut all = false;
-    let mut here = false;
-    let mut json = false;
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Short('n') | Long("limit") => limit = crate::args::limit(parser)?,
-            Long("all") => all = true,
-            Long("here") => here = true,
-            Long("json") => json = true,
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions list",
+    alias: Some("ls"),
+    summary: "sessions, newest activity first ('*' marks the one 'hermes chat -c' would continue here); with TEXT, those whose title holds it",
+    about: "\
+List sessions, newest activity first: title, last active, messages, ID.
+'*' marks the session 'hermes chat -c' would continue in this terminal.
+With TEXT, only sessions whose title holds it (case is ignored unless TEXT
+has a capital letter). On a terminal the table fits its width; to a pipe
+each line is MARK, TITLE, DATE, MESSAGES and ID, tab-separated.
+
+{options}
+",
+    options: &[
+        limit_option(),
+        flag("", "--all", "show every session").sets(|a| a.all = true),
+        flag("", "--here", "only sessions started in this workspace (git root, else the current directory)")
+            .sets(|a| a.here = true),
+        flag("", "--json", "a JSON array of session headers, for scripts").sets(|a| a.json = true),
+    ],
+    args: &[Arg::optional("TEXT", Kind::Text).takes(|a, v| {
+        a.title = Some(v.text());
+        Ok(())
+    })],
+    start: || Args { title: None, limit: DEFAULT_LIMIT, all: false, here: false, json: false },
+    finish: Ok,
+    stray: None,
+};
+
+/// `-n/--limit N`, of `list` and `search`.
+pub(crate) const fn limit_option<A: Limited>() -> Opt<A> {
+    option("-n", "--limit", Value::new("N", Kind::Number), "show at most N sessions (default 20)")
+        .takes(set_limit::<A>)
+}
+
+/// Arguments with a `--limit`.
+pub(crate) trait Limited {
+    fn limit(&mut self) -> &mut usize;
+}
+
+fn set_limit<A: Limited>(args: &mut A, given: Given) -> Result<()> {
+    *args.limit() = given.positive()?;
+    Ok(())
+}
+
+impl Limited for Args {
+    fn limit(&mut self) -> &mut usize {
+        &mut self.limit
     }
-    let title = match positional.len() {
-        0 => None,
-        _ => {
-            let [title] = positional_args("list", positional, "")?;
-            Some(string(title))
-        }
-    };
-    Ok(Args { title, limit, all, here, json })
+}
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
+    }
+    fn access(&self) -> Access {
+        Access::Reads
+    }
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {

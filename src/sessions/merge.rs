@@ -1,9 +1,7 @@
 //! `hermes sessions merge`: fold the conflict copies that sync tools and
 //! editors leave beside session files back into their sessions.
 
-use lexopt::prelude::*;
-
-use crate::args::{positional_args, string};
+use crate::args::{Access, Arg, Kind, Run, Spec, flag};
 use crate::error::{Error, Result};
 use crate::output::{self, Out};
 use crate::resolve;
@@ -22,31 +20,53 @@ pub(crate) struct Args {
     pub(crate) yes: bool,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut dry_run = false;
-    let mut yes = false;
-    let mut restore = false;
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Long("dry-run") => dry_run = true,
-            Long("restore") => restore = true,
-            Short('y') | Long("yes") => yes = true,
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions merge",
+    alias: None,
+    summary: "merge conflict copies left by sync tools or editors into their sessions, or the sessions sharing TITLE",
+    about: "\
+Merge the conflict copies that sync tools and editors leave beside session
+files (Syncthing's ID.sync-conflict-*.json, Dropbox's and Nextcloud's
+'ID (conflicted copy ...).json', ID.json~) into their sessions: every
+message of both, in time order, each once; a title given by a person is
+kept over an automatic one. Each copy is removed once the merged session
+is safely on disk. A copy whose session is gone (deleted) is named and
+left as it is; --restore brings it back as a session. A damaged copy is
+named and left in place (exit 4). A merge never gives two sessions one
+title.
+
+With TITLE, merge the sessions that share that title (two machines started
+the same thread before they synced) into the oldest of them, the same way;
+the others are removed once it is safely on disk.
+
+{options}
+",
+    options: &[
+        flag("", "--dry-run", "say what would be merged; change nothing").sets(|a| a.dry_run = true),
+        flag("", "--restore", "bring back the session of a copy whose session is gone, under a free title (its own, else its own with (2), (3)...)").sets(|a| a.restore = true),
+        flag("-y", "--yes", super::YES_HELP).sets(|a| a.yes = true),
+    ],
+    args: &[Arg::optional("TITLE", Kind::Session).takes(|a, v| {
+        a.title = Some(v.text());
+        Ok(())
+    })],
+    start: || Args { title: None, dry_run: false, restore: false, yes: false },
+    finish: |args| {
+        if args.restore && args.title.is_some() {
+            return Err(Error::usage("sessions merge: --restore is for conflict copies, not with a TITLE"));
         }
+        Ok(args)
+    },
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
     }
-    let title = if positional.is_empty() {
-        None
-    } else {
-        let [title] = positional_args("merge", positional, "TITLE")?;
-        Some(string(title))
-    };
-    if restore && title.is_some() {
-        return Err(Error::usage("sessions merge: --restore is for conflict copies, not with a TITLE"));
+    fn access(&self) -> Access {
+        if self.dry_run { Access::Reads } else { Access::Writes }
     }
-    Ok(Args { title, dry_run, restore, yes })
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {

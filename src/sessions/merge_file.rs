@@ -4,13 +4,11 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use lexopt::prelude::*;
-
-use crate::args::positional_args;
-
+use crate::args::{Access, Arg, Kind, Run, Spec};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::store::MAX_SESSION_BYTES;
+use crate::store::Store;
 use crate::store::format;
 use crate::store::merge::union3;
 use crate::store::session::{self, Session};
@@ -26,18 +24,48 @@ pub(crate) struct Args {
     pub(crate) theirs: OsString,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions merge-file",
+    alias: None,
+    summary: "merge two versions of a session file (a git merge driver)",
+    about: "\
+Merge two versions of one session file, as a git merge driver (%O %A %B):
+the messages of both, in time order, each once, written into OURS (exit 0).
+When both sides gave the session different titles, OURS keeps ours, the
+messages are still merged, and the exit status is 1 so git asks you. Set
+up, in a home kept in git:
+  echo 'sessions/*.json merge=hermes' >> .gitattributes
+  git config merge.hermes.name 'hermes sessions'
+  git config merge.hermes.driver 'hermes sessions merge-file %O %A %B'
+",
+    options: &[],
+    args: &[
+        Arg::one("BASE", Kind::File).takes(|a, v| {
+            a.base = v.os();
+            Ok(())
+        }),
+        Arg::one("OURS", Kind::File).takes(|a, v| {
+            a.ours = v.os();
+            Ok(())
+        }),
+        Arg::one("THEIRS", Kind::File).takes(|a, v| {
+            a.theirs = v.os();
+            Ok(())
+        }),
+    ],
+    start: || Args { base: OsString::new(), ours: OsString::new(), theirs: OsString::new() },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, _store: &Store) -> Result<()> {
+        run(self)
     }
-    let [base, ours, theirs] =
-        positional_args("merge-file", positional, "BASE OURS THEIRS (git's %O %A %B)")?;
-    Ok(Args { base, ours, theirs })
+    fn access(&self) -> Access {
+        // It writes the files git names, never the store.
+        Access::ReadsToFile
+    }
 }
 
 pub(crate) fn run(args: Args) -> Result<()> {

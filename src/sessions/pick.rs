@@ -1,9 +1,7 @@
 //! `hermes sessions pick`: choose a session on a full-screen list and
 //! print its ID, for `hermes chat -r "$(hermes sessions pick)"`.
 
-use lexopt::prelude::*;
-
-use crate::args::positional_args;
+use crate::args::{Access, Run, Spec};
 use crate::error::{EXIT_NOT_FOUND, Error, Result};
 use crate::output::Out;
 use crate::store::Store;
@@ -12,17 +10,36 @@ use crate::view::pick;
 #[derive(Debug, PartialEq)]
 pub(crate) struct Args;
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions pick",
+    alias: None,
+    summary: "choose a session on a full-screen list; print its ID",
+    about: "\
+Choose a session on a full-screen list of all of them, newest first, and
+print its ID: hermes chat -r \"$(hermes sessions pick)\". Typing filters
+the list by title at once, and by message text (as 'sessions search' finds
+it) when typing pauses.
+
+Keys: Up/Down or Ctrl-P/Ctrl-N move, PageUp/PageDown, Home/End; Backspace,
+Ctrl-W and Ctrl-U edit the filter; Enter prints the chosen ID; Esc or
+Ctrl-C leave printing nothing (exit 1). It draws on the terminal
+(/dev/tty) and gives the screen back as it was; without a terminal it is a
+usage error. 'hermes chat --pick' picks and continues the session here.
+",
+    options: &[],
+    args: &[],
+    start: || Args,
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
     }
-    let [] = positional_args("pick", positional, "")?;
-    Ok(Args)
+    fn access(&self) -> Access {
+        Access::Reads
+    }
 }
 
 pub(crate) fn run(store: &Store, _args: Args) -> Result<()> {

@@ -10,9 +10,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-use lexopt::prelude::*;
-
-use crate::args::{positional_args, string};
+use crate::args::{Access, Kind, Run, Spec, Value, flag, option};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::output::{self, Out};
@@ -36,43 +34,64 @@ enum Crumb {
 
 #[derive(Debug, PartialEq)]
 pub(crate) struct Args {
-    /// Sessions inactive for longer than this many days go.
-    pub(crate) days: f64,
+    /// Sessions inactive for longer than this many days go (required).
+    pub(crate) days: Option<f64>,
     pub(crate) dry_run: bool,
     pub(crate) yes: bool,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut days = None;
-    let mut dry_run = false;
-    let mut yes = false;
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Long("older-than") => {
-                let value = string(parser.value()?);
-                days = Some(value.parse::<f64>().ok().filter(|d| d.is_finite() && *d >= 0.0).ok_or_else(
-                    || Error::usage(format!("--older-than wants a number of days, not '{value}'")),
-                )?);
-            }
-            Long("dry-run") => dry_run = true,
-            Short('y') | Long("yes") => yes = true,
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
-    }
-    let [] = positional_args("prune", positional, "")?;
-    let days = days.ok_or_else(|| {
-        Error::usage(
-            "sessions prune: --older-than DAYS is required, e.g. hermes sessions prune --older-than 90",
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions prune",
+    alias: None,
+    summary: "delete sessions inactive for DAYS, stray temporary files and stale breadcrumbs",
+    about: "\
+Delete sessions with no activity for DAYS days, temporary files of
+interrupted writes (of a session once no running hermes holds its lock,
+others once an hour old), breadcrumbs older than 30 days, and
+breadcrumbs pointing at a session file that does not exist (or that this
+prune removes). Damaged session files, sessions written by a newer hermes
+and sessions written to while prune runs are left in place.
+
+{options}
+",
+    options: &[
+        option(
+            "",
+            "--older-than",
+            Value::new("DAYS", Kind::Number),
+            "remove what has been inactive longer than DAYS days",
         )
-    })?;
-    Ok(Args { days, dry_run, yes })
+        .required()
+        .takes(|a, v| {
+            let text = v.text();
+            let days = text.parse::<f64>().ok().filter(|d| d.is_finite() && *d >= 0.0);
+            a.days =
+                Some(days.ok_or_else(|| {
+                    Error::usage(format!("--older-than wants a number of days, not '{text}'"))
+                })?);
+            Ok(())
+        }),
+        flag("", "--dry-run", "list what would be removed; remove nothing").sets(|a| a.dry_run = true),
+        flag("-y", "--yes", super::YES_HELP).sets(|a| a.yes = true),
+    ],
+    args: &[],
+    start: || Args { days: None, dry_run: false, yes: false },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
+    }
+    fn access(&self) -> Access {
+        if self.dry_run { Access::Reads } else { Access::Writes }
+    }
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let Args { days, dry_run, yes } = args;
+    let days = days.unwrap_or(f64::INFINITY);
     let now = time::now();
     let cutoff = now - days * 86400.0;
     let inactive = |h: &Header| h.activity(now) < cutoff && h.format <= FORMAT;

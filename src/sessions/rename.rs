@@ -1,9 +1,7 @@
 //! `hermes sessions rename`: a new user title, under the title rules.
 
-use lexopt::prelude::*;
-
-use crate::args::{positional_args, string};
-use crate::error::{Error, Result};
+use crate::args::{Arg, Kind, Run, Spec};
+use crate::error::Result;
 use crate::resolve;
 use crate::store::Store;
 use crate::store::titles;
@@ -14,17 +12,34 @@ pub(crate) struct Args {
     pub(crate) title: String,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions rename",
+    alias: None,
+    summary: "give a session a new title",
+    about: "\
+Give a session a new title. Control and invisible characters are removed and
+whitespace is collapsed; a title is at most 100 characters and unique.
+",
+    options: &[],
+    args: &[
+        Arg::one("NAME|ID", Kind::Session).takes(|a, v| {
+            a.name = v.text();
+            Ok(())
+        }),
+        Arg::one("TITLE", Kind::Text).takes(|a, v| {
+            a.title = v.text();
+            Ok(())
+        }),
+    ],
+    start: || Args { name: String::new(), title: String::new() },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
     }
-    let [name, title] = positional_args("rename", positional, "NAME or ID and the new TITLE")?;
-    Ok(Args { name: string(name), title: string(title) })
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {

@@ -1,10 +1,10 @@
 //! `hermes sessions search`: the sessions whose title or messages hold a
 //! text, newest activity first, each with where it matched.
 
-use lexopt::prelude::*;
 use nanoserde::SerJson;
 
-use crate::args::{positional_args, string};
+use super::list::{Limited, limit_option};
+use crate::args::{Access, Arg, Kind, Run, Spec, flag};
 use crate::error::{Error, Result};
 use crate::output;
 use crate::store::Store;
@@ -41,21 +41,50 @@ pub(crate) struct Args {
     pub(crate) json: bool,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut limit = super::list::DEFAULT_LIMIT;
-    let mut json = false;
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Short('n') | Long("limit") => limit = crate::args::limit(parser)?,
-            Long("json") => json = true,
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions search",
+    alias: None,
+    summary: "sessions whose title or messages hold TEXT",
+    about: "\
+Sessions whose title or messages hold TEXT, newest activity first, each
+with the place it matched first. Case is ignored unless TEXT has a capital
+letter. TEXT is matched as the messages read, whatever the file escapes
+(quotes, backslashes, newlines, CJK). Exit 0 when some session matches,
+1 when none does. Damaged session files are skipped with a warning.
+
+{options}
+",
+    options: &[
+        limit_option(),
+        flag(
+            "",
+            "--json",
+            "a JSON array: per session its ID, title, times, the count of matches and the first 10 snippets",
+        )
+        .sets(|a| a.json = true),
+    ],
+    args: &[Arg::one("TEXT", Kind::Text).takes(|a, v| {
+        a.text = v.text();
+        Ok(())
+    })],
+    start: || Args { text: String::new(), limit: super::list::DEFAULT_LIMIT, json: false },
+    finish: Ok,
+    stray: None,
+};
+
+impl Limited for Args {
+    fn limit(&mut self) -> &mut usize {
+        &mut self.limit
     }
-    let [text] = positional_args("search", positional, "TEXT")?;
-    Ok(Args { text: string(text), limit, json })
+}
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
+    }
+    fn access(&self) -> Access {
+        Access::Reads
+    }
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {

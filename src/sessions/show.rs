@@ -1,8 +1,6 @@
 //! `hermes sessions show`: one conversation, roles clearly marked.
 
-use lexopt::prelude::*;
-
-use crate::args::{positional_args, string};
+use crate::args::{Access, Arg, Kind, Run, Spec, flag};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::resolve;
@@ -16,19 +14,36 @@ pub(crate) struct Args {
     pub(crate) json: bool,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut json = false;
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Long("json") => json = true,
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions show",
+    alias: None,
+    summary: "print a conversation",
+    about: "\
+Print a session's conversation. NAME is an ID, an exact title or a short
+ID (see 'hermes sessions --help'). Control
+characters in it are shown as ^[ and the like, not sent to the terminal.
+
+{options}
+",
+    options: &[
+        flag("", "--json", "the whole session file as JSON, raw text included").sets(|a| a.json = true)
+    ],
+    args: &[Arg::one("NAME|ID", Kind::Session).takes(|a, v| {
+        a.name = v.text();
+        Ok(())
+    })],
+    start: || Args { name: String::new(), json: false },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
     }
-    let [name] = positional_args("show", positional, "NAME or ID")?;
-    Ok(Args { name: string(name), json })
+    fn access(&self) -> Access {
+        Access::Reads
+    }
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {

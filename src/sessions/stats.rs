@@ -1,9 +1,8 @@
 //! `hermes sessions stats`: how much is in the store.
 
-use lexopt::prelude::*;
 use nanoserde::SerJson;
 
-use crate::args::positional_args;
+use crate::args::{Access, Arg, Kind, Run, Spec, flag};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::resolve;
@@ -51,25 +50,40 @@ pub(crate) struct Args {
     pub(crate) name: Option<String>,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut json = false;
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Long("json") => json = true,
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions stats",
+    alias: None,
+    summary: "counts, sizes, oldest and newest, stray temporaries; with NAME, one session's size against the context budget",
+    about: "\
+Print the number of sessions and messages, bytes on disk, the oldest and
+newest activity, the number of terminal breadcrumbs, the temporary files
+interrupted writes left (count and bytes; prune removes them), and how
+many sessions a turn could not send whole under the context budget.
+
+With NAME, one session: its messages, bytes, characters, summaries, the
+characters a turn would send without a budget (the system prompt, the
+latest summary and the messages after it), the budget, and whether that
+is over it.
+
+{options}
+",
+    options: &[flag("", "--json", "the same as a JSON object").sets(|a| a.json = true)],
+    args: &[Arg::optional("NAME|ID", Kind::Session).takes(|a, v| {
+        a.name = Some(v.text());
+        Ok(())
+    })],
+    start: || Args { json: false, name: None },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
     }
-    let name = match positional.len() {
-        0 => None,
-        _ => {
-            let [name] = positional_args("stats", positional, "")?;
-            Some(crate::args::string(name))
-        }
-    };
-    Ok(Args { json, name })
+    fn access(&self) -> Access {
+        Access::Reads
+    }
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {

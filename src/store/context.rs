@@ -23,6 +23,9 @@ use crate::store::format::{Fault, Reader};
 /// (an 8k-token model wants about 24,000).
 pub(crate) const DEFAULT_BUDGET: u64 = 300_000;
 
+/// `--context N`'s help, for chat and `sessions compact`.
+pub(crate) const BUDGET_HELP: &str = "the context budget: a turn sends at most N characters of the conversation (default: 'context' in config.toml, else 300000; 'off': no limit)";
+
 /// No budget (`context = "off"`): every message is sent, as hermes did
 /// before it had one.
 pub(crate) const UNLIMITED: u64 = u64::MAX;

@@ -68,75 +68,164 @@ _hermes_add_words() {
 	done
 }
 
-_hermes() {
-	local text=$2 cmd='' verb='' prev='' w i nargs=0 takes_value=''
-	local -a _hermes_words
-	local _hermes_cur _hermes_raw _hermes_quote _hermes_profile=
-	local global='@GLOBAL@'
-	local chat='@CHAT@'
-	local verbs='@VERBS@'
-	COMPREPLY=()
-	_hermes_split_line
-	# Where are we: which command, which sessions verb, how many arguments.
-	for ((i = 1; i < ${#_hermes_words[@]}; i++)); do
-		w=${_hermes_words[i]}
-		prev=$w
-		if [[ -n $takes_value ]]; then
-			[[ $takes_value == profile ]] && _hermes_profile=$w
-			takes_value=
-			prev=value
-			continue
-		fi
-		case $cmd/$w in
-		/-p | /--profile) takes_value=profile ;;
-		/chat | /sessions | /completion | /help) cmd=$w ;;
-		/-*) cmd=chat ;;
-		sessions/-*) ;;
-		sessions/*) if [[ -z $verb ]]; then verb=$w; else ((nargs++)); fi ;;
-		*/-*) ;;
-		*) ((nargs++)) ;;
-		esac
-		case $cmd/$verb/$w in
-		@TAKES_VALUE@
-		esac
-	done
-	case $cmd/$verb/$prev in
-	/*/-p | /*/--profile)
+# What the command line is made of, from hermes's own table of commands
+# (filled in by 'hermes completion bash'). A context is a command's words:
+# '' (before any), chat, sessions, sessions/list, config/set, ...
+
+# _hermes_verbs CONTEXT: the verbs of a command that has them; with
+# "all", their other names too ('ls' is list).
+_hermes_verbs() {
+	case $1/${2-} in
+	@VERBS@
+	*) REPLY= ;;
+	esac
+}
+
+# hermes's own options, which come before a command.
+_hermes_global='@GLOBAL@'
+
+# _hermes_options CONTEXT: every spelling of its options ('': hermes's
+# own and chat's, as hermes -c NAME is chat).
+_hermes_options() {
+	case $1 in
+	@OPTIONS@
+	*) REPLY='-h --help' ;;
+	esac
+}
+
+# _hermes_value CONTEXT OPTION: what the option's value is; '' when it
+# takes none, ?KIND when it may be left out.
+_hermes_value() {
+	case $1/$2 in
+	@VALUES@
+	*) REPLY= ;;
+	esac
+}
+
+# _hermes_args CONTEXT: what each positional argument is, in order; a
+# KIND... takes every word from there on.
+_hermes_args() {
+	case $1 in
+	@ARGS@
+	*) REPLY= ;;
+	esac
+}
+
+# _hermes_setting_values KEY: the values a setting takes, when they are words.
+_hermes_setting_values() {
+	case $1 in
+	@SETTING_VALUES@
+	*) REPLY= ;;
+	esac
+}
+
+# _hermes_complete_kind KIND TEXT: offer what a KIND of value can be.
+_hermes_complete_kind() {
+	local kind=$1 text=$2
+	case $kind in
+	session) _hermes_add_sessions title "$text" ;;
+	session-id) _hermes_add_sessions id "$text" ;;
+	file | shell) compopt -o default 2>/dev/null ;;
+	profile)
 		local home=${HERMES_HOME:-$HOME/.hermes} dir
 		for dir in "$home"/profiles/*/; do
 			[[ -d $dir ]] && dir=${dir%/} && _hermes_add_words "${dir##*/}" "$text"
 		done
-		return
 		;;
-	@VALUES@
-	esac
-	if [[ $text == -* ]]; then
-		case $cmd/$verb in
-		/) _hermes_add_words "$global $chat" "$text" ;;
-		chat/) _hermes_add_words "$chat" "$text" ;;
-		sessions/) _hermes_add_words '-h --help' "$text" ;;
-		@OPTIONS@
-		*) _hermes_add_words '-h --help' "$text" ;;
-		esac
-		return
-	fi
-	case $cmd/$verb in
-	/) _hermes_add_words 'chat sessions completion help' "$text" ;;
-	sessions/) _hermes_add_words "$verbs" "$text" ;;
-	sessions/show | sessions/export | sessions/delete) _hermes_add_sessions title "$text" ;;
-	sessions/rename | sessions/stats | sessions/compact) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
-	sessions/import) ((nargs == 0)) && compopt -o default 2>/dev/null ;;
-	sessions/merge) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
-	sessions/merge-file) ((nargs < 3)) && compopt -o default 2>/dev/null ;;
-	completion/) ((nargs == 0)) && _hermes_add_words 'bash zsh fish' "$text" ;;
-	help/)
-		if ((nargs == 0)); then
-			_hermes_add_words 'chat sessions completion' "$text"
-		elif ((nargs == 1)) && [[ ${_hermes_words[${#_hermes_words[@]} - 1]} == sessions ]]; then
-			_hermes_add_words "$verbs" "$text"
+	setting) _hermes_add_words '@SETTINGS@' "$text" ;;
+	setting-value)
+		_hermes_setting_values "${_hermes_words[${#_hermes_words[@]} - 1]}"
+		_hermes_add_words "$REPLY" "$text"
+		;;
+	command)
+		if ((${#_hermes_given[@]} == 0)); then
+			_hermes_add_words '@COMMANDS@' "$text"
+		else
+			_hermes_verbs "${_hermes_given[0]}"
+			_hermes_add_words "$REPLY" "$text"
 		fi
 		;;
+	words:*)
+		kind=${kind#words:}
+		_hermes_add_words "${kind//,/ }" "$text"
+		;;
 	esac
+}
+
+_hermes() {
+	local text=$2 context='' pending='' optional='' w i kind REPLY commands='@COMMANDS@'
+	local -a _hermes_words _hermes_given=() kinds
+	local _hermes_cur _hermes_raw _hermes_quote _hermes_profile=
+	COMPREPLY=()
+	_hermes_split_line
+	# Where are we: which command and verb, which arguments are given.
+	for ((i = 1; i < ${#_hermes_words[@]}; i++)); do
+		w=${_hermes_words[i]}
+		if [[ -n $optional && $w != -* ]]; then
+			# The value of an option that may go without one (-c NAME).
+			optional=
+			continue
+		fi
+		optional=
+		if [[ -n $pending ]]; then
+			[[ -z $context && $pending == profile ]] && _hermes_profile=$w
+			pending=
+			continue
+		fi
+		if [[ $w == -* ]]; then
+			if [[ -z $context ]]; then
+				# Not one of hermes's own: a chat option (hermes -c NAME).
+				[[ " $_hermes_global " == *" ${w%%=*} "* ]] || context=chat
+				[[ $w == --profile=* ]] && _hermes_profile=${w#*=}
+			fi
+			_hermes_value "$context" "${w%%=*}"
+			case $REPLY in
+			'') ;;
+			\?*) optional=${REPLY#\?} ;;
+			*) [[ $w != *=* ]] && pending=$REPLY ;;
+			esac
+			continue
+		fi
+		_hermes_verbs "$context" all
+		if [[ -z $context ]]; then
+			case " $commands " in
+			*" $w "*) context=$w ;;
+			*) context=chat ;;
+			esac
+		elif [[ -n $REPLY && ${#_hermes_given[@]} -eq 0 && $context != */* && " $REPLY " == *" $w "* ]]; then
+			context=$context/$w
+		else
+			_hermes_given+=("$w")
+		fi
+	done
+	if [[ -n $pending ]]; then
+		_hermes_complete_kind "$pending" "$text"
+		return
+	fi
+	if [[ $text == -* ]]; then
+		_hermes_options "$context"
+		_hermes_add_words "$REPLY" "$text"
+		return
+	fi
+	if [[ -n $optional ]]; then
+		_hermes_complete_kind "$optional" "$text"
+		return
+	fi
+	if [[ -z $context ]]; then
+		_hermes_add_words "$commands" "$text"
+		return
+	fi
+	_hermes_verbs "$context"
+	if [[ -n $REPLY && $context != */* ]]; then
+		_hermes_add_words "$REPLY" "$text"
+		return
+	fi
+	_hermes_args "$context"
+	read -ra kinds <<<"$REPLY"
+	((${#kinds[@]} == 0)) && return
+	kind=${kinds[${#_hermes_given[@]}]:-}
+	[[ -z $kind && ${kinds[${#kinds[@]} - 1]} == *... ]] && kind=${kinds[${#kinds[@]} - 1]}
+	[[ -n $kind ]] && _hermes_complete_kind "${kind%...}" "$text"
 }
 
 complete -F _hermes hermes

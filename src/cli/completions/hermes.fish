@@ -1,24 +1,107 @@
 # fish completion for hermes
 # Install it: hermes completion fish > ~/.config/fish/completions/hermes.fish
 
-# The words before the cursor, without the program name and -p PROFILE.
-function __hermes_args
-    set -l words (commandline -opc)
-    set -e words[1]
-    while set -q words[1]
-        if contains -- $words[1] -p --profile
-            set -e words[1]
-            set -q words[1]; and set -e words[1]
-        else if string match -qr -- '^(--profile=|-p.)' $words[1]
-            set -e words[1]
-        else
-            break
-        end
+# What the command line is made of, from hermes's own table of commands
+# (filled in by 'hermes completion fish'). A context is a command's words:
+# '' (before any), chat, sessions, sessions/list, config/set, ...
+
+# __hermes_verbs CONTEXT: the verbs of a command that has them.
+function __hermes_verbs
+    switch "$argv[1]"
+@VERBS@
     end
-    string join \n -- $words
 end
 
-# The -p PROFILE given on the command line, as arguments for hermes.
+# __hermes_value CONTEXT OPTION: what the option's value is; nothing when
+# it takes none, ?KIND when it may be left out.
+function __hermes_value
+    switch "$argv[1]/$argv[2]"
+@VALUES@
+    end
+end
+
+# __hermes_walk: the words before the cursor read as hermes reads them:
+# the context, how many arguments it has been given (and the first), the
+# kind of a value still to come, and of one that may come.
+function __hermes_walk
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l context ''
+    set -l given
+    set -l pending ''
+    set -l optional ''
+    for w in $words
+        if test -n "$optional"; and not string match -q -- '-*' $w
+            set optional ''
+            continue
+        end
+        set optional ''
+        if test -n "$pending"
+            set pending ''
+            continue
+        end
+        if string match -q -- '-*' $w
+            set -l name (string split -m 1 = -- $w)[1]
+            if test -z "$context"; and not contains -- $name @GLOBAL@
+                set context chat
+            end
+            set -l kind (__hermes_value "$context" $name)
+            if test (string sub -l 1 -- "$kind") = '?'
+                set optional (string sub -s 2 -- $kind)
+            else if test -n "$kind"; and not string match -q -- '*=*' $w
+                set pending $kind
+            end
+            continue
+        end
+        if test -z "$context"
+            if contains -- $w @COMMANDS@
+                set context $w
+            else
+                set context chat
+            end
+        else if not set -q given[1]; and not string match -q -- '*/*' $context; and contains -- $w (__hermes_verbs $context)
+            set context $context/$w
+        else
+            set -a given $w
+        end
+    end
+    printf '%s\n' "$context" (count $given) "$pending" "$optional" "$given[1]"
+end
+
+# __hermes_at CONTEXT...: the cursor is in one of these contexts, where no
+# option's value is due.
+function __hermes_at
+    set -l walk (__hermes_walk)
+    test -z "$walk[3]"; and contains -- "$walk[1]" $argv
+end
+
+# __hermes_arg N CONTEXT...: the cursor is at argument N (from 0) of one of
+# these contexts; N+ is N or any after it.
+function __hermes_arg
+    set -l walk (__hermes_walk)
+    test -z "$walk[3]"; and test -z "$walk[4]"; or return 1
+    contains -- "$walk[1]" $argv[2..-1]; or return 1
+    if string match -q -- '*+' $argv[1]
+        test $walk[2] -ge (string trim -r -c + -- $argv[1])
+    else
+        test $walk[2] -eq $argv[1]
+    end
+end
+
+# __hermes_optional KIND: the word at the cursor may be the value of an
+# option that goes without one (-c NAME), of this kind.
+function __hermes_optional
+    set -l walk (__hermes_walk)
+    test "$walk[4]" = $argv[1]
+end
+
+# __hermes_first: the first argument given (hermes help COMMAND VERB).
+function __hermes_first
+    set -l walk (__hermes_walk)
+    echo $walk[5]
+end
+
+# -p PROFILE as given, as arguments for hermes.
 function __hermes_profile_args
     set -l words (commandline -opc)
     set -e words[1]
@@ -34,48 +117,6 @@ function __hermes_profile_args
         end
         set -e words[1]
     end
-end
-
-# The command: chat, sessions, completion or help; chat when options come first.
-function __hermes_command
-    set -l args (__hermes_args)
-    if contains -- "$args[1]" chat sessions completion help
-        echo $args[1]
-    else if string match -q -- '-*' "$args[1]"
-        echo chat
-    end
-end
-
-# __hermes_command_is COMMAND [N]: the command is COMMAND (and N words are given).
-function __hermes_command_is
-    set -l command (__hermes_command)
-    test "$command" = $argv[1]; or return 1
-    set -q argv[2]; or return 0
-    test (count (__hermes_args)) -eq $argv[2]
-end
-
-function __hermes_no_command
-    set -l command (__hermes_command)
-    test -z "$command"
-end
-
-# __hermes_sessions_verb [VERB...]: a sessions verb is given (one of VERB...).
-function __hermes_sessions_verb
-    set -l args (__hermes_args)
-    test "$args[1]" = sessions; and set -q args[2]; or return 1
-    set -q argv[1]; or return 0
-    contains -- $args[2] $argv
-end
-
-function __hermes_needs_verb
-    set -l args (__hermes_args)
-    test "$args[1]" = sessions; and not set -q args[2]
-end
-
-# __hermes_previous WORD...: the word before the cursor is one of WORD...
-function __hermes_previous
-    set -l words (commandline -opc)
-    contains -- $words[-1] $argv
 end
 
 # Session titles, or IDs with "id", each with a description, from
@@ -99,31 +140,14 @@ function __hermes_profiles
     end
 end
 
+# The values of the setting named just before (config set KEY VALUE).
+function __hermes_setting_values
+    set -l words (commandline -opc)
+    switch "$words[-1]"
+@SETTING_VALUES@
+    end
+end
+
 complete -c hermes -f
 
-# Global options and commands.
-complete -c hermes -n __hermes_no_command -s p -l profile -x -a '(__hermes_profiles)' -d 'use $HERMES_HOME/profiles/NAME'
-complete -c hermes -s h -l help -d 'show help'
-complete -c hermes -n __hermes_no_command -s V -l version -d 'show the version (-V -v: with build details)'
-complete -c hermes -n __hermes_no_command -a chat -d 'talk in a new or continued session (the default)'
-complete -c hermes -n __hermes_no_command -a sessions -d 'list, show, export, import, rename, delete and prune sessions'
-complete -c hermes -n __hermes_no_command -a completion -d 'print a shell completion script'
-complete -c hermes -n __hermes_no_command -a help -d 'show help for a command'
-
-# hermes chat (also 'hermes -c ...').
-set -l chat '__hermes_no_command; or __hermes_command_is chat'
-@CHAT@
-
-# hermes sessions VERB.
-@VERB_SUMMARIES@
-complete -c hermes -n '__hermes_sessions_verb show export delete; and not __hermes_previous -o --output -f --format' -a '(__hermes_sessions title)'
-complete -c hermes -n '__hermes_sessions_verb rename stats compact; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
-complete -c hermes -n '__hermes_sessions_verb import' -F
-complete -c hermes -n '__hermes_sessions_verb merge; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
-complete -c hermes -n '__hermes_sessions_verb merge-file' -F
-@OPTIONS@
-
-# hermes completion SHELL, hermes help [sessions] COMMAND.
-complete -c hermes -n '__hermes_command_is completion 1' -a 'bash zsh fish'
-complete -c hermes -n '__hermes_command_is help 1' -a 'chat sessions completion'
-complete -c hermes -n '__hermes_command_is help 2; and __hermes_previous sessions' -a '@VERBS@'
+@COMPLETIONS@

@@ -13,9 +13,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Seek;
 use std::path::{Path, PathBuf};
 
-use lexopt::prelude::*;
-
-use crate::args::{positional_args, string};
+use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, option};
 use crate::error::{Error, Result};
 use crate::fsio::Batch;
 use crate::output;
@@ -25,7 +23,7 @@ use crate::store::session::{self, Session};
 use crate::text::counted;
 
 use source::Incoming;
-pub(crate) use source::{FROM, Source};
+pub(crate) use source::Source;
 
 use super::Progress;
 
@@ -55,21 +53,48 @@ pub(crate) struct Args {
     pub(crate) dry_run: bool,
 }
 
-pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
-    let mut from = SOURCES[0];
-    let mut dry_run = false;
-    let mut positional = Vec::new();
-    while let Some(arg) = parser.next()? {
-        match arg {
-            Long("from") => from = source::named(&string(parser.value()?))?,
-            Long("dry-run") => dry_run = true,
-            Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Value(value) => positional.push(value),
-            _ => return Err(arg.unexpected().into()),
-        }
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions import",
+    alias: None,
+    summary: "import sessions from hermes, the Python Hermes or llm",
+    about: "\
+Import sessions from FILE ('-' for stdin). Sessions whose ID already exists
+are skipped, never overwritten, so importing a file twice adds nothing.
+
+{options}
+
+hermes is 'hermes sessions export --format jsonl'; hermes-agent is the Python
+Hermes's own 'sessions export --format jsonl -'; llm is
+'llm logs list --json -n 0'. The whole file is checked first: a file that is
+not what --from says imports nothing. A line that is not JSON at all is
+skipped and named, the rest is imported, and hermes exits 4. What hermes
+cannot hold (tool calls and results, attachments) is left out and counted.
+",
+    options: &[
+        option("", "--from", Value::words(source::NAMES), "what wrote FILE (default: hermes)").takes(
+            |a, v| {
+                a.from = source::named(&v.text())?;
+                Ok(())
+            },
+        ),
+        flag("", "--dry-run", "report what would be imported; write nothing").sets(|a| a.dry_run = true),
+    ],
+    args: &[Arg::one("FILE", Kind::File).takes(|a, v| {
+        a.file = v.os();
+        Ok(())
+    })],
+    start: || Args { file: OsString::new(), from: SOURCES[0], dry_run: false },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
     }
-    let [file] = positional_args("import", positional, "FILE")?;
-    Ok(Args { file, from, dry_run })
+    fn access(&self) -> Access {
+        if self.dry_run { Access::Reads } else { Access::Writes }
+    }
 }
 
 /// Every session of the input, in order, whatever its source.

@@ -52,36 +52,16 @@ impl std::fmt::Debug for Source {
     }
 }
 
-/// `--from`'s value: the sources' names, `|` between them, in the order of
-/// `SOURCES` (made at compile time, for the option table).
-pub(crate) const FROM: &str = {
-    const LEN: usize = {
-        let (mut len, mut i) = (0, 0);
-        while i < SOURCES.len() {
-            len += SOURCES[i].name.len() + (i > 0) as usize;
-            i += 1;
-        }
-        len
-    };
-    const BYTES: [u8; LEN] = {
-        let mut bytes = [b'|'; LEN];
-        let (mut at, mut i) = (0, 0);
-        while i < SOURCES.len() {
-            let name = SOURCES[i].name.as_bytes();
-            let mut j = 0;
-            while j < name.len() {
-                bytes[at + j] = name[j];
-                j += 1;
-            }
-            at += name.len() + 1;
-            i += 1;
-        }
-        bytes
-    };
-    match std::str::from_utf8(&BYTES) {
-        Ok(from) => from,
-        Err(_) => panic!("a source's name is not UTF-8"),
+/// `--from`'s values: the sources' names, in the order of `SOURCES`
+/// (made at compile time, for the command line's table).
+pub(crate) const NAMES: &[&str] = &{
+    let mut names = [""; SOURCES.len()];
+    let mut i = 0;
+    while i < SOURCES.len() {
+        names[i] = SOURCES[i].name;
+        i += 1;
     }
+    names
 };
 
 /// The source named by `--from`.
@@ -90,7 +70,7 @@ pub(crate) fn named(s: &str) -> Result<&'static Source> {
         Error::usage(format!(
             "sessions import: unknown --from '{}' (one of: {})",
             crate::text::printable(s, false),
-            FROM.replace('|', ", ")
+            NAMES.join(", ")
         ))
     })
 }
@@ -410,7 +390,7 @@ mod tests {
 
     #[test]
     fn from_names_every_source_in_order() {
-        assert_eq!(FROM, "hermes|hermes-agent|llm");
+        assert_eq!(NAMES, ["hermes", "hermes-agent", "llm"]);
         assert_eq!(named("llm").unwrap().name, "llm");
         assert!(named("aichat").is_err());
     }

@@ -9,8 +9,7 @@
 
 use std::io::{self, Cursor};
 
-use crate::chat::agent::Agent;
-use crate::chat::args::AgentChoice;
+use super::{Agent, Choice};
 use crate::config::AgentInput;
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -30,10 +29,10 @@ pub(crate) fn summarise(
     keep: Option<u64>,
 ) -> Result<String> {
     let choice = match agent {
-        Some(command) => AgentChoice::Command(command.to_string()),
-        None => AgentChoice::Configured,
+        Some(command) => Choice::Command(command.to_string()),
+        None => Choice::Configured,
     };
-    let (Some(agent), _, _) = super::choose_agent(store, &choice)? else {
+    let (Some(agent), _, _) = super::choose(store, &choice)? else {
         return Err(Error::usage(
             "no agent to write the summary: give --agent CMD, or set HERMES_AGENT or 'agent' in config.toml",
         ));

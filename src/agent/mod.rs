@@ -3,6 +3,7 @@
 //! reads its output through the decoder (`decode`) while showing it, and
 //! gives the verdict.
 
+pub(crate) mod compact;
 pub mod decode;
 pub(crate) mod probe;
 pub(crate) mod process;
@@ -15,8 +16,9 @@ use std::process::{Command, ExitStatus, Stdio};
 
 use nanoserde::SerJson;
 
-use crate::config::{AgentInput, Config};
+use crate::config::{self, AgentInput, Config};
 use crate::error::{Error, Result, describe_io};
+use crate::store::Store;
 use crate::store::context::Plan;
 use crate::store::format::{Fault, Reader};
 use crate::store::session::{Header, MAX_MESSAGE_BYTES, Message};
@@ -83,6 +85,39 @@ impl Key {
             }
         }
     }
+}
+
+/// Which agent a command asked for.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) enum Choice {
+    /// `--agent CMD`.
+    Command(String),
+    /// `--no-agent`.
+    Disabled,
+    /// None said: the environment's, config.toml's.
+    #[default]
+    Configured,
+}
+
+/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml, else
+/// openai-compatible when config.toml names a server (`base_url`); a bare
+/// name is a shipped agent first (`shipped`). With it, config.toml's
+/// system prompt for new sessions, and whether it asks for plain replies.
+pub(crate) fn choose(store: &Store, choice: &Choice) -> Result<(Option<Agent>, Option<String>, bool)> {
+    if *choice == Choice::Disabled {
+        return Ok((None, None, config::load(store).is_ok_and(|c| c.plain)));
+    }
+    let config = config::load(store)?;
+    let plain = config.plain;
+    let command = match choice {
+        Choice::Command(c) => Some(c.clone()),
+        _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent.clone()),
+    };
+    // A server and no agent: the agent that talks to it.
+    let command = command.or_else(|| config.base_url.as_ref().map(|_| config::SERVER_AGENT.to_string()));
+    let system = config.system.clone();
+    let Some(command) = command else { return Ok((None, system, plain)) };
+    Ok((Some(Agent::named(&command, config)?), system, plain))
 }
 
 /// What came back: the reply text, and whether the user interrupted it.
