@@ -93,10 +93,29 @@ fn rule(title: &str) -> String {
 pub(crate) fn main() -> String {
     let mut text =
         String::from("hermes - chat sessions as plain files, one conversation per terminal\n\nUsage:\n");
+    for line in main_usage() {
+        text.push_str(&format!("  {line}\n"));
+    }
+    text.push_str("\nCommands:\n");
     for node in COMMANDS {
-        let line = match node {
+        text.push_str(&row(&format!("  {}", node.name()), 15, &node.summary()));
+        text.push('\n');
+    }
+    text.push_str("\nOptions:\n");
+    text.push_str(&option_lines(&GLOBAL.iter().collect::<Vec<_>>()));
+    text.push_str(MAIN_TAIL);
+    text
+}
+
+/// How each command is called, a line each: the main `--help`'s usage and
+/// the man page's SYNOPSIS.
+pub(crate) fn main_usage() -> Vec<String> {
+    COMMANDS
+        .iter()
+        .map(|node| match node {
             Node::Leaf(spec) => {
-                format!("hermes [-p PROFILE] [{}] [{} OPTIONS]", spec.name(), spec.name().to_uppercase())
+                let parts = usage_parts(*spec).join(" ");
+                format!("hermes [-p PROFILE] [{}] {parts}", spec.name())
             }
             Node::Group(group) => {
                 let verbs: Vec<&str> = group.verbs.iter().map(|v| v.name()).collect();
@@ -110,18 +129,8 @@ pub(crate) fn main() -> String {
                 let args: Vec<String> = spec.positionals().iter().map(|a| a.usage()).collect();
                 format!("hermes {} {}", spec.path(), args.join(" "))
             }
-        };
-        text.push_str(&format!("  {line}\n"));
-    }
-    text.push_str("\nCommands:\n");
-    for node in COMMANDS {
-        text.push_str(&row(&format!("  {}", node.name()), 15, &node.summary()));
-        text.push('\n');
-    }
-    text.push_str("\nOptions:\n");
-    text.push_str(&option_lines(&GLOBAL.iter().collect::<Vec<_>>()));
-    text.push_str(MAIN_TAIL);
-    text
+        })
+        .collect()
 }
 
 const MAIN_TAIL: &str = "
@@ -234,7 +243,7 @@ pub(crate) fn value_name(value: &Value) -> String {
 }
 
 /// How an option is named on its line: `  -n, --limit N`, `      --all`.
-fn option_name(flag: &Flag) -> String {
+pub(crate) fn option_name(flag: &Flag) -> String {
     let value = match flag.value {
         Some(value) if value.optional => format!(" [{}]", value_name(&value)),
         Some(value) => format!(" {}", value_name(&value)),

@@ -6,6 +6,7 @@
 pub(crate) mod completion;
 pub(crate) mod defs;
 pub(crate) mod help;
+pub(crate) mod man;
 pub(crate) mod run;
 
 use std::ffi::OsString;
