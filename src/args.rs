@@ -146,6 +146,7 @@ impl Flag {
     }
 
     /// It may be given more than once.
+    #[allow(dead_code)] // until an option repeats (chat -f FILE)
     pub(crate) const fn repeats(mut self) -> Flag {
         self.repeats = true;
         self
@@ -556,7 +557,7 @@ impl Words {
     fn finish<A>(&self, spec: &Spec<A>) -> Result<()> {
         let missing: Vec<String> = spec.args[self.next.min(spec.args.len())..]
             .iter()
-            .filter(|p| !p.arg.optional && !(p.arg.many && self.many > 0))
+            .filter(|p| !(p.arg.optional || p.arg.many && self.many > 0))
             .map(|p| p.arg.name.replace('|', " or "))
             .collect();
         if missing.is_empty() {

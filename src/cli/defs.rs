@@ -4,7 +4,9 @@
 //! `--help`, `hermes help`, did-you-mean, the completion scripts and the
 //! man page's check all read it; nothing else lists a command.
 
-use crate::args::{Command, Describe, Flag, HELP, Kind, Value};
+#[cfg(test)]
+use crate::args::Describe;
+use crate::args::{Command, Flag, HELP, Kind, Value};
 use crate::store::Store;
 use crate::{chat, configure, sessions};
 
@@ -109,23 +111,16 @@ const fn global(short: &'static str, long: &'static str, value: Option<Value>, h
     Flag { short, long, value, help, heading: None, also: &[], group: 0, repeats: false, required: false }
 }
 
-/// Every command and verb with its place in the tree: (`sessions list`, its spec).
+/// Every command and verb, for the tests that walk them all.
+#[cfg(test)]
 pub(crate) fn every_spec() -> Vec<&'static dyn Describe> {
     let mut specs: Vec<&'static dyn Describe> = Vec::new();
     for node in COMMANDS {
         match node {
-            Node::Leaf(spec) => specs.push(upcast(*spec)),
-            Node::Group(group) => specs.extend(group.verbs.iter().map(|v| upcast(*v))),
-            Node::Own(spec) => specs.push(upcast_own(*spec)),
+            Node::Leaf(spec) => specs.push(*spec),
+            Node::Group(group) => specs.extend(group.verbs.iter().map(|v| *v as &dyn Describe)),
+            Node::Own(spec) => specs.push(*spec),
         }
     }
     specs
-}
-
-fn upcast(spec: &'static dyn Command<Store>) -> &'static dyn Describe {
-    spec
-}
-
-fn upcast_own(spec: &'static dyn Command<()>) -> &'static dyn Describe {
-    spec
 }

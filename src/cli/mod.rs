@@ -6,7 +6,8 @@
 pub(crate) mod completion;
 pub(crate) mod defs;
 pub(crate) mod help;
-pub(crate) mod man;
+#[cfg(test)]
+mod man;
 pub(crate) mod run;
 
 use std::ffi::OsString;
@@ -177,7 +178,6 @@ fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::Describe;
     use crate::chat;
     use crate::sessions::{export, list};
 
