@@ -1,363 +1,425 @@
-//! `config.toml`: the agent command, how it takes its input, the server,
-//! where the key comes from, the model, the system prompt, how replies are
-//! drawn, and the context budget and compaction. Read by a small parser of
-//! the one TOML form it needs, `key = "string"`, so that a mistake is
-//! reported by its line; `edit` rewrites a line of it.
+//! `hermes config`: get, set, unset, list and path for the keys of
+//! config.toml, each value with where it came from (the file, the
+//! environment, a default), and `check`, one tiny request through the
+//! configured agent that says plainly what is wrong.
 
-pub(crate) mod edit;
+use std::time::Duration;
 
+use crate::agent::{self, Agent, shipped};
+use crate::args::{Access, Arg, Command, Kind, Run, Spec, Value, option};
 use crate::error::{Error, Result};
+use crate::fsio;
+use crate::output::Out;
+use crate::settings::{self, edit};
 use crate::store::Store;
-use crate::store::trust;
 
-/// How the conversation is handed to the agent on its stdin.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum AgentInput {
-    /// An OpenAI chat-completions request body.
-    Json,
-    /// The conversation as plain text, one `role: content` block each.
-    Transcript,
-    /// The latest user message only.
-    Text,
+/// `hermes config --help` after its verbs.
+pub(crate) const ABOUT: &str = "\
+The settings in config.toml ($HERMES_HOME/config.toml, or the profile's):
+{settings}
+
+The key reaches the agent as $OPENAI_API_KEY: never in config.toml, on a
+command line or in a message.
+
+Example:
+  hermes config set agent openai-compatible
+  hermes config set base_url https://api.openai.com/v1
+  hermes config set api_key_command 'pass show openai'
+  hermes config set model gpt-4o-mini
+  hermes config check
+";
+
+/// `hermes config`'s verbs, in the order help and completions list them.
+pub(crate) const VERBS: &[&dyn Command<Store>] = &[&GET, &SET, &UNSET, &LIST, &PATH, &CHECK];
+
+/// `config get KEY`.
+pub(crate) struct Get {
+    key: String,
 }
 
-impl std::str::FromStr for AgentInput {
-    /// Why not, for the caller to place (a line of config.toml).
-    type Err = String;
+const GET: Spec<Get> = Spec {
+    path: "config get",
+    alias: None,
+    summary: "print the value hermes uses (exit 1 when there is none)",
+    about: "",
+    options: &[],
+    args: &[Arg::one("KEY", Kind::Setting).takes(|a, v| {
+        a.key = known_key(&v.text())?;
+        Ok(())
+    })],
+    start: || Get { key: String::new() },
+    finish: Ok,
+    stray: None,
+};
 
-    fn from_str(name: &str) -> Result<AgentInput, String> {
-        match name {
-            "json" => Ok(AgentInput::Json),
-            "transcript" => Ok(AgentInput::Transcript),
-            "text" => Ok(AgentInput::Text),
-            _ => Err(format!("agent_input must be \"json\", \"transcript\" or \"text\", not \"{name}\"")),
+impl Run<Store> for Get {
+    fn run(self, store: &Store) -> Result<()> {
+        match agent::resolve_settings(store, Vec::new())?.value(&self.key) {
+            Some(value) => print(&format!("{value}\n")),
+            None => Err(Error::Silent(crate::error::EXIT_NOT_FOUND)),
         }
+    }
+    fn access(&self) -> Access {
+        Access::Reads
     }
 }
 
-#[derive(Debug, Default)]
-pub(crate) struct Config {
-    pub(crate) agent: Option<String>,
-    pub(crate) agent_input: Option<AgentInput>,
-    pub(crate) model: Option<String>,
-    /// The server's API root, handed to the agent as `OPENAI_BASE_URL`.
-    pub(crate) base_url: Option<String>,
-    /// The environment variable of hermes's own that holds the key.
-    pub(crate) api_key_env: Option<String>,
-    /// A command whose output is the key, run at every turn.
-    pub(crate) api_key_command: Option<String>,
-    /// The system prompt of a new session.
-    pub(crate) system: Option<String>,
-    /// `render = "plain"`: replies shown as the agent sent them, not as
-    /// Markdown drawn for the terminal (`"markdown"`, the default).
-    pub(crate) plain: bool,
-    /// `context`: the most characters one turn sends (see `store::context`).
-    pub(crate) context: Option<u64>,
-    /// `compact = "auto"`: compact before a turn that would exceed the budget.
-    pub(crate) compact: Option<Compact>,
+/// `config set KEY VALUE`.
+pub(crate) struct Set {
+    key: String,
+    value: String,
 }
 
-/// When a session is compacted.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Compact {
-    /// Only when asked (`/compact`, `sessions compact`): the default.
-    Off,
-    /// Before a turn that would leave messages out.
-    Auto,
-}
+const SET: Spec<Set> = Spec {
+    path: "config set",
+    alias: None,
+    summary: "write it to config.toml (comments and order kept)",
+    about: "",
+    options: &[],
+    args: &[
+        Arg::one("KEY", Kind::Setting).takes(|a, v| {
+            a.key = known_key(&v.text())?;
+            Ok(())
+        }),
+        Arg::one("VALUE", Kind::SettingValue).takes(|a, v| {
+            a.value = v.text();
+            Ok(())
+        }),
+    ],
+    start: || Set { key: String::new(), value: String::new() },
+    // The value is never echoed: it may be what should not be there.
+    finish: |set| match settings::check_value(&set.key, &set.value) {
+        Ok(()) => Ok(set),
+        Err(why) => Err(Error::usage(why)),
+    },
+    stray: None,
+};
 
-impl Config {
-    /// The context budget: config.toml's, else the default.
-    pub(crate) fn budget(&self) -> u64 {
-        self.context.unwrap_or(crate::store::context::DEFAULT_BUDGET)
+impl Run<Store> for Set {
+    fn run(self, store: &Store) -> Result<()> {
+        write(store, |text| edit::set(text, &self.key, &self.value))
     }
 }
 
-pub(crate) const KEYS: [&str; 10] = [
-    "agent",
-    "agent_input",
-    "model",
-    "base_url",
-    "api_key_env",
-    "api_key_command",
-    "system",
-    "render",
-    "context",
-    "compact",
-];
+/// `config unset KEY`.
+pub(crate) struct Unset {
+    key: String,
+}
 
-/// The settings whose values are some words, and those words (for
-/// completion).
-pub(crate) const CHOICES: &[(&str, &[&str])] = &[
-    ("agent_input", &["json", "transcript", "text"]),
-    ("render", &["markdown", "plain"]),
-    ("compact", &["auto", "off"]),
-];
+const UNSET: Spec<Unset> = Spec {
+    path: "config unset",
+    alias: None,
+    summary: "remove it from config.toml (exit 1 when it was not set)",
+    about: "",
+    options: &[],
+    args: &[Arg::one("KEY", Kind::Setting).takes(|a, v| {
+        a.key = known_key(&v.text())?;
+        Ok(())
+    })],
+    start: || Unset { key: String::new() },
+    finish: Ok,
+    stray: None,
+};
 
-/// The agent when config.toml sets `base_url` and no `agent`: the shipped
-/// agent that talks to such a server.
-pub(crate) const SERVER_AGENT: &str = "openai-compatible";
-
-/// Check a value for `key` as `load` would, without naming the value (the
-/// caller may be reading a file that is no config): why not, else nothing.
-pub(crate) fn check_value(key: &str, value: &str) -> Result<(), String> {
-    match key {
-        "agent_input" => value.parse::<AgentInput>().map(|_| ()),
-        "render" if value != "plain" && value != "markdown" => {
-            Err("render must be \"markdown\" or \"plain\"".to_string())
-        }
-        "compact" if value != "auto" && value != "off" => {
-            Err("compact must be \"auto\" or \"off\"".to_string())
-        }
-        "context" if crate::store::context::parse_budget(value).is_err() => {
-            Err("context must be a number of characters, as \"300000\" or \"300k\", or \"off\"".to_string())
-        }
-        "api_key_env" if !is_env_name(value) => {
-            Err("api_key_env must name an environment variable (letters, digits and '_')".to_string())
-        }
-        "base_url" if !(value.starts_with("http://") || value.starts_with("https://")) => {
-            Err("base_url must start with http:// or https://".to_string())
-        }
-        _ if value.contains('\0') => Err(format!("the value of '{key}' holds a NUL character")),
-        _ => Ok(()),
+impl Run<Store> for Unset {
+    fn run(self, store: &Store) -> Result<()> {
+        let mut found = false;
+        write(store, |text| {
+            let (text, was) = edit::unset(text, &self.key);
+            found = was;
+            text
+        })?;
+        if found { Ok(()) } else { Err(Error::Silent(crate::error::EXIT_NOT_FOUND)) }
     }
 }
 
-fn is_env_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
+/// `config list`.
+pub(crate) struct List;
 
-/// config.toml is a few lines; anything far larger is not one.
-const MAX_CONFIG_BYTES: u64 = 64 << 10;
+const LIST: Spec<List> = Spec {
+    path: "config list",
+    alias: None,
+    summary: "every value, and where it came from (config.toml, the environment, a default)",
+    about: "",
+    options: &[],
+    args: &[],
+    start: || List,
+    finish: Ok,
+    stray: None,
+};
 
-/// Read the profile's config.toml; a missing file is an empty config. It
-/// names a command hermes runs, so a file another user owns or can write
-/// is refused (see `store::trust`), and no message ever quotes a line of
-/// it: a file that is not a config (a link to /etc/shadow) stays unread.
-pub(crate) fn load(store: &Store) -> Result<Config> {
-    match read_text(store)? {
-        Some(text) => parse(store, &text),
-        None => Ok(Config::default()),
+impl Run<Store> for List {
+    fn run(self, store: &Store) -> Result<()> {
+        let settings = agent::resolve_settings(store, Vec::new())?;
+        let rows: Vec<(String, String)> = settings
+            .all()
+            .filter_map(|(key, found)| {
+                let (value, origin) = found?;
+                Some((edit::assignment(key, value), origin.describe()))
+            })
+            .collect();
+        let width = rows.iter().map(|(left, _)| crate::text::columns_of(left)).max().unwrap_or(0);
+        let mut text = String::new();
+        for (left, origin) in rows {
+            let pad = " ".repeat(width - crate::text::columns_of(&left));
+            text.push_str(&format!("{left}{pad}  # {origin}\n"));
+        }
+        print(&text)
+    }
+    fn access(&self) -> Access {
+        Access::Reads
     }
 }
 
-/// The text of config.toml, if there is one, read as `load` reads it
-/// (trusted, bounded, UTF-8), for `load` and for `config set` to edit.
-pub(crate) fn read_text(store: &Store) -> Result<Option<String>> {
-    use std::io::Read;
+/// `config path`.
+pub(crate) struct PathOf;
+
+const PATH: Spec<PathOf> = Spec {
+    path: "config path",
+    alias: None,
+    summary: "print where config.toml is",
+    about: "",
+    options: &[],
+    args: &[],
+    start: || PathOf,
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for PathOf {
+    fn run(self, store: &Store) -> Result<()> {
+        print(&format!("{}\n", store.config_path().display()))
+    }
+    fn access(&self) -> Access {
+        Access::Reads
+    }
+}
+
+/// `config check [--timeout SECONDS]`.
+pub(crate) struct Check {
+    timeout: Duration,
+}
+
+/// How long `check` waits for an answer unless `--timeout` says otherwise.
+const CHECK_SECONDS: u64 = 30;
+
+const CHECK: Spec<Check> = Spec {
+    path: "config check",
+    alias: None,
+    summary: "send one tiny request through the agent and say what is wrong: no agent, not found, cannot connect, HTTP 401 (the key), HTTP 404 (the URL or the model)",
+    about: "",
+    options: &[option(
+        "",
+        "--timeout",
+        Value::new("SECONDS", Kind::Number),
+        "how long check waits (default 30)",
+    )
+    .takes(|a, v| {
+        let text = v.text();
+        let seconds = text.parse::<u64>().ok().filter(|s| (1..=3600).contains(s)).ok_or_else(|| {
+            Error::usage(format!("config check --timeout: expected seconds from 1 to 3600, not '{text}'"))
+        })?;
+        a.timeout = Duration::from_secs(seconds);
+        Ok(())
+    })],
+    args: &[],
+    start: || Check { timeout: Duration::from_secs(CHECK_SECONDS) },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Check {
+    fn run(self, store: &Store) -> Result<()> {
+        check(store, self.timeout, &mut Out::new())
+    }
+    fn access(&self) -> Access {
+        Access::RunsAgent
+    }
+}
+
+fn print(text: &str) -> Result<()> {
+    let mut out = Out::new();
+    out.write(text)?;
+    out.flush()
+}
+
+/// `key`, if config.toml has it; else a usage error naming the keys.
+fn known_key(key: &str) -> Result<String> {
+    if settings::setting(key).is_some() {
+        return Ok(key.to_string());
+    }
+    if matches!(key, "api_key" | "key" | "openai_api_key") {
+        return Err(Error::usage(
+            "hermes keeps no key in config.toml: set api_key_env (the environment variable that holds it) or api_key_command (a command that prints it)",
+        ));
+    }
+    Err(Error::usage(format!(
+        "unknown config key '{key}'{} (keys: {})",
+        crate::text::nearest(key, settings::keys())
+            .map(|n| format!("; did you mean '{n}'?"))
+            .unwrap_or_default(),
+        settings::keys().collect::<Vec<_>>().join(", ")
+    )))
+}
+
+/// Rewrite config.toml with `change`, atomically, once the home is safe
+/// and the file as it stands reads without error. A config.toml that is a
+/// link is written where it points (dotfile managers make such links).
+fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
+    store.verify()?;
+    let text = settings::file::read_text(store)?;
+    settings::load_file(store)?; // a mistake in the file is fixed by hand first
     let path = store.config_path();
-    let bad = |why: String| Error::NotAConfig { path: path.clone(), why };
-    let mut file = match trust::open_config(&path) {
-        Ok(None) => return Ok(None),
-        Ok(Some(Ok(file))) => file,
-        Ok(Some(Err(problem))) => return Err(Error::Untrusted(problem.message())),
-        Err(e) => return Err(Error::io(&path, e)),
+    let target = match std::fs::symlink_metadata(&path) {
+        Ok(meta) if meta.file_type().is_symlink() => path.canonicalize().map_err(|e| Error::io(&path, e))?,
+        _ => path,
     };
-    let mut bytes = Vec::new();
-    file.by_ref().take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes).map_err(|e| Error::io(&path, e))?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(bad(format!("larger than {} KiB", MAX_CONFIG_BYTES >> 10)));
+    if let Some(dir) = target.parent() {
+        fsio::ensure_private_dir(dir)?;
     }
-    String::from_utf8(bytes).map(Some).map_err(|_| bad("not UTF-8 text".into()))
+    let new = change(text.as_deref().unwrap_or(""));
+    if text.as_deref() == Some(new.as_str()) {
+        return Ok(());
+    }
+    fsio::write_atomic(&target, new.as_bytes())
 }
 
-/// Read the settings in `text`, config.toml's.
-fn parse(store: &Store, text: &str) -> Result<Config> {
-    let path = store.config_path();
-    let mut config = Config::default();
-    let mut seen: Vec<String> = Vec::new();
-    for (number, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
-        let at_line = |why: String| Error::ConfigSyntax { path: path.clone(), line: number + 1, why };
-        let Some((key, value)) = parse_line(line).map_err(at_line)? else {
-            continue;
-        };
-        if seen.contains(&key) {
-            return Err(at_line(format!("'{key}' is set twice")));
-        }
-        seen.push(key.clone());
-        match key.as_str() {
-            "agent" => config.agent = Some(value).filter(|v| !v.trim().is_empty()),
-            "agent_input" => {
-                // Not the value: the file may be anything but a config.
-                config.agent_input = Some(value.parse().map_err(|_: String| {
-                    at_line("agent_input must be \"json\", \"transcript\" or \"text\"".to_string())
-                })?)
-            }
-            "model" => config.model = Some(value).filter(|v| !v.is_empty()),
-            "base_url" | "api_key_env" | "api_key_command" | "system" => {
-                // The value is not quoted: the file may be anything but a config.
-                if !value.is_empty() {
-                    check_value(&key, &value).map_err(at_line)?;
-                }
-                let value = Some(value).filter(|v| !v.trim().is_empty());
-                match key.as_str() {
-                    "base_url" => config.base_url = value,
-                    "api_key_env" => config.api_key_env = value,
-                    "api_key_command" => config.api_key_command = value,
-                    _ => config.system = value,
-                }
-            }
-            "render" => {
-                config.plain = match value.as_str() {
-                    "plain" => true,
-                    "markdown" => false,
-                    _ => return Err(at_line("render must be \"markdown\" or \"plain\"".to_string())),
-                }
-            }
-            "context" => {
-                config.context = Some(crate::store::context::parse_budget(&value).map_err(|_| {
-                    at_line(
-                        "context must be a number of characters, as \"300000\" or \"300k\", or \"off\""
-                            .into(),
-                    )
-                })?)
-            }
-            "compact" => {
-                config.compact = Some(match value.as_str() {
-                    "auto" => Compact::Auto,
-                    "off" => Compact::Off,
-                    _ => return Err(at_line("compact must be \"auto\" or \"off\"".to_string())),
-                })
-            }
-            other => crate::output::warn(&format!(
-                "{}: line {}: unknown key '{other}' ignored (known: {})",
-                path.display(),
-                number + 1,
-                KEYS.join(", ")
-            )),
-        }
-    }
-    Ok(config)
-}
-
-/// Another program's settings where config.toml would be (the Python
-/// Hermes keeps its `config.yaml` in the same `~/.hermes`), when there is
-/// no config.toml: named in the no-agent note, so that nobody wonders why
-/// the agent set up there is not used. Never read.
-pub(crate) fn foreign_config(store: &Store) -> Option<std::path::PathBuf> {
-    let toml = store.config_path();
-    if toml.exists() {
-        return None;
-    }
-    ["config.yaml", "config.yml"].into_iter().map(|name| toml.with_file_name(name)).find(|p| p.exists())
-}
-
-/// One line of config.toml: nothing (blank, a comment), or `key = value`
-/// with a basic ("...") or literal ('...') string and maybe a comment.
-pub(crate) fn parse_line(line: &str) -> Result<Option<(String, String)>, String> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
-        return Ok(None);
-    }
-    if line.starts_with('[') {
-        return Err(format!("tables are not used here; the keys are {}", KEYS.join(", ")));
-    }
-    let Some((key, rest)) = line.split_once('=') else {
-        return Err("expected key = \"value\"".to_string());
+/// `config check`: which agent, which server, which model, then one tiny
+/// request and a plain verdict.
+fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
+    store.verify()?;
+    let settings = agent::resolve_settings(store, Vec::new())?;
+    let origin = |key: &str| settings.get(key).map(|(_, origin)| origin.describe()).unwrap_or_default();
+    let Some(command) = settings.agent().map(str::to_string) else {
+        return Err(no_agent());
     };
-    let key = key.trim();
-    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-        return Err(format!("not a key before '='; the keys are {}", KEYS.join(", ")));
+    let agent = Agent::from_settings(&settings)
+        .map_err(|e| match e {
+            Error::Agent(why) => Error::Agent(format!("config check: {why}")),
+            e => e,
+        })?
+        .ok_or_else(no_agent)?;
+    let agent_origin = origin("agent");
+    if agent.command == command {
+        out.write(&format!("agent:  {command} ({agent_origin})\n"))?;
+    } else {
+        out.write(&format!("agent:  {command} = {} ({agent_origin})\n", agent.command))?;
     }
-    let rest = rest.trim_start();
-    // Only a known key is named: the file may be anything but a config.
-    let key_shown = if KEYS.contains(&key) { format!("'{key}'") } else { "a key".to_string() };
-    let example = if KEYS.contains(&key) { key } else { "key" };
-    let must_quote =
-        || format!("the value of {key_shown} must be a quoted string on one line, as in {example} = \"...\"");
-    let (value, after) = match rest.chars().next() {
-        Some('"') if !rest.starts_with("\"\"\"") => {
-            basic_string(&rest[1..]).map_err(|why| format!("the value of {key_shown}: {why}"))?
+    let server = settings.value("base_url").unwrap_or("(the agent's own)").to_string();
+    if settings.get("base_url").is_some() {
+        out.write(&format!("server: {server} ({})\n", origin("base_url")))?;
+    }
+    match &agent.model {
+        Some(model) => out.write(&format!("model:  {model} ({})\n", origin("model")))?,
+        None => out.write("model:  none set (the agent's default)\n")?,
+    }
+    let key = key_source(&agent);
+    out.write(&format!("key:    {key}\n"))?;
+    out.flush()?;
+    let probe = agent.probe(timeout)?;
+    let said = probe.stderr.trim_end();
+    if !said.is_empty() {
+        let mut text = String::from("the agent said:\n");
+        for line in said.lines() {
+            text.push_str(&format!("  {line}\n"));
         }
-        Some('\'') if !rest.starts_with("'''") => {
-            let end = rest[1..].find('\'').ok_or_else(must_quote)?;
-            (rest[1..1 + end].to_string(), &rest[2 + end..])
-        }
-        _ => return Err(must_quote()),
+        out.write(&text)?;
+        out.flush()?;
+    }
+    let server_said = probe.error.as_ref().map(|m| format!(" (the server said: {m})")).unwrap_or_default();
+    let fail = |why: String| Err(Error::Agent(format!("config check: {why}{server_said}")));
+    let Some(status) = probe.status else {
+        return fail(format!(
+            "no answer within {} s: the server is slow or does not answer",
+            timeout.as_secs()
+        ));
     };
-    let after = after.trim_start();
-    if !after.is_empty() && !after.starts_with('#') {
-        return Err(format!("unexpected text after the value of {key_shown}"));
+    if status.success() && probe.error.is_none() && !probe.text.trim().is_empty() {
+        let reply: String = probe.text.trim().chars().take(60).collect();
+        // Tenths of a second counted in integers: `{:.1}` on a float would
+        // link the exact float formatter (some 5 KB) for this one line.
+        let tenths = (probe.took.as_millis() + 50) / 100;
+        out.write(&format!("ok: the agent answered in {}.{} s: {reply}\n", tenths / 10, tenths % 10))?;
+        return out.flush();
     }
-    if value.contains('\0') {
-        return Err(format!("the value of {key_shown} holds a NUL character"));
+    let model = agent.model.as_deref().unwrap_or("(none)");
+    match probe.http_status() {
+        Some(401 | 403) => fail(format!(
+            "HTTP {} from {server}: the key was refused; check api_key_env or api_key_command ({key})",
+            probe.http_status().unwrap_or(401)
+        )),
+        Some(404) => fail(format!(
+            "HTTP 404 from {server}: the URL or the model is wrong; check base_url ({server}) and model ({model})"
+        )),
+        Some(429) => fail(format!("HTTP 429 from {server}: too many requests, or out of quota")),
+        Some(code) if code >= 500 => fail(format!("HTTP {code} from {server}: the server failed")),
+        Some(code) if !status.success() => fail(format!("HTTP {code} from {server}")),
+        _ if said.contains("cannot connect") => {
+            fail(format!("cannot connect to {server}: is the server running? (set base_url)"))
+        }
+        _ if status.code() == Some(127) => fail(format!("the agent '{}' could not be run", agent.command)),
+        _ if !status.success() => fail(match status.code() {
+            Some(code) => format!("the agent failed (exit status {code})"),
+            None => "the agent was killed by a signal".to_string(),
+        }),
+        _ if probe.error.is_some() => fail("the server answered with an error".to_string()),
+        _ => fail("the agent answered nothing".to_string()),
     }
-    Ok(Some((key.to_string(), value)))
 }
 
-/// The rest of a basic string after its opening quote: its value, with
-/// escapes undone, and what follows the closing quote.
-fn basic_string(s: &str) -> Result<(String, &str), String> {
-    let mut value = String::new();
-    let mut chars = s.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => return Ok((value, &s[i + 1..])),
-            '\\' => {
-                let bad = |_: &str| {
-                    "a bad escape in a string (TOML has \\\" \\\\ \\n \\t \\uXXXX and a few more)".to_string()
-                };
-                value.push(match chars.next().map(|(_, c)| c) {
-                    Some('b') => '\u{8}',
-                    Some('t') => '\t',
-                    Some('n') => '\n',
-                    Some('f') => '\u{c}',
-                    Some('r') => '\r',
-                    Some('"') => '"',
-                    Some('\\') => '\\',
-                    Some(u @ ('u' | 'U')) => {
-                        let len = if u == 'u' { 4 } else { 8 };
-                        let digits: String = chars.by_ref().take(len).map(|(_, c)| c).collect();
-                        let code = Some(&digits)
-                            .filter(|d| d.len() == len && d.chars().all(|c| c.is_ascii_hexdigit()))
-                            .and_then(|d| char::from_u32(u32::from_str_radix(d, 16).ok()?));
-                        code.ok_or_else(|| bad(&format!("{u}{digits}")))?
-                    }
-                    Some(other) => return Err(bad(&other.to_string())),
-                    None => break,
-                });
-            }
-            c => value.push(c),
+/// `config check` with no agent configured: how to configure one.
+fn no_agent() -> Error {
+    let names = shipped::names();
+    let shipped =
+        if names.is_empty() { String::new() } else { format!(" (comes with hermes: {})", names.join(", ")) };
+    Error::Agent(format!(
+        "config check: no agent configured: run 'hermes config set agent openai-compatible'{shipped}"
+    ))
+}
+
+/// Where `config check` says the agent's key comes from.
+fn key_source(agent: &Agent) -> String {
+    match &agent.key {
+        Some(crate::agent::Key::Env(name)) => format!("from ${name} (api_key_env)"),
+        Some(crate::agent::Key::Command(_)) => "from api_key_command".to_string(),
+        None if std::env::var_os("OPENAI_API_KEY").is_some() => {
+            "OPENAI_API_KEY of the environment".to_string()
         }
+        None => "none".to_string(),
     }
-    Err("a string that does not end on its line".into())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::parse_line;
+    use super::*;
 
-    fn pair(k: &str, v: &str) -> Result<Option<(String, String)>, String> {
-        Ok(Some((k.to_string(), v.to_string())))
+    fn usage(words: &[&str]) -> String {
+        let spec = VERBS.iter().find(|v| v.name() == words[0]).unwrap();
+        match spec.read(&mut lexopt::Parser::from_args(words[1..].iter().copied())) {
+            Err(Error::Usage(why)) => why,
+            Err(e) => panic!("{words:?}: {e:?}"),
+            Ok(_) => panic!("{words:?}: accepted"),
+        }
     }
 
     #[test]
-    fn the_one_form_of_toml_it_needs() {
-        assert_eq!(parse_line("  # a comment"), Ok(None));
-        assert_eq!(parse_line(""), Ok(None));
-        assert_eq!(parse_line("agent = \"llm -m x\""), pair("agent", "llm -m x"));
-        assert_eq!(parse_line(r#"agent="a \"b\" \\ \u00e9" # note"#), pair("agent", "a \"b\" \\ é"));
-        assert_eq!(parse_line(r"model = 'C:\raw'"), pair("model", r"C:\raw"));
-        assert_eq!(parse_line("model = \"\""), pair("model", ""));
-        let bad = [
-            "agent = echo",
-            "agent = 3",
-            "agent = \"open",
-            "agent = \"a\" b",
-            "[table]",
-            "= \"x\"",
-            "a b = \"x\"",
-            "agent = \"\"\"x\"\"\"",
-            r#"agent = "bad \q escape""#,
-            r#"agent = "\u12""#,
-            r#"agent = "\u+041""#,
-            r#"agent = "\uD800""#,
-            r#"agent = "echo \u0000x""#,
-        ];
-        for line in bad {
-            assert!(parse_line(line).is_err(), "{line}");
+    fn a_refused_value_is_never_repeated() {
+        let why = usage(&["set", "api_key", "sk-secret"]);
+        assert!(!why.contains("sk-secret") && why.contains("api_key_command"), "{why}");
+        let why = usage(&["set", "api_key_env", "sk-secret=1"]);
+        assert!(!why.contains("sk-secret"), "{why}");
+    }
+
+    #[test]
+    fn verbs_refuse_what_they_do_not_take() {
+        for bad in [
+            &["set", "model"][..],
+            &["get"],
+            &["set", "modle", "x"],
+            &["list", "x"],
+            &["check", "--timeout", "0"],
+        ] {
+            usage(bad);
         }
     }
 }

@@ -174,8 +174,8 @@ test_expect_success SCRIPT '/model and /system in the interactive chat' '
 		run_in_pty "TERM=dumb hermes chat -c talk --agent '\''echo model=\$HERMES_MODEL'\''" >transcript &&
 	tr -d "\r" <transcript >screen &&
 	grep "^> model: none set: the agent.s default$" screen &&
-	grep "^> model: gpt-y from the next message on$" screen &&
-	grep "^> model: gpt-y (chosen in this chat)$" screen &&
+	grep "^> model: gpt-y from the next message on, in this session$" screen &&
+	grep "^> model: gpt-y (chosen in this chat for this session)$" screen &&
 	grep "^> model=gpt-y$" screen &&
 	grep "^> (no system prompt)$" screen &&
 	grep "^> system: Be terse.$" screen &&
@@ -184,6 +184,24 @@ test_expect_success SCRIPT '/model and /system in the interactive chat' '
 	test_cmp expect actual &&
 	roles talk | head -n 1 >actual &&
 	echo "system: Be terse." >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success SCRIPT 'a model chosen with /model stays with its session: /new and /continue take the other session'"'"'s own' '
+	hermes chat -c notes --create-if-missing -q first --agent "$AGENT" -m gpt-notes -Q &&
+	printf "/model gpt-x\n/new repro\n/model\n/model m2\nhi\n/new fresh\n/model\n/continue notes\n/model\n" |
+		run_in_pty "TERM=dumb hermes chat -c notes --agent '"'"'echo model=\$HERMES_MODEL'"'"'" >transcript &&
+	tr -d "\r" <transcript >screen &&
+	grep -c "^> model: none set: the agent.s default$" screen >count &&
+	echo 2 >expect &&
+	test_cmp expect count &&
+	grep "^> model=m2$" screen &&
+	grep "^> model: gpt-x (this session.s)$" screen &&
+	echo gpt-x >expect &&
+	model_of notes >actual &&
+	test_cmp expect actual &&
+	echo m2 >expect &&
+	model_of repro >actual &&
 	test_cmp expect actual
 '
 

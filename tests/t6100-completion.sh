@@ -338,27 +338,30 @@ test_expect_success FISH 'fish: config verbs, keys and the words a key takes' '
 	test_cmp expect actual
 '
 
-# zsh_tab LINE: type LINE in an interactive zsh in a tmux pane, press Tab
-# twice, and leave what zsh listed under the prompt in "listed" (the
-# words of the pane after the line typed).
+# zsh_tab LINE: type LINE in an interactive zsh in a tmux pane, press Tab,
+# and leave what zsh listed under the prompt in "listed" (the words of the
+# pane from the line typed on).
+# zsh_listed: zsh has listed the choices, on the lines under its prompt.
+zsh_listed() {
+	test "$(screen | sed -n "/^zsh> /,\$ p" | grep -c -v "^ *$")" -ge 2
+}
+
 zsh_tab() {
-	hermes completion zsh >"$TRASH/_hermes" &&
-	cat >"$TRASH/zshrc" <<-EOF &&
+	mkdir -p "$TRASH/zdot" &&
+	hermes completion zsh >"$TRASH/zdot/_hermes" &&
+	cat >"$TRASH/zdot/.zshrc" <<-EOF &&
 	PS1="zsh> "
 	autoload -Uz compinit && compinit -u -d "$TRASH/zcompdump"
-	source "$TRASH/_hermes"
-	zstyle ":completion:*" list-rows-first true
+	source "$TRASH/zdot/_hermes"
 	EOF
-	start_tmux zsh &&
-	tm kill-session -t test &&
+	SOCKET=$TRASH/zsh.sock &&
+	trap stop_tmux EXIT &&
 	PANE=$(tm new-session -d -s test -x 200 -y 50 -c "$TRASH" -P -F "#{pane_id}" \
-		"env ZDOTDIR=/nonexistent PATH=\"$PATH\" HERMES_HOME=\"$HERMES_HOME\" zsh -f -i -c \"source $TRASH/zshrc; zle_highlight=(); exec zsh -f -i\"") &&
+		"env ZDOTDIR=$TRASH/zdot PATH=$PATH HERMES_HOME=$HERMES_HOME zsh -d -i") &&
 	wait_until on_screen "^zsh> " &&
 	typed "$1" &&
 	keys Tab &&
-	sleep 1 &&
-	keys Tab &&
-	sleep 1 &&
+	wait_until zsh_listed &&
 	screen | sed -n "/^zsh> /,\$ p" | tr -s " " "\n" | grep -v "^$" | sort -u >listed &&
 	stop_tmux
 }

@@ -29,10 +29,8 @@ test_expect_success 'the README lists the exit codes of --help' '
 '
 
 test_expect_success 'the README shows every config.toml key' '
-	sed -n "/^pub(crate) const KEYS: /,/;$/p" "$ROOT/src/config.rs" | sed "s/^[^=]*=//" |
-		grep -o "\"[a-z_]*\"" | tr -d "\"" >keys &&
-	test_line_count = 10 keys &&
-	for key in $(cat keys); do
+	test -n "$CONFIG_KEYS" &&
+	for key in $CONFIG_KEYS; do
 		grep -q "^$key = \"" "$README" || {
 			echo "README lacks the config key $key" >&2
 			return 1

@@ -9,36 +9,31 @@
 
 use std::io::{self, Cursor};
 
-use super::{Agent, Choice};
-use crate::config::AgentInput;
+use super::Agent;
 use crate::error::{Error, Result};
+use crate::settings::AgentInput;
+use crate::settings::Settings;
 use crate::store::Store;
 use crate::store::context::{self, Kind, Plan, json_chars};
 use crate::store::format::{self, Place};
 use crate::store::session::{Header, Message};
 use crate::{sys, time};
 
-/// `sessions compact`'s summariser (see `sessions::compact::Summarise`):
-/// the agent chosen as chat chooses it, interrupts caught as chat catches
-/// them.
+/// `sessions compact`'s summariser: the agent the settings name (as chat
+/// chooses it), the budget theirs, interrupts caught as chat catches them.
 pub(crate) fn summarise(
     store: &Store,
     header: &Header,
-    agent: Option<&str>,
-    budget: u64,
+    settings: &Settings,
     keep: Option<u64>,
 ) -> Result<String> {
-    let choice = match agent {
-        Some(command) => Choice::Command(command.to_string()),
-        None => Choice::Configured,
-    };
-    let (Some(agent), _, _) = super::choose(store, &choice)? else {
+    let Some(agent) = Agent::from_settings(settings)? else {
         return Err(Error::usage(
             "no agent to write the summary: give --agent CMD, or set HERMES_AGENT or 'agent' in config.toml",
         ));
     };
     sys::catch_interrupts();
-    compact(store, &agent, header, budget, keep).map(|outcome| outcome.describe())
+    compact(store, &agent, header, settings.budget(), keep).map(|outcome| outcome.describe())
 }
 
 /// What a compaction came to.

@@ -16,8 +16,8 @@ use std::process::{Command, ExitStatus, Stdio};
 
 use nanoserde::SerJson;
 
-use crate::config::{self, AgentInput, Config};
 use crate::error::{Error, Result, describe_io};
+use crate::settings::{self, AgentInput, Settings};
 use crate::store::Store;
 use crate::store::context::Plan;
 use crate::store::format::{Fault, Reader};
@@ -99,25 +99,37 @@ pub(crate) enum Choice {
     Configured,
 }
 
-/// `--agent`, else `HERMES_AGENT`, else `agent` in config.toml, else
-/// openai-compatible when config.toml names a server (`base_url`); a bare
-/// name is a shipped agent first (`shipped`). With it, config.toml's
-/// system prompt for new sessions, and whether it asks for plain replies.
-pub(crate) fn choose(store: &Store, choice: &Choice) -> Result<(Option<Agent>, Option<String>, bool)> {
+/// The settings a command with an agent works with: config.toml's, what
+/// its command line said (`flags`: key, value, option), and whether a
+/// bare agent name is one that comes with hermes and what it reads.
+pub(crate) fn resolve_settings(
+    store: &Store,
+    flags: Vec<(&'static str, String, &'static str)>,
+) -> Result<Settings> {
+    Ok(Settings::resolve(&settings::Sources {
+        flags,
+        file: settings::load_file(store)?,
+        shipped_input: Some(shipped::input),
+        ..Default::default()
+    }))
+}
+
+/// The agent `choice` and the settings name: `--agent`, else
+/// `HERMES_AGENT`, else `agent` in config.toml, else openai-compatible when
+/// config.toml names a server (`base_url`); none with `--no-agent`.
+pub(crate) fn choose(settings: &Settings, choice: &Choice) -> Result<Option<Agent>> {
     if *choice == Choice::Disabled {
-        return Ok((None, None, config::load(store).is_ok_and(|c| c.plain)));
+        return Ok(None);
     }
-    let config = config::load(store)?;
-    let plain = config.plain;
-    let command = match choice {
-        Choice::Command(c) => Some(c.clone()),
-        _ => std::env::var("HERMES_AGENT").ok().filter(|c| !c.trim().is_empty()).or(config.agent.clone()),
-    };
-    // A server and no agent: the agent that talks to it.
-    let command = command.or_else(|| config.base_url.as_ref().map(|_| config::SERVER_AGENT.to_string()));
-    let system = config.system.clone();
-    let Some(command) = command else { return Ok((None, system, plain)) };
-    Ok((Some(Agent::named(&command, config)?), system, plain))
+    Agent::from_settings(settings)
+}
+
+/// `--agent CMD` as a setting's flag, for `settings`.
+pub(crate) fn choice_flag(choice: &Choice) -> Option<(&'static str, String, &'static str)> {
+    match choice {
+        Choice::Command(command) => Some(("agent", command.clone(), "--agent")),
+        _ => None,
+    }
 }
 
 /// What came back: the reply text, and whether the user interrupted it.
@@ -209,16 +221,6 @@ pub(crate) fn write_input(
     Ok(())
 }
 
-/// The model when config.toml names none: `$HERMES_MODEL` of hermes's own
-/// environment, else, for an agent that reads an OpenAI request (json),
-/// `$OPENAI_MODEL`, the variable OpenAI's clients read. The request body
-/// carries it, so that the agent posts the body as it is (no editing
-/// process before the request).
-pub(crate) fn default_model(input: AgentInput) -> Option<String> {
-    let var = |name| std::env::var(name).ok().filter(|m: &String| !m.is_empty());
-    var("HERMES_MODEL").or_else(|| if input == AgentInput::Json { var("OPENAI_MODEL") } else { None })
-}
-
 /// What reading the agent's output came to, before the verdict.
 struct Output {
     decoder: Decoder,
@@ -238,34 +240,28 @@ fn is_one_word(command: &str) -> bool {
 }
 
 impl Agent {
-    /// The agent `command` names, found as `shipped::resolve` finds it, set
-    /// up by config.toml. A shipped agent that reads text (ollama, llm) is
-    /// given the transcript unless agent_input says otherwise.
-    pub(crate) fn named(command: &str, mut config: Config) -> Result<Agent> {
-        let resolved = shipped::resolve(command)?;
-        if config.agent_input.is_none() && resolved != command {
-            config.agent_input = shipped::input_of(command.trim());
-        }
-        Ok(Agent::configured(resolved, config))
-    }
-
-    /// The agent `command` (already resolved) with the rest of config.toml:
-    /// its input, the model (see `default_model`), the server and where the
-    /// key comes from (`api_key_command` first).
-    pub(crate) fn configured(command: String, config: Config) -> Agent {
-        let key = match (config.api_key_command, config.api_key_env) {
-            (Some(command), _) => Some(Key::Command(command)),
-            (None, Some(name)) => Some(Key::Env(name)),
+    /// The agent the settings name, found as `shipped::resolve` finds it
+    /// (None when they name none), with its input, the model, the server
+    /// and where the key comes from (`api_key_command` first).
+    pub(crate) fn from_settings(settings: &Settings) -> Result<Option<Agent>> {
+        let Some(command) = settings.agent() else { return Ok(None) };
+        let key = match (settings.value("api_key_command"), settings.value("api_key_env")) {
+            (Some(command), _) => Some(Key::Command(command.to_string())),
+            (None, Some(name)) => Some(Key::Env(name.to_string())),
             (None, None) => None,
         };
-        let input = config.agent_input.unwrap_or(AgentInput::Json);
-        Agent {
-            command,
-            input,
-            model: config.model.or_else(|| default_model(input)),
-            base_url: config.base_url,
+        // The server's default is the agent's own, not given to it.
+        let base_url = match settings.get("base_url") {
+            Some((url, origin)) if !matches!(origin, settings::Origin::Default(_)) => Some(url.to_string()),
+            _ => None,
+        };
+        Ok(Some(Agent {
+            command: shipped::resolve(command)?,
+            input: settings.agent_input(),
+            model: settings.model().map(str::to_string),
+            base_url,
             key,
-        }
+        }))
     }
 
     /// `program` set up as the agent: the session in its environment, its

@@ -10,8 +10,8 @@ use nanoserde::SerJson;
 
 use super::Agent;
 use super::decode::Decoder;
-use crate::config::AgentInput;
 use crate::error::{Error, Result, describe_io};
+use crate::settings::AgentInput;
 use crate::sys;
 
 /// What the agent did with the request.

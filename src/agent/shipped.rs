@@ -5,12 +5,14 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::AgentInput;
 use crate::error::{Error, Result};
+use crate::settings::AgentInput;
 
-/// What a shipped agent reads, when it is not JSON (the default).
-pub(crate) fn input_of(name: &str) -> Option<AgentInput> {
-    matches!(name, "ollama" | "llm").then_some(AgentInput::Transcript)
+/// What a shipped agent reads, when it is not JSON (the default): for a
+/// bare name that is the shipped agent, not a program of that name.
+pub(crate) fn input(name: &str) -> Option<AgentInput> {
+    let input = matches!(name, "ollama" | "llm").then_some(AgentInput::Transcript)?;
+    find(name).map(|_| input)
 }
 
 /// The directories the shipped agents may be in, in the order looked in.

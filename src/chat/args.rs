@@ -19,8 +19,8 @@ pub(crate) struct Args {
     pub(crate) system: Option<System>,
     /// `--plain`: replies shown as the agent sent them, no Markdown drawn.
     pub(crate) plain: bool,
-    /// `--context N`: this call's context budget, in characters.
-    pub(crate) context: Option<u64>,
+    /// `--context N`: this call's context budget (checked).
+    pub(crate) context: Option<String>,
     /// `-c [NAME]`, `-r ID`, `--pick` as given: `target` says what they mean.
     continued: Option<Option<String>>,
     resumed: Option<String>,
@@ -101,7 +101,9 @@ pub(crate) const SPEC: Spec<Args> = Spec {
         flag("", "--no-agent", "only save the message; no reply").group(3).sets(|a| a.agent = Choice::Disabled),
         flag("", "--plain", "show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = \"plain\" in config.toml, or TERM=dumb)").sets(|a| a.plain = true),
         option("", "--context", Value::new("N", Kind::Number), crate::store::context::BUDGET_HELP).takes(|a, v| {
-            a.context = Some(budget_arg(&v.text())?);
+            let budget = v.text();
+            budget_arg(&budget)?;
+            a.context = Some(budget);
             Ok(())
         }),
     ],

@@ -11,9 +11,9 @@ use std::io::{self, Read, Write};
 
 use crate::agent::{self, Agent, Choice as AgentChoice, Started, compact};
 use crate::chat::args::{Args, Query, System, Target};
-use crate::config;
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup};
+use crate::settings::{Origin, Settings};
 use crate::store::context::{self, Plan};
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, TITLE_USER};
 use crate::store::titles;
@@ -38,12 +38,12 @@ struct Chat<'a> {
     /// `-c NAME --create-if-missing`: NAME, to look up again should the
     /// session it found be deleted before the message is saved.
     rejoin_name: Option<String>,
-    /// The model of this chat (`-m`, then `/model`): recorded in the
-    /// session with each message, over the session's own.
+    /// The model chosen in this chat for its session (`-m`, then `/model`;
+    /// none again after `/new` or `/continue`): recorded in the session
+    /// with each message, over the session's own.
     model: RefCell<Option<String>>,
-    /// The model when neither this chat nor the session names one:
-    /// `model` in config.toml, else `$HERMES_MODEL` (with an agent only).
-    default_model: Option<String>,
+    /// config.toml's settings, with what the command line said of them.
+    settings: Settings,
     /// The system prompt a new session starts with (`-s`, `--system-file`,
     /// else `system` in config.toml, or `/system` before the first message).
     system: RefCell<Option<String>>,
@@ -104,8 +104,23 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             }
         },
     };
-    let (agent, config_system, plain_in_config) = agent::choose(store, &args.agent)?;
-    let config = if agent.is_some() { config::load(store)? } else { config::Config::default() };
+    let mut flags: Vec<(&'static str, String, &'static str)> =
+        agent::choice_flag(&args.agent).into_iter().collect();
+    if args.plain {
+        flags.push(("render", "plain".to_string(), "--plain"));
+    }
+    if let Some(budget) = &args.context {
+        flags.push(("context", budget.clone(), "--context"));
+    }
+    let settings = match agent::resolve_settings(store, flags.clone()) {
+        Ok(settings) => settings,
+        // Notes are kept even while config.toml is being mended.
+        Err(_) if args.agent == AgentChoice::Disabled => {
+            Settings::resolve(&crate::settings::Sources { flags, ..Default::default() })
+        }
+        Err(e) => return Err(e),
+    };
+    let agent = agent::choose(&settings, &args.agent)?;
     // `-s` on a session that exists sets its system prompt now.
     let target = match (target, &explicit_system) {
         (Some(h), Some(text)) => Some(set_system(store, &h.id, text)?),
@@ -114,15 +129,15 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let chat = Chat {
         store,
         terminal,
-        default_model: agent.as_ref().and_then(|a| a.model.clone()),
         model: RefCell::new(args.model.clone()),
-        system: RefCell::new(explicit_system.or(config_system)),
+        system: RefCell::new(explicit_system.or_else(|| settings.system().map(str::to_string))),
         agent,
-        render: choose_render(args.plain || plain_in_config),
+        render: choose_render(settings.plain()),
         in_chat: interactive,
         saved_here: Default::default(),
-        budget: Cell::new(args.context.unwrap_or(config.budget())),
-        auto_compact: config.compact == Some(config::Compact::Auto),
+        budget: Cell::new(settings.budget()),
+        auto_compact: settings.auto_compact(),
+        settings,
         noted: RefCell::new(Vec::new()),
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
@@ -156,11 +171,10 @@ fn pick_session(store: &Store) -> Result<Header> {
     }
 }
 
-/// Markdown drawn on a terminal that can show it, unless plain text is
-/// asked for (`--plain`, `render = "plain"`); a pipe gets the bytes anyway.
+/// Markdown drawn on a terminal, unless plain text is asked for (`--plain`,
+/// `render = "plain"`, TERM=dumb); a pipe gets the bytes anyway.
 fn choose_render(plain: bool) -> view::reply::Render {
-    let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
-    if plain || dumb { view::reply::Render::Plain } else { view::reply::Render::Markdown }
+    if plain { view::reply::Render::Plain } else { view::reply::Render::Markdown }
 }
 
 /// A system prompt as given: trimmed of trailing newlines, not blank, not
@@ -392,18 +406,25 @@ impl Chat<'_> {
         size.is_some_and(|m| m.len() <= self.budget.get())
     }
 
-    /// Record the model the next reply uses: this chat's, else the
-    /// session's own, else the default.
+    /// Record the model the next reply uses in the session's header (see
+    /// `model_for`).
     fn note_model(&self, header: &mut Header) {
-        let chosen = self
-            .model
-            .borrow()
-            .clone()
-            .or_else(|| header.model.clone())
-            .or_else(|| self.default_model.clone());
-        if chosen.is_some() {
-            header.model = chosen;
+        if let Some((model, _)) = self.model_for(Some(header)) {
+            header.model = Some(model);
         }
+    }
+
+    /// The model the next reply in `header`'s session uses, and why: the
+    /// one chosen in this chat, else the session's own, else config.toml's
+    /// or the environment's (with an agent only: a thread of notes records
+    /// none).
+    fn model_for(&self, header: Option<&Header>) -> Option<(String, Origin)> {
+        let chosen = self.model.borrow().clone().map(|m| (m, Origin::Flag("this chat")));
+        let default = || {
+            self.agent.as_ref()?;
+            self.settings.get("model").map(|(m, origin)| (m.to_string(), origin.clone()))
+        };
+        chosen.or_else(|| header?.model.clone().map(|m| (m, Origin::Session))).or_else(default)
     }
 
     fn point_breadcrumb(&self, header: &Header) {
@@ -504,7 +525,7 @@ impl Chat<'_> {
         output::notice(
             "no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')",
         );
-        if let Some(other) = config::foreign_config(self.store) {
+        if let Some(other) = crate::settings::foreign_config(self.store) {
             output::notice(&format!(
                 "{} is not read: it is another program's (the Python Hermes keeps its settings there); hermes reads config.toml",
                 other.display()

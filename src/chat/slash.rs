@@ -6,6 +6,7 @@ use super::repl::{Interactive, Next, message_text};
 use super::{Chat, args, check_not_blank, compact, set_system, system_prompt};
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup};
+use crate::settings::Origin;
 use crate::store::context;
 use crate::store::session;
 use crate::store::titles;
@@ -58,6 +59,7 @@ impl Chat<'_> {
                 state.seen = 0;
                 state.history.clear();
                 state.unanswered = false;
+                self.leave_session();
                 crate::output::say!("New session. It is saved with its first message.");
             }
             "save" => self.save(state, rest, false)?,
@@ -77,6 +79,14 @@ impl Chat<'_> {
             },
         }
         Ok(Next::Prompt)
+    }
+
+    /// What this chat chose for the session it leaves (`/model`, `-m`,
+    /// `/system` before the first message) stays with it: the next one
+    /// has its own, or the configured default.
+    fn leave_session(&self) {
+        *self.model.borrow_mut() = None;
+        *self.system.borrow_mut() = self.settings.system().map(str::to_string);
     }
 
     /// `/context [N]`: show the budget and this session's size; with N,
@@ -141,6 +151,7 @@ impl Chat<'_> {
                 return Ok(());
             }
         };
+        self.leave_session();
         self.point_breadcrumb(&header);
         state.history = self.show_resume(&header, None)?;
         state.seen = self.store.header(&header.id)?.map_or(0, |h| h.message_count);
@@ -199,15 +210,16 @@ impl Chat<'_> {
     }
 
     /// `/model`: say which model the next message uses and why; `/model
-    /// NAME`: use NAME, and record it in the session now.
+    /// NAME`: use NAME in this session (recorded in it now, or with a new
+    /// session's first message).
     fn model_command(&self, state: &mut Interactive, name: &str) -> Result<()> {
         if name.is_empty() {
-            let session = state.current.as_ref().and_then(|h| h.model.clone());
-            let said = match (self.model.borrow().clone(), session, self.default_model.clone()) {
-                (Some(m), _, _) => format!("{m} (chosen in this chat)"),
-                (None, Some(m), _) => format!("{m} (the session's)"),
-                (None, None, Some(m)) => format!("{m} (the default: config.toml or $HERMES_MODEL)"),
-                (None, None, None) => "none set: the agent's default".to_string(),
+            let said = match self.model_for(state.current.as_ref()) {
+                Some((model, Origin::Flag(_))) => format!("{model} (chosen in this chat for this session)"),
+                Some((model, Origin::Session)) => format!("{model} (this session's)"),
+                Some((model, origin)) => format!("{model} (the default: {})", origin.describe()),
+                None if self.agent.is_none() => "none: no agent answers here".to_string(),
+                None => "none set: the agent's default".to_string(),
             };
             crate::output::say!("model: {}", crate::text::printable(&said, false));
             return Ok(());
@@ -217,7 +229,10 @@ impl Chat<'_> {
         if let Some(h) = &state.current {
             state.current = Some(self.store.update_header(&h.id, |h| h.model = Some(model.clone()))?);
         }
-        crate::output::say!("model: {} from the next message on", crate::text::printable(&model, false));
+        crate::output::say!(
+            "model: {} from the next message on, in this session",
+            crate::text::printable(&model, false)
+        );
         Ok(())
     }
 

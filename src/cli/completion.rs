@@ -12,8 +12,8 @@
 use std::str::FromStr;
 
 use crate::args::{Arg, Flag, HELP, Kind, Run, Spec};
-use crate::config;
 use crate::error::{Error, Result};
+use crate::settings;
 
 use super::defs::{COMMANDS, GLOBAL, Node};
 
@@ -206,8 +206,12 @@ fn bash() -> String {
         verbs.push(format!("{}/) REPLY='{}' ;;", node.name(), names.join(" ")));
         verbs.push(format!("{}/all) REPLY='{}' ;;", node.name(), all_verb_names(node).join(" ")));
     }
-    let setting_values: Vec<String> =
-        config::CHOICES.iter().map(|(key, words)| format!("{key}) REPLY='{}' ;;", words.join(" "))).collect();
+    let setting_values: Vec<String> = settings::TABLE
+        .iter()
+        .filter(|s| !s.words.is_empty())
+        .map(|s| (s.key, s.words))
+        .map(|(key, words)| format!("{key}) REPLY='{}' ;;", words.join(" ")))
+        .collect();
     let global: Vec<&str> = GLOBAL.iter().flat_map(|f| f.spellings()).collect();
     BASH.replace("@VERBS@", &verbs.join("\n\t"))
         .replace("@GLOBAL@", &global.join(" "))
@@ -215,7 +219,7 @@ fn bash() -> String {
         .replace("@VALUES@", &values.join("\n\t"))
         .replace("@ARGS@", &args.join("\n\t"))
         .replace("@SETTING_VALUES@", &setting_values.join("\n\t"))
-        .replace("@SETTINGS@", &config::KEYS.join(" "))
+        .replace("@SETTINGS@", &settings::keys().collect::<Vec<_>>().join(" "))
         .replace("@COMMANDS@", &command_names())
 }
 
@@ -231,7 +235,7 @@ fn zsh_action(kind: Kind) -> String {
         Kind::SessionId => "_hermes_sessions id".into(),
         Kind::File => "_files".into(),
         Kind::Shell => "_cmdstring".into(),
-        Kind::Setting => format!("({})", config::KEYS.join(" ")),
+        Kind::Setting => format!("({})", settings::keys().collect::<Vec<_>>().join(" ")),
         Kind::SettingValue => "_hermes_setting_values".into(),
         Kind::Profile => "_hermes_profiles".into(),
         Kind::Command => format!("({})", command_names()),
@@ -342,8 +346,10 @@ fn zsh() -> String {
         .iter()
         .map(|n| format!("      {}", quoted(&format!("{}:{}", n.name(), n.summary()))))
         .collect();
-    let setting_values: Vec<String> = config::CHOICES
+    let setting_values: Vec<String> = settings::TABLE
         .iter()
+        .filter(|s| !s.words.is_empty())
+        .map(|s| (s.key, s.words))
         .map(|(key, words)| format!("  {key}) values=({}) ;;", words.join(" ")))
         .collect();
     let verbs_of: Vec<String> =
@@ -362,7 +368,7 @@ fn fish_values(kind: Kind) -> String {
         Kind::Session => "-a '(__hermes_sessions title)'".into(),
         Kind::SessionId => "-a '(__hermes_sessions id)'".into(),
         Kind::File | Kind::Shell => "-F".into(),
-        Kind::Setting => format!("-a '{}'", config::KEYS.join(" ")),
+        Kind::Setting => format!("-a '{}'", settings::keys().collect::<Vec<_>>().join(" ")),
         Kind::SettingValue => "-a '(__hermes_setting_values)'".into(),
         Kind::Profile => "-a '(__hermes_profiles)'".into(),
         Kind::Command => format!("-a '{}'", command_names()),
@@ -464,12 +470,17 @@ fn fish() -> String {
             ));
         }
     }
-    let verbs: Vec<String> = groups()
+    let mut verbs = Vec::new();
+    for node in COMMANDS.iter().filter(|node| !node.verbs().is_empty()) {
+        let names: Vec<&str> = node.verbs().iter().map(|v| v.name()).collect();
+        verbs.push(format!("        case {}/\n            printf '%s\\n' {}", node.name(), names.join(" ")));
+        let all = all_verb_names(node).join(" ");
+        verbs.push(format!("        case {}/all\n            printf '%s\\n' {all}", node.name()));
+    }
+    let setting_values: Vec<String> = settings::TABLE
         .iter()
-        .map(|(g, words)| format!("        case {g}\n            printf '%s\\n' {}", words.join(" ")))
-        .collect();
-    let setting_values: Vec<String> = config::CHOICES
-        .iter()
+        .filter(|s| !s.words.is_empty())
+        .map(|s| (s.key, s.words))
         .map(|(key, words)| format!("        case {key}\n            printf '%s\\n' {}", words.join(" ")))
         .collect();
     let global: Vec<&str> = GLOBAL.iter().flat_map(|f| f.spellings()).collect();

@@ -1,6 +1,6 @@
 //! The command line's tree: hermes's own options, then its commands, each
 //! a `Spec` (`args`) defined beside what it runs (`chat::args::SPEC`,
-//! `sessions::VERBS`, `configure::VERBS`), or a group of verbs. Dispatch,
+//! `sessions::VERBS`, `config::VERBS`), or a group of verbs. Dispatch,
 //! `--help`, `hermes help`, did-you-mean, the completion scripts and the
 //! man page's check all read it; nothing else lists a command.
 
@@ -8,7 +8,7 @@
 use crate::args::Describe;
 use crate::args::{Command, Flag, HELP, Kind, Value};
 use crate::store::Store;
-use crate::{chat, configure, sessions};
+use crate::{chat, config, sessions};
 
 use super::{completion, help};
 
@@ -79,8 +79,8 @@ only one session has them. Run 'hermes sessions COMMAND --help' for more.
     Node::Group(Group {
         name: "config",
         summary: "the agent, server, key and model in config.toml",
-        about: configure::ABOUT,
-        verbs: configure::VERBS,
+        about: config::ABOUT,
+        verbs: config::VERBS,
     }),
     Node::Own(&completion::SPEC),
     Node::Own(&help::SPEC),

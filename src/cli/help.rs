@@ -93,7 +93,7 @@ fn rule(title: &str) -> String {
 pub(crate) fn main() -> String {
     let mut text =
         String::from("hermes - chat sessions as plain files, one conversation per terminal\n\nUsage:\n");
-    for line in main_usage() {
+    for line in main_usage(false) {
         text.push_str(&format!("  {line}\n"));
     }
     text.push_str("\nCommands:\n");
@@ -107,15 +107,18 @@ pub(crate) fn main() -> String {
     text
 }
 
-/// How each command is called, a line each: the main `--help`'s usage and
-/// the man page's SYNOPSIS.
-pub(crate) fn main_usage() -> Vec<String> {
+/// How each command is called, a line each: the main `--help`'s usage
+/// and, `whole` (with chat's every option), the man page's SYNOPSIS.
+pub(crate) fn main_usage(whole: bool) -> Vec<String> {
     COMMANDS
         .iter()
         .map(|node| match node {
-            Node::Leaf(spec) => {
+            Node::Leaf(spec) if whole => {
                 let parts = usage_parts(*spec).join(" ");
                 format!("hermes [-p PROFILE] [{}] {parts}", spec.name())
+            }
+            Node::Leaf(spec) => {
+                format!("hermes [-p PROFILE] [{}] [{} OPTIONS]", spec.name(), spec.name().to_uppercase())
             }
             Node::Group(group) => {
                 let verbs: Vec<&str> = group.verbs.iter().map(|v| v.name()).collect();
@@ -173,7 +176,9 @@ fn group_help(group: &Group) -> String {
         text.push_str(&row(&format!("  {synopsis}"), 25, verb.summary()));
         text.push('\n');
     }
-    format!("{text}\n{}", group.about)
+    let settings: Vec<String> =
+        crate::settings::TABLE.iter().map(|s| row(&format!("  {}", s.key), 19, s.help)).collect();
+    format!("{text}\n{}", group.about.replace("{settings}", &settings.join("\n")))
 }
 
 /// `Usage: hermes sessions list [TEXT] [-n N] ...`, wrapped at 78 columns

@@ -63,7 +63,7 @@ pub(crate) fn verb_tag(spec: &dyn Describe) -> String {
 /// The SYNOPSIS section's body.
 pub(crate) fn synopsis() -> String {
     let mut text = String::new();
-    let lines = help::main_usage().into_iter().chain(["hermes -V [-v]".to_string()]);
+    let lines = help::main_usage(true).into_iter().chain(["hermes -V [-v]".to_string()]);
     for line in lines {
         let words = line.strip_prefix("hermes ").unwrap_or(&line);
         // A part a line: bracketed groups stay whole.

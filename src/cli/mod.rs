@@ -294,7 +294,7 @@ mod tests {
         assert!(matches!(parse_words(&["completion", "csh"]), Err(Error::UsageIn { .. })));
         assert_eq!("jsonl".parse::<export::ExportFormat>().unwrap(), export::ExportFormat::Jsonl);
         assert!("yaml".parse::<export::ExportFormat>().is_err());
-        assert_eq!("text".parse::<crate::config::AgentInput>(), Ok(crate::config::AgentInput::Text));
-        assert!("xml".parse::<crate::config::AgentInput>().is_err());
+        assert_eq!("text".parse::<crate::settings::AgentInput>(), Ok(crate::settings::AgentInput::Text));
+        assert!("xml".parse::<crate::settings::AgentInput>().is_err());
     }
 }

@@ -14,7 +14,8 @@ pub(crate) struct Args {
     pub(crate) agent: Option<String>,
     /// Keep the last N messages as they are (else what fits in half the budget).
     pub(crate) keep: Option<u64>,
-    pub(crate) context: Option<u64>,
+    /// `--context N`, checked.
+    pub(crate) context: Option<String>,
 }
 
 pub(crate) const SPEC: Spec<Args> =
@@ -54,7 +55,9 @@ writes nothing, the session is left as it was (exit 3, or 130).
                 Ok(())
             }),
             option("", "--context", Value::new("N", Kind::Number), context::BUDGET_HELP).takes(|a, v| {
-                a.context = Some(context::parse_budget(&v.text()).map_err(Error::Usage)?);
+                let text = v.text();
+                context::parse_budget(&text).map_err(Error::Usage)?;
+                a.context = Some(text);
                 Ok(())
             }),
         ],
@@ -80,11 +83,12 @@ impl Run<Store> for Args {
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let header = resolve::find_by_name(store, &args.name)?;
-    let budget = match args.context {
-        Some(budget) => budget,
-        None => crate::config::load(store)?.budget(),
-    };
-    let outcome = crate::agent::compact::summarise(store, &header, args.agent.as_deref(), budget, args.keep)?;
+    let flags = [("agent", args.agent, "--agent"), ("context", args.context, "--context")]
+        .into_iter()
+        .filter_map(|(key, value, flag)| Some((key, value?, flag)))
+        .collect();
+    let settings = crate::agent::resolve_settings(store, flags)?;
+    let outcome = crate::agent::compact::summarise(store, &header, &settings, args.keep)?;
     crate::output::note!("{outcome}");
     Ok(())
 }

@@ -92,7 +92,8 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let filter = Filter { here, title: title.as_deref().map(Pattern::new) };
     let limit = if all { usize::MAX } else { limit };
     let mut printer = Printer::new(json, None);
-    let budget = crate::config::load(store).map_or(crate::store::context::DEFAULT_BUDGET, |c| c.budget());
+    let budget = crate::settings::Settings::of_file(store)
+        .map_or(crate::store::context::DEFAULT_BUDGET, |s| s.budget());
     printer.budget = Some(crate::view::list::Budget { dir: store.sessions_dir().to_path_buf(), budget });
     let (shown, total) = if limit <= PAGE {
         let listing = collect(store, terminal.as_ref(), limit, &filter)?;

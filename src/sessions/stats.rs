@@ -87,7 +87,7 @@ impl Run<Store> for Args {
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
-    let budget = crate::config::load(store).map_or(context::DEFAULT_BUDGET, |c| c.budget());
+    let budget = crate::settings::Settings::of_file(store).map_or(context::DEFAULT_BUDGET, |s| s.budget());
     if let Some(name) = &args.name {
         return one(store, name, budget, args.json);
     }

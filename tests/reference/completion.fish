@@ -5,12 +5,17 @@
 # (filled in by 'hermes completion fish'). A context is a command's words:
 # '' (before any), chat, sessions, sessions/list, config/set, ...
 
-# __hermes_verbs CONTEXT: the verbs of a command that has them.
+# __hermes_verbs CONTEXT [all]: the verbs of a command that has them;
+# with "all", their other names too ('ls' is list).
 function __hermes_verbs
-    switch "$argv[1]"
-        case sessions
+    switch "$argv[1]/$argv[2]"
+        case sessions/
+            printf '%s\n' list search pick show current export import rename delete prune stats compact merge merge-file
+        case sessions/all
             printf '%s\n' list ls search pick show current export import rename delete rm prune stats compact merge merge-file
-        case config
+        case config/
+            printf '%s\n' get set unset list path check
+        case config/all
             printf '%s\n' get set unset list path check
     end
 end
@@ -103,7 +108,7 @@ function __hermes_walk
             else
                 set context chat
             end
-        else if not set -q given[1]; and not string match -q -- '*/*' $context; and contains -- $w (__hermes_verbs $context)
+        else if not set -q given[1]; and not string match -q -- '*/*' $context; and contains -- $w (__hermes_verbs $context all)
             set context $context/$w
         else
             set -a given $w

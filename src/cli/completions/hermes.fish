@@ -5,9 +5,10 @@
 # (filled in by 'hermes completion fish'). A context is a command's words:
 # '' (before any), chat, sessions, sessions/list, config/set, ...
 
-# __hermes_verbs CONTEXT: the verbs of a command that has them.
+# __hermes_verbs CONTEXT [all]: the verbs of a command that has them;
+# with "all", their other names too ('ls' is list).
 function __hermes_verbs
-    switch "$argv[1]"
+    switch "$argv[1]/$argv[2]"
 @VERBS@
     end
 end
@@ -59,7 +60,7 @@ function __hermes_walk
             else
                 set context chat
             end
-        else if not set -q given[1]; and not string match -q -- '*/*' $context; and contains -- $w (__hermes_verbs $context)
+        else if not set -q given[1]; and not string match -q -- '*/*' $context; and contains -- $w (__hermes_verbs $context all)
             set context $context/$w
         else
             set -a given $w

@@ -4,7 +4,7 @@
 //! blank lines included, stays byte for byte. Values are written as TOML
 //! basic strings.
 
-use super::parse_line;
+use super::file::parse_line;
 
 /// `text` with `key` set to `value`: its line rewritten, or a line added at
 /// the end. A line that does not parse is left as it is (`load` reports it).

@@ -1,0 +1,386 @@
+//! The settings: one table of every key config.toml may hold (its help,
+//! the words it takes, its check, and where else its value may come from:
+//! a flag of the command line, the session, the environment, a default),
+//! and one resolver, `Settings::resolve`, that both gives the value that
+//! applies and says where it came from. Chat, the agent, compaction and
+//! `hermes config list|get|check` all ask it; adding a key is one entry
+//! of `TABLE`. `file` reads config.toml, `edit` rewrites one of its lines.
+
+pub(crate) mod edit;
+pub(crate) mod file;
+
+use crate::store::Store;
+use crate::store::context;
+
+pub(crate) use file::{File, foreign_config, load_file};
+
+/// One key of config.toml.
+pub(crate) struct Setting {
+    pub(crate) key: &'static str,
+    /// What it sets, in one line (`hermes config --help`, the man page).
+    pub(crate) help: &'static str,
+    /// The words it takes, when it takes only some (checked, completed).
+    pub(crate) words: &'static [&'static str],
+    /// Why a value is refused (never quoting it: the file may be anything
+    /// but a config), for config.toml's lines and `config set` alike.
+    pub(crate) check: fn(&str) -> Result<(), String>,
+    /// Where its value comes from: a flag, the session, config.toml, the
+    /// environment or a default, in the order that key asks.
+    pub(crate) find: fn(&Sources, &Found) -> Option<(String, Origin)>,
+}
+
+/// Where a setting's value came from.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Origin {
+    /// An option of the command line (`-m`).
+    Flag(&'static str),
+    /// The session's own (its model).
+    Session,
+    /// config.toml.
+    File,
+    /// A variable of the environment.
+    Env(&'static str),
+    /// The default; with why, when it depends on another setting.
+    Default(Option<String>),
+}
+
+impl Origin {
+    /// As `config list` says it.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Origin::Flag(flag) => format!("the command line: {flag}"),
+            Origin::Session => "the session's".to_string(),
+            Origin::File => "config.toml".to_string(),
+            Origin::Env(name) => format!("environment: {name}"),
+            Origin::Default(None) => "default".to_string(),
+            Origin::Default(Some(why)) => format!("default{why}"),
+        }
+    }
+}
+
+/// Everything a value may come from besides the table itself.
+#[derive(Default)]
+pub(crate) struct Sources {
+    /// What the command line said: (key, value, the option's spelling).
+    pub(crate) flags: Vec<(&'static str, String, &'static str)>,
+    /// The session's own model, when a session is in hand.
+    pub(crate) session_model: Option<String>,
+    /// config.toml's values.
+    pub(crate) file: File,
+    /// Whether a bare agent name is an agent that comes with hermes (the
+    /// agent room knows where they are), and what it reads when not JSON.
+    pub(crate) shipped_input: Option<fn(&str) -> Option<AgentInput>>,
+}
+
+impl Sources {
+    fn flag(&self, key: &str) -> Option<(String, Origin)> {
+        self.flags.iter().find(|(k, _, _)| *k == key).map(|(_, v, flag)| (v.clone(), Origin::Flag(flag)))
+    }
+
+    fn file(&self, key: &str) -> Option<(String, Origin)> {
+        self.file.get(key).map(|v| (v.to_string(), Origin::File))
+    }
+
+    fn env(name: &'static str) -> Option<(String, Origin)> {
+        std::env::var(name).ok().filter(|v| !v.trim().is_empty()).map(|v| (v, Origin::Env(name)))
+    }
+}
+
+/// The values of the keys before this one in the table, as found.
+pub(crate) struct Found<'a>(&'a [Option<(String, Origin)>]);
+
+impl Found<'_> {
+    fn get(&self, key: &str) -> Option<&str> {
+        let at = TABLE.iter().position(|s| s.key == key)?;
+        self.0.get(at)?.as_ref().map(|(v, _)| v.as_str())
+    }
+}
+
+/// How the conversation is handed to the agent on its stdin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum AgentInput {
+    /// An OpenAI chat-completions request body.
+    Json,
+    /// The conversation as plain text, one `role: content` block each.
+    Transcript,
+    /// The latest user message only.
+    Text,
+}
+
+impl std::str::FromStr for AgentInput {
+    /// Why not, for the caller to place (a line of config.toml).
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<AgentInput, String> {
+        match name {
+            "json" => Ok(AgentInput::Json),
+            "transcript" => Ok(AgentInput::Transcript),
+            "text" => Ok(AgentInput::Text),
+            _ => Err(format!("agent_input must be \"json\", \"transcript\" or \"text\", not \"{name}\"")),
+        }
+    }
+}
+
+impl AgentInput {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            AgentInput::Json => "json",
+            AgentInput::Transcript => "transcript",
+            AgentInput::Text => "text",
+        }
+    }
+}
+
+/// The agent when config.toml sets `base_url` and no `agent`: the shipped
+/// agent that talks to such a server.
+pub(crate) const SERVER_AGENT: &str = "openai-compatible";
+
+/// The server `SERVER_AGENT` asks when none is set (ollama's).
+const DEFAULT_SERVER: &str = "http://127.0.0.1:11434/v1";
+
+/// Every key of config.toml, in the order `config list` shows them.
+pub(crate) const TABLE: &[Setting] = &[
+    Setting {
+        key: "agent",
+        help: "the command that answers; a bare name is an agent that comes with hermes (openai-compatible, ollama, llm), else a program on PATH",
+        words: &[],
+        check: any,
+        // The environment wins over the file: HERMES_AGENT is the way to
+        // try another without editing it.
+        find: |s, _| {
+            s.flag("agent").or_else(|| Sources::env("HERMES_AGENT")).or_else(|| s.file("agent")).or_else(
+                || {
+                    let why = ", as base_url is set".to_string();
+                    s.file("base_url").map(|_| (SERVER_AGENT.to_string(), Origin::Default(Some(why))))
+                },
+            )
+        },
+    },
+    Setting {
+        key: "agent_input",
+        help: "what the agent reads: json (default), transcript, text",
+        words: &["json", "transcript", "text"],
+        check: |v| words_check("agent_input", &["json", "transcript", "text"], v),
+        find: |s, found| {
+            s.file("agent_input")
+                .or_else(|| {
+                    let agent = found.get("agent")?.trim();
+                    let input = (s.shipped_input?)(agent)?;
+                    Some((input.name().to_string(), Origin::Default(Some(format!(" of {agent}")))))
+                })
+                .or_else(|| Some(("json".to_string(), Origin::Default(None))))
+        },
+    },
+    Setting {
+        key: "model",
+        help: "the model, given in the request and as $HERMES_MODEL",
+        words: &[],
+        check: |v| crate::store::session::clean_model(v).map(|_| ()),
+        find: |s, found| {
+            s.flag("model")
+                .or_else(|| s.session_model.clone().map(|m| (m, Origin::Session)))
+                .or_else(|| s.file("model"))
+                .or_else(|| Sources::env("HERMES_MODEL"))
+                // An agent that reads an OpenAI request gets the variable
+                // OpenAI's own clients read.
+                .or_else(|| {
+                    let json = found.get("agent_input").is_none_or(|input| input == "json");
+                    Sources::env("OPENAI_MODEL").filter(|_| json)
+                })
+        },
+    },
+    Setting {
+        key: "base_url",
+        help: "the server's API root, given as $OPENAI_BASE_URL",
+        words: &[],
+        check: |v| {
+            if v.starts_with("http://") || v.starts_with("https://") {
+                Ok(())
+            } else {
+                Err("base_url must start with http:// or https://".to_string())
+            }
+        },
+        find: |s, found| {
+            s.file("base_url").or_else(|| Sources::env("OPENAI_BASE_URL")).or_else(|| {
+                // Only the agent that talks to such a server has one.
+                let agent = found.get("agent").map(str::trim);
+                (agent == Some(SERVER_AGENT)).then(|| {
+                    (DEFAULT_SERVER.to_string(), Origin::Default(Some(format!(" of {SERVER_AGENT}"))))
+                })
+            })
+        },
+    },
+    Setting {
+        key: "api_key_env",
+        help: "the environment variable that holds the key",
+        words: &[],
+        check: |v| {
+            let ok = !v.is_empty()
+                && !v.starts_with(|c: char| c.is_ascii_digit())
+                && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if ok {
+                Ok(())
+            } else {
+                Err("api_key_env must name an environment variable (letters, digits and '_')".to_string())
+            }
+        },
+        find: |s, _| s.file("api_key_env"),
+    },
+    Setting {
+        key: "api_key_command",
+        help: "a command that prints the key, run for every reply",
+        words: &[],
+        check: any,
+        find: |s, _| s.file("api_key_command"),
+    },
+    Setting {
+        key: "system",
+        help: "the system prompt of new sessions",
+        words: &[],
+        check: any,
+        find: |s, _| s.flag("system").or_else(|| s.file("system")),
+    },
+    Setting {
+        key: "render",
+        help: "how replies are shown on a terminal: markdown (drawn, the default) or plain (as sent)",
+        words: &["markdown", "plain"],
+        check: |v| words_check("render", &["markdown", "plain"], v),
+        find: |s, _| {
+            s.flag("render").or_else(|| s.file("render")).or_else(|| {
+                let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
+                Some(if dumb {
+                    ("plain".to_string(), Origin::Env("TERM"))
+                } else {
+                    ("markdown".to_string(), Origin::Default(None))
+                })
+            })
+        },
+    },
+    Setting {
+        key: "context",
+        help: "the context budget: the most characters of the conversation a turn sends (300000, 300k, or off)",
+        words: &[],
+        check: |v| {
+            context::parse_budget(v).map(|_| ()).map_err(|_| {
+                "context must be a number of characters, as \"300000\" or \"300k\", or \"off\"".to_string()
+            })
+        },
+        find: |s, _| {
+            s.flag("context")
+                .or_else(|| s.file("context"))
+                .or_else(|| Some((context::DEFAULT_BUDGET.to_string(), Origin::Default(None))))
+        },
+    },
+    Setting {
+        key: "compact",
+        help: "auto: summarise the older messages before a turn that would leave some out; off (default): only when asked",
+        words: &["auto", "off"],
+        check: |v| words_check("compact", &["auto", "off"], v),
+        find: |s, _| s.file("compact").or_else(|| Some(("off".to_string(), Origin::Default(None)))),
+    },
+];
+
+fn any(_: &str) -> Result<(), String> {
+    Ok(())
+}
+
+fn words_check(key: &str, words: &[&str], value: &str) -> Result<(), String> {
+    if words.contains(&value) {
+        return Ok(());
+    }
+    let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+    let (last, rest) = quoted.split_last().unwrap_or_else(|| unreachable!());
+    Err(format!("{key} must be {} or {last}", rest.join(", ")))
+}
+
+/// The keys, in the table's order.
+pub(crate) fn keys() -> impl Iterator<Item = &'static str> {
+    TABLE.iter().map(|s| s.key)
+}
+
+/// The entry of `key`.
+pub(crate) fn setting(key: &str) -> Option<&'static Setting> {
+    TABLE.iter().find(|s| s.key == key)
+}
+
+/// Check a value for `key` as config.toml's reader would, without naming
+/// the value: why not, else nothing.
+pub(crate) fn check_value(key: &str, value: &str) -> Result<(), String> {
+    if value.contains('\0') {
+        return Err(format!("the value of '{key}' holds a NUL character"));
+    }
+    match setting(key) {
+        Some(setting) => (setting.check)(value),
+        None => Err(format!("unknown key '{key}'")),
+    }
+}
+
+/// Every setting's value as it applies, and where it came from.
+pub(crate) struct Settings {
+    values: Vec<Option<(String, Origin)>>,
+}
+
+impl Settings {
+    /// Resolve every key from `sources`, in the table's order.
+    pub(crate) fn resolve(sources: &Sources) -> Settings {
+        let mut values: Vec<Option<(String, Origin)>> = Vec::with_capacity(TABLE.len());
+        for setting in TABLE {
+            let found = (setting.find)(sources, &Found(&values));
+            values.push(found);
+        }
+        Settings { values }
+    }
+
+    /// The settings of config.toml alone (no flag, no session), as a
+    /// command without either sees them.
+    pub(crate) fn of_file(store: &Store) -> crate::error::Result<Settings> {
+        Ok(Settings::resolve(&Sources { file: load_file(store)?, ..Sources::default() }))
+    }
+
+    /// The value of `key` that applies, and where it came from.
+    pub(crate) fn get(&self, key: &str) -> Option<(&str, &Origin)> {
+        let at = TABLE.iter().position(|s| s.key == key)?;
+        self.values[at].as_ref().map(|(v, o)| (v.as_str(), o))
+    }
+
+    /// The value of `key`.
+    pub(crate) fn value(&self, key: &str) -> Option<&str> {
+        self.get(key).map(|(v, _)| v)
+    }
+
+    /// Every key with its value, if any, and its origin, in the table's order.
+    pub(crate) fn all(&self) -> impl Iterator<Item = (&'static str, Option<&(String, Origin)>)> {
+        TABLE.iter().zip(&self.values).map(|(s, v)| (s.key, v.as_ref()))
+    }
+
+    pub(crate) fn agent(&self) -> Option<&str> {
+        self.value("agent").filter(|a| !a.trim().is_empty())
+    }
+
+    pub(crate) fn agent_input(&self) -> AgentInput {
+        self.value("agent_input").and_then(|v| v.parse().ok()).unwrap_or(AgentInput::Json)
+    }
+
+    pub(crate) fn model(&self) -> Option<&str> {
+        self.value("model")
+    }
+
+    pub(crate) fn system(&self) -> Option<&str> {
+        self.value("system")
+    }
+
+    /// Replies drawn as Markdown on a terminal (not `render = "plain"`).
+    pub(crate) fn plain(&self) -> bool {
+        self.value("render") == Some("plain")
+    }
+
+    /// The context budget, in characters.
+    pub(crate) fn budget(&self) -> u64 {
+        self.value("context").and_then(|v| context::parse_budget(v).ok()).unwrap_or(context::DEFAULT_BUDGET)
+    }
+
+    /// `compact = "auto"`.
+    pub(crate) fn auto_compact(&self) -> bool {
+        self.value("compact") == Some("auto")
+    }
+}
