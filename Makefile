@@ -8,12 +8,15 @@
 #   make uninstall    remove what make install installed (it reads the list
 #                     make install left in $(DATADIR)/hermes/installed-files)
 #   make static       a statically linked binary (target/static/hermes)
-#   make static-x86_64, make static-aarch64
-#                     static musl binaries for Linux on x86_64 and 64-bit
-#                     ARM (target/static-ARCH/hermes), built reproducibly
+#   make static-x86_64, make static-aarch64, make static-i686
+#                     static musl binaries for Linux on x86_64, 64-bit
+#                     ARM and 32-bit x86 (target/static-ARCH/hermes),
+#                     built reproducibly
 #   make check-aarch64, make check-s390x
 #                     the shell test suite against the aarch64 (musl) or
 #                     s390x (big-endian) binary, run by qemu-user
+#   make check-i686   the shell test suite against the 32-bit x86 (musl)
+#                     binary, run natively
 #   make unit-s390x   the unit tests on s390x, under qemu-user
 #   make check-qemu   all three
 #   make lint-man     check the man page with mandoc -Tlint
@@ -86,7 +89,8 @@ DEB_ROOT ?= $(CURDIR)/target/deb/root
 DEB_EPOCH = $(if $(SOURCE_DATE_EPOCH),$(SOURCE_DATE_EPOCH),$(shell dpkg-parsechangelog -l contrib/deb/changelog -STimestamp 2>/dev/null))
 
 .PHONY: all build check test unit lint-shell lint-man install uninstall static clean dist check-dist deb \
-	static-x86_64 static-aarch64 static-s390x check-aarch64 check-s390x check-qemu unit-s390x
+	static-x86_64 static-aarch64 static-s390x static-i686 check-aarch64 check-s390x check-qemu unit-s390x \
+	check-i686
 
 all: build
 
@@ -203,17 +207,19 @@ QEMU_DIR = target/qemu
 # binary's own code alone.
 CROSS_ENV = RUSTFLAGS='-C target-feature=+crt-static $(CROSS_RUSTFLAGS) $(REMAP_RUSTFLAGS)' \
 	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=rust-lld \
+	CARGO_TARGET_I686_UNKNOWN_LINUX_MUSL_LINKER=rust-lld \
 	CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc \
 	CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER=qemu-s390x-static
 static-x86_64: CROSS_TRIPLE = x86_64-unknown-linux-musl
+static-i686: CROSS_TRIPLE = i686-unknown-linux-musl
 static-aarch64: CROSS_TRIPLE = aarch64-unknown-linux-musl
 static-s390x: CROSS_TRIPLE = s390x-unknown-linux-gnu
-static-x86_64 static-aarch64: CROSS_RUSTFLAGS = -C relocation-model=static
+static-x86_64 static-aarch64 static-i686: CROSS_RUSTFLAGS = -C relocation-model=static
 
 # The binary is put in place by a rename, never written over: a copy
 # written into the file a running hermes has mapped (a suite under qemu
 # while another make builds) kills that hermes with SIGBUS.
-static-x86_64 static-aarch64 static-s390x:
+static-x86_64 static-aarch64 static-s390x static-i686:
 	$(CROSS_ENV) $(CARGO) build --release --locked --target $(CROSS_TRIPLE) \
 		--target-dir $(CROSS_BUILD_DIR)
 	mkdir -p target/$@
@@ -249,6 +255,12 @@ unit-s390x:
 		--target-dir $(CROSS_BUILD_DIR)
 
 check-qemu: unit-s390x check-aarch64 check-s390x
+
+# The suite against the 32-bit x86 binary (musl, static), run natively: an
+# x86_64 kernel runs it, no emulator. HERMES_TEST_ARCH tells the tests
+# that read system calls (strace) which names a 32-bit process uses.
+check-i686: static-i686
+	HERMES_BIN="$(CURDIR)/target/static-i686/hermes" HERMES_TEST_ARCH=i686 sh tests/run $(TESTS)
 
 # The release tarball: the files git tracks (as they are in the work tree),
 # vendor/ from cargo vendor (this needs the network, or the crates in
