@@ -40,6 +40,16 @@ pub enum Error {
     /// A name that is the title of some sessions and a short ID of others:
     /// (ID, title, last active, how the name fits) of each.
     AmbiguousName { name: String, candidates: Vec<(String, String, f64, &'static str)> },
+    /// A title (or the NAME `--create-if-missing` would make one of) that
+    /// a name would read as a session ID: `shape` in words, the sessions
+    /// (ID, title) whose short ID it is, and whether it came as the NAME
+    /// of `--create-if-missing`.
+    IdLikeTitle {
+        title: String,
+        shape: &'static str,
+        sessions: Vec<(String, String)>,
+        create_if_missing: bool,
+    },
     /// `sessions search` found nothing.
     NoMatch(String),
     /// `sessions list TEXT` found no title holding TEXT.
@@ -145,7 +155,9 @@ impl Error {
             | Error::NoMatch(_)
             | Error::NoTitleMatch(_)
             | Error::NothingToContinue => EXIT_NOT_FOUND,
-            Error::Usage(_) | Error::UnknownOption { .. } | Error::Refused(_) => EXIT_USAGE,
+            Error::Usage(_) | Error::UnknownOption { .. } | Error::Refused(_) | Error::IdLikeTitle { .. } => {
+                EXIT_USAGE
+            }
             Error::Agent(_) => EXIT_AGENT,
             Error::Io { .. }
             | Error::Corrupt { .. }
@@ -326,6 +338,63 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
+            Error::IdLikeTitle { title, shape, sessions, create_if_missing } => {
+                let title = visible(title);
+                let example = format!("(e.g. 'report {title}')");
+                // As --create-if-missing's NAME the way on is -r; as a
+                // title, another title.
+                let (rule, instead) = if *create_if_missing {
+                    (
+                        "; with --create-if-missing, NAME is a title:",
+                        format!("give one that is not shaped like an ID {example}"),
+                    )
+                } else {
+                    (
+                        ", so it cannot be a title (a name of that shape is read as an ID):",
+                        format!("choose one that is not shaped like an ID {example}"),
+                    )
+                };
+                match sessions.as_slice() {
+                    [] if *create_if_missing => {
+                        write!(
+                            f,
+                            "'{title}' has the shape of {shape}{rule} {instead}, or continue by ID with -r"
+                        )
+                    }
+                    [] => write!(f, "'{title}' has the shape of {shape}{rule} {instead}"),
+                    [(id, held)] if *create_if_missing => write!(
+                        f,
+                        "'{title}' is not a title but a short ID of session {id} ('{}'){rule} continue that session with 'hermes chat -r {title}', or {instead}",
+                        visible(held)
+                    ),
+                    [(id, held)] => {
+                        write!(
+                            f,
+                            "'{title}' is the short ID of session {id} ('{}'){rule} {instead}",
+                            visible(held)
+                        )
+                    }
+                    several => {
+                        write!(
+                            f,
+                            "'{title}' is the short ID of {} sessions{rule} {instead}{}:",
+                            several.len(),
+                            if *create_if_missing {
+                                ", or continue one with 'hermes chat -r ID'"
+                            } else {
+                                ""
+                            }
+                        )?;
+                        for (id, held) in several.iter().take(AMBIGUOUS_SHOWN) {
+                            write!(f, "\n  {id}  {}", visible(held))?;
+                        }
+                        if several.len() > AMBIGUOUS_SHOWN {
+                            write!(f, "\n  ... and {} more", several.len() - AMBIGUOUS_SHOWN)?;
+                        }
+                        Ok(())
+                    }
+                }
+            }
             Error::NoMatch(text) => write!(f, "no session holds '{}'", visible(text)),
             Error::NoTitleMatch(text) => write!(
                 f,
@@ -462,6 +531,15 @@ mod tests {
             (Error::NothingToContinue, EXIT_NOT_FOUND),
             (Error::usage("bad"), EXIT_USAGE),
             (Error::Refused("no".into()), EXIT_USAGE),
+            (
+                Error::IdLikeTitle {
+                    title: "20261204".into(),
+                    shape: "a session ID prefix",
+                    sessions: Vec::new(),
+                    create_if_missing: true,
+                },
+                EXIT_USAGE,
+            ),
             (Error::TooLarge("big".into()), EXIT_USAGE),
             (Error::Agent("failed".into()), EXIT_AGENT),
             (Error::io(&path(), io_error()), EXIT_STORE),

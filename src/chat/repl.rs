@@ -310,7 +310,7 @@ impl Chat<'_> {
     /// existing session: otherwise the first message would silently join
     /// that session instead of starting a new one.
     pub(super) fn title_for_new_session(&self, raw: &str) -> Result<String> {
-        let title = titles::user_title(raw)?;
+        let title = titles::user_title(self.store, raw)?;
         if let Some(other) = titles::holder(self.store, &title, None)? {
             return Err(title_taken(&title, &other.id, true));
         }

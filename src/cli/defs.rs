@@ -114,7 +114,7 @@ pub(crate) const CHAT: &[Opt] = &[
         "",
         "--create-if-missing",
         None,
-        "with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one)",
+        "with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one); NAME is then only a full ID or an exact title: one that no title matches and that is shaped like an ID, an ID prefix (20261204) or a short ID is refused (exit 2), even if it abbreviates a session's ID (-r continues that one)",
     ),
     opt(
         "-r",
@@ -128,7 +128,7 @@ pub(crate) const CHAT: &[Opt] = &[
         None,
         "choose the session on a full-screen list and continue it here (see 'hermes sessions pick --help')",
     ),
-    opt("", "--title", Some("TITLE"), "title for a new session (refused if another session has it)"),
+    opt("", "--title", Some("TITLE"), "title for a new session (refused if another session has it, or if it would be read as an ID)"),
     opt(
         "-q",
         "--query",
