@@ -68,6 +68,10 @@ pub enum Error {
     Io { path: PathBuf, source: io::Error },
     /// A session or breadcrumb file that does not parse.
     Corrupt { path: PathBuf, why: String },
+    /// A session file whose header is readable but whose messages are not
+    /// all (`why` names the first damaged one): found by its names, never
+    /// written, mended by `sessions repair`.
+    DamagedSession { path: PathBuf, id: String, why: String },
     /// A session written by a newer hermes: readable, never rewritten.
     /// `understood` is the newest format this hermes reads.
     NewerFormat { path: PathBuf, format: u64, understood: u64 },
@@ -161,6 +165,7 @@ impl Error {
             Error::Agent(_) => EXIT_AGENT,
             Error::Io { .. }
             | Error::Corrupt { .. }
+            | Error::DamagedSession { .. }
             | Error::NewerFormat { .. }
             | Error::LockTimeout { .. }
             | Error::NoHome
@@ -212,6 +217,13 @@ pub(crate) fn looks_like_an_id(name: &str) -> bool {
     (3..22).contains(&name.len())
         && name.bytes().any(|b| b.is_ascii_digit())
         && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b'_'))
+}
+
+/// What to do about a session whose messages are damaged.
+pub(crate) fn repair_hint(id: &str) -> String {
+    format!(
+        "To keep its readable messages: hermes sessions repair {id} (it copies the file aside first, byte for byte)"
+    )
 }
 
 /// 'a', 'b' or 'c': titles to choose from, in one line.
@@ -416,6 +428,9 @@ impl fmt::Display for Error {
             | Error::MergeIncomplete(text) => write!(f, "{text}"),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), describe_io(source)),
             Error::Corrupt { path, why } => write!(f, "{}; left untouched", not_a_session_file(path, why)),
+            Error::DamagedSession { path, id, why } => {
+                write!(f, "{}; nothing was written to it. {}", not_a_session_file(path, why), repair_hint(id))
+            }
             Error::NewerFormat { path, format, understood } => write!(
                 f,
                 "{}: written in format {format} by a newer hermes; this one understands format {understood} and will not modify it",
@@ -544,6 +559,10 @@ mod tests {
             (Error::Agent("failed".into()), EXIT_AGENT),
             (Error::io(&path(), io_error()), EXIT_STORE),
             (Error::Corrupt { path: path(), why: "truncated".into() }, EXIT_STORE),
+            (
+                Error::DamagedSession { path: path(), id: "x".into(), why: "message 2: bad".into() },
+                EXIT_STORE,
+            ),
             (Error::NewerFormat { path: path(), format: 9, understood: 1 }, EXIT_STORE),
             (
                 Error::LockTimeout { lock: path(), what: "lock".into(), waited: Duration::from_secs(10) },

@@ -258,9 +258,12 @@ fn by_title(store: &Store, name: &str) -> Result<Titled> {
     let mut damaged: Vec<(PathBuf, String)> = Vec::new();
     store.scan(|entry| {
         let path = entry.path();
-        let header = match entry.header {
-            Ok(header) => header,
-            Err(why) => return damaged.push((path, why)),
+        // A file whose messages are damaged keeps its title (and is found
+        // by it, to be refused with the way to mend it): never a second
+        // session of that title beside it.
+        let header = match (entry.header, entry.damaged_header) {
+            (Ok(header), _) | (Err(_), Some(header)) => header,
+            (Err(why), None) => return damaged.push((path, why)),
         };
         if header.title == name || cleaned.as_deref() == Some(header.title.as_str()) {
             exact.push(header);
@@ -314,7 +317,7 @@ pub(crate) fn titled(store: &Store, name: &str) -> Result<Vec<Header>> {
     let cleaned = session::sanitize_title(name);
     let mut found = Vec::new();
     store.scan(|entry| {
-        if let Ok(header) = entry.header
+        if let Some(header) = entry.named()
             && (header.title == name || cleaned.as_deref() == Some(header.title.as_str()))
         {
             found.push(header);

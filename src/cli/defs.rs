@@ -20,8 +20,8 @@
 
 use crate::error::Result;
 use crate::sessions::{
-    self, compact, current, delete, export, import, list, merge, merge_file, pick, prune, rename, search,
-    show, stats,
+    self, compact, current, delete, export, import, list, merge, merge_file, pick, prune, rename, repair,
+    search, show, stats,
 };
 
 use super::texts;
@@ -291,6 +291,14 @@ pub(crate) const VERBS: &[Verb] = &[
         help: texts::RENAME,
         options: &[],
         parse: |p| rename::parse(p).map(sessions::Command::Rename),
+    },
+    Verb {
+        name: "repair",
+        alias: None,
+        summary: "mend a damaged session: keep every readable message, the file copied aside first",
+        help: texts::REPAIR,
+        options: &[opt("", "--dry-run", None, "say what would be kept and left out; write nothing")],
+        parse: |p| repair::parse(p).map(sessions::Command::Repair),
     },
     Verb {
         name: "delete",

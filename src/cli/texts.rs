@@ -202,7 +202,22 @@ pub(crate) const RENAME: &str = "\
 Usage: hermes sessions rename NAME|ID TITLE
 
 Give a session a new title. Control and invisible characters are removed and
-whitespace is collapsed; a title is at most 100 characters and unique.
+whitespace is collapsed; a title is at most 100 characters and unique, and
+is neither shaped like an ID or an ID prefix (20261204) nor the short ID of
+a session (names are read as IDs first).
+";
+
+pub(crate) const REPAIR: &str = "\
+Usage: hermes sessions repair NAME|ID [--dry-run]
+
+Mend a session whose header reads but one of whose messages does not (every
+command that would write to it refuses it, exit 4, and names this one). The
+file is first copied, whole and byte for byte, into damaged/ beside
+sessions/ (ID.json.YYYYMMDD_HHMMSS, mode 0600), never deleted; then the
+session is written back with every readable message, and what was kept and
+left out is said. A session that is not damaged is left as it is.
+
+{options}
 ";
 
 pub(crate) const DELETE: &str = "\

@@ -12,6 +12,7 @@ pub(crate) mod merge_file;
 pub(crate) mod pick;
 pub(crate) mod prune;
 pub(crate) mod rename;
+pub(crate) mod repair;
 pub(crate) mod search;
 pub(crate) mod show;
 pub(crate) mod stats;
@@ -33,6 +34,7 @@ pub(crate) enum Command {
     Export(export::Args),
     Import(import::Args),
     Rename(rename::Args),
+    Repair(repair::Args),
     Delete(delete::Args),
     Prune(prune::Args),
     Stats(stats::Args),
@@ -53,6 +55,7 @@ pub(crate) fn run(store: &Store, command: Command, summarise: compact::Summarise
         Command::Export(args) => export::run(store, args),
         Command::Import(args) => import::run(store, args),
         Command::Rename(args) => rename::run(store, args),
+        Command::Repair(args) => repair::run(store, args),
         Command::Delete(args) => delete::run(store, args),
         Command::Prune(args) => prune::run(store, args),
         Command::Stats(args) => stats::run(store, args),
@@ -78,6 +81,7 @@ pub(crate) fn is_read_only(command: &Command) -> bool {
         Command::Prune(args) => args.dry_run,
         Command::Merge(args) => args.dry_run,
         Command::Import(args) => args.dry_run,
+        Command::Repair(args) => args.dry_run,
         // It runs the agent and may write a summary into the session.
         Command::Rename(_) | Command::Delete(_) | Command::Compact(_) => false,
     }

@@ -81,11 +81,12 @@ pub(crate) fn foreign_title(raw: &str) -> String {
     }
 }
 
-/// The session (other than `except`) that already has `title`.
+/// The session (other than `except`) that already has `title`, a damaged
+/// one included: its title stays taken.
 pub(crate) fn holder(store: &Store, title: &str, except: Option<&str>) -> Result<Option<Header>> {
     let mut found = None;
     store.scan(|entry| {
-        if let Ok(h) = entry.header
+        if let Some(h) = entry.named()
             && found.is_none()
             && h.title == title
             && Some(h.id.as_str()) != except
@@ -110,7 +111,7 @@ pub(crate) fn numbered(base: &str, n: u64) -> String {
 pub(crate) fn unique_auto_title(store: &Store, base: &str) -> Result<String> {
     let mut taken = Vec::new();
     store.scan(|entry| {
-        if let Ok(h) = entry.header
+        if let Some(h) = entry.named()
             && (h.title == base || h.title.starts_with(base) && h.title[base.len()..].starts_with(" ("))
         {
             taken.push(h.title);

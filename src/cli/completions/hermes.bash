@@ -124,7 +124,7 @@ _hermes() {
 	/) _hermes_add_words 'chat sessions completion help' "$text" ;;
 	sessions/) _hermes_add_words "$verbs" "$text" ;;
 	sessions/show | sessions/export | sessions/delete) _hermes_add_sessions title "$text" ;;
-	sessions/rename | sessions/stats | sessions/compact) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
+	sessions/rename | sessions/stats | sessions/compact | sessions/repair) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
 	sessions/import) ((nargs == 0)) && compopt -o default 2>/dev/null ;;
 	sessions/merge) ((nargs == 0)) && _hermes_add_sessions title "$text" ;;
 	sessions/merge-file) ((nargs < 3)) && compopt -o default 2>/dev/null ;;

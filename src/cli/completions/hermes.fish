@@ -117,7 +117,7 @@ set -l chat '__hermes_no_command; or __hermes_command_is chat'
 # hermes sessions VERB.
 @VERB_SUMMARIES@
 complete -c hermes -n '__hermes_sessions_verb show export delete; and not __hermes_previous -o --output -f --format' -a '(__hermes_sessions title)'
-complete -c hermes -n '__hermes_sessions_verb rename stats compact; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
+complete -c hermes -n '__hermes_sessions_verb rename stats compact repair; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_sessions_verb import' -F
 complete -c hermes -n '__hermes_sessions_verb merge; and __hermes_command_is sessions 2' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_sessions_verb merge-file' -F

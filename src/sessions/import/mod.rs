@@ -255,6 +255,10 @@ impl Taken {
                     taken.titles.insert(title_key(&h.title));
                 }
                 Err(why) => {
+                    // A damaged session's title stays taken.
+                    if let Some(h) = &entry.damaged_header {
+                        taken.titles.insert(title_key(&h.title));
+                    }
                     taken.damaged.insert(session::id_key(entry.id()), (entry.path(), why.clone()));
                 }
             })?;
