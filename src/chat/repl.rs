@@ -25,7 +25,8 @@ impl Chat<'_> {
             current: target,
             pending_title: title,
             history: Vec::new(),
-            unanswered: false,
+            unanswered: None,
+            mine: None,
             seen: 0,
             lines: LineReader::for_chat(),
         };
@@ -95,26 +96,36 @@ impl Chat<'_> {
         Ok(())
     }
 
-    /// Save what was typed and ask the agent. After a failed send, the
-    /// next message joins the unanswered one (the same text typed again is
-    /// not repeated), so failures do not pile up as separate messages.
+    /// Save what was typed and ask the agent. What other terminals wrote
+    /// meanwhile is shown first. After a failed send, the next message
+    /// joins this chat's own unanswered one (the same text typed again is
+    /// not repeated), so failures do not pile up as separate messages; once
+    /// another message came after it, it is sent as a new one instead.
     fn send(&self, state: &mut Interactive, text: String) -> Result<()> {
-        let joined = match &state.current {
-            Some(h) if state.unanswered => self.join_unanswered(h, &text)?,
+        if let Err(e) = self.news_from_elsewhere(state) {
+            go_on_after(e)?;
+        }
+        let joined = match (&state.current, state.unanswered) {
+            (Some(h), Some(own)) => self.join_unanswered(h, &text, own)?,
             _ => None,
         };
-        let header = match joined {
-            Some(header) => header,
+        let (header, mine) = match joined {
+            Some(joined) => joined,
             None => {
                 let message = Message::new("user", text.clone(), time::now());
-                self.saved_here.borrow_mut().push(message.ts);
+                let ts = message.ts;
+                self.saved_here.borrow_mut().push(ts);
                 match self.save_user_message(
                     state.current.as_ref(),
                     state.pending_title.as_deref(),
                     message,
                     || {},
                 ) {
-                    Ok((header, _bookkept)) => header,
+                    // Appended under the session's lock: the last message.
+                    Ok((header, _bookkept)) => {
+                        let index = header.message_count.saturating_sub(1);
+                        (header, Own { index, ts })
+                    }
                     // The prompt stays: the message can be sent again, or
                     // taken to a /new session.
                     Err(e) => {
@@ -134,32 +145,41 @@ impl Chat<'_> {
         }
         state.pending_title = None;
         state.current = Some(header.clone());
-        self.answer(state, &header)
+        state.mine = Some(mine);
+        self.answer(state, &header, Some(mine))
     }
 
-    /// The unanswered last message with `text` joined to it; None if the
-    /// last message is not an unanswered one of the user's after all.
-    fn join_unanswered(&self, header: &Header, text: &str) -> Result<Option<Header>> {
-        let mut joined = false;
-        let header = self.store.edit_messages(&header.id, |messages| match messages.last_mut() {
-            Some(last) if last.role == "user" => {
-                joined = true;
-                if last.content == text {
-                    return false;
+    /// This chat's own unanswered message `own` with `text` joined to it;
+    /// None (nothing changed) unless it is still the session's last message
+    /// at its place and time: a message another terminal added after it,
+    /// or one in its place, is never rewritten.
+    fn join_unanswered(&self, header: &Header, text: &str, own: Own) -> Result<Option<(Header, Own)>> {
+        let mut joined = None;
+        let header = self.store.edit_messages(&header.id, |messages| {
+            let is_last = messages.len() as u64 == own.index + 1;
+            match messages.last_mut() {
+                Some(last) if is_last && last.role == "user" && last.ts.to_bits() == own.ts.to_bits() => {
+                    if last.content == text {
+                        joined = Some(own);
+                        return false;
+                    }
+                    last.content = format!("{}\n\n{text}", last.content);
+                    last.ts = time::now();
+                    self.saved_here.borrow_mut().push(last.ts);
+                    joined = Some(Own { index: own.index, ts: last.ts });
+                    true
                 }
-                last.content = format!("{}\n\n{text}", last.content);
-                last.ts = time::now();
-                self.saved_here.borrow_mut().push(last.ts);
-                true
+                _ => false,
             }
-            _ => false,
         })?;
-        Ok(joined.then_some(header))
+        Ok(joined.map(|own| (header, own)))
     }
 
     /// Run the agent on the session as it stands and say how it went.
-    fn answer(&self, state: &mut Interactive, header: &Header) -> Result<()> {
-        state.unanswered = false;
+    /// `question`: the message it answers, when this chat wrote it (only
+    /// then can more be typed onto it if the agent fails).
+    fn answer(&self, state: &mut Interactive, header: &Header, question: Option<Own>) -> Result<()> {
+        state.unanswered = None;
         match state.lines.replying(|| self.reply(header, None, &mut || {}, &mut io::stdout().lock())) {
             Ok(ReplyOutcome::Interrupted) => {
                 // On a terminal the reply's line is ended already.
@@ -172,18 +192,19 @@ impl Chat<'_> {
             Ok(_) => Ok(()),
             // A failing agent, a reply that could not be saved or shown:
             // the chat goes on (the message itself is saved).
-            Err(e) => {
-                state.unanswered = matches!(e, Error::Agent(_));
-                if state.unanswered {
-                    note_in_chat(&e);
+            Err(e @ Error::Agent(_)) => {
+                note_in_chat(&e);
+                state.unanswered = question;
+                if question.is_some() {
                     crate::output::note!(
                         "[the message is kept; /retry sends it again, or type more to add to it]"
                     );
-                    Ok(())
                 } else {
-                    Err(e)
+                    crate::output::note!("[the message is kept; /retry sends it again]");
                 }
+                Ok(())
             }
+            Err(e) => Err(e),
         }
     }
 
@@ -196,10 +217,10 @@ impl Chat<'_> {
             crate::output::say!("Nothing to retry yet.");
             return Ok(());
         };
-        let mut retried = false;
+        let mut retried = None;
         let header = self.store.edit_messages(&h.id, |messages| {
             let Some(question) = messages.iter().rposition(|m| m.role == "user") else { return false };
-            retried = true;
+            retried = Some(Own { index: question as u64, ts: messages[question].ts });
             let mut replaced = false;
             for m in &mut messages[question + 1..] {
                 if m.role == "assistant" && !m.is_replaced() {
@@ -210,11 +231,15 @@ impl Chat<'_> {
             replaced
         })?;
         state.current = Some(header.clone());
-        if !retried {
+        let Some(question) = retried else {
             crate::output::say!("Nothing to retry: the session has no message of yours yet.");
             return Ok(());
-        }
-        self.answer(state, &header)
+        };
+        // Typed onto later only if this chat wrote it.
+        let own = state
+            .mine
+            .filter(|mine| mine.index == question.index && mine.ts.to_bits() == question.ts.to_bits());
+        self.answer(state, &header, own)
     }
 
     /// Say what another terminal added to this session since the prompt
@@ -323,12 +348,23 @@ pub(super) struct Interactive {
     pub(super) pending_title: Option<String>,
     /// The session's user messages, oldest first: Up, Down and Ctrl-R.
     pub(super) history: Vec<String>,
-    /// The last send failed (the agent did): its message has no reply.
-    pub(super) unanswered: bool,
+    /// The last send failed (the agent did): this chat's message that has
+    /// no reply, which the next text typed joins.
+    pub(super) unanswered: Option<Own>,
+    /// The last message this chat saved (or joined) in this session.
+    pub(super) mine: Option<Own>,
     /// How many of the session's messages this prompt knows of: more in
     /// the file are another terminal's (see `news_from_elsewhere`).
     pub(super) seen: u64,
     pub(super) lines: LineReader,
+}
+
+/// One of the session's messages, known by its place (0 first) and time:
+/// which message this chat wrote, whatever others add after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Own {
+    pub(super) index: u64,
+    pub(super) ts: f64,
 }
 
 /// What a typed line leads to.

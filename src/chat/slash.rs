@@ -57,7 +57,8 @@ impl Chat<'_> {
                 state.current = None;
                 state.seen = 0;
                 state.history.clear();
-                state.unanswered = false;
+                state.unanswered = None;
+                state.mine = None;
                 crate::output::say!("New session. It is saved with its first message.");
             }
             "save" => self.save(state, rest, false)?,
@@ -147,7 +148,8 @@ impl Chat<'_> {
         self.saved_here.borrow_mut().clear();
         state.current = Some(header);
         state.pending_title = None;
-        state.unanswered = false;
+        state.unanswered = None;
+        state.mine = None;
         Ok(())
     }
 
