@@ -229,12 +229,24 @@ fn settings(config: &config::Config) -> Vec<Setting> {
 }
 
 /// Rewrite config.toml with `change`, atomically, once the home is safe
-/// and the file as it stands reads without error. A config.toml that is a
-/// link is written where it points (dotfile managers make such links).
+/// and the file as it stands reads without error, under config.toml's
+/// lock (read, change and write: two at once lose no key). A config.toml
+/// that is a link is written where it points (dotfile managers make such
+/// links). One over the size limit (made by hand) is read whole, to be
+/// mended, and said so; nothing over it is ever written.
 fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
     store.verify()?;
-    let text = config::read_text(store)?;
-    config::load(store)?; // a mistake in the file is fixed by hand first
+    let _lock = store.lock_config()?;
+    let text = config::read_text(store, config::MEND_CONFIG_BYTES)?;
+    // A mistake in the file is fixed by hand first.
+    config::parse(store, text.as_deref().unwrap_or(""))?;
+    if text.as_ref().is_some_and(|t| t.len() as u64 > config::MAX_CONFIG_BYTES) {
+        crate::output::notice(&format!(
+            "{} is larger than the {} KiB a config file may be (every other command refuses it): read whole, to mend it",
+            store.config_path().display(),
+            config::MAX_CONFIG_BYTES >> 10
+        ));
+    }
     let path = store.config_path();
     let target = match std::fs::symlink_metadata(&path) {
         Ok(meta) if meta.file_type().is_symlink() => path.canonicalize().map_err(|e| Error::io(&path, e))?,
@@ -246,6 +258,9 @@ fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
     let new = change(text.as_deref().unwrap_or(""));
     if text.as_deref() == Some(new.as_str()) {
         return Ok(());
+    }
+    if new.len() as u64 > config::MAX_CONFIG_BYTES {
+        return Err(edit::too_large(&new, config::MAX_CONFIG_BYTES));
     }
     fsio::write_atomic(&target, new.as_bytes())
 }

@@ -97,6 +97,9 @@ pub enum Error {
     /// config.toml is not a config file at all (too large, not text); its
     /// content is never quoted.
     NotAConfig { path: PathBuf, why: String },
+    /// config.toml over the size a config file may be (made by hand):
+    /// refused, and `config set`/`unset` can mend it.
+    ConfigTooLarge { path: PathBuf, limit: u64 },
     /// config.toml does not parse.
     ConfigSyntax { path: PathBuf, line: usize, why: String },
     /// Writing to stdout failed, and not because its reader left (a full
@@ -174,6 +177,7 @@ impl Error {
             | Error::Vanished { .. }
             | Error::Untrusted(_)
             | Error::NotAConfig { .. }
+            | Error::ConfigTooLarge { .. }
             | Error::ConfigSyntax { .. }
             | Error::MergeIncomplete(_)
             | Error::StdoutWrite(_)
@@ -451,6 +455,12 @@ impl fmt::Display for Error {
             Error::Vanished { id } => write!(f, "session {id} was deleted while in use"),
             Error::Untrusted(text) => f.write_str(text),
             Error::NotAConfig { path, why } => write!(f, "{}: {why}; not a config file", path.display()),
+            Error::ConfigTooLarge { path, limit } => write!(
+                f,
+                "{}: larger than the {} KiB a config file may be; make it smaller with 'hermes config unset KEY' or 'hermes config set KEY VALUE' (they read it whole to mend it), or by hand",
+                path.display(),
+                limit >> 10
+            ),
             Error::ConfigSyntax { path, line, why } => write!(f, "{}: line {line}: {why}", path.display()),
             Error::StdoutWrite(e) => write!(f, "writing to stdout: {}", describe_io(e)),
             Error::ReplyNotShown { id, source } => write!(
@@ -573,6 +583,7 @@ mod tests {
             (Error::AlreadyExists(path()), EXIT_STORE),
             (Error::Vanished { id: "x".into() }, EXIT_STORE),
             (Error::ConfigSyntax { path: path(), line: 3, why: "no '='".into() }, EXIT_STORE),
+            (Error::ConfigTooLarge { path: path(), limit: 64 << 10 }, EXIT_STORE),
             (Error::StdoutWrite(io_error()), EXIT_STORE),
             (Error::ReplyNotShown { id: "x".into(), source: io_error() }, EXIT_STORE),
             (Error::ReplyNotSaved { id: "x".into(), max_bytes: 64 << 20 }, EXIT_STORE),

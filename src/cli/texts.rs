@@ -61,8 +61,11 @@ command line or in a message.
 
 Commands:
   get KEY          print the value hermes uses (exit 1 when there is none)
-  set KEY VALUE    write it to config.toml (comments and order kept)
-  unset KEY        remove it from config.toml (exit 1 when it was not set)
+  set KEY VALUE    write it to config.toml (comments and order kept; never
+                   past 64 KiB: then nothing is written, exit 2)
+  unset KEY        remove it from config.toml (exit 1 when it was not set);
+                   set and unset hold a lock, and mend a config.toml made
+                   too large by hand
   list             every value, and where it came from (config.toml, the
                    environment, a default)
   path             print where config.toml is

@@ -146,6 +146,22 @@ impl Store {
         Ok(self.locks.get_or_init(|| lock))
     }
 
+    /// The lock of config.toml: held while `config set` or `unset` reads,
+    /// changes and writes it, so racing writers lose no key. Needs only
+    /// the home (not `sessions/`).
+    pub(crate) fn lock_config(&self) -> Result<Guard<'_>> {
+        let lock = match self.locks.get() {
+            Some(lock) => lock,
+            None => {
+                self.verify()?;
+                fsio::ensure_private_dir(&self.home)?;
+                let lock = LockFile::open(&self.lock_path())?;
+                self.locks.get_or_init(|| lock)
+            }
+        };
+        lock.config()
+    }
+
     /// Store-wide lock: held while creating, renaming, importing or
     /// deleting, so titles stay unique.
     pub(crate) fn lock_store(&self) -> Result<Guard<'_>> {
