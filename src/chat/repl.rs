@@ -105,35 +105,26 @@ impl Chat<'_> {
         if let Err(e) = self.news_from_elsewhere(state) {
             go_on_after(e)?;
         }
-        let joined = match (&state.current, state.unanswered) {
-            (Some(h), Some(own)) => self.join_unanswered(h, &text, own)?,
-            _ => None,
-        };
-        let (header, mine) = match joined {
-            Some(joined) => joined,
-            None => {
-                let message = Message::new("user", text.clone(), time::now());
-                let ts = message.ts;
-                self.saved_here.borrow_mut().push(ts);
-                match self.save_user_message(
-                    state.current.as_ref(),
-                    state.pending_title.as_deref(),
-                    message,
-                    || {},
-                ) {
-                    // Appended under the session's lock: the last message.
-                    Ok((header, _bookkept)) => {
-                        let index = header.message_count.saturating_sub(1);
-                        (header, Own { index, ts })
-                    }
-                    // The prompt stays: the message can be sent again, or
-                    // taken to a /new session.
-                    Err(e) => {
-                        go_on_after(e)?;
-                        crate::output::note!("[the message was not saved]");
-                        return Ok(());
-                    }
+        let (header, mine) = match self.save_typed(state, &text) {
+            Ok(saved) => saved,
+            // Nothing typed is lost: the text goes back to the prompt and
+            // into its history (a full disk, a lock another hermes holds),
+            // so Enter sends it again once the cause is gone, or it is
+            // taken to a /new session.
+            Err(e) => {
+                go_on_after(e)?;
+                if state.lines.is_editor() {
+                    crate::output::note!(
+                        "[the message was not saved; it is back at the prompt: Enter sends it again]"
+                    );
+                } else {
+                    crate::output::note!("[the message was not saved]");
                 }
+                if state.history.last() != Some(&text) {
+                    state.history.push(text.clone());
+                }
+                state.lines.prefill(text);
+                return Ok(());
             }
         };
         if state.current.is_none() {
@@ -147,6 +138,25 @@ impl Chat<'_> {
         state.current = Some(header.clone());
         state.mine = Some(mine);
         self.answer(state, &header, Some(mine))
+    }
+
+    /// Save `text`: joined onto this chat's own unanswered message when
+    /// it can be, else as a message of its own (in a new session if there
+    /// is none yet). The session as saved, and which message is ours.
+    fn save_typed(&self, state: &Interactive, text: &str) -> Result<(Header, Own)> {
+        if let (Some(h), Some(own)) = (&state.current, state.unanswered)
+            && let Some(joined) = self.join_unanswered(h, text, own)?
+        {
+            return Ok(joined);
+        }
+        let message = Message::new("user", text.to_string(), time::now());
+        let ts = message.ts;
+        self.saved_here.borrow_mut().push(ts);
+        let (header, _bookkept) =
+            self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message, || {})?;
+        // Appended under the session's lock: the last message.
+        let index = header.message_count.saturating_sub(1);
+        Ok((header, Own { index, ts }))
     }
 
     /// This chat's own unanswered message `own` with `text` joined to it;
