@@ -98,12 +98,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     // Pass 1: check everything, write nothing; note the IDs the input
     // brings, whose short IDs a title must not be.
     let mut incoming_ids = Vec::new();
-    let tally = read(args.from, &mut input, &name, &mut |incoming| {
-        if incoming.derived_from.is_none() {
-            incoming_ids.push(session::id_key(&incoming.session.header.id));
-        }
-        interrupted()
-    })?;
+    let tally = read(args.from, &mut input, &name, &mut |incoming| note_id(&mut incoming_ids, &incoming))?;
 
     // A dry run takes no lock and creates nothing: it reads what is there.
     let _guard = if args.dry_run {
@@ -192,6 +187,14 @@ fn clean_title(s: &mut Session) {
         s.header.title_source = String::new();
         source::finish(s);
     }
+}
+
+/// Pass 1's step: the ID a session brings, when it has one of its own.
+fn note_id(ids: &mut Vec<[u8; 22]>, incoming: &Incoming) -> Result<()> {
+    if incoming.derived_from.is_none() {
+        ids.push(session::id_key(&incoming.session.header.id));
+    }
+    interrupted()
 }
 
 /// A title that is the short ID of a session there or coming (or an ID
