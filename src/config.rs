@@ -73,7 +73,7 @@ pub(crate) struct Set {
 const SET: Spec<Set> = Spec {
     path: "config set",
     alias: None,
-    summary: "write it to config.toml (comments and order kept)",
+    summary: "write it to config.toml (comments and order kept; never past 64 KiB: then nothing is written, exit 2)",
     about: "",
     options: &[],
     args: &[
@@ -109,7 +109,7 @@ pub(crate) struct Unset {
 const UNSET: Spec<Unset> = Spec {
     path: "config unset",
     alias: None,
-    summary: "remove it from config.toml (exit 1 when it was not set)",
+    summary: "remove it from config.toml (exit 1 when it was not set); set and unset hold a lock, and mend a config.toml made too large by hand",
     about: "",
     options: &[],
     args: &[Arg::one("KEY", Kind::Setting).takes(|a, v| {
@@ -263,12 +263,24 @@ fn known_key(key: &str) -> Result<String> {
 }
 
 /// Rewrite config.toml with `change`, atomically, once the home is safe
-/// and the file as it stands reads without error. A config.toml that is a
-/// link is written where it points (dotfile managers make such links).
+/// and the file as it stands reads without error, under config.toml's
+/// lock (read, change and write: two at once lose no key). A config.toml
+/// that is a link is written where it points (dotfile managers make such
+/// links). One over the size limit (made by hand) is read whole, to be
+/// mended, and said so; nothing over it is ever written.
 fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
     store.verify()?;
-    let text = settings::file::read_text(store)?;
-    settings::load_file(store)?; // a mistake in the file is fixed by hand first
+    let _lock = store.lock_config()?;
+    let text = settings::file::read_text(store, settings::file::MEND_CONFIG_BYTES)?;
+    // A mistake in the file is fixed by hand first.
+    settings::file::parse(store, text.as_deref().unwrap_or(""))?;
+    if text.as_ref().is_some_and(|t| t.len() as u64 > settings::file::MAX_CONFIG_BYTES) {
+        crate::output::notice(&format!(
+            "{} is larger than the {} KiB a config file may be (every other command refuses it): read whole, to mend it",
+            store.config_path().display(),
+            settings::file::MAX_CONFIG_BYTES >> 10
+        ));
+    }
     let path = store.config_path();
     let target = match std::fs::symlink_metadata(&path) {
         Ok(meta) if meta.file_type().is_symlink() => path.canonicalize().map_err(|e| Error::io(&path, e))?,
@@ -280,6 +292,9 @@ fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
     let new = change(text.as_deref().unwrap_or(""));
     if text.as_deref() == Some(new.as_str()) {
         return Ok(());
+    }
+    if new.len() as u64 > settings::file::MAX_CONFIG_BYTES {
+        return Err(edit::too_large(&new, settings::file::MAX_CONFIG_BYTES));
     }
     fsio::write_atomic(&target, new.as_bytes())
 }

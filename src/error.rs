@@ -41,6 +41,16 @@ pub enum Error {
     /// A name that is the title of some sessions and a short ID of others:
     /// (ID, title, last active, how the name fits) of each.
     AmbiguousName { name: String, candidates: Vec<(String, String, f64, &'static str)> },
+    /// A title (or the NAME `--create-if-missing` would make one of) that
+    /// a name would read as a session ID: `shape` in words, the sessions
+    /// (ID, title) whose short ID it is, and whether it came as the NAME
+    /// of `--create-if-missing`.
+    IdLikeTitle {
+        title: String,
+        shape: &'static str,
+        sessions: Vec<(String, String)>,
+        create_if_missing: bool,
+    },
     /// `sessions search` found nothing.
     NoMatch(String),
     /// `sessions list TEXT` found no title holding TEXT.
@@ -61,6 +71,10 @@ pub enum Error {
     Io { path: PathBuf, source: io::Error },
     /// A session or breadcrumb file that does not parse.
     Corrupt { path: PathBuf, why: String },
+    /// A session file whose header is readable but whose messages are not
+    /// all (`why` names the first damaged one): found by its names, never
+    /// written, mended by `sessions repair`.
+    DamagedSession { path: PathBuf, id: String, why: String },
     /// A session written by a newer hermes: readable, never rewritten.
     /// `understood` is the newest format this hermes reads.
     NewerFormat { path: PathBuf, format: u64, understood: u64 },
@@ -86,6 +100,9 @@ pub enum Error {
     /// config.toml is not a config file at all (too large, not text); its
     /// content is never quoted.
     NotAConfig { path: PathBuf, why: String },
+    /// config.toml over the size a config file may be (made by hand):
+    /// refused, and `config set`/`unset` can mend it.
+    ConfigTooLarge { path: PathBuf, limit: u64 },
     /// config.toml does not parse.
     ConfigSyntax { path: PathBuf, line: usize, why: String },
     /// Writing to stdout failed, and not because its reader left (a full
@@ -148,12 +165,17 @@ impl Error {
             | Error::NoMatch(_)
             | Error::NoTitleMatch(_)
             | Error::NothingToContinue => EXIT_NOT_FOUND,
-            Error::Usage(_) | Error::UsageIn { .. } | Error::UnknownOption { .. } | Error::Refused(_) => {
+            Error::Usage(_)
+            | Error::UsageIn { .. }
+            | Error::UnknownOption { .. }
+            | Error::Refused(_)
+            | Error::IdLikeTitle { .. } => {
                 EXIT_USAGE
             }
             Error::Agent(_) => EXIT_AGENT,
             Error::Io { .. }
             | Error::Corrupt { .. }
+            | Error::DamagedSession { .. }
             | Error::NewerFormat { .. }
             | Error::LockTimeout { .. }
             | Error::NoHome
@@ -162,6 +184,7 @@ impl Error {
             | Error::Vanished { .. }
             | Error::Untrusted(_)
             | Error::NotAConfig { .. }
+            | Error::ConfigTooLarge { .. }
             | Error::ConfigSyntax { .. }
             | Error::MergeIncomplete(_)
             | Error::StdoutWrite(_)
@@ -205,6 +228,13 @@ pub(crate) fn looks_like_an_id(name: &str) -> bool {
     (3..22).contains(&name.len())
         && name.bytes().any(|b| b.is_ascii_digit())
         && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b'_'))
+}
+
+/// What to do about a session whose messages are damaged.
+pub(crate) fn repair_hint(id: &str) -> String {
+    format!(
+        "To keep its readable messages: hermes sessions repair {id} (it copies the file aside first, byte for byte)"
+    )
 }
 
 /// 'a', 'b' or 'c': titles to choose from, in one line.
@@ -331,6 +361,63 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
+            Error::IdLikeTitle { title, shape, sessions, create_if_missing } => {
+                let title = visible(title);
+                let example = format!("(e.g. 'report {title}')");
+                // As --create-if-missing's NAME the way on is -r; as a
+                // title, another title.
+                let (rule, instead) = if *create_if_missing {
+                    (
+                        "; with --create-if-missing, NAME is a title:",
+                        format!("give one that is not shaped like an ID {example}"),
+                    )
+                } else {
+                    (
+                        ", so it cannot be a title (a name of that shape is read as an ID):",
+                        format!("choose one that is not shaped like an ID {example}"),
+                    )
+                };
+                match sessions.as_slice() {
+                    [] if *create_if_missing => {
+                        write!(
+                            f,
+                            "'{title}' has the shape of {shape}{rule} {instead}, or continue by ID with -r"
+                        )
+                    }
+                    [] => write!(f, "'{title}' has the shape of {shape}{rule} {instead}"),
+                    [(id, held)] if *create_if_missing => write!(
+                        f,
+                        "'{title}' is not a title but a short ID of session {id} ('{}'){rule} continue that session with 'hermes chat -r {title}', or {instead}",
+                        visible(held)
+                    ),
+                    [(id, held)] => {
+                        write!(
+                            f,
+                            "'{title}' is the short ID of session {id} ('{}'){rule} {instead}",
+                            visible(held)
+                        )
+                    }
+                    several => {
+                        write!(
+                            f,
+                            "'{title}' is the short ID of {} sessions{rule} {instead}{}:",
+                            several.len(),
+                            if *create_if_missing {
+                                ", or continue one with 'hermes chat -r ID'"
+                            } else {
+                                ""
+                            }
+                        )?;
+                        for (id, held) in several.iter().take(AMBIGUOUS_SHOWN) {
+                            write!(f, "\n  {id}  {}", visible(held))?;
+                        }
+                        if several.len() > AMBIGUOUS_SHOWN {
+                            write!(f, "\n  ... and {} more", several.len() - AMBIGUOUS_SHOWN)?;
+                        }
+                        Ok(())
+                    }
+                }
+            }
             Error::NoMatch(text) => write!(f, "no session holds '{}'", visible(text)),
             Error::NoTitleMatch(text) => write!(
                 f,
@@ -352,6 +439,9 @@ impl fmt::Display for Error {
             | Error::MergeIncomplete(text) => write!(f, "{text}"),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), describe_io(source)),
             Error::Corrupt { path, why } => write!(f, "{}; left untouched", not_a_session_file(path, why)),
+            Error::DamagedSession { path, id, why } => {
+                write!(f, "{}; nothing was written to it. {}", not_a_session_file(path, why), repair_hint(id))
+            }
             Error::NewerFormat { path, format, understood } => write!(
                 f,
                 "{}: written in format {format} by a newer hermes; this one understands format {understood} and will not modify it",
@@ -372,6 +462,12 @@ impl fmt::Display for Error {
             Error::Vanished { id } => write!(f, "session {id} was deleted while in use"),
             Error::Untrusted(text) => f.write_str(text),
             Error::NotAConfig { path, why } => write!(f, "{}: {why}; not a config file", path.display()),
+            Error::ConfigTooLarge { path, limit } => write!(
+                f,
+                "{}: larger than the {} KiB a config file may be; make it smaller with 'hermes config unset KEY' or 'hermes config set KEY VALUE' (they read it whole to mend it), or by hand",
+                path.display(),
+                limit >> 10
+            ),
             Error::ConfigSyntax { path, line, why } => write!(f, "{}: line {line}: {why}", path.display()),
             Error::StdoutWrite(e) => write!(f, "writing to stdout: {}", describe_io(e)),
             Error::ReplyNotShown { id, source } => write!(
@@ -475,10 +571,23 @@ mod tests {
             (Error::NothingToContinue, EXIT_NOT_FOUND),
             (Error::usage("bad"), EXIT_USAGE),
             (Error::Refused("no".into()), EXIT_USAGE),
+            (
+                Error::IdLikeTitle {
+                    title: "20261204".into(),
+                    shape: "a session ID prefix",
+                    sessions: Vec::new(),
+                    create_if_missing: true,
+                },
+                EXIT_USAGE,
+            ),
             (Error::TooLarge("big".into()), EXIT_USAGE),
             (Error::Agent("failed".into()), EXIT_AGENT),
             (Error::io(&path(), io_error()), EXIT_STORE),
             (Error::Corrupt { path: path(), why: "truncated".into() }, EXIT_STORE),
+            (
+                Error::DamagedSession { path: path(), id: "x".into(), why: "message 2: bad".into() },
+                EXIT_STORE,
+            ),
             (Error::NewerFormat { path: path(), format: 9, understood: 1 }, EXIT_STORE),
             (
                 Error::LockTimeout { lock: path(), what: "lock".into(), waited: Duration::from_secs(10) },
@@ -489,6 +598,7 @@ mod tests {
             (Error::AlreadyExists(path()), EXIT_STORE),
             (Error::Vanished { id: "x".into() }, EXIT_STORE),
             (Error::ConfigSyntax { path: path(), line: 3, why: "no '='".into() }, EXIT_STORE),
+            (Error::ConfigTooLarge { path: path(), limit: 64 << 10 }, EXIT_STORE),
             (Error::StdoutWrite(io_error()), EXIT_STORE),
             (Error::ReplyNotShown { id: "x".into(), source: io_error() }, EXIT_STORE),
             (Error::ReplyNotSaved { id: "x".into(), max_bytes: 64 << 20 }, EXIT_STORE),

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::output;
 use crate::store::Store;
-use crate::store::session::{self, Header};
+use crate::store::session::{self, Header, IdShape};
 use crate::terminal::Terminal;
 use crate::terminal::breadcrumb;
 
@@ -201,6 +201,37 @@ pub(crate) fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     }
 }
 
+/// `-c NAME --create-if-missing`: "send to this named thread, make it if
+/// needed", so NAME is taken only as a full ID or an exact (cleaned)
+/// title, never as a short ID. Several sessions of that title are an
+/// error, as in `lookup`. When nothing matches, a NAME shaped like an ID,
+/// an ID prefix or a short ID is refused rather than made a title (a date
+/// or a short ID in a cron job was meant as an ID; see `titles::id_like`),
+/// naming the sessions it abbreviates, if any: Missing means "create it".
+pub(crate) fn lookup_title(store: &Store, name: &str) -> Result<Lookup> {
+    if name.trim().is_empty() {
+        return Ok(Lookup::Missing { did_you_mean: Vec::new() });
+    }
+    if session::is_valid_id(name)
+        && let Some(h) = store.header(name)?
+    {
+        return Ok(Lookup::Found(h));
+    }
+    let near = match by_title(store, name)? {
+        Titled::Found(mut found) if found.len() == 1 => return Ok(Lookup::Found(found.remove(0))),
+        Titled::Found(found) => return Err(ambiguous(name, found)),
+        Titled::None { near, .. } => near,
+    };
+    let title = session::sanitize_title(name).unwrap_or_else(|| name.to_string());
+    if let Some(shape) = session::id_shape(&title) {
+        let ids = if shape == IdShape::Full { Vec::new() } else { store.session_ids()? };
+        let fitting = if shape == IdShape::Full { Vec::new() } else { ids_fitting(&ids, &title) };
+        let like = crate::store::titles::IdLike { shape, ids: fitting.into_iter().copied().collect() };
+        return Err(crate::store::titles::refusal(store, &title, &like, true));
+    }
+    Ok(Lookup::Missing { did_you_mean: near })
+}
+
 enum Titled {
     Found(Vec<Header>),
     /// `near`: the closest titles, newest first.
@@ -227,9 +258,12 @@ fn by_title(store: &Store, name: &str) -> Result<Titled> {
     let mut damaged: Vec<(PathBuf, String)> = Vec::new();
     store.scan(|entry| {
         let path = entry.path();
-        let header = match entry.header {
-            Ok(header) => header,
-            Err(why) => return damaged.push((path, why)),
+        // A file whose messages are damaged keeps its title (and is found
+        // by it, to be refused with the way to mend it): never a second
+        // session of that title beside it.
+        let header = match (entry.header, entry.damaged_header) {
+            (Ok(header), _) | (Err(_), Some(header)) => header,
+            (Err(why), None) => return damaged.push((path, why)),
         };
         if header.title == name || cleaned.as_deref() == Some(header.title.as_str()) {
             exact.push(header);
@@ -283,7 +317,7 @@ pub(crate) fn titled(store: &Store, name: &str) -> Result<Vec<Header>> {
     let cleaned = session::sanitize_title(name);
     let mut found = Vec::new();
     store.scan(|entry| {
-        if let Ok(header) = entry.header
+        if let Some(header) = entry.named()
             && (header.title == name || cleaned.as_deref() == Some(header.title.as_str()))
         {
             found.push(header);
@@ -295,15 +329,7 @@ pub(crate) fn titled(store: &Store, name: &str) -> Result<Vec<Header>> {
 /// Whether `name` has the form of a short ID: 8 or more leading characters
 /// of an ID, or the 6 hex digits that end one.
 pub(crate) fn is_short_id(name: &str) -> bool {
-    let b = name.as_bytes();
-    let is_suffix = b.len() == 6 && b.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
-    let is_prefix = (8..22).contains(&b.len())
-        && b.iter().enumerate().all(|(i, c)| match i {
-            8 | 15 => *c == b'_',
-            16.. => matches!(c, b'0'..=b'9' | b'a'..=b'f'),
-            _ => c.is_ascii_digit(),
-        });
-    is_suffix || is_prefix
+    matches!(session::id_shape(name), Some(IdShape::Prefix | IdShape::Suffix))
 }
 
 /// The IDs among `ids` (sorted) that the short ID `name` fits.

@@ -23,6 +23,10 @@ cursor_at() {
 	test "$(tm display -p -t "$PANE" '#{cursor_x}')" = "$1"
 }
 
+# TMPFS: root may mount a small tmpfs: a disk that can be filled.
+test_lazy_prereq TMPFS 'test "$(id -u)" = 0 && d=$(mktemp -d) &&
+	mount -t tmpfs -o size=64k tmpfs "$d" && umount "$d" && rmdir "$d"'
+
 # no_escapes: no session file holds an escape character or a C0 control
 # other than newline and tab (as JSON writes them: \u001b and the like).
 no_escapes() {
@@ -410,6 +414,41 @@ test_expect_success SCRIPT 'a terminal that does not answer gets plain lines, an
 	messages "$S" >actual &&
 	test_cmp expect actual &&
 	no_escapes
+'
+
+# stop_all: the pane's server, then the small disk, detached at once even
+# while a process that has not died yet still has a file open there.
+stop_all() {
+	stop_tmux
+	umount -l "$TRASH/disk" 2>/dev/null
+}
+
+test_expect_success TMUX,TMPFS 'a message that could not be saved (a full disk) stays at the prompt and in history; Enter sends it again' '
+	mkdir disk &&
+	mount -t tmpfs -o size=256k tmpfs disk &&
+	trap stop_all EXIT &&
+	HERMES_HOME=$TRASH/disk/home &&
+	hermes chat --title full -q first --no-agent -Q &&
+	S=$(session_id_by_title full) &&
+	start_pane &&
+	trap stop_all EXIT &&
+	start_hermes "chat -c full --no-agent" &&
+	wait_until ready "full>" &&
+	{ dd if=/dev/zero of=disk/filler bs=4096 2>/dev/null || :; } &&
+	typed "typed on a full disk" && keys Enter &&
+	wait_until on_screen -F "[the message was not saved; it is back at the prompt: Enter sends it again]" &&
+	on_screen "No space left on device" &&
+	wait_until ready "full> typed on a full disk" &&
+	echo "user: first" >expect &&
+	has_messages "$S" expect &&
+	keys C-u && wait_until ready "full>" &&
+	keys Up && wait_until ready "full> typed on a full disk" &&
+	rm disk/filler &&
+	keys Enter &&
+	printf "%s\n" "user: first" "user: typed on a full disk" >expect &&
+	wait_until has_messages "$S" expect &&
+	wait_until ready "full>" &&
+	keys C-d && hermes_exited 0
 '
 
 test_done

@@ -101,6 +101,39 @@ test_expect_success TMUX 'two terminals on one session: the other one'"'"'s mess
 	keys C-u C-d && hermes_exited 0
 '
 
+test_expect_success TMUX 'a failed send is joined only by this chat: another terminal'"'"'s message in between is shown as news and never rewritten' '
+	agent fail.sh "echo down >&2; exit 7" &&
+	start_pane &&
+	start_hermes "chat --title disks --agent $TRASH/fail.sh" &&
+	wait_until ready "disks>" &&
+	typed "message A" && keys Enter &&
+	wait_until screen_count "^\[the message is kept; /retry sends it again, or type more to add to it\]" 1 &&
+	wait_until ready "disks>" &&
+	S=$(session_id_by_title disks) &&
+	hermes chat -c disks -q "cron: disk 91% full" --no-agent -Q &&
+	grep -o "\"content\":\"cron: disk 91% full\",\"ts\":[0-9.]*" "$HERMES_HOME/sessions/$S.json" >cron.before &&
+	typed "message B" && keys Enter &&
+	wait_until screen_count "^\[the message is kept; /retry sends it again, or type more to add to it\]" 2 &&
+	wait_until ready "disks>" &&
+	printf "%s\n" "user: message A" "user: cron: disk 91% full" "user: message B" >expect &&
+	has_messages "$S" expect &&
+	grep -o "\"content\":\"cron: disk 91% full\",\"ts\":[0-9.]*" "$HERMES_HOME/sessions/$S.json" >cron.after &&
+	test_cmp cron.before cron.after &&
+	# Said before the send: the news comes before the second failure.
+	screen | grep -n -e "^1 new message from another terminal:" -e "^cron: disk 91% full" -e "^\[the message is kept" >order &&
+	sed "s/:.*//" order >lines &&
+	test_line_count = 4 lines &&
+	sed -n "2p;3p" order | grep -c -e "new message from another" -e "^[0-9]*:cron: disk" >news &&
+	echo 2 >expect.news && test_cmp expect.news news &&
+	# Its own unanswered message, still the last: joined.
+	typed "message C" && keys Enter &&
+	wait_until screen_count "^\[the message is kept; /retry sends it again, or type more to add to it\]" 3 &&
+	printf "%s\n" "user: message A" "user: cron: disk 91% full" "user: message B\\n\\nmessage C" >expect &&
+	wait_until has_messages "$S" expect &&
+	wait_until ready "disks>" &&
+	keys C-d && hermes_exited 0
+'
+
 test_expect_success TMUX '/save refuses to replace a file; /save! replaces it' '
 	echo precious >out.md &&
 	start_pane &&

@@ -47,7 +47,7 @@ test_expect_success 'a damaged file at a session'"'"'s name is left in place, an
 	hermes sessions import in.jsonl >out 2>err &&
 	test_must_be_empty out &&
 	cat >expect <<-EOF &&
-	hermes: warning: $f: not a valid session file (truncated: does not end with '"']}'"'); left in place, so session $A was not imported
+	hermes: warning: $f: not a valid session file (after message 2: truncated: does not end with '"']}'"'); left in place, so session $A was not imported
 	imported 1 session, skipped 1 that already existed
 	EOF
 	test_cmp expect err &&

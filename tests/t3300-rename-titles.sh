@@ -146,7 +146,7 @@ test_expect_success 'a title shaped like a session ID is refused everywhere (it 
 	hermes chat --title other -q x --no-agent -Q &&
 	other=$(session_id_by_title other) &&
 	test_expect_code 2 hermes sessions rename "redis debug" "$other" 2>err &&
-	echo "hermes: '"'"'$other'"'"' has the shape of a session ID, which a title must not have (it would be looked up as an ID); choose another" >expect &&
+	echo "hermes: '"'"'$other'"'"' has the shape of a session ID, so it cannot be a title (a name of that shape is read as an ID): choose one that is not shaped like an ID (e.g. '"'"'report $other'"'"')" >expect &&
 	test_cmp expect err &&
 	test "$(title_of "$id")" = "redis debug" &&
 	hermes chat -c "redis debug" -q still --no-agent -Q &&
@@ -156,9 +156,14 @@ test_expect_success 'a title shaped like a session ID is refused everywhere (it 
 	test "$(session_count)" = 2 &&
 	# shaped like one only after cleaning: still refused
 	test_expect_code 2 hermes sessions rename "redis debug" " 20991231_235959_abcdef$(printf "\342\200\213")" &&
-	# not the shape (upper-case hex, one digit short): an ordinary title
+	# not the shape (upper-case hex, a letter past f): an ordinary title
 	hermes sessions rename "redis debug" 20991231_235959_ABCDEF &&
-	hermes sessions rename 20991231_235959_ABCDEF 20991231_235959_abcde
+	hermes sessions rename 20991231_235959_ABCDEF 20991231_235959_abcdeg &&
+	# a prefix of an ID (a date, a date and a time) is refused too
+	test_expect_code 2 hermes sessions rename 20991231_235959_abcdeg 20991231_235959_abcde 2>err &&
+	grep "has the shape of a session ID prefix" err &&
+	test_expect_code 2 hermes sessions rename 20991231_235959_abcdeg 20991231 &&
+	test "$(title_of "$id")" = 20991231_235959_abcdeg
 '
 
 test_expect_success 'chat --title follows the same rules' '

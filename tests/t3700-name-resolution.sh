@@ -167,7 +167,7 @@ test_expect_success 'sessions --help lists every verb' '
 
 test_expect_success 'an unknown verb is a usage error naming the verbs' '
 	test_expect_code 2 hermes sessions purge 2>err &&
-	grep "^hermes: unknown sessions command '"'purge'"' (list, search, pick, show, current, export, import, rename, delete, prune, stats, compact, merge, merge-file)" err
+	grep "^hermes: unknown sessions command '"'purge'"' (list, search, pick, show, current, export, import, rename, repair, delete, prune, stats, compact, merge, merge-file)" err
 '
 
 test_expect_success 'an option of another verb is refused' '

@@ -66,7 +66,10 @@ test_expect_success 'too short, or not of the shape of an ID: not a short ID' '
 
 test_expect_success 'a title that looks like another session'"'"'s suffix wins over nothing: both are named' '
 	three_sessions &&
-	hermes chat --title ffffff -q "titled ffffff" --no-agent -Q &&
+	# Refused where a title is given; one from an older hermes is named.
+	test_expect_code 2 hermes chat --title ffffff -q "titled ffffff" --no-agent -Q 2>err &&
+	grep "is the short ID of session 20261203_000000_ffffff" err &&
+	mk_session 20261204_000000_0000f1 ffffff user 1796221950 /tmp user "titled ffffff" &&
 	test_expect_code 1 hermes sessions show ffffff >out 2>err &&
 	test_must_be_empty out &&
 	grep "could mean 2 sessions" err &&

@@ -32,13 +32,21 @@ test_expect_success 'a title equal to another session'"'"'s 6-hex suffix is ambi
 	test_cmp expect actual
 '
 
-test_expect_success 'the same through import, as the issue reproduces it' '
+test_expect_success 'import frees a title that is another session'"'"'s short ID, with a warning, in either order' '
 	b="\"format\":1,\"title_source\":\"user\",\"created_at\":1000.0,\"updated_at\":1000.0,\"cwd\":\"/\",\"message_count\":1,\"preview\":\"x\",\"messages\":[{\"role\":\"user\",\"content\":\"x\",\"ts\":1000.0}]" &&
 	printf "{\"id\":\"20200101_000000_dddddd\",\"title\":\"t4\",%s}\n{\"id\":\"20200101_000000_eeeee4\",\"title\":\"dddddd\",%s}\n" "$b" "$b" >x.jsonl &&
 	hermes sessions import x.jsonl 2>err &&
-	test_expect_code 1 hermes sessions delete dddddd --yes 2>err &&
-	grep "could mean 2 sessions" err &&
-	test "$(session_count)" = 2
+	cat >expect <<-\EOF &&
+	hermes: warning: session 20200101_000000_eeeee4: the title '"'dddddd'"' has the shape of a short session ID (6 hex digits), which a title must not have; imported as '"'dddddd (2)'"'
+	imported 2 sessions, skipped 0 that already existed
+	EOF
+	test_cmp expect err &&
+	test "$(field 20200101_000000_eeeee4 title)" = "dddddd (2)" &&
+	hermes sessions show dddddd >out &&
+	head -1 out >actual && echo t4 >expect && test_cmp expect actual &&
+	sed "1!G;h;\$!d" x.jsonl >reversed.jsonl &&
+	HERMES_HOME=$TRASH/reversed hermes sessions import reversed.jsonl 2>err &&
+	grep "imported as '"'dddddd (2)'"'" err
 '
 
 test_expect_success 'each session stays reachable by its full ID' '

@@ -84,11 +84,14 @@ test_expect_success 'list shows the healthy and the future session, warns naming
 	test_cmp expect titles &&
 	warned=0 &&
 	for id in $ALL_BAD; do
-		grep "^hermes: warning: $HERMES_HOME/sessions/$id.json: not a valid session file (.*); skipped\$" err ||
+		grep "^hermes: warning: $HERMES_HOME/sessions/$id.json: not a valid session file (.*); skipped" err ||
 			{ echo "no warning for $id"; return 1; }
 		warned=$((warned + 1))
 	done &&
 	test_line_count = $warned err &&
+	# The one whose header reads keeps its title, and says how to mend it.
+	grep "$BAD_UTF8_BODY.json: not a valid session file (message 1: .*); skipped, though it keeps its title .body.. To keep its readable messages: hermes sessions repair $BAD_UTF8_BODY " err &&
+	test "$(grep -c "sessions repair" err)" = 1 &&
 	figure "t4030: list: 3 sessions listed, $warned bad files (1 with damage past its header) each named in a warning, exit 0" &&
 	unchanged
 '
@@ -127,7 +130,10 @@ test_expect_success 'every command that needs a bad session exits 4 and leaves i
 	runs=0 &&
 	for id in $ALL_BAD; do
 		test_expect_code 4 hermes sessions show "$id" 2>err &&
-		grep "^hermes: $HERMES_HOME/sessions/$id.json: not a valid session file (.*); left untouched\$" err &&
+		case $id in
+		$BAD_UTF8_BODY) grep "^hermes: $HERMES_HOME/sessions/$id.json: not a valid session file (message 1: .*); nothing was written to it. To keep its readable messages: hermes sessions repair $id (it copies the file aside first, byte for byte)\$" err ;;
+		*) grep "^hermes: $HERMES_HOME/sessions/$id.json: not a valid session file (.*); left untouched\$" err ;;
+		esac &&
 		test_expect_code 4 hermes sessions show "$id" --json &&
 		test_expect_code 4 hermes chat -r "$id" -q x --no-agent -Q &&
 		test_expect_code 4 hermes chat -c "$id" -q x --agent "echo reply" -Q &&
@@ -135,13 +141,16 @@ test_expect_success 'every command that needs a bad session exits 4 and leaves i
 		test_expect_code 4 hermes sessions export "$id" -o "$TRASH/export.json" &&
 		runs=$((runs + 6)) || { echo "failed for $id"; return 1; }
 	done &&
-	# Not by title, though its header alone is readable: a damaged file
-	# is found by no name but its ID, like any other; a name found
-	# nowhere names the damaged files before saying so.
-	test_expect_code 1 hermes chat -c body -q x --no-agent -Q 2>err &&
-	grep "^hermes: warning: $HERMES_HOME/sessions/$BAD_UTF8_BODY.json: not a valid session file (.*); skipped\$" err &&
-	test "$(tail -n 3 err | head -n 1)" = "No session found matching '"'"'body'"'"'." &&
-	test_expect_code 1 hermes sessions rename body "new title" &&
+	# By title too, as its header is readable (only a message is
+	# damaged): refused, never "not found", never a second "body".
+	test_expect_code 4 hermes chat -c body -q x --no-agent -Q 2>err &&
+	grep "^hermes: $HERMES_HOME/sessions/$BAD_UTF8_BODY.json: not a valid session file (message 1: .*); nothing was written to it. To keep its readable messages: hermes sessions repair $BAD_UTF8_BODY" err &&
+	test_expect_code 4 hermes chat -c body --create-if-missing -q x --no-agent -Q &&
+	test_expect_code 4 hermes sessions rename body "new title" &&
+	# A name found nowhere names the damaged files before saying so.
+	test_expect_code 1 hermes chat -c nowhere -q x --no-agent -Q 2>err &&
+	grep "^hermes: warning: $HERMES_HOME/sessions/$BAD_EMPTY.json: not a valid session file (.*); skipped\$" err &&
+	test "$(tail -n 3 err | head -n 1)" = "No session found matching '"'"'nowhere'"'"'." &&
 	figure "t4030: $runs commands on 9 bad files: all exit 4 with the path named, every file unchanged" &&
 	! test -e "$TRASH/export.json" &&
 	unchanged &&

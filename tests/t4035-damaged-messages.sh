@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='a file with a good header and damaged messages is damaged: listed with a warning, never grown, rewritten or pruned; a newer-format file in another field order is still newer'
+test_description='a file with a good header and damaged messages is damaged: listed with a warning, never grown, rewritten or pruned, but found by its title and ID and mended by sessions repair; a newer-format file in another field order is still newer'
 . "$(dirname "$0")/lib.sh"
 
 # One file per kind of damage, each with a healthy header and a title of
@@ -46,7 +46,8 @@ test_expect_success 'list shows the healthy one and names each damaged file in a
 	echo healthy >expect &&
 	test_cmp expect titles &&
 	for n in 1 2 3 4 5 6 7 8 9; do
-		grep "^hermes: warning: $HERMES_HOME/sessions/20200101_000000_00000$n.json: not a valid session file (.*); skipped\$" err ||
+		id=20200101_000000_00000$n &&
+		grep "^hermes: warning: $HERMES_HOME/sessions/$id.json: not a valid session file (message [12]: .*); skipped, though it keeps its title .damaged $n.. To keep its readable messages: hermes sessions repair $id (it copies the file aside first, byte for byte)\$" err ||
 			{ echo "no warning for variant $n"; return 1; }
 	done &&
 	test_line_count = 9 err &&
@@ -77,6 +78,114 @@ test_expect_success 'prune leaves every damaged file in place, with a warning' '
 	test "$(grep -c "not a valid session file" err)" = 9 &&
 	unchanged &&
 	test "$(session_count)" = 10
+'
+
+test_expect_success 'each is found by its title: what would write to it exits 4 naming the file, the message and repair; its title stays taken' '
+	HERMES_HOME=$TRASH_ROOT/home &&
+	for n in 1 2 3 4 5 6 7 8 9; do
+		id=20200101_000000_00000$n &&
+		file=$HERMES_HOME/sessions/$id.json &&
+		test_expect_code 4 hermes chat -c "damaged $n" -q more --no-agent -Q 2>err &&
+		grep "^hermes: $file: not a valid session file (message [12]: .*); nothing was written to it. To keep its readable messages: hermes sessions repair $id (it copies the file aside first, byte for byte)\$" err &&
+		test_expect_code 4 hermes chat -c "damaged $n" --create-if-missing -q more --no-agent -Q 2>err &&
+		grep "sessions repair $id" err &&
+		test_expect_code 4 hermes sessions rename "damaged $n" "new name $n" &&
+		test_expect_code 2 hermes chat --title "damaged $n" -q x --no-agent -Q 2>err &&
+		grep "already used by session $id" err &&
+		test_expect_code 2 hermes sessions rename healthy "damaged $n" || { echo "variant $n"; return 1; }
+	done &&
+	test "$(session_count)" = 10 &&
+	unchanged
+'
+
+# repaired N KEPT LOST: `sessions repair` of variant N said it kept KEPT
+# messages and left out LOST parts, copied the original aside whole (mode
+# 0600, in a 0700 directory), and the session now reads, title kept.
+repaired() {
+	id=20200101_000000_00000$1 &&
+	hermes sessions repair "damaged $1" >out 2>err &&
+	test_must_be_empty err &&
+	head -n 1 out >actual &&
+	echo "repaired session $id 'damaged $1': kept $2 readable message$(test "$2" = 1 || echo s), left out $3 damaged part$(test "$3" = 1 || echo s):" >expect &&
+	test_cmp expect actual &&
+	test "$(grep -c "^  message [0-9]*: " out)" = "$3" &&
+	aside=$(sed -n "s/^the original file, damaged parts and all, is kept in //p" out) &&
+	case $aside in "$HERMES_HOME/damaged/$id.json.2"*) ;; *) return 1 ;; esac &&
+	cmp "$TRASH_ROOT/orig/$id.json" "$aside" &&
+	test "$(file_mode "$aside")" = 600 &&
+	test "$(file_mode "$HERMES_HOME/damaged")" = 700 &&
+	hermes sessions show "damaged $1" --json >shown &&
+	test "$(json_get shown "len(v[\"messages\"])")" = "$2" &&
+	test "$(field "$id" message_count)" = "$2" &&
+	test "$(field "$id" title)" = "damaged $1"
+}
+
+test_expect_success 'sessions repair keeps every readable message, after copying the file aside byte for byte' '
+	cp -R "$TRASH_ROOT/home" "$TRASH/store" &&
+	HERMES_HOME=$TRASH/store &&
+	repaired 1 0 3 && repaired 2 0 1 && repaired 3 0 1 && repaired 4 0 1 &&
+	repaired 5 0 1 && repaired 6 0 1 && repaired 7 0 1 && repaired 8 1 1 && repaired 9 1 1 &&
+	show_contents "damaged 8" >actual && echo fine >expect && test_cmp expect actual &&
+	hermes sessions list --all >out 2>err &&
+	test_must_be_empty err &&
+	test_line_count = 10 out &&
+	test "$(ls "$HERMES_HOME/damaged" | wc -l)" = 9 &&
+	hermes chat -c "damaged 8" -q "now it takes messages" --no-agent -Q &&
+	hermes sessions repair "damaged 8" >out &&
+	echo "session 20200101_000000_000008 '"'"'damaged 8'"'"' is not damaged; nothing to do" >expect &&
+	test_cmp expect out &&
+	test "$(ls "$HERMES_HOME/damaged" | wc -l)" = 9
+'
+
+test_expect_success 'the issue: a damaged "redis debug" is never forked by --create-if-missing; repaired, it takes the post' '
+	hermes chat -c "redis debug" --create-if-missing -q "first" --no-agent -Q &&
+	hermes chat -c "redis debug" -q "second" --no-agent -Q &&
+	hermes chat -c "redis debug" -q "third" --no-agent -Q &&
+	id=$(session_id_by_title "redis debug") &&
+	f=$HERMES_HOME/sessions/$id.json &&
+	sed "s/\"content\":\"second\"/\"content\":\"sec\\\\xnd\"/" "$f" >damaged.json &&
+	! cmp -s "$f" damaged.json &&
+	cp damaged.json "$f" &&
+	test_expect_code 4 hermes chat -c "redis debug" --create-if-missing -q "cron post" --no-agent 2>err &&
+	grep "^hermes: $f: not a valid session file (message 2: .*); nothing was written to it. To keep its readable messages: hermes sessions repair $id" err &&
+	test_expect_code 4 hermes chat -c "redis debug" -q "cron post" --no-agent 2>err &&
+	! grep "No session found" err &&
+	test "$(session_count)" = 1 &&
+	cmp damaged.json "$f" &&
+	hermes sessions repair "redis debug" --dry-run >out &&
+	cat >expect <<-EOF &&
+	would keep 2 readable messages of session $id '"'"'redis debug'"'"', and leave out 1 damaged part:
+	  message 2: bad message: bad escape at byte 30
+	nothing was written; without --dry-run the file is first copied, whole, into $HERMES_HOME/damaged
+	EOF
+	test_cmp expect out &&
+	cmp damaged.json "$f" &&
+	! test -e "$HERMES_HOME/damaged" &&
+	hermes sessions repair "$id" >out &&
+	hermes chat -c "redis debug" --create-if-missing -q "cron post" --no-agent -Q &&
+	show_contents "redis debug" >actual &&
+	printf "%s\n" first third "cron post" >expect &&
+	test_cmp expect actual &&
+	test "$(session_count)" = 1 &&
+	cmp damaged.json "$HERMES_HOME"/damaged/$id.json.*
+'
+
+test_expect_success 'a session cut short in its last message is found by ID and repaired; a file whose header does not read is refused' '
+	hermes chat -q one --no-agent -Q &&
+	id=$(only_id) &&
+	hermes chat -r "$id" -q two --no-agent -Q &&
+	f=$HERMES_HOME/sessions/$id.json &&
+	head -c $(($(wc -c <"$f") - 10)) "$f" >cut.json &&
+	cp cut.json "$f" &&
+	test_expect_code 4 hermes chat -r "$id" -q three --no-agent -Q 2>err &&
+	grep "not a valid session file (message 2: truncated: .*); nothing was written to it.* sessions repair $id" err &&
+	hermes sessions repair "$id" >out &&
+	head -n 1 out | grep "kept 1 readable message, left out 1 damaged part:\$" &&
+	show_contents "$id" >actual && echo one >expect && test_cmp expect actual &&
+	echo "{\"format\":1,\"id\":\"20200101_000000_0000ee\",\"title\":" >"$HERMES_HOME/sessions/20200101_000000_0000ee.json" &&
+	test_expect_code 4 hermes sessions repair 20200101_000000_0000ee 2>err &&
+	grep "not a valid session file" err &&
+	test "$(ls "$HERMES_HOME/damaged" | wc -l)" = 1
 '
 
 test_expect_success 'import takes a role other than user, assistant or system for damage: that session is skipped' '

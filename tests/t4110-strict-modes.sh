@@ -157,7 +157,7 @@ test_expect_success 'an error about a file that is not a config never quotes its
 	done &&
 	head -c 100000 /dev/zero >shadow &&
 	test_expect_code 4 hermes chat -c first -q x 2>err &&
-	echo "hermes: $HERMES_HOME/config.toml: larger than 64 KiB; not a config file" >expect &&
+	echo "hermes: $HERMES_HOME/config.toml: larger than the 64 KiB a config file may be; make it smaller with '"'"'hermes config unset KEY'"'"' or '"'"'hermes config set KEY VALUE'"'"' (they read it whole to mend it), or by hand" >expect &&
 	test_cmp expect err
 '
 

@@ -238,9 +238,5 @@ fn ask(agent: &Agent, header: &Header, mut messages: Vec<Message>) -> Result<Str
 }
 
 fn store_fault(path: &std::path::Path, fault: format::Fault) -> Error {
-    match fault {
-        format::Fault::Io(e) => Error::io(path, e),
-        format::Fault::Damaged(why) => Error::Corrupt { path: path.to_path_buf(), why },
-        other => Error::Corrupt { path: path.to_path_buf(), why: format!("{other:?}") },
-    }
+    crate::store::fault_error(path, fault)
 }

@@ -64,13 +64,13 @@ pub(crate) const SPEC: Spec<Args> = Spec {
                 a.continued = Some(v.value.map(string));
                 Ok(())
             }),
-        flag("", "--create-if-missing", "with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one)").sets(|a| a.create_if_missing = true),
+        flag("", "--create-if-missing", "with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one); NAME is then only a full ID or an exact title: one that no title matches and that is shaped like an ID, an ID prefix (20261204) or a short ID is refused (exit 2), even if it abbreviates a session's ID (-r continues that one)").sets(|a| a.create_if_missing = true),
         option("-r", "--resume", Value::new("ID", Kind::SessionId), "the session with this ID, or the one a short ID names (8 or more leading characters, or the last 6 hex digits)").group(1).takes(|a, v| {
                 a.resumed = Some(v.text());
                 Ok(())
             }),
         flag("", "--pick", "choose the session on a full-screen list and continue it here (see 'hermes sessions pick --help')").group(1).sets(|a| a.picked = true),
-        option("", "--title", Value::new("TITLE", Kind::Text), "title for a new session (refused if another session has it)").takes(|a, v| {
+        option("", "--title", Value::new("TITLE", Kind::Text), "title for a new session (refused if another session has it, or if it would be read as an ID)").takes(|a, v| {
                 a.title = Some(v.text());
                 Ok(())
             }),

@@ -78,7 +78,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let terminal = terminal::identify();
     // Which session first: a wrong name fails before anything is read or written.
     let mut pending_title = match &args.title {
-        Some(raw) => Some(titles::user_title(raw)?),
+        Some(raw) => Some(titles::user_title(store, raw)?),
         None => None,
     };
     let mut chose_by = None;
@@ -93,12 +93,15 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         },
         Target::Resume(id) => Some(resolve::find_by_id(store, id)?),
         Target::Pick => Some(pick_session(store)?),
-        Target::ContinueNamed(name) => match resolve::lookup(store, name)? {
+        Target::ContinueNamed(name) if args.create_if_missing => match resolve::lookup_title(store, name)? {
             Lookup::Found(header) => Some(header),
-            Lookup::Missing { .. } if args.create_if_missing => {
-                pending_title = Some(titles::user_title(name)?);
+            Lookup::Missing { .. } => {
+                pending_title = Some(titles::user_title(store, name)?);
                 None
             }
+        },
+        Target::ContinueNamed(name) => match resolve::lookup(store, name)? {
+            Lookup::Found(header) => Some(header),
             Lookup::Missing { did_you_mean } => {
                 return Err(Error::NotFound { name: name.clone(), did_you_mean });
             }
@@ -341,7 +344,7 @@ impl Chat<'_> {
                 // asked again, under the store lock, so the message is kept.
                 Err(_) if self.rejoin_name.is_some() && matches!(self.store.header(&h.id), Ok(None)) => {
                     let name = self.rejoin_name.as_deref().unwrap_or_default();
-                    Ok((self.create_session(Some(&titles::user_title(name)?), &[message])?, None))
+                    Ok((self.create_session(Some(&titles::user_title(self.store, name)?), &[message])?, None))
                 }
                 Err(e) => Err(e),
             },
@@ -364,7 +367,7 @@ impl Chat<'_> {
             // Joined only when it is the one session of that title: with
             // two, appending to either would be a guess (and a third is
             // never made).
-            let existing = match resolve::lookup(store, title)? {
+            let existing = match resolve::lookup_title(store, title)? {
                 Lookup::Found(one) => one,
                 Lookup::Missing { .. } => existing,
             };

@@ -25,7 +25,8 @@ impl Chat<'_> {
             current: target,
             pending_title: title,
             history: Vec::new(),
-            unanswered: false,
+            unanswered: None,
+            mine: None,
             seen: 0,
             lines: LineReader::for_chat(),
         };
@@ -95,34 +96,35 @@ impl Chat<'_> {
         Ok(())
     }
 
-    /// Save what was typed and ask the agent. After a failed send, the
-    /// next message joins the unanswered one (the same text typed again is
-    /// not repeated), so failures do not pile up as separate messages.
+    /// Save what was typed and ask the agent. What other terminals wrote
+    /// meanwhile is shown first. After a failed send, the next message
+    /// joins this chat's own unanswered one (the same text typed again is
+    /// not repeated), so failures do not pile up as separate messages; once
+    /// another message came after it, it is sent as a new one instead.
     fn send(&self, state: &mut Interactive, text: String) -> Result<()> {
-        let joined = match &state.current {
-            Some(h) if state.unanswered => self.join_unanswered(h, &text)?,
-            _ => None,
-        };
-        let header = match joined {
-            Some(header) => header,
-            None => {
-                let message = Message::new("user", text.clone(), time::now());
-                self.saved_here.borrow_mut().push(message.ts);
-                match self.save_user_message(
-                    state.current.as_ref(),
-                    state.pending_title.as_deref(),
-                    message,
-                    || {},
-                ) {
-                    Ok((header, _bookkept)) => header,
-                    // The prompt stays: the message can be sent again, or
-                    // taken to a /new session.
-                    Err(e) => {
-                        go_on_after(e)?;
-                        crate::output::note!("[the message was not saved]");
-                        return Ok(());
-                    }
+        if let Err(e) = self.news_from_elsewhere(state) {
+            go_on_after(e)?;
+        }
+        let (header, mine) = match self.save_typed(state, &text) {
+            Ok(saved) => saved,
+            // Nothing typed is lost: the text goes back to the prompt and
+            // into its history (a full disk, a lock another hermes holds),
+            // so Enter sends it again once the cause is gone, or it is
+            // taken to a /new session.
+            Err(e) => {
+                go_on_after(e)?;
+                if state.lines.is_editor() {
+                    crate::output::note!(
+                        "[the message was not saved; it is back at the prompt: Enter sends it again]"
+                    );
+                } else {
+                    crate::output::note!("[the message was not saved]");
                 }
+                if state.history.last() != Some(&text) {
+                    state.history.push(text.clone());
+                }
+                state.lines.prefill(text);
+                return Ok(());
             }
         };
         if state.current.is_none() {
@@ -134,32 +136,60 @@ impl Chat<'_> {
         }
         state.pending_title = None;
         state.current = Some(header.clone());
-        self.answer(state, &header)
+        state.mine = Some(mine);
+        self.answer(state, &header, Some(mine))
     }
 
-    /// The unanswered last message with `text` joined to it; None if the
-    /// last message is not an unanswered one of the user's after all.
-    fn join_unanswered(&self, header: &Header, text: &str) -> Result<Option<Header>> {
-        let mut joined = false;
-        let header = self.store.edit_messages(&header.id, |messages| match messages.last_mut() {
-            Some(last) if last.role == "user" => {
-                joined = true;
-                if last.content == text {
-                    return false;
+    /// Save `text`: joined onto this chat's own unanswered message when
+    /// it can be, else as a message of its own (in a new session if there
+    /// is none yet). The session as saved, and which message is ours.
+    fn save_typed(&self, state: &Interactive, text: &str) -> Result<(Header, Own)> {
+        if let (Some(h), Some(own)) = (&state.current, state.unanswered)
+            && let Some(joined) = self.join_unanswered(h, text, own)?
+        {
+            return Ok(joined);
+        }
+        let message = Message::new("user", text.to_string(), time::now());
+        let ts = message.ts;
+        self.saved_here.borrow_mut().push(ts);
+        let (header, _bookkept) =
+            self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message, || {})?;
+        // Appended under the session's lock: the last message.
+        let index = header.message_count.saturating_sub(1);
+        Ok((header, Own { index, ts }))
+    }
+
+    /// This chat's own unanswered message `own` with `text` joined to it;
+    /// None (nothing changed) unless it is still the session's last message
+    /// at its place and time: a message another terminal added after it,
+    /// or one in its place, is never rewritten.
+    fn join_unanswered(&self, header: &Header, text: &str, own: Own) -> Result<Option<(Header, Own)>> {
+        let mut joined = None;
+        let header = self.store.edit_messages(&header.id, |messages| {
+            let is_last = messages.len() as u64 == own.index + 1;
+            match messages.last_mut() {
+                Some(last) if is_last && last.role == "user" && last.ts.to_bits() == own.ts.to_bits() => {
+                    if last.content == text {
+                        joined = Some(own);
+                        return false;
+                    }
+                    last.content = format!("{}\n\n{text}", last.content);
+                    last.ts = time::now();
+                    self.saved_here.borrow_mut().push(last.ts);
+                    joined = Some(Own { index: own.index, ts: last.ts });
+                    true
                 }
-                last.content = format!("{}\n\n{text}", last.content);
-                last.ts = time::now();
-                self.saved_here.borrow_mut().push(last.ts);
-                true
+                _ => false,
             }
-            _ => false,
         })?;
-        Ok(joined.then_some(header))
+        Ok(joined.map(|own| (header, own)))
     }
 
     /// Run the agent on the session as it stands and say how it went.
-    fn answer(&self, state: &mut Interactive, header: &Header) -> Result<()> {
-        state.unanswered = false;
+    /// `question`: the message it answers, when this chat wrote it (only
+    /// then can more be typed onto it if the agent fails).
+    fn answer(&self, state: &mut Interactive, header: &Header, question: Option<Own>) -> Result<()> {
+        state.unanswered = None;
         match state.lines.replying(|| self.reply(header, None, &mut || {}, &mut io::stdout().lock())) {
             Ok(ReplyOutcome::Interrupted) => {
                 // On a terminal the reply's line is ended already.
@@ -172,18 +202,19 @@ impl Chat<'_> {
             Ok(_) => Ok(()),
             // A failing agent, a reply that could not be saved or shown:
             // the chat goes on (the message itself is saved).
-            Err(e) => {
-                state.unanswered = matches!(e, Error::Agent(_));
-                if state.unanswered {
-                    note_in_chat(&e);
+            Err(e @ Error::Agent(_)) => {
+                note_in_chat(&e);
+                state.unanswered = question;
+                if question.is_some() {
                     crate::output::note!(
                         "[the message is kept; /retry sends it again, or type more to add to it]"
                     );
-                    Ok(())
                 } else {
-                    Err(e)
+                    crate::output::note!("[the message is kept; /retry sends it again]");
                 }
+                Ok(())
             }
+            Err(e) => Err(e),
         }
     }
 
@@ -196,10 +227,10 @@ impl Chat<'_> {
             crate::output::say!("Nothing to retry yet.");
             return Ok(());
         };
-        let mut retried = false;
+        let mut retried = None;
         let header = self.store.edit_messages(&h.id, |messages| {
             let Some(question) = messages.iter().rposition(|m| m.role == "user") else { return false };
-            retried = true;
+            retried = Some(Own { index: question as u64, ts: messages[question].ts });
             let mut replaced = false;
             for m in &mut messages[question + 1..] {
                 if m.role == "assistant" && !m.is_replaced() {
@@ -210,11 +241,15 @@ impl Chat<'_> {
             replaced
         })?;
         state.current = Some(header.clone());
-        if !retried {
+        let Some(question) = retried else {
             crate::output::say!("Nothing to retry: the session has no message of yours yet.");
             return Ok(());
-        }
-        self.answer(state, &header)
+        };
+        // Typed onto later only if this chat wrote it.
+        let own = state
+            .mine
+            .filter(|mine| mine.index == question.index && mine.ts.to_bits() == question.ts.to_bits());
+        self.answer(state, &header, own)
     }
 
     /// Say what another terminal added to this session since the prompt
@@ -310,7 +345,7 @@ impl Chat<'_> {
     /// existing session: otherwise the first message would silently join
     /// that session instead of starting a new one.
     pub(super) fn title_for_new_session(&self, raw: &str) -> Result<String> {
-        let title = titles::user_title(raw)?;
+        let title = titles::user_title(self.store, raw)?;
         if let Some(other) = titles::holder(self.store, &title, None)? {
             return Err(title_taken(&title, &other.id, true));
         }
@@ -323,12 +358,23 @@ pub(super) struct Interactive {
     pub(super) pending_title: Option<String>,
     /// The session's user messages, oldest first: Up, Down and Ctrl-R.
     pub(super) history: Vec<String>,
-    /// The last send failed (the agent did): its message has no reply.
-    pub(super) unanswered: bool,
+    /// The last send failed (the agent did): this chat's message that has
+    /// no reply, which the next text typed joins.
+    pub(super) unanswered: Option<Own>,
+    /// The last message this chat saved (or joined) in this session.
+    pub(super) mine: Option<Own>,
     /// How many of the session's messages this prompt knows of: more in
     /// the file are another terminal's (see `news_from_elsewhere`).
     pub(super) seen: u64,
     pub(super) lines: LineReader,
+}
+
+/// One of the session's messages, known by its place (0 first) and time:
+/// which message this chat wrote, whatever others add after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Own {
+    pub(super) index: u64,
+    pub(super) ts: f64,
 }
 
 /// What a typed line leads to.

@@ -58,7 +58,8 @@ impl Chat<'_> {
                 state.current = None;
                 state.seen = 0;
                 state.history.clear();
-                state.unanswered = false;
+                state.unanswered = None;
+                state.mine = None;
                 self.leave_session();
                 crate::output::say!("New session. It is saved with its first message.");
             }
@@ -158,7 +159,8 @@ impl Chat<'_> {
         self.saved_here.borrow_mut().clear();
         state.current = Some(header);
         state.pending_title = None;
-        state.unanswered = false;
+        state.unanswered = None;
+        state.mine = None;
         Ok(())
     }
 

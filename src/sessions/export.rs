@@ -133,7 +133,9 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             Ok(None) => continue, // deleted meanwhile
             // Exporting everything is a backup: one damaged file must not
             // stop the rest. It is named, counted, and fails the command.
-            Err(Error::Corrupt { path, why }) if names.is_empty() => {
+            Err(Error::Corrupt { path, why } | Error::DamagedSession { path, why, .. })
+                if names.is_empty() =>
+            {
                 crate::output::warn_not_a_session_file(&path, &why, "not exported");
                 damaged += 1;
                 continue;

@@ -99,7 +99,12 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
                 orphans += usize::from(matches!(merged, MergedCopy::Orphan { .. }));
                 tell(&mut out, copy, merged, dry_run)?;
             }
-            Err(e @ (Error::Corrupt { .. } | Error::NewerFormat { .. } | Error::TooLarge(_))) => {
+            Err(
+                e @ (Error::Corrupt { .. }
+                | Error::DamagedSession { .. }
+                | Error::NewerFormat { .. }
+                | Error::TooLarge(_)),
+            ) => {
                 left += 1;
                 out.flush()?;
                 output::warn(&e.to_string());

@@ -12,6 +12,7 @@ pub(crate) mod merge_file;
 pub(crate) mod pick;
 pub(crate) mod prune;
 pub(crate) mod rename;
+pub(crate) mod repair;
 pub(crate) mod search;
 pub(crate) mod show;
 pub(crate) mod stats;
@@ -34,6 +35,7 @@ pub(crate) const VERBS: &[&dyn Command<Store>] = &[
     &export::SPEC,
     &import::SPEC,
     &rename::SPEC,
+    &repair::SPEC,
     &delete::SPEC,
     &prune::SPEC,
     &stats::SPEC,

@@ -195,7 +195,7 @@ fn remove_sessions(store: &Store, sessions: &[Header], inactive: impl Fn(&Header
         match store.remove_if(&h.id, &inactive) {
             Ok(true) => removed += 1,
             Ok(false) => {}
-            Err(Error::Corrupt { path, why }) => {
+            Err(Error::Corrupt { path, why } | Error::DamagedSession { path, why, .. }) => {
                 output::warn_not_a_session_file(&path, &why, "left in place")
             }
             Err(e) => return Err(e),

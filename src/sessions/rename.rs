@@ -18,7 +18,9 @@ pub(crate) const SPEC: Spec<Args> = Spec {
     summary: "give a session a new title",
     about: "\
 Give a session a new title. Control and invisible characters are removed and
-whitespace is collapsed; a title is at most 100 characters and unique.
+whitespace is collapsed; a title is at most 100 characters and unique, and
+is neither shaped like an ID or an ID prefix (20261204) nor the short ID of
+a session (names are read as IDs first).
 ",
     options: &[],
     args: &[

@@ -51,6 +51,27 @@ pub(crate) fn unset(text: &str, key: &str) -> (String, bool) {
     (kept, found)
 }
 
+/// Why `text` cannot be config.toml: over `limit` bytes. Names the key
+/// whose line is longest (most likely the culprit: a system prompt), and
+/// says that nothing was written.
+pub(crate) fn too_large(text: &str, limit: u64) -> crate::error::Error {
+    let kib = |n: usize| n.div_ceil(1024);
+    let largest =
+        text.split_inclusive('\n').filter_map(|l| Some((key_of(l)?, l.len()))).max_by_key(|(_, n)| *n);
+    let mut why = format!(
+        "config.toml would be {} KiB, over the {} KiB a config file may be; nothing was written",
+        kib(text.len()),
+        limit >> 10
+    );
+    if let Some((key, n)) = largest {
+        why.push_str(&format!(" (the line of '{key}' alone is {} KiB)", kib(n)));
+        if key == "system" {
+            why.push_str(". A long system prompt belongs in a file: hermes chat --system-file FILE");
+        }
+    }
+    crate::error::Error::TooLarge(why)
+}
+
 /// `key = "value"`, the value a TOML basic string.
 pub(crate) fn assignment(key: &str, value: &str) -> String {
     format!("{key} = {}", basic_string(value))

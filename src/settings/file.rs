@@ -20,23 +20,28 @@ impl File {
     }
 }
 
-/// config.toml is a few lines; anything far larger is not one.
-const MAX_CONFIG_BYTES: u64 = 64 << 10;
+/// config.toml is a few lines; anything far larger is not one: every
+/// command refuses it, and `config set` never writes one.
+pub(crate) const MAX_CONFIG_BYTES: u64 = 64 << 10;
+/// How much of a config.toml over that limit `config set` and `unset`
+/// read, to mend it.
+pub(crate) const MEND_CONFIG_BYTES: u64 = 16 << 20;
 
 /// Read the profile's config.toml; a missing file is an empty one. It
 /// names a command hermes runs, so a file another user owns or can write
 /// is refused (see `store::trust`), and no message ever quotes a line of
 /// it: a file that is not a config (a link to /etc/shadow) stays unread.
 pub(crate) fn load_file(store: &Store) -> Result<File> {
-    match read_text(store)? {
+    match read_text(store, MAX_CONFIG_BYTES)? {
         Some(text) => parse(store, &text),
         None => Ok(File::default()),
     }
 }
 
 /// The text of config.toml, if there is one, read as `load` reads it
-/// (trusted, bounded, UTF-8), for `load` and for `config set` to edit.
-pub(crate) fn read_text(store: &Store) -> Result<Option<String>> {
+/// (trusted, UTF-8, at most `limit` bytes: `MAX_CONFIG_BYTES`, or
+/// `MEND_CONFIG_BYTES` for `config set` and `unset`).
+pub(crate) fn read_text(store: &Store, limit: u64) -> Result<Option<String>> {
     use std::io::Read;
     let path = store.config_path();
     let bad = |why: String| Error::NotAConfig { path: path.clone(), why };
@@ -47,15 +52,18 @@ pub(crate) fn read_text(store: &Store) -> Result<Option<String>> {
         Err(e) => return Err(Error::io(&path, e)),
     };
     let mut bytes = Vec::new();
-    file.by_ref().take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes).map_err(|e| Error::io(&path, e))?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(bad(format!("larger than {} KiB", MAX_CONFIG_BYTES >> 10)));
+    file.by_ref().take(limit + 1).read_to_end(&mut bytes).map_err(|e| Error::io(&path, e))?;
+    if bytes.len() as u64 > limit {
+        if limit == MAX_CONFIG_BYTES {
+            return Err(Error::ConfigTooLarge { path, limit: MAX_CONFIG_BYTES });
+        }
+        return Err(bad(format!("larger than {} MiB", limit >> 20)));
     }
     String::from_utf8(bytes).map(Some).map_err(|_| bad("not UTF-8 text".into()))
 }
 
 /// Read the settings in `text`, config.toml's.
-fn parse(store: &Store, text: &str) -> Result<File> {
+pub(crate) fn parse(store: &Store, text: &str) -> Result<File> {
     let path = store.config_path();
     let mut file = File::default();
     let mut seen: Vec<String> = Vec::new();

@@ -63,7 +63,12 @@ impl Store {
                 });
             }
             let mut header = theirs.header.clone();
-            let wanted = titles::foreign_title(&header.title);
+            let mut wanted = titles::foreign_title(&header.title);
+            // Another session's short ID is freed as a taken title is.
+            let ids = self.session_ids()?;
+            if titles::id_like(&wanted, |suffix| titles::ending_in(&ids, suffix)).is_some() {
+                wanted = titles::numbered(&wanted, 2);
+            }
             header.title = if wanted.is_empty() { wanted } else { titles::unique_auto_title(self, &wanted)? };
             let retitled_from = (header.title != theirs.header.title).then(|| theirs.header.title.clone());
             if header.title.is_empty() {
@@ -83,9 +88,13 @@ impl Store {
         refuse_newer(&path, &ours.header)?;
         let mut merged = merge::union(&ours, &theirs);
         // A title that came with the copy and that another session took
-        // meanwhile would make the name ambiguous: ours stays.
-        if merged.session.header.title != ours.header.title
-            && titles::holder(self, &merged.session.header.title, Some(&copy.id))?.is_some()
+        // meanwhile, or that is a session's short ID, would make the name
+        // ambiguous: ours stays.
+        let ids = self.session_ids()?;
+        let title = &merged.session.header.title;
+        if *title != ours.header.title
+            && (titles::holder(self, title, Some(&copy.id))?.is_some()
+                || titles::id_like(title, |suffix| titles::ending_in(&ids, suffix)).is_some())
         {
             merged.session.header.title = ours.header.title.clone();
             merged.session.header.title_source = ours.header.title_source.clone();

@@ -4,7 +4,8 @@
 //! Byte 0 is the store-wide lock (creating, renaming, importing, deleting:
 //! whatever must keep titles unique). Each session locks one byte chosen by
 //! a hash of its ID; two IDs sharing a byte only wait for each other. The
-//! byte after those is the catalog lock (see `store::catalog`).
+//! byte after those is the catalog lock (see `store::catalog`), the one
+//! after it config.toml's.
 //! Locks are released when the guard drops or the process dies, so a
 //! SIGKILLed writer never leaves a stale lock behind.
 
@@ -24,6 +25,9 @@ const SESSION_BYTES_START: u64 = 1;
 const SESSION_BYTES: u64 = 1 << 20;
 /// The byte after the sessions' ones.
 const CATALOG_BYTE: u64 = SESSION_BYTES_START + SESSION_BYTES;
+/// config.toml's: `config set` and `unset` read, change and write it
+/// holding this one only.
+const CONFIG_BYTE: u64 = CATALOG_BYTE + 1;
 
 pub(crate) struct LockFile {
     file: File,
@@ -70,6 +74,10 @@ impl LockFile {
     /// records it, so that no two writers' records cross.
     pub(crate) fn catalog(&self) -> Result<Guard<'_>> {
         self.acquire(CATALOG_BYTE, "catalog lock".to_string())
+    }
+
+    pub(crate) fn config(&self) -> Result<Guard<'_>> {
+        self.acquire(CONFIG_BYTE, "lock of config.toml".to_string())
     }
 
     pub(crate) fn session(&self, id: &str) -> Result<Guard<'_>> {

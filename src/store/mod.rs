@@ -1,6 +1,6 @@
 //! The session store: where a profile's files live, its locks, and the
 //! helpers its rooms share (reading in `scan`, writing in `write`, conflict
-//! copies in `copies`).
+//! copies in `copies`, mending a damaged session in `repair`).
 
 pub(crate) mod catalog;
 pub(crate) mod context;
@@ -10,6 +10,7 @@ pub(crate) mod index;
 pub mod json;
 pub(crate) mod lock;
 pub(crate) mod merge;
+mod repair;
 mod scan;
 pub(crate) mod search;
 pub mod session;
@@ -145,6 +146,22 @@ impl Store {
         Ok(self.locks.get_or_init(|| lock))
     }
 
+    /// The lock of config.toml: held while `config set` or `unset` reads,
+    /// changes and writes it, so racing writers lose no key. Needs only
+    /// the home (not `sessions/`).
+    pub(crate) fn lock_config(&self) -> Result<Guard<'_>> {
+        let lock = match self.locks.get() {
+            Some(lock) => lock,
+            None => {
+                self.verify()?;
+                fsio::ensure_private_dir(&self.home)?;
+                let lock = LockFile::open(&self.lock_path())?;
+                self.locks.get_or_init(|| lock)
+            }
+        };
+        lock.config()
+    }
+
     /// Store-wide lock: held while creating, renaming, importing or
     /// deleting, so titles stay unique.
     pub(crate) fn lock_store(&self) -> Result<Guard<'_>> {
@@ -184,9 +201,10 @@ impl Store {
 }
 
 /// A fault of the file at `path` as the user sees it.
-fn fault_error(path: &Path, fault: Fault) -> Error {
+pub(crate) fn fault_error(path: &Path, fault: Fault) -> Error {
     match fault {
         Fault::Damaged(why) => Error::Corrupt { path: path.to_path_buf(), why },
+        Fault::Message(why) => damaged_session(path, why),
         Fault::Newer(format) => Error::NewerFormat { path: path.to_path_buf(), format, understood: FORMAT },
         Fault::TooLarge => Error::Corrupt {
             path: path.to_path_buf(),
@@ -194,6 +212,13 @@ fn fault_error(path: &Path, fault: Fault) -> Error {
         },
         Fault::Io(e) => Error::io(path, e),
     }
+}
+
+/// A session file whose header is readable and whose messages are not
+/// all: it can be mended (`sessions repair`).
+pub(crate) fn damaged_session(path: &Path, why: String) -> Error {
+    let id = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+    Error::DamagedSession { path: path.to_path_buf(), id, why }
 }
 
 fn gone(id: &str) -> Error {

@@ -22,12 +22,21 @@ pub(crate) struct Scanned<'a> {
     /// The file's size, when the scan learned it.
     pub(crate) size: Option<u64>,
     pub(crate) header: std::result::Result<Header, String>,
+    /// When `header` is Err because a message is damaged: the header,
+    /// which still names the session (its title is taken, and finds it).
+    pub(crate) damaged_header: Option<Header>,
 }
 
 impl Scanned<'_> {
     /// The session's ID, from its file name.
     pub(crate) fn id(&self) -> &str {
         self.id
+    }
+
+    /// The header that names the session: its own, or that of a file
+    /// whose messages are damaged (see `damaged_header`).
+    pub(crate) fn named(self) -> Option<Header> {
+        self.header.ok().or(self.damaged_header)
     }
 
     /// The session file (built only when asked: scans visit every session).
@@ -197,6 +206,10 @@ impl Store {
     /// must be read instead.
     pub(crate) fn sessions_titled(&self, titles: &[&str]) -> Option<Vec<Header>> {
         let (_, catalog) = self.catalog()?;
+        // A damaged file keeps its title, which the catalog does not know.
+        if catalog.damaged > 0 {
+            return None;
+        }
         let mut ids: Vec<[u8; 22]> = Vec::new();
         for title in titles {
             for id in catalog.titled(title)? {
@@ -283,7 +296,13 @@ impl Store {
                         Ok(stamp) => stamp,
                         Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                         Err(e) => {
-                            visit(Scanned { dir: dir_path, id, size: None, header: Err(e.to_string()) });
+                            visit(Scanned {
+                                dir: dir_path,
+                                id,
+                                size: None,
+                                header: Err(e.to_string()),
+                                damaged_header: None,
+                            });
                             continue;
                         }
                     };
@@ -296,6 +315,7 @@ impl Store {
                             id,
                             size: Some(entry.stamp.size),
                             header: Ok(entry.header),
+                            damaged_header: None,
                         });
                         continue;
                     }
@@ -313,12 +333,27 @@ impl Store {
         let path = dir_path.join(format!("{id}.json"));
         match read_header(&path, Check::Messages) {
             Err(HeaderError::Gone) => {} // deleted while we looked
-            Err(HeaderError::Bad(why)) => visit(Scanned { dir: dir_path, id, size: None, header: Err(why) }),
+            Err(HeaderError::Bad(why)) => {
+                visit(Scanned { dir: dir_path, id, size: None, header: Err(why), damaged_header: None })
+            }
+            Err(HeaderError::Damaged { header, why }) => visit(Scanned {
+                dir: dir_path,
+                id,
+                size: None,
+                header: Err(why),
+                damaged_header: Some(*header),
+            }),
             Ok((header, stamp)) => {
                 if let Some(w) = writer {
                     w.add(id, stamp, &header);
                 }
-                visit(Scanned { dir: dir_path, id, size: Some(stamp.size), header: Ok(header) })
+                visit(Scanned {
+                    dir: dir_path,
+                    id,
+                    size: Some(stamp.size),
+                    header: Ok(header),
+                    damaged_header: None,
+                })
             }
         }
     }
@@ -338,6 +373,7 @@ impl Store {
             Ok((h, _)) => Ok(Some(h)),
             Err(HeaderError::Gone) => Ok(None),
             Err(HeaderError::Bad(why)) => Err(Error::Corrupt { path, why }),
+            Err(HeaderError::Damaged { why, .. }) => Err(super::damaged_session(&path, why)),
         }
     }
 
@@ -353,7 +389,7 @@ impl Store {
         match reader.into_session() {
             Ok(session) => Ok(Some(session)),
             // A newer hermes may lay its files out otherwise.
-            Err(Fault::Damaged(_)) if format > FORMAT => {
+            Err(Fault::Damaged(_) | Fault::Message(_)) if format > FORMAT => {
                 Err(Error::NewerFormat { path, format, understood: FORMAT })
             }
             Err(fault) => Err(fault_error(&path, fault)),
@@ -443,6 +479,11 @@ fn stamps_in(dir: &fs::File, ids: &[[u8; 22]], threads: usize) -> Vec<io::Result
 enum HeaderError {
     Gone,
     Bad(String),
+    /// The header reads, a message does not (see `Fault::Message`).
+    Damaged {
+        header: Box<Header>,
+        why: String,
+    },
 }
 
 /// How much of a file `read_header` checks.
@@ -474,7 +515,7 @@ fn read_header(path: &Path, check: Check) -> std::result::Result<(Header, index:
         return Err(HeaderError::Bad(format!("larger than {} MiB", MAX_SESSION_BYTES >> 20)));
     }
     let bad = |fault| match fault {
-        Fault::Damaged(why) => HeaderError::Bad(why),
+        Fault::Damaged(why) | Fault::Message(why) => HeaderError::Bad(why),
         Fault::Io(e) => HeaderError::Bad(e.to_string()),
         Fault::Newer(format) => HeaderError::Bad(format!("format {format}")),
         Fault::TooLarge => HeaderError::Bad(format!("larger than {} MiB", MAX_SESSION_BYTES >> 20)),
@@ -488,15 +529,17 @@ fn read_header(path: &Path, check: Check) -> std::result::Result<(Header, index:
     check_file_name(path, reader.header()).map_err(HeaderError::Bad)?;
     let header = if reader.header().format > FORMAT {
         reader.header().clone()
-    } else if check == Check::Ends {
+    } else if check == Check::Ends && format::ends_like_a_session(&tail) {
         // A file cut short (a full disk, a copy interrupted) still has its
-        // header; its end tells.
-        if !format::ends_like_a_session(&tail) {
-            return Err(HeaderError::Bad(format::TRUNCATED.into()));
-        }
+        // header; its end tells (and then every message, which says where).
         reader.header().clone()
     } else {
-        reader.check().map_err(bad)?
+        let header = reader.header().clone();
+        match reader.check() {
+            Ok(header) => header,
+            Err(Fault::Message(why)) => return Err(HeaderError::Damaged { header: Box::new(header), why }),
+            Err(fault) => return Err(bad(fault)),
+        }
     };
     Ok((header, index::Stamp::of(&meta)))
 }

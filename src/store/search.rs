@@ -276,7 +276,10 @@ fn take_hits(
         let session = match store.load(id) {
             Ok(Some(s)) => s,
             Ok(None) => continue, // deleted since
-            Err(crate::error::Error::Corrupt { path, why }) => {
+            Err(
+                crate::error::Error::Corrupt { path, why }
+                | crate::error::Error::DamagedSession { path, why, .. },
+            ) => {
                 skipped(&path, &why);
                 continue;
             }

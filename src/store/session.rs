@@ -188,6 +188,47 @@ pub(crate) fn is_valid_id(s: &str) -> bool {
         && b[16..].iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))
 }
 
+/// What part of a session ID a name has the shape of, if any: the names
+/// that are read as an ID (or part of one) before they are read as a title.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum IdShape {
+    /// A whole ID: `20261202_143015_a1b2c3`.
+    Full,
+    /// 8 or more of its leading characters: `20261202`, `20261202_1430`.
+    Prefix,
+    /// The 6 hex digits that end one: `a1b2c3`.
+    Suffix,
+}
+
+impl IdShape {
+    /// The shape in words, for messages.
+    pub(crate) fn words(self) -> &'static str {
+        match self {
+            IdShape::Full => "a session ID",
+            IdShape::Prefix => "a session ID prefix",
+            IdShape::Suffix => "a short session ID (6 hex digits)",
+        }
+    }
+}
+
+/// The shape of (part of) an ID that `name` has, if any.
+pub(crate) fn id_shape(name: &str) -> Option<IdShape> {
+    let b = name.as_bytes();
+    if is_valid_id(name) {
+        return Some(IdShape::Full);
+    }
+    if b.len() == 6 && b.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')) {
+        return Some(IdShape::Suffix);
+    }
+    let is_prefix = (8..22).contains(&b.len())
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 15 => *c == b'_',
+            16.. => matches!(c, b'0'..=b'9' | b'a'..=b'f'),
+            _ => c.is_ascii_digit(),
+        });
+    is_prefix.then_some(IdShape::Prefix)
+}
+
 /// An ID as a fixed-size key: what scans and sets of IDs hold, so that
 /// 100,000 of them take 2 MiB and no allocations. Longer input is cut,
 /// shorter padded with zeros (only valid IDs are ever looked up).
@@ -255,12 +296,16 @@ pub(crate) fn sanitize_title(raw: &str) -> Option<String> {
 }
 
 /// A title for a session made from its first message: sanitized and cut
-/// at a word boundary to fit; none when it has the shape of an ID (a
-/// name would find the session of that ID, never this one).
+/// at a word boundary to fit; none when it has the shape of an ID or an
+/// ID prefix (a name would find the sessions of that ID, never this one).
 pub(crate) fn clean_title(text: &str) -> Option<String> {
     let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let title = sanitize_title(first_line)?;
-    Some(crate::text::truncate_words(&title, 60)).filter(|t| !is_valid_id(t))
+    let title = crate::text::truncate_words(&title, 60);
+    match id_shape(&title) {
+        Some(IdShape::Full | IdShape::Prefix) => None,
+        _ => Some(title),
+    }
 }
 
 fn preview_of(text: &str) -> String {
@@ -303,6 +348,20 @@ mod tests {
         {
             assert!(!is_valid_id(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn names_shaped_like_ids_are_told_apart() {
+        assert_eq!(id_shape("20261202_143015_a1b2c3"), Some(IdShape::Full));
+        assert_eq!(id_shape("20261202"), Some(IdShape::Prefix));
+        assert_eq!(id_shape("20261202_1430"), Some(IdShape::Prefix));
+        assert_eq!(id_shape("20261202_143015_a1b2"), Some(IdShape::Prefix));
+        assert_eq!(id_shape("a1b2c3"), Some(IdShape::Suffix));
+        for not in ["2026120", "A1B2C3", "a1b2c", "2026x202", "report 20261202", "../../etc", ""] {
+            assert_eq!(id_shape(not), None, "{not}");
+        }
+        assert_eq!(clean_title("20261202\nthe rest"), None);
+        assert_eq!(clean_title("decade").as_deref(), Some("decade"));
     }
 
     #[test]

@@ -62,8 +62,21 @@ impl Budget {
     }
 }
 
-fn warn_skipped(path: &std::path::Path, why: &str) {
-    output::warn_not_a_session_file(path, why, "skipped");
+/// A file not listed, and why; one whose header still names it (only a
+/// message is damaged) with its title and the way to mend it.
+fn warn_skipped(path: &std::path::Path, why: &str, damaged: Option<&Header>) {
+    match damaged {
+        None => output::warn_not_a_session_file(path, why, "skipped"),
+        Some(h) => output::warn_not_a_session_file(
+            path,
+            why,
+            &format!(
+                "skipped, though it keeps its title '{}'. {}",
+                crate::text::printable(&h.title, false),
+                crate::error::repair_hint(&h.id)
+            ),
+        ),
+    }
 }
 
 /// Writes rows as they come: a JSON array, tab-separated lines for a pipe,
@@ -462,7 +475,7 @@ pub(crate) fn scan_listed(
     store.scan(|entry| {
         let header = match entry.header {
             Ok(h) => h,
-            Err(ref why) => return warn_skipped(&entry.path(), why),
+            Err(ref why) => return warn_skipped(&entry.path(), why, entry.damaged_header.as_ref()),
         };
         if header.is_from_the_future(now) {
             from_the_future += 1;

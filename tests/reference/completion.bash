@@ -76,8 +76,8 @@ _hermes_add_words() {
 # "all", their other names too ('ls' is list).
 _hermes_verbs() {
 	case $1/${2-} in
-	sessions/) REPLY='list search pick show current export import rename delete prune stats compact merge merge-file' ;;
-	sessions/all) REPLY='list ls search pick show current export import rename delete rm prune stats compact merge merge-file' ;;
+	sessions/) REPLY='list search pick show current export import rename repair delete prune stats compact merge merge-file' ;;
+	sessions/all) REPLY='list ls search pick show current export import rename repair delete rm prune stats compact merge merge-file' ;;
 	config/) REPLY='get set unset list path check' ;;
 	config/all) REPLY='get set unset list path check' ;;
 	*) REPLY= ;;
@@ -102,6 +102,7 @@ _hermes_options() {
 	'sessions/export') REPLY='-f --format -o --output --force -h --help' ;;
 	'sessions/import') REPLY='--from --dry-run -h --help' ;;
 	'sessions/rename') REPLY='-h --help' ;;
+	'sessions/repair') REPLY='--dry-run -h --help' ;;
 	'sessions/delete' | 'sessions/rm') REPLY='-y --yes -h --help' ;;
 	'sessions/prune') REPLY='--older-than --dry-run -y --yes -h --help' ;;
 	'sessions/stats') REPLY='--json -h --help' ;;
@@ -160,6 +161,7 @@ _hermes_args() {
 	'sessions/export') REPLY='session...' ;;
 	'sessions/import') REPLY='file' ;;
 	'sessions/rename') REPLY='session text' ;;
+	'sessions/repair') REPLY='session' ;;
 	'sessions/delete' | 'sessions/rm') REPLY='session...' ;;
 	'sessions/stats') REPLY='session' ;;
 	'sessions/compact') REPLY='session' ;;

@@ -10,9 +10,9 @@
 function __hermes_verbs
     switch "$argv[1]/$argv[2]"
         case sessions/
-            printf '%s\n' list search pick show current export import rename delete prune stats compact merge merge-file
+            printf '%s\n' list search pick show current export import rename repair delete prune stats compact merge merge-file
         case sessions/all
-            printf '%s\n' list ls search pick show current export import rename delete rm prune stats compact merge merge-file
+            printf '%s\n' list ls search pick show current export import rename repair delete rm prune stats compact merge merge-file
         case config/
             printf '%s\n' get set unset list path check
         case config/all
@@ -205,7 +205,7 @@ end
 complete -c hermes -f
 
 complete -c hermes -n '__hermes_at ""' -a chat -d 'talk in a new or continued session (the default)'
-complete -c hermes -n '__hermes_at ""' -a sessions -d 'your sessions: list, search, pick, show, current, export, import, rename, delete, prune, stats, compact, merge and merge-file'
+complete -c hermes -n '__hermes_at ""' -a sessions -d 'your sessions: list, search, pick, show, current, export, import, rename, repair, delete, prune, stats, compact, merge and merge-file'
 complete -c hermes -n '__hermes_at ""' -a config -d 'the agent, server, key and model in config.toml: get, set, unset, list, path and check'
 complete -c hermes -n '__hermes_at ""' -a completion -d 'print a shell completion script'
 complete -c hermes -n '__hermes_at ""' -a help -d 'show help for a command'
@@ -214,10 +214,10 @@ complete -c hermes -n '__hermes_at ""' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at ""' -s V -l version -d 'show the version (-V -v: with build details)'
 complete -c hermes -n '__hermes_at "" chat' -s c -l continue -d 'this terminal'\''s last session; else the newest one in this workspace (git root, else directory); else the newest of all'
 complete -c hermes -n '__hermes_optional session' -a '(__hermes_sessions title)'
-complete -c hermes -n '__hermes_at "" chat' -l create-if-missing -d 'with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one)'
+complete -c hermes -n '__hermes_at "" chat' -l create-if-missing -d 'with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one); NAME is then only a full ID or an exact title: one that no title matches and that is shaped like an ID, an ID prefix (20261204) or a short ID is refused (exit 2), even if it abbreviates a session'\''s ID (-r continues that one)'
 complete -c hermes -n '__hermes_at "" chat' -s r -l resume -x -a '(__hermes_sessions id)' -d 'the session with this ID, or the one a short ID names (8 or more leading characters, or the last 6 hex digits)'
 complete -c hermes -n '__hermes_at "" chat' -l pick -d 'choose the session on a full-screen list and continue it here (see '\''hermes sessions pick --help'\'')'
-complete -c hermes -n '__hermes_at "" chat' -l title -x -d 'title for a new session (refused if another session has it)'
+complete -c hermes -n '__hermes_at "" chat' -l title -x -d 'title for a new session (refused if another session has it, or if it would be read as an ID)'
 complete -c hermes -n '__hermes_at "" chat' -s q -l query -x -d 'send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT'
 complete -c hermes -n '__hermes_at "" chat' -s Q -l quiet -d 'do not print '\''session_id: ID'\'' or hints to stderr'
 complete -c hermes -n '__hermes_at "" chat' -s m -l model -x -d 'the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)'
@@ -255,6 +255,9 @@ complete -c hermes -n '__hermes_at sessions/import' -s h -l help -d 'show this h
 complete -c hermes -n '__hermes_arg 0 sessions/import' -F
 complete -c hermes -n '__hermes_at sessions/rename' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_arg 0 sessions/rename' -a '(__hermes_sessions title)'
+complete -c hermes -n '__hermes_at sessions/repair' -l dry-run -d 'say what would be kept and left out; write nothing'
+complete -c hermes -n '__hermes_at sessions/repair' -s h -l help -d 'show this help'
+complete -c hermes -n '__hermes_arg 0 sessions/repair' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_at sessions/delete sessions/rm' -s y -l yes -d 'do not ask (needed when not on a terminal)'
 complete -c hermes -n '__hermes_at sessions/delete sessions/rm' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_arg 0+ sessions/delete sessions/rm' -a '(__hermes_sessions title)'
@@ -305,6 +308,7 @@ complete -c hermes -n '__hermes_at sessions' -a current -d 'which session '\''he
 complete -c hermes -n '__hermes_at sessions' -a export -d 'export some or all sessions'
 complete -c hermes -n '__hermes_at sessions' -a import -d 'import sessions from hermes, the Python Hermes or llm'
 complete -c hermes -n '__hermes_at sessions' -a rename -d 'give a session a new title'
+complete -c hermes -n '__hermes_at sessions' -a repair -d 'mend a damaged session: keep every readable message, the file copied aside first'
 complete -c hermes -n '__hermes_at sessions' -a delete -d 'delete sessions (asks first on a terminal)'
 complete -c hermes -n '__hermes_at sessions' -a prune -d 'delete sessions inactive for DAYS, stray temporary files and stale breadcrumbs'
 complete -c hermes -n '__hermes_at sessions' -a stats -d 'counts, sizes, oldest and newest, stray temporaries; with NAME, one session'\''s size against the context budget'
@@ -312,8 +316,8 @@ complete -c hermes -n '__hermes_at sessions' -a compact -d 'have the agent summa
 complete -c hermes -n '__hermes_at sessions' -a merge -d 'merge conflict copies left by sync tools or editors into their sessions, or the sessions sharing TITLE'
 complete -c hermes -n '__hermes_at sessions' -a merge-file -d 'merge two versions of a session file (a git merge driver)'
 complete -c hermes -n '__hermes_at config' -a get -d 'print the value hermes uses (exit 1 when there is none)'
-complete -c hermes -n '__hermes_at config' -a set -d 'write it to config.toml (comments and order kept)'
-complete -c hermes -n '__hermes_at config' -a unset -d 'remove it from config.toml (exit 1 when it was not set)'
+complete -c hermes -n '__hermes_at config' -a set -d 'write it to config.toml (comments and order kept; never past 64 KiB: then nothing is written, exit 2)'
+complete -c hermes -n '__hermes_at config' -a unset -d 'remove it from config.toml (exit 1 when it was not set); set and unset hold a lock, and mend a config.toml made too large by hand'
 complete -c hermes -n '__hermes_at config' -a list -d 'every value, and where it came from (config.toml, the environment, a default)'
 complete -c hermes -n '__hermes_at config' -a path -d 'print where config.toml is'
 complete -c hermes -n '__hermes_at config' -a check -d 'send one tiny request through the agent and say what is wrong: no agent, not found, cannot connect, HTTP 401 (the key), HTTP 404 (the URL or the model)'

@@ -48,7 +48,7 @@ _hermes_verbs_of() {
   local expl
   local -a verbs
   case $words[CURRENT-1] in
-  sessions) verbs=(list ls search pick show current export import rename delete rm prune stats compact merge merge-file) ;;
+  sessions) verbs=(list ls search pick show current export import rename repair delete rm prune stats compact merge merge-file) ;;
   config) verbs=(get set unset list path check) ;;
   esac
   (( $#verbs )) && _wanted verbs expl verb compadd -a verbs
@@ -58,10 +58,10 @@ _hermes_help=('(- *)'{-h,--help}'[show help]')
 
 _hermes_chat_options=(
   '(-c --continue)'{-c,--continue}'[this terminal'\''s last session; else the newest one in this workspace (git root, else directory); else the newest of all]::name:_hermes_sessions title'
-  --create-if-missing'[with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one)]'
+  --create-if-missing'[with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one); NAME is then only a full ID or an exact title: one that no title matches and that is shaped like an ID, an ID prefix (20261204) or a short ID is refused (exit 2), even if it abbreviates a session'\''s ID (-r continues that one)]'
   '(-r --resume)'{-r+,--resume=}'[the session with this ID, or the one a short ID names (8 or more leading characters, or the last 6 hex digits)]:id:_hermes_sessions id'
   --pick'[choose the session on a full-screen list and continue it here (see '\''hermes sessions pick --help'\'')]'
-  --title='[title for a new session (refused if another session has it)]:title: '
+  --title='[title for a new session (refused if another session has it, or if it would be read as an ID)]:title: '
   '(-q --query)'{-q+,--query=}'[send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT]:text or -: '
   '(-Q --quiet)'{-Q,--quiet}'[do not print '\''session_id: ID'\'' or hints to stderr]'
   '(-m --model)'{-m+,--model=}'[the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)]:model: '
@@ -89,6 +89,7 @@ _hermes_cmd_sessions() {
       'export:export some or all sessions'
       'import:import sessions from hermes, the Python Hermes or llm'
       'rename:give a session a new title'
+      'repair:mend a damaged session: keep every readable message, the file copied aside first'
       'delete:delete sessions (asks first on a terminal)'
       'prune:delete sessions inactive for DAYS, stray temporary files and stale breadcrumbs'
       'stats:counts, sizes, oldest and newest, stray temporaries; with NAME, one session'\''s size against the context budget'
@@ -111,6 +112,7 @@ _hermes_cmd_sessions() {
   export) _arguments -s $_hermes_help '(-f --format)'{-f+,--format=}'[json (an array, default), jsonl (one session a line, for import) or markdown]:value:(json jsonl markdown)' '(-o --output)'{-o+,--output=}'[write to FILE (atomically, mode 0600) instead of stdout; a device or FIFO is written into, a symlink refused; a FILE that is there is not replaced]:file:_files' --force'[replace the -o FILE if it is there]' '*:name or id:_hermes_sessions title' ;;
   import) _arguments -s $_hermes_help --from='[what wrote FILE (default: hermes)]:value:(hermes hermes-agent llm)' --dry-run'[report what would be imported; write nothing]' '1:file:_files' ;;
   rename) _arguments -s $_hermes_help '1:name or id:_hermes_sessions title' '2:title: ' ;;
+  repair) _arguments -s $_hermes_help --dry-run'[say what would be kept and left out; write nothing]' '1:name or id:_hermes_sessions title' ;;
   delete | rm) _arguments -s $_hermes_help '(-y --yes)'{-y,--yes}'[do not ask (needed when not on a terminal)]' '*:name or id:_hermes_sessions title' ;;
   prune) _arguments -s $_hermes_help --older-than='[remove what has been inactive longer than DAYS days]:days: ' --dry-run'[list what would be removed; remove nothing]' '(-y --yes)'{-y,--yes}'[do not ask (needed when not on a terminal)]' ;;
   stats) _arguments -s $_hermes_help --json'[the same as a JSON object]' '1::name or id:_hermes_sessions title' ;;
@@ -125,8 +127,8 @@ _hermes_cmd_config() {
   if (( CURRENT == 2 )); then
     verbs=(
       'get:print the value hermes uses (exit 1 when there is none)'
-      'set:write it to config.toml (comments and order kept)'
-      'unset:remove it from config.toml (exit 1 when it was not set)'
+      'set:write it to config.toml (comments and order kept; never past 64 KiB: then nothing is written, exit 2)'
+      'unset:remove it from config.toml (exit 1 when it was not set); set and unset hold a lock, and mend a config.toml made too large by hand'
       'list:every value, and where it came from (config.toml, the environment, a default)'
       'path:print where config.toml is'
       'check:send one tiny request through the agent and say what is wrong: no agent, not found, cannot connect, HTTP 401 (the key), HTTP 404 (the URL or the model)'
@@ -172,7 +174,7 @@ _hermes() {
     local -a commands
     commands=(
       'chat:talk in a new or continued session (the default)'
-      'sessions:your sessions: list, search, pick, show, current, export, import, rename, delete, prune, stats, compact, merge and merge-file'
+      'sessions:your sessions: list, search, pick, show, current, export, import, rename, repair, delete, prune, stats, compact, merge and merge-file'
       'config:the agent, server, key and model in config.toml: get, set, unset, list, path and check'
       'completion:print a shell completion script'
       'help:show help for a command'

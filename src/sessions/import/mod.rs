@@ -120,8 +120,10 @@ fn read(
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let name = Path::new(&args.file).display().to_string();
     let mut input = open_input(&args.file)?;
-    // Pass 1: check everything, write nothing.
-    let tally = read(args.from, &mut input, &name, &mut |_| interrupted())?;
+    // Pass 1: check everything, write nothing; note the IDs the input
+    // brings, whose short IDs a title must not be.
+    let mut incoming_ids = Vec::new();
+    let tally = read(args.from, &mut input, &name, &mut |incoming| note_id(&mut incoming_ids, &incoming))?;
 
     // A dry run takes no lock and creates nothing: it reads what is there.
     let _guard = if args.dry_run {
@@ -131,6 +133,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         Some(store.lock_store()?)
     };
     let mut taken = Taken::of(store)?;
+    taken.note_short_ids(incoming_ids);
     let (mut imported, mut skipped, mut retitled) = (0usize, 0usize, 0usize);
     let mut progress = Progress::new("importing", tally.sessions);
     let mut batch = Batch::new(store.sessions_dir());
@@ -164,6 +167,8 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             return Ok(());
         }
         clean_title(&mut s);
+        taken.note_short_ids([key]);
+        free_id_like_title(&mut s, &taken);
         if taken.make_unique(&mut s.header.title) {
             retitled += 1;
         }
@@ -192,14 +197,50 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
 
 /// An import file is outside input like any typed title: the title rules
 /// apply, so no escape sequence or bidi override reaches a terminal through
-/// `list`, and no title has an ID's shape. Too long is cut here, not
-/// refused; a title cleaned to nothing is made from the first message.
+/// `list`, and no title has an ID's shape (one that has is freed, and
+/// said). Too long is cut here, not refused; a title cleaned to nothing is
+/// made from the first message.
 fn clean_title(s: &mut Session) {
-    s.header.title = crate::store::titles::foreign_title(&s.header.title);
+    let cleaned = crate::store::titles::foreign_title(&s.header.title);
+    if let Some(shape) = session::sanitize_title(&s.header.title).and_then(|t| session::id_shape(&t))
+        && cleaned != session::sanitize_title(&s.header.title).unwrap_or_default()
+    {
+        warn_id_like(&s.header.id, &s.header.title, shape.words(), &cleaned);
+    }
+    s.header.title = cleaned;
     if s.header.title.is_empty() {
         s.header.title_source = String::new();
         source::finish(s);
     }
+}
+
+/// Pass 1's step: the ID a session brings, when it has one of its own.
+fn note_id(ids: &mut Vec<[u8; 22]>, incoming: &Incoming) -> Result<()> {
+    if incoming.derived_from.is_none() {
+        ids.push(session::id_key(&incoming.session.header.id));
+    }
+    interrupted()
+}
+
+/// A title that is the short ID of a session there or coming (or an ID
+/// shaped one, which `clean_title` freed already) is not refused, as a
+/// typed one would be: freed as a taken title is (`a1b2c3 (2)`), and said.
+fn free_id_like_title(s: &mut Session, taken: &Taken) {
+    let Some(like) = crate::store::titles::id_like(&s.header.title, |suffix| taken.ending_in(suffix)) else {
+        return;
+    };
+    let freed = crate::store::titles::numbered(&s.header.title, 2);
+    let was = std::mem::replace(&mut s.header.title, freed);
+    warn_id_like(&s.header.id, &was, like.shape.words(), &s.header.title);
+}
+
+/// Say that session `id`'s title `was` has an ID's shape, and what it is now.
+fn warn_id_like(id: &str, was: &str, shape: &str, now: &str) {
+    output::warn(&format!(
+        "session {id}: the title '{}' has the shape of {shape}, which a title must not have; imported as '{}'",
+        crate::text::printable(was, false),
+        crate::text::printable(now, false)
+    ));
 }
 
 /// What the store holds and this import has added so far. IDs as
@@ -218,6 +259,9 @@ struct Taken {
     next_number: HashMap<u64, u64>,
     /// The files that are not sessions, with why.
     damaged: HashMap<[u8; 22], (PathBuf, String)>,
+    /// The short ID (last 6 hex digits) of every ID there and coming, with
+    /// one ID that ends in it.
+    short_ids: HashMap<[u8; 6], [u8; 22]>,
 }
 
 impl Taken {
@@ -228,20 +272,38 @@ impl Taken {
             titles: HashSet::new(),
             next_number: HashMap::new(),
             damaged: HashMap::new(),
+            short_ids: HashMap::new(),
         };
         if store.sessions_dir().is_dir() {
             taken.ids.extend(store.session_ids()?);
             taken.stored.extend(taken.ids.iter().copied());
+            taken.note_short_ids(taken.stored.clone());
             store.scan(|entry| match &entry.header {
                 Ok(h) => {
                     taken.titles.insert(title_key(&h.title));
                 }
                 Err(why) => {
+                    // A damaged session's title stays taken.
+                    if let Some(h) = &entry.damaged_header {
+                        taken.titles.insert(title_key(&h.title));
+                    }
                     taken.damaged.insert(session::id_key(entry.id()), (entry.path(), why.clone()));
                 }
             })?;
         }
         Ok(taken)
+    }
+
+    fn note_short_ids(&mut self, ids: impl IntoIterator<Item = [u8; 22]>) {
+        for id in ids {
+            self.short_ids.entry(id[16..].try_into().expect("6 bytes")).or_insert(id);
+        }
+    }
+
+    /// The IDs there or coming that end in `suffix` (one is enough to say so).
+    fn ending_in(&self, suffix: &str) -> Vec<[u8; 22]> {
+        let key: Option<[u8; 6]> = suffix.as_bytes().try_into().ok();
+        key.and_then(|k| self.short_ids.get(&k)).copied().into_iter().collect()
     }
 
     /// Take `title`, numbered (" (2)", " (3)", ...) when it is taken

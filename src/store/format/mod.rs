@@ -26,9 +26,11 @@ use crate::store::json;
 use crate::store::session::{FORMAT, Header, MAX_MESSAGE_BYTES, Message, Session};
 
 mod plain;
+mod salvage;
 mod take;
 mod write;
 use plain::{Plain, is_plainly_valid, plain_parts, written_form};
+pub(crate) use salvage::salvage;
 use take::take_written;
 pub(crate) use write::{Place, encode_line, insert};
 pub use write::{append, encode};
@@ -51,6 +53,10 @@ const BUFFER_BYTES: usize = 256 << 10;
 pub enum Fault {
     /// Not a valid session file; the text says why, for the user.
     Damaged(String),
+    /// Damage after a readable header: in a message (the text names it,
+    /// "message 3: ..."), or in how the messages are laid out. The header
+    /// still names the session, and the messages before it are readable.
+    Message(String),
     /// Written by a newer hermes (this format number): never modified.
     Newer(u64),
     /// The result would be larger than the limit it was given.
@@ -217,7 +223,21 @@ impl<R: Read> Reader<R> {
         if !self.advance()? {
             return Ok(None);
         }
-        decode_message(&self.raw).map(Some).map_err(|why| damaged(format!("message {}: {why}", self.count)))
+        decode_message(&self.raw).map(Some).map_err(|why| self.in_message(why))
+    }
+
+    /// Damage in the message read last.
+    fn in_message(&self, why: String) -> Fault {
+        Fault::Message(format!("message {}: {why}", self.count))
+    }
+
+    /// Damage between messages, or after the last: named by the message
+    /// it follows.
+    fn after_message(&self, why: &str) -> Fault {
+        match self.count {
+            0 => Fault::Message(format!("before the first message: {why}")),
+            n => Fault::Message(format!("after message {n}: {why}")),
+        }
     }
 
     /// The next message as an agent's JSON wants it: its role, and its
@@ -235,7 +255,7 @@ impl<R: Read> Reader<R> {
                 summary: false,
             }));
         }
-        let m = decode_message(&self.raw).map_err(|why| damaged(format!("message {}: {why}", self.count)))?;
+        let m = decode_message(&self.raw).map_err(|why| self.in_message(why))?;
         let role = ROLES.iter().find(|r| **r == m.role).expect("decode_message checks the role");
         Ok(Some(JsonMessage {
             role,
@@ -252,7 +272,7 @@ impl<R: Read> Reader<R> {
             return Ok(false);
         }
         if self.plain.is_none() && !is_plainly_valid(&self.raw) {
-            decode_message(&self.raw).map_err(|why| damaged(format!("message {}: {why}", self.count)))?;
+            decode_message(&self.raw).map_err(|why| self.in_message(why))?;
         }
         Ok(true)
     }
@@ -310,8 +330,8 @@ impl<R: Read> Reader<R> {
                     self.peek()?;
                 }
                 Some(b']') => return self.end().map(|()| false),
-                None => return Err(damaged(TRUNCATED)),
-                Some(_) => return Err(damaged("expected ',' or ']' after a message")),
+                None => return Err(self.after_message(TRUNCATED)),
+                Some(_) => return Err(self.after_message("expected ',' or ']'")),
             },
         }
         self.count += 1;
@@ -327,7 +347,12 @@ impl<R: Read> Reader<R> {
         match self.plain {
             Some(_) => self.src.consume(self.raw.len()),
             // Longer than what is buffered (or in another form).
-            None => self.plain = take_written(&mut self.src, &mut self.raw)?,
+            None => {
+                self.plain = take_written(&mut self.src, &mut self.raw).map_err(|fault| match fault {
+                    Fault::Damaged(why) => self.in_message(why),
+                    other => other,
+                })?
+            }
         }
         Ok(true)
     }
@@ -386,12 +411,12 @@ impl<R: Read> Reader<R> {
         self.src.consume(1);
         match self.peek()? {
             Some(b'}') => self.src.consume(1),
-            Some(b',') => return Err(damaged("\"messages\" is not the last field")),
-            None => return Err(damaged(TRUNCATED)),
-            Some(_) => return Err(damaged("expected '}' after the messages")),
+            Some(b',') => return Err(self.after_message("\"messages\" is not the last field")),
+            None => return Err(self.after_message(TRUNCATED)),
+            Some(_) => return Err(self.after_message("expected '}' after the messages")),
         }
         if self.peek()?.is_some() {
-            return Err(damaged("trailing data after the session"));
+            return Err(self.after_message("trailing data after the session"));
         }
         self.state = State::End;
         Ok(())
@@ -402,7 +427,7 @@ impl<R: Read> Reader<R> {
 pub fn decode(doc: &[u8]) -> Result<Session, String> {
     match read(doc).and_then(Reader::into_session) {
         Ok(session) => Ok(session),
-        Err(Fault::Damaged(why)) => Err(why),
+        Err(Fault::Damaged(why) | Fault::Message(why)) => Err(why),
         Err(Fault::Newer(format)) => Err(format!("format {format}")),
         Err(Fault::TooLarge) => Err("too large".into()),
         Err(Fault::Io(e)) => Err(e.to_string()),
@@ -536,7 +561,7 @@ mod tests {
         // A damaged message is found in a run as well.
         let file =
             format!("{head}\n{},\n{}\n]}}", m("user", "a"), r#"{"role":"user","content":"a","ts":1,}"#);
-        assert!(matches!(read(file.as_bytes()).unwrap().copy_checked(|_| Ok(())), Err(Fault::Damaged(_))));
+        assert!(matches!(read(file.as_bytes()).unwrap().copy_checked(|_| Ok(())), Err(Fault::Message(_))));
     }
 
     /// Reads of at most `.1` bytes at a time: every message is longer than

@@ -1,0 +1,93 @@
+//! `hermes sessions repair`: mend a session whose header reads and one of
+//! whose messages does not: the file is copied aside whole, then written
+//! back with every readable message.
+
+use crate::args::{Access, Arg, Kind, Run, Spec, flag};
+use crate::error::{Error, Result};
+use crate::resolve;
+use crate::store::Store;
+use crate::text::{counted, printable};
+
+#[derive(Debug, PartialEq)]
+pub(crate) struct Args {
+    pub(crate) name: String,
+    pub(crate) dry_run: bool,
+}
+
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "sessions repair",
+    alias: None,
+    summary: "mend a damaged session: keep every readable message, the file copied aside first",
+    about: "\
+Mend a session whose header reads but one of whose messages does not (every
+command that would write to it refuses it, exit 4, and names this one). The
+file is first copied, whole and byte for byte, into damaged/ beside
+sessions/ (ID.json.YYYYMMDD_HHMMSS, mode 0600), never deleted; then the
+session is written back with every readable message, and what was kept and
+left out is said. A session that is not damaged is left as it is.
+
+{options}
+",
+    options: &[flag("", "--dry-run", "say what would be kept and left out; write nothing").sets(|a| a.dry_run = true)],
+    args: &[Arg::one("NAME|ID", Kind::Session).takes(|a, v| {
+        a.name = v.text();
+        Ok(())
+    })],
+    start: || Args { name: String::new(), dry_run: false },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        run(store, self)
+    }
+    fn access(&self) -> Access {
+        if self.dry_run { Access::Reads } else { Access::Writes }
+    }
+}
+
+pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
+    // A damaged session is found by its names; one that the lookup itself
+    // reads as damaged (cut short: found by ID) says which it is.
+    let (id, title) = match resolve::find_by_name(store, &args.name) {
+        Ok(header) => (header.id, header.title),
+        Err(Error::DamagedSession { id, .. }) => (id, String::new()),
+        Err(e) => return Err(e),
+    };
+    let named = |title: &str| match title {
+        "" => id.clone(),
+        title => format!("{id} '{}'", printable(title, false)),
+    };
+    let Some(repair) = store.repair(&id, args.dry_run)? else {
+        crate::output::say!("session {} is not damaged; nothing to do", named(&title));
+        return Ok(());
+    };
+    let named = named(&repair.title);
+    let mut text = match &repair.aside {
+        None => format!(
+            "would keep {} of session {named}, and leave out {}",
+            counted(repair.kept, "readable message"),
+            counted(repair.lost.len(), "damaged part")
+        ),
+        Some(_) => format!(
+            "repaired session {named}: kept {}, left out {}",
+            counted(repair.kept, "readable message"),
+            counted(repair.lost.len(), "damaged part")
+        ),
+    };
+    text.push(':');
+    for why in &repair.lost {
+        text.push_str(&format!("\n  {}", printable(why, false)));
+    }
+    match &repair.aside {
+        None => text.push_str(&format!(
+            "\nnothing was written; without --dry-run the file is first copied, whole, into {}",
+            store.damaged_dir().display()
+        )),
+        Some(aside) => text
+            .push_str(&format!("\nthe original file, damaged parts and all, is kept in {}", aside.display())),
+    }
+    crate::output::say!("{text}");
+    Ok(())
+}
