@@ -169,9 +169,7 @@ impl Error {
             | Error::UsageIn { .. }
             | Error::UnknownOption { .. }
             | Error::Refused(_)
-            | Error::IdLikeTitle { .. } => {
-                EXIT_USAGE
-            }
+            | Error::IdLikeTitle { .. } => EXIT_USAGE,
             Error::Agent(_) => EXIT_AGENT,
             Error::Io { .. }
             | Error::Corrupt { .. }
@@ -289,7 +287,7 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "; find it with 'hermes sessions list', or look in the messages too: hermes sessions search {}",
-                    shell_quoted(&visible(name))
+                    crate::words::quoted(&visible(name))
                 )
             }
             Error::UnknownOption { option, did_you_mean, command } => {
@@ -313,7 +311,7 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "nothing was done; name one by its ID, rename one (hermes sessions rename ID TITLE), or merge them into one (hermes sessions merge {})",
-                    shell_quoted(&visible(name))
+                    crate::words::quoted(&visible(name))
                 )
             }
             Error::NoSuchId(id) => {
@@ -515,14 +513,6 @@ impl fmt::Display for Error {
 /// obeyed, the way usage errors and stored titles show them.
 fn visible(name: &str) -> String {
     crate::text::clipped(name)
-}
-
-/// `text` as one shell word, for a command line a user may paste.
-fn shell_quoted(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "._-/".contains(c)) {
-        return text.to_string();
-    }
-    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// The line after a usage error: where that command's help is.

@@ -30,6 +30,7 @@ mod terminal;
 mod text;
 mod time;
 mod view;
+mod words;
 
 // What `main.rs` calls: parse, run, and report. Everything else is
 // `pub(crate)`, so the compiler names what nothing uses.

@@ -54,6 +54,29 @@ test_expect_success TMUX 'Tab completes slash commands and titles, listing them 
 	keys C-d && hermes_exited 0
 '
 
+test_expect_success TMUX 'slash arguments are read as a shell reads words: quotes group, and no title keeps them' '
+	mk "api design" >/dev/null &&
+	start_pane &&
+	start_hermes "chat --no-agent" &&
+	wait_until ready "new session>" &&
+	typed "/new \"quoted title\"" && keys Enter &&
+	wait_until ready "quoted title>" &&
+	typed "first" && keys Enter &&
+	wait_until ready "quoted title>" &&
+	typed "/continue \"api design\"" && keys Enter &&
+	wait_until ready "api design>" &&
+	typed "/continue '"'"'quoted title'"'"'" && keys Enter &&
+	wait_until ready "quoted title>" &&
+	typed "/title it\\'"'"'s \"done\"" && keys Enter &&
+	wait_until on_screen "^renamed .* to '"'"'it'"'"'s done'"'"'$" &&
+	typed "/new \"open" && keys Enter &&
+	wait_until on_screen "^hermes: /new \[TITLE\]: a quote (\") left open$" &&
+	keys C-d && hermes_exited 0 &&
+	hermes sessions list >list &&
+	grep "	it.s done	" list &&
+	! grep "\"" list
+'
+
 test_expect_success TMUX '/retry any time: the old reply is kept marked replaced, and not sent again' '
 	use_fake_agent &&
 	cat >agent.sh <<-EOF &&

@@ -114,11 +114,11 @@ test_expect_success MANDOC 'each option is described in the words of its --help'
 
 test_expect_success 'the interactive commands of chat --help are in the man page' '
 	hermes chat --help | sed -n "/^Interactive commands:/,/^$/p" |
-		grep -o "/[a-z]*" | sort -u >commands &&
-	test_line_count = 14 commands &&
+		grep -o "/[a-z!]*" | sort -u >commands &&
+	test_line_count -gt 10 commands &&
 	plain_source >source &&
 	for command in $(cat commands); do
-		grep -q "^\.BI* $command\( \|$\)" source || {
+		grep -q -e "^$command\$" -e "^$command " source || {
 			echo "no entry for $command" >&2
 			return 1
 		}

@@ -117,8 +117,8 @@ pub(crate) const SPEC: Spec<Args> = Spec {
 const ABOUT: &str = "\
 {options}
 
-Interactive commands: {slash}; Tab completes them, and titles after
-/continue and /new. Ctrl-D quits; Ctrl-C stops a running reply. On a
+Interactive commands: {slash}; Tab completes them, and after them a title,
+a file name or a model. Ctrl-D quits; Ctrl-C stops a running reply. On a
 terminal the prompt names the session and edits the line: arrows, Home, End
 and Emacs keys; Up, Down and Ctrl-R for earlier messages; Alt-Enter or Ctrl-J
 for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR (with TERM=dumb, plain

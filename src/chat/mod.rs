@@ -5,6 +5,7 @@
 pub(crate) mod args;
 mod repl;
 mod slash;
+mod state;
 
 use std::cell::{Cell, RefCell};
 use std::io::{self, Read, Write};
@@ -62,9 +63,9 @@ struct Chat<'a> {
     noted: RefCell<Vec<String>>,
 }
 
-/// The slash commands' names, for `chat --help`.
-pub(crate) fn slash_names() -> Vec<&'static str> {
-    slash::SLASH_COMMANDS.to_vec()
+/// The slash commands, for `chat --help` and the man page's check.
+pub(crate) fn slash_commands() -> &'static [slash::Slash] {
+    slash::COMMANDS
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {

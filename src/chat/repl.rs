@@ -3,16 +3,16 @@
 
 use std::io;
 
-use super::slash::SLASH_COMMANDS;
-use super::{Chat, ReplyOutcome, check_not_blank, title_taken};
+use super::slash;
+use super::state::{Interactive, Next, Own, go_on_after, message_text, note_in_chat, user_messages};
+use super::{Chat, ReplyOutcome, check_not_blank};
 use crate::error::{Error, Result};
 use crate::resolve::Reason;
-use crate::store::session::{Header, Message, Session};
-use crate::store::titles;
+use crate::store::session::{Header, Message};
 use crate::sys;
 use crate::terminal::prompt::{self, LineReader};
 use crate::time;
-use crate::{output, terminal, view};
+use crate::{terminal, view};
 
 impl Chat<'_> {
     pub(super) fn interactive(
@@ -40,7 +40,9 @@ impl Chat<'_> {
             if let Err(e) = self.news_from_elsewhere(&mut state) {
                 go_on_after(e)?;
             }
-            let Some(line) = read_line(&mut state, &mut |typed| self.complete(typed))? else { return Ok(()) };
+            let Some(line) = read_line(&mut state, &mut |typed| slash::complete(self, typed))? else {
+                return Ok(());
+            };
             let text = message_text(&line);
             if text.is_empty() {
                 continue;
@@ -52,7 +54,7 @@ impl Chat<'_> {
             let next = match text.strip_prefix('/') {
                 // A slash command is one line; a longer text that starts
                 // with a slash (a pasted path, say) is a message.
-                Some(command) if !command.contains('\n') => match self.slash_command(&mut state, command) {
+                Some(command) if !command.contains('\n') => match slash::run(self, &mut state, command) {
                     Ok(next) => next,
                     // A refused title, a file /save cannot write, a lock
                     // another hermes holds: say so and go on.
@@ -279,114 +281,7 @@ impl Chat<'_> {
         state.current = Some(session.header);
         Ok(())
     }
-
-    /// What Tab makes of a slash command typed so far: the commands it
-    /// starts, or after `/continue` or `/new`, the titles it starts.
-    fn complete(&self, typed: &str) -> Vec<String> {
-        let Some((command, partial)) = typed.split_once(' ') else {
-            return SLASH_COMMANDS.iter().filter(|c| c.starts_with(typed)).map(|c| format!("{c} ")).collect();
-        };
-        if !matches!(command, "/continue" | "/c" | "/new") {
-            return Vec::new();
-        }
-        let partial = partial.trim_start().to_lowercase();
-        let mut titles: Vec<(f64, String)> = Vec::new();
-        let _ = self.store.scan(|entry| {
-            if let Ok(h) = entry.header
-                && !h.title.is_empty()
-                && h.title.to_lowercase().starts_with(&partial)
-                && !titles.iter().any(|(_, t)| *t == h.title)
-            {
-                titles.push((h.updated_at, h.title));
-            }
-        });
-        titles.sort_by(|a, b| b.0.total_cmp(&a.0));
-        titles.into_iter().map(|(_, title)| format!("{command} {title}")).collect()
-    }
-
-    /// Show which session this is and how it was chosen, then its last
-    /// few messages (from a question, not from the middle of an exchange).
-    /// Returns its user messages, oldest first: the prompt's history.
-    pub(super) fn show_resume(&self, header: &Header, chose_by: Option<Reason>) -> Result<Vec<String>> {
-        let session =
-            self.store.load(&header.id)?.unwrap_or(Session { header: header.clone(), messages: vec![] });
-        let h = &session.header;
-        let why = match chose_by {
-            Some(Reason::Breadcrumb) => ": this terminal's session",
-            Some(Reason::Workspace) => ": the most recent in this workspace (none yet in this terminal)",
-            Some(Reason::Latest) => ": the most recent of all (none in this terminal or workspace)",
-            None => "",
-        };
-        crate::output::say!(
-            "Resuming '{}' ({}), {}{why}.",
-            crate::text::printable(&h.title, false),
-            h.id,
-            crate::text::counted(h.message_count as usize, "message")
-        );
-        let mut skip = session.messages.len().saturating_sub(RESUME_SHOWN);
-        if skip > 0 && session.messages[skip].role != "user" && session.messages[skip - 1].role == "user" {
-            skip -= 1;
-        }
-        if skip > 0 {
-            crate::output::say!(
-                "({} not shown: hermes sessions show {})",
-                crate::text::counted(skip, "earlier message"),
-                h.id
-            );
-        }
-        for m in &session.messages[skip..] {
-            crate::output::say!("{}", view::render_message(m, 400));
-        }
-        Ok(user_messages(&session))
-    }
-
-    /// The title for a session `/new` or `/title` is about to start. One held
-    /// by another session is refused here, as `/title` refuses it for an
-    /// existing session: otherwise the first message would silently join
-    /// that session instead of starting a new one.
-    pub(super) fn title_for_new_session(&self, raw: &str) -> Result<String> {
-        let title = titles::user_title(self.store, raw)?;
-        if let Some(other) = titles::holder(self.store, &title, None)? {
-            return Err(title_taken(&title, &other.id, true));
-        }
-        Ok(title)
-    }
 }
-
-pub(super) struct Interactive {
-    pub(super) current: Option<Header>,
-    pub(super) pending_title: Option<String>,
-    /// The session's user messages, oldest first: Up, Down and Ctrl-R.
-    pub(super) history: Vec<String>,
-    /// The last send failed (the agent did): this chat's message that has
-    /// no reply, which the next text typed joins.
-    pub(super) unanswered: Option<Own>,
-    /// The last message this chat saved (or joined) in this session.
-    pub(super) mine: Option<Own>,
-    /// How many of the session's messages this prompt knows of: more in
-    /// the file are another terminal's (see `news_from_elsewhere`).
-    pub(super) seen: u64,
-    pub(super) lines: LineReader,
-}
-
-/// One of the session's messages, known by its place (0 first) and time:
-/// which message this chat wrote, whatever others add after it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Own {
-    pub(super) index: u64,
-    pub(super) ts: f64,
-}
-
-/// What a typed line leads to.
-pub(super) enum Next {
-    Prompt,
-    Quit,
-    Send(String),
-    Retry,
-}
-
-/// Messages shown when a session is resumed.
-const RESUME_SHOWN: usize = 4;
 
 /// The next line typed at the prompt; None at the end (Ctrl-D). A line
 /// cancelled (Ctrl-C) or too long to take is an empty one.
@@ -424,40 +319,4 @@ fn prompt_for(state: &Interactive) -> String {
     let (_, width) = terminal::raw::window_size(1);
     let title = crate::text::printable(title, false);
     format!("{}> ", crate::text::fit_columns(&title, (width / 3).max(8)))
-}
-
-/// What a typed text sends: a line without its surrounding blanks; a
-/// multi-line text (a paste) keeps its indentation, without blank lines
-/// around it.
-pub(super) fn message_text(typed: &str) -> String {
-    if !typed.contains('\n') {
-        return typed.trim().to_string();
-    }
-    let lines: Vec<&str> = typed.trim_end().lines().skip_while(|l| l.trim().is_empty()).collect();
-    lines.join("\n")
-}
-
-fn user_messages(session: &Session) -> Vec<String> {
-    session.messages.iter().filter(|m| m.role == "user").map(|m| m.content.clone()).collect()
-}
-
-/// An error inside the interactive loop: Ctrl-C's kin and a closed stdout
-/// end the chat; any other is said, and the chat goes on.
-fn go_on_after(e: Error) -> Result<()> {
-    match e {
-        Error::Interrupted | Error::BrokenPipe => Err(e),
-        e => {
-            note_in_chat(&e);
-            Ok(())
-        }
-    }
-}
-
-/// An error inside the interactive loop, without the hint about --help
-/// that a command line gets.
-pub(super) fn note_in_chat(e: &Error) {
-    match e {
-        Error::Usage(text) => output::notice(text),
-        e => output::report(e),
-    }
 }

@@ -1,9 +1,13 @@
-//! The slash commands of the interactive chat: /help, /title, /new,
-//! /continue, /save, /context, /compact, /model, /system and the rest,
-//! each a method of `Chat` on the REPL's state.
+//! The slash commands of the interactive chat, one table (`COMMANDS`):
+//! each command's name, other names, arguments, help, what its argument is
+//! (read as a shell reads words, or taken as typed) and what it does.
+//! `/help`, Tab, "did you mean", `chat --help`'s list and the man page's
+//! check follow from it. The commands themselves are methods of `Chat` on
+//! the interactive state (state.rs).
 
-use super::repl::{Interactive, Next, message_text};
+use super::state::{Interactive, Next, message_text};
 use super::{Chat, args, check_not_blank, compact, set_system, system_prompt};
+use crate::args::Kind;
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup};
 use crate::settings::Origin;
@@ -11,75 +15,333 @@ use crate::store::context;
 use crate::store::session;
 use crate::store::titles;
 use crate::terminal::compose;
+use crate::words;
 use crate::{output, view};
 
-impl Chat<'_> {
-    /// Carry out a slash command, and say what comes next.
-    pub(super) fn slash_command(&self, state: &mut Interactive, command: &str) -> Result<Next> {
-        let (name, rest) = match command.split_once(char::is_whitespace) {
-            Some((n, r)) => (n, r.trim()),
-            None => (command, ""),
-        };
-        match name {
-            "help" | "?" => crate::output::say!("{}", SLASH_HELP.trim_end()),
-            "quit" | "exit" | "q" => return Ok(Next::Quit),
-            "retry" => return Ok(Next::Retry),
-            "edit" => {
-                let text = state.lines.cooked(|| compose::in_editor(rest))?;
-                let text = message_text(&text);
-                if text.is_empty() || check_not_blank(&text).is_err() {
-                    crate::output::say!("Nothing sent: the editor left the message empty.");
-                    return Ok(Next::Prompt);
-                }
-                // As Ctrl-X Ctrl-E: the text comes back to the prompt, to be
-                // read and sent with Enter. Plain lines cannot be given text
-                // to edit: there it is sent, unless the editor left it as it was.
-                if state.lines.is_editor() {
-                    state.lines.prefill(text);
-                    return Ok(Next::Prompt);
-                }
-                if text == message_text(rest) {
-                    crate::output::say!("Nothing sent: the editor left the message as it was.");
-                    return Ok(Next::Prompt);
-                }
-                return Ok(Next::Send(text));
+/// One slash command.
+pub(crate) struct Slash {
+    /// `title`, typed `/title`.
+    pub(crate) name: &'static str,
+    /// Its other names (`/q` is `/quit`).
+    pub(crate) aliases: &'static [&'static str],
+    /// Its arguments as help shows them: `[NEW]`, `NAME`.
+    pub(crate) args: &'static str,
+    /// What it does, in one line (wrapped on output).
+    pub(crate) help: &'static str,
+    /// What follows its name.
+    pub(crate) takes: Takes,
+    /// What it does, given the argument (decoded as `takes` says).
+    run: fn(&Chat<'_>, &mut Interactive, &str) -> Result<Next>,
+}
+
+/// What follows a slash command's name.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Takes {
+    /// Nothing.
+    Nothing,
+    /// Words read as a shell reads them (quotes group, a backslash
+    /// escapes), joined by one blank: `/new "api design"` and `/new api
+    /// design` are the same title, never with its quotes. Tab completes
+    /// what `Kind` says.
+    Words(Kind),
+    /// Text taken as typed (a system prompt, a message).
+    Text,
+}
+
+/// Every slash command, in the order `/help` lists them.
+pub(crate) const COMMANDS: &[Slash] = &[
+    Slash {
+        name: "help",
+        aliases: &["?"],
+        args: "",
+        help: "this list",
+        takes: Takes::Nothing,
+        run: |_, _, _| {
+            output::say!("{}", help_text().trim_end());
+            Ok(Next::Prompt)
+        },
+    },
+    Slash {
+        name: "title",
+        aliases: &[],
+        args: "[NEW]",
+        help: "show or set the session's title",
+        takes: Takes::Words(Kind::Text),
+        run: |chat, state, arg| chat.title(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
+        name: "new",
+        aliases: &[],
+        args: "[TITLE]",
+        help: "start a new session",
+        takes: Takes::Words(Kind::Session),
+        run: |chat, state, arg| chat.new_session(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
+        name: "continue",
+        aliases: &["c"],
+        args: "NAME",
+        help: "switch to another session (by title or ID)",
+        takes: Takes::Words(Kind::Session),
+        run: |chat, state, arg| chat.continue_in(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
+        name: "retry",
+        aliases: &[],
+        args: "",
+        help: "ask again about the last message (a reply it had is kept in the file, marked replaced)",
+        takes: Takes::Nothing,
+        run: |_, _, _| Ok(Next::Retry),
+    },
+    Slash {
+        name: "edit",
+        aliases: &[],
+        args: "[TEXT]",
+        help: "write the message in $VISUAL, else $EDITOR, else vi; it comes back to the prompt, to send with Enter",
+        takes: Takes::Text,
+        run: |chat, state, arg| chat.edit(state, arg),
+    },
+    Slash {
+        name: "save",
+        aliases: &[],
+        args: "[FILE]",
+        help: "save the conversation as Markdown (default hermes-ID.md); a FILE that is there is kept",
+        takes: Takes::Words(Kind::File),
+        run: |chat, state, arg| chat.save(state, arg, false).map(|()| Next::Prompt),
+    },
+    Slash {
+        name: "save!",
+        aliases: &[],
+        args: "FILE",
+        help: "the same, replacing FILE",
+        takes: Takes::Words(Kind::File),
+        run: |chat, state, arg| chat.save(state, arg, true).map(|()| Next::Prompt),
+    },
+    Slash {
+        name: "sessions",
+        aliases: &[],
+        args: "",
+        help: "recent sessions",
+        takes: Takes::Nothing,
+        run: |chat, _, _| {
+            view::list::print_recent(chat.store, chat.terminal.as_ref(), 10)?;
+            Ok(Next::Prompt)
+        },
+    },
+    Slash {
+        name: "context",
+        aliases: &[],
+        args: "[N]",
+        help: "show the context budget and the session's size, or set the budget for this chat",
+        takes: Takes::Words(Kind::Number),
+        run: |chat, state, arg| chat.context(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
+        name: "compact",
+        aliases: &[],
+        args: "[N]",
+        help: "summarise the older messages (keeping the last N)",
+        takes: Takes::Words(Kind::Number),
+        run: |chat, state, arg| chat.compact(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
+        name: "id",
+        aliases: &[],
+        args: "",
+        help: "the session's ID",
+        takes: Takes::Nothing,
+        run: |_, state, _| {
+            match &state.current {
+                Some(h) => output::say!("{}", h.id),
+                None => output::say!("(new session: saved with its first message)"),
             }
-            "continue" | "c" => self.continue_in(state, rest)?,
-            "id" => match &state.current {
-                Some(h) => crate::output::say!("{}", h.id),
-                None => crate::output::say!("(new session: saved with its first message)"),
-            },
-            "title" => self.title(state, rest)?,
-            "new" => {
-                // Check the title before leaving the current session: a
-                // refused `/new TITLE` changes nothing.
-                state.pending_title =
-                    if rest.is_empty() { None } else { Some(self.title_for_new_session(rest)?) };
-                state.current = None;
-                state.seen = 0;
-                state.history.clear();
-                state.unanswered = None;
-                state.mine = None;
-                self.leave_session();
-                crate::output::say!("New session. It is saved with its first message.");
+            Ok(Next::Prompt)
+        },
+    },
+    Slash {
+        name: "model",
+        aliases: &[],
+        args: "[NAME]",
+        help: "show the model and why it applies, or use NAME in this session from the next message on",
+        takes: Takes::Words(Kind::Model),
+        run: |chat, state, arg| chat.model_command(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
+        name: "system",
+        aliases: &[],
+        args: "[TEXT]",
+        help: "show the session's system prompt, or set it",
+        takes: Takes::Text,
+        run: |chat, state, arg| chat.system_command(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
+        name: "quit",
+        aliases: &["exit", "q"],
+        args: "",
+        help: "leave (also Ctrl-D)",
+        takes: Takes::Nothing,
+        run: |_, _, _| Ok(Next::Quit),
+    },
+];
+
+/// What `/help` says after the commands.
+const KEYS_HELP: &str = "\
+Ctrl-C while a reply is running stops it and keeps the conversation.
+Keys: Left/Right, Home/End, Ctrl-A/E/B/F, Alt-B/F, Ctrl-W/U/K/Y, Ctrl-L;
+Up/Down and Ctrl-R: earlier messages; Alt-Enter or Ctrl-J: a new line;
+Ctrl-X Ctrl-E: edit the line in $VISUAL/$EDITOR; Ctrl-C clears the line;
+Tab completes a slash command, and after it a title, a file name or a model.
+";
+
+/// The command `name` (without its slash) names.
+fn command(name: &str) -> Option<&'static Slash> {
+    COMMANDS.iter().find(|c| c.name == name || c.aliases.contains(&name))
+}
+
+/// `/help`: each command with its arguments and what it does.
+pub(crate) fn help_text() -> String {
+    let mut text = String::new();
+    for c in COMMANDS {
+        let name = format!("/{} {}", c.name, c.args).trim_end().to_string();
+        text.push_str(&words::hanging(&format!("{name:19}"), c.help, 78));
+        text.push('\n');
+    }
+    text + KEYS_HELP
+}
+
+/// Carry out the slash command `line` (without its slash), and say what
+/// comes next.
+pub(super) fn run(chat: &Chat<'_>, state: &mut Interactive, line: &str) -> Result<Next> {
+    let (name, rest) = match line.split_once(char::is_whitespace) {
+        Some((n, r)) => (n, r.trim()),
+        None => (line, ""),
+    };
+    let Some(slash) = command(name) else {
+        let names = COMMANDS.iter().map(|c| c.name);
+        match crate::text::nearest(name, names) {
+            Some(near) => {
+                output::say!("Unknown command '/{name}'; did you mean /{near}? Type /help for the list.")
             }
-            "save" => self.save(state, rest, false)?,
-            "save!" => self.save(state, rest, true)?,
-            "sessions" => view::list::print_recent(self.store, self.terminal.as_ref(), 10)?,
-            "model" => self.model_command(state, rest)?,
-            "system" => self.system_command(state, rest)?,
-            "context" => self.context(state, rest)?,
-            "compact" => self.compact(state, rest)?,
-            _ => match crate::text::nearest(name, SLASH_COMMANDS.iter().map(|c| c.trim_start_matches('/'))) {
-                Some(near) => {
-                    crate::output::say!(
-                        "Unknown command '/{name}'; did you mean /{near}? Type /help for the list."
-                    )
-                }
-                None => crate::output::say!("Unknown command '/{name}'. Type /help for the list."),
-            },
+            None => output::say!("Unknown command '/{name}'. Type /help for the list."),
         }
-        Ok(Next::Prompt)
+        return Ok(Next::Prompt);
+    };
+    let arg = match slash.takes {
+        Takes::Nothing if !rest.is_empty() => {
+            return Err(Error::usage(format!("/{} takes nothing after it", slash.name)));
+        }
+        Takes::Nothing | Takes::Text => rest.to_string(),
+        Takes::Words(_) => words::split(rest)
+            .map_err(|why| Error::usage(format!("/{} {}: {why}", slash.name, slash.args)))?
+            .join(" "),
+    };
+    (slash.run)(chat, state, &arg)
+}
+
+/// What Tab makes of a line typed so far that starts with a slash: the
+/// commands it starts, or after a command's name, what its argument may
+/// be (titles, file names, models).
+pub(super) fn complete(chat: &Chat<'_>, typed: &str) -> Vec<String> {
+    let Some((word, partial)) = typed.split_once(' ') else {
+        let names = COMMANDS.iter().map(|c| format!("/{} ", c.name));
+        return names.filter(|c| c.starts_with(typed)).collect();
+    };
+    let Some(Takes::Words(kind)) = command(word.trim_start_matches('/')).map(|c| c.takes) else {
+        return Vec::new();
+    };
+    let partial = partial.trim_start();
+    let found = match kind {
+        Kind::Session => titles_starting(chat, partial),
+        Kind::File => file_names(partial),
+        _ => Vec::new(),
+    };
+    found.into_iter().map(|found| format!("{word} {found}")).collect()
+}
+
+/// The titles that start with `partial` (case ignored), newest first, each
+/// as `run` reads it back: bare (its words are joined by a blank again),
+/// quoted only when it holds a quote or a backslash.
+fn titles_starting(chat: &Chat<'_>, partial: &str) -> Vec<String> {
+    let partial = partial.trim_start_matches(['"', '\'']).to_lowercase();
+    let mut titles: Vec<(f64, String)> = Vec::new();
+    let _ = chat.store.scan(|entry| {
+        if let Ok(h) = entry.header
+            && !h.title.is_empty()
+            && h.title.to_lowercase().starts_with(&partial)
+            && !titles.iter().any(|(_, t)| *t == h.title)
+        {
+            titles.push((h.updated_at, h.title));
+        }
+    });
+    titles.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let as_typed =
+        |title: String| if title.contains(['\'', '"', '\\']) { words::quoted(&title) } else { title };
+    titles.into_iter().map(|(_, title)| as_typed(title)).collect()
+}
+
+/// The files whose names start with `partial` (a path, maybe `~/`), each
+/// as a shell word; a directory with its `/`.
+fn file_names(partial: &str) -> Vec<String> {
+    let typed = words::split(partial).ok().and_then(|w| w.into_iter().next()).unwrap_or_default();
+    let path = home_relative(&typed);
+    let (dir, start) = match path.rfind('/') {
+        Some(at) => (&path[..=at], &path[at + 1..]),
+        None => ("", path.as_str()),
+    };
+    let shown_dir = &typed[..typed.len() - start.len()];
+    let Ok(entries) = std::fs::read_dir(if dir.is_empty() { "." } else { dir }) else { return Vec::new() };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let hidden = name.starts_with('.') && !start.starts_with('.');
+            if hidden || !name.starts_with(start) {
+                return None;
+            }
+            let slash = if entry.file_type().is_ok_and(|t| t.is_dir()) { "/" } else { "" };
+            Some(words::quoted(&format!("{shown_dir}{name}{slash}")))
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+impl Chat<'_> {
+    /// `/edit [TEXT]`: the message written in an editor.
+    fn edit(&self, state: &mut Interactive, rest: &str) -> Result<Next> {
+        let text = state.lines.cooked(|| compose::in_editor(rest))?;
+        let text = message_text(&text);
+        if text.is_empty() || check_not_blank(&text).is_err() {
+            output::say!("Nothing sent: the editor left the message empty.");
+            return Ok(Next::Prompt);
+        }
+        // As Ctrl-X Ctrl-E: the text comes back to the prompt, to be
+        // read and sent with Enter. Plain lines cannot be given text
+        // to edit: there it is sent, unless the editor left it as it was.
+        if state.lines.is_editor() {
+            state.lines.prefill(text);
+            return Ok(Next::Prompt);
+        }
+        if text == message_text(rest) {
+            output::say!("Nothing sent: the editor left the message as it was.");
+            return Ok(Next::Prompt);
+        }
+        Ok(Next::Send(text))
+    }
+
+    /// `/new [TITLE]`: a new session, saved with its first message.
+    fn new_session(&self, state: &mut Interactive, rest: &str) -> Result<()> {
+        // Check the title before leaving the current session: a refused
+        // `/new TITLE` changes nothing.
+        state.pending_title = if rest.is_empty() { None } else { Some(self.title_for_new_session(rest)?) };
+        state.current = None;
+        state.seen = 0;
+        state.history.clear();
+        state.unanswered = None;
+        state.mine = None;
+        self.leave_session();
+        output::say!("New session. It is saved with its first message.");
+        Ok(())
     }
 
     /// What this chat chose for the session it leaves (`/model`, `-m`,
@@ -272,24 +534,6 @@ impl Chat<'_> {
     }
 }
 
-/// The slash commands, for Tab and "did you mean".
-pub(super) const SLASH_COMMANDS: &[&str] = &[
-    "/help",
-    "/title",
-    "/new",
-    "/continue",
-    "/retry",
-    "/edit",
-    "/save",
-    "/sessions",
-    "/id",
-    "/model",
-    "/system",
-    "/context",
-    "/compact",
-    "/quit",
-];
-
 /// `/continue NAME` that matches nothing: the closest titles, as the
 /// commands that would continue them.
 fn say_not_found_in_chat(name: &str, did_you_mean: &[String]) {
@@ -307,32 +551,6 @@ fn say_not_found_in_chat(name: &str, did_you_mean: &[String]) {
     }
     crate::output::note!("/sessions lists recent ones; /new {name} starts one with that title.");
 }
-
-const SLASH_HELP: &str = "\
-/help              this list
-/title [NEW]       show or set the session's title
-/new [TITLE]       start a new session
-/continue NAME     switch to another session (by title or ID)
-/retry             ask again about the last message (a reply it had is kept
-                   in the file, marked replaced)
-/edit [TEXT]       write the message in $VISUAL, else $EDITOR, else vi; it
-                   comes back to the prompt, to send with Enter
-/save [FILE]       save the conversation as Markdown (default hermes-ID.md);
-                   a FILE that is there is kept: /save! FILE replaces it
-/sessions          recent sessions
-/context [N]       show the context budget, or set it for this chat
-/compact [N]       summarise the older messages (keeping the last N)
-/id                the session's ID
-/model [NAME]      show the model, or use NAME from the next message on
-                   (kept in the session)
-/system [TEXT]     show the session's system prompt, or set it
-/quit              leave (also Ctrl-D)
-Ctrl-C while a reply is running stops it and keeps the conversation.
-Keys: Left/Right, Home/End, Ctrl-A/E/B/F, Alt-B/F, Ctrl-W/U/K/Y, Ctrl-L;
-Up/Down and Ctrl-R: earlier messages; Alt-Enter or Ctrl-J: a new line;
-Ctrl-X Ctrl-E: edit the line in $VISUAL/$EDITOR; Ctrl-C clears the line;
-Tab completes a slash command, and a title after /continue or /new.
-";
 
 /// `~/x` as a shell would read it (no shell reads what /save is given).
 fn home_relative(file: &str) -> String {

@@ -159,7 +159,11 @@ pub(crate) fn command(spec: &dyn Describe) -> String {
     // Chat's slash commands, in their paragraph, filled to the width.
     let about = match about.split("\n\n").find(|p| p.contains("{slash}")) {
         Some(paragraph) => {
-            let filled = fill(&paragraph.replace("{slash}", &crate::chat::slash_names().join(" ")), 78);
+            let names: Vec<String> = crate::chat::slash_commands()
+                .iter()
+                .map(|c| format!("/{} {}", c.name, c.args).trim_end().to_string())
+                .collect();
+            let filled = crate::words::fill(&paragraph.replace("{slash}", &names.join(" ")), 78);
             about.replace(paragraph, &filled)
         }
         None => about,
@@ -277,23 +281,6 @@ pub(crate) fn option_lines(flags: &[&Flag]) -> String {
         }
         lines.push(row(&option_name(flag), column, flag.help));
         lines.extend(flag.also.iter().map(|(name, what)| row(&format!("  {name}"), column, what)));
-    }
-    lines.join("\n")
-}
-
-/// `text`'s words in lines of at most `width` columns.
-fn fill(text: &str, width: usize) -> String {
-    let mut lines: Vec<String> = vec![String::new()];
-    for word in text.split_whitespace() {
-        let line = lines.last_mut().unwrap_or_else(|| unreachable!());
-        if !line.is_empty() && line.len() + 1 + word.len() > width {
-            lines.push(word.to_string());
-        } else {
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
     }
     lines.join("\n")
 }

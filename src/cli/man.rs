@@ -95,6 +95,12 @@ fn top_level_words(text: &str) -> Vec<&str> {
     words
 }
 
+/// A slash command's tag line: `\fB/title\fR [\fINEW\fR]`.
+pub(crate) fn slash_tag(name: &str, args: &str) -> String {
+    let args = if args.is_empty() { String::new() } else { format!(" {}", roff(args)) };
+    format!("\\fB/{name}\\fR{args}")
+}
+
 /// Every command and verb with options, as its mark names it (`hermes`
 /// for hermes's own), and its option tag lines.
 pub(crate) fn option_lists() -> Vec<(String, Vec<String>)> {
@@ -203,6 +209,18 @@ mod tests {
         for (command, _) in &marked {
             assert!(option_lists().iter().any(|(c, _)| c == command), "man page: no command '{command}'");
         }
+    }
+
+    #[test]
+    fn the_man_page_lists_every_slash_command_in_the_tables_order() {
+        let begin = PAGE.find(".\\\" slash commands\n").expect("a slash commands mark");
+        let end = PAGE[begin..].find(".\\\" end slash commands\n").expect("its end") + begin;
+        let lines: Vec<&str> = PAGE[begin..end].lines().collect();
+        let found: Vec<&str> =
+            lines.windows(2).filter(|w| w[0] == ".TP" && w[1].starts_with("\\fB/")).map(|w| w[1]).collect();
+        let want: Vec<String> =
+            crate::chat::slash_commands().iter().map(|c| slash_tag(c.name, c.args)).collect();
+        assert_eq!(found, want, "man page: the slash commands");
     }
 
     #[test]

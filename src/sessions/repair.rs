@@ -28,7 +28,8 @@ left out is said. A session that is not damaged is left as it is.
 
 {options}
 ",
-    options: &[flag("", "--dry-run", "say what would be kept and left out; write nothing").sets(|a| a.dry_run = true)],
+    options: &[flag("", "--dry-run", "say what would be kept and left out; write nothing")
+        .sets(|a| a.dry_run = true)],
     args: &[Arg::one("NAME|ID", Kind::Session).takes(|a, v| {
         a.name = v.text();
         Ok(())
