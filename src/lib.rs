@@ -1,10 +1,8 @@
 //! hermes: chat sessions as plain JSON files; every terminal continues its
 //! own conversation. The library holds everything; `main.rs` only parses,
-//! runs and reports. Layers, bottom up (no module uses one above it):
-//! `sys`, `error`, `args`, `hash`, `time`, `text`, `fsio`, `output`; `store`;
-//! `config`; `terminal`; `resolve`; `view`; `chat` and `sessions` (which
-//! never use each other); `configure` (`hermes config`, which runs the
-//! agent of `chat`); `cli`, whose `cli::run` is the dispatcher at the top.
+//! runs and reports. The rooms and their ranks (no module uses one ranked
+//! above its own) are in ARCHITECTURE.md, checked by
+//! tests/t6700-architecture.sh.
 
 // nanoserde's DeJson derive expands `#[nserde(default)]` Option fields to
 // code that clippy's question_mark lint flags (in the derive's output, not

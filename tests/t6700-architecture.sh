@@ -124,4 +124,37 @@ test_expect_success 'chat and sessions never use each other' '
 	! grep -rn "crate::chat" "$ROOT/src/sessions"
 '
 
+# sizes FILE: "FILE: N lines of code" when over 600, and "FILE: fn NAME:
+# N lines" for each function over 80 (Error's Display, the one place of
+# every message, excepted). Lines of code: not blank, not a // comment.
+cat >"$TRASH_ROOT/sizes.awk" <<\EOF
+function code(line) { return line !~ /^[ \t]*$/ && line !~ /^[ \t]*\/\// }
+code($0) { loc++; if (name != "") n++ }
+name == "" && /^[ \t]*(pub(\([a-z]+\))? )?(const )?(unsafe )?fn [a-z_0-9]+/ && $0 !~ /;[ \t]*$/ {
+	indent = $0; sub(/[^ \t].*/, "", indent)
+	name = $0; sub(/.*fn /, "", name); sub(/[^a-z_0-9].*/, "", name)
+	n = 1
+}
+name != "" && $0 == indent "}" {
+	if (n > 80 && !(FILENAME ~ /error\.rs$/ && name == "fmt")) print FILENAME ": fn " name ": " n " lines"
+	name = ""
+}
+END { if (loc > 600) print FILENAME ": " loc " lines of code" }
+EOF
+
+test_expect_success 'no file over 600 lines of code, no function over 80 (Error::fmt excepted)' '
+	(cd "$ROOT" && find src -name "*.rs" | sort) >files &&
+	test_line_count -gt 50 files &&
+	(cd "$ROOT" && while read -r file; do awk -f "$TRASH_ROOT/sizes.awk" "$file"; done) <files >over &&
+	test_must_be_empty over
+'
+
+test_expect_success 'the size check sees a file and a function too long' '
+	awk "BEGIN { print \"fn long() {\"; for (i = 0; i < 85; i++) print \"    x();\"; print \"}\";
+		for (i = 0; i < 600; i++) print \"const X: u8 = 0;\" }" >big.rs &&
+	awk -f "$TRASH_ROOT/sizes.awk" big.rs >over &&
+	grep "big.rs: fn long: 87 lines" over &&
+	grep "big.rs: 687 lines of code" over
+'
+
 test_done

@@ -108,22 +108,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             }
         },
     };
-    let mut flags: Vec<(&'static str, String, &'static str)> =
-        agent::choice_flag(&args.agent).into_iter().collect();
-    if args.plain {
-        flags.push(("render", "plain".to_string(), "--plain"));
-    }
-    if let Some(budget) = &args.context {
-        flags.push(("context", budget.clone(), "--context"));
-    }
-    let settings = match agent::resolve_settings(store, flags.clone()) {
-        Ok(settings) => settings,
-        // Notes are kept even while config.toml is being mended.
-        Err(_) if args.agent == AgentChoice::Disabled => {
-            Settings::resolve(&crate::settings::Sources { flags, ..Default::default() })
-        }
-        Err(e) => return Err(e),
-    };
+    let settings = chat_settings(store, &args)?;
     let agent = agent::choose(&settings, &args.agent)?;
     // `-s` on a session that exists sets its system prompt now.
     let target = match (target, &explicit_system) {
@@ -158,6 +143,27 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         let text = read_message(args.query.as_ref())?;
         sys::catch_interrupts();
         chat.one_shot(target, pending_title, text)
+    }
+}
+
+/// config.toml's settings with what this chat's command line says of them
+/// (`--agent`, `--plain`, `--context`).
+fn chat_settings(store: &Store, args: &Args) -> Result<Settings> {
+    let mut flags: Vec<(&'static str, String, &'static str)> =
+        agent::choice_flag(&args.agent).into_iter().collect();
+    if args.plain {
+        flags.push(("render", "plain".to_string(), "--plain"));
+    }
+    if let Some(budget) = &args.context {
+        flags.push(("context", budget.clone(), "--context"));
+    }
+    match agent::resolve_settings(store, flags.clone()) {
+        Ok(settings) => Ok(settings),
+        // Notes are kept even while config.toml is being mended.
+        Err(_) if args.agent == AgentChoice::Disabled => {
+            Ok(Settings::resolve(&crate::settings::Sources { flags, ..Default::default() }))
+        }
+        Err(e) => Err(e),
     }
 }
 

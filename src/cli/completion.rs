@@ -402,72 +402,25 @@ fn fish_option(names: &str, flag: &Flag) -> String {
 }
 
 fn fish() -> String {
-    let mut lines = Vec::new();
-    for node in COMMANDS {
-        lines.push(format!(
-            "complete -c hermes -n '__hermes_at \"\"' -a {} -d {}",
-            node.name(),
-            quoted(&node.summary())
-        ));
-    }
+    let mut lines: Vec<String> = COMMANDS
+        .iter()
+        .map(|node| {
+            format!(
+                "complete -c hermes -n '__hermes_at \"\"' -a {} -d {}",
+                node.name(),
+                quoted(&node.summary())
+            )
+        })
+        .collect();
     let mut values = Vec::new();
     let mut optional_kinds = Vec::new();
     for context in contexts() {
-        let names = context
-            .names
-            .iter()
-            .map(|n| if n.is_empty() { "\"\"".to_string() } else { n.clone() })
-            .collect::<Vec<_>>();
-        // hermes -c ...: chat's options before any command.
-        let names =
-            if context.names == ["chat"] { format!("\"\" {}", names.join(" ")) } else { names.join(" ") };
-        for flag in shown(&context.flags) {
-            lines.push(fish_option(&names, flag));
-            if let Some(value) = flag.value {
-                let kind = kind_word(value.kind);
-                let kind = if value.optional { format!("?{kind}") } else { kind };
-                let cases: Vec<String> = context
-                    .names
-                    .iter()
-                    .flat_map(|n| flag.spellings().map(move |s| quoted(&format!("{n}/{s}"))))
-                    .collect();
-                values.push(format!("        case {}\n            echo '{kind}'", cases.join(" ")));
-                if value.optional && !optional_kinds.contains(&value.kind) {
-                    optional_kinds.push(value.kind);
-                    lines.push(format!(
-                        "complete -c hermes -n '__hermes_optional {}' {}",
-                        kind_word(value.kind),
-                        fish_values(value.kind)
-                    ));
-                }
-            }
-        }
-        for (i, arg) in context.args.iter().enumerate() {
-            let at = if arg.many { format!("{i}+") } else { i.to_string() };
-            if arg.kind == Kind::Command {
-                lines.push(format!(
-                    "complete -c hermes -n '__hermes_arg 0 {names}' {}",
-                    fish_values(arg.kind)
-                ));
-                lines.push(format!(
-                    "complete -c hermes -n '__hermes_arg 1 {names}' -a '(__hermes_verbs (__hermes_first))'"
-                ));
-                continue;
-            }
-            let offered = fish_values(arg.kind);
-            if !offered.is_empty() {
-                lines.push(format!("complete -c hermes -n '__hermes_arg {at} {names}' {offered}"));
-            }
-        }
+        fish_context(&context, &mut lines, &mut values, &mut optional_kinds);
     }
     for node in COMMANDS {
         for verb in node.verbs() {
-            lines.push(format!(
-                "complete -c hermes -n '__hermes_at {}' -a {} -d {}",
-                node.name(),
-                verb.name(),
-                quoted(verb.summary())
-            ));
+            let (name, summary) = (verb.name(), quoted(verb.summary()));
+            lines.push(format!("complete -c hermes -n '__hermes_at {}' -a {name} -d {summary}", node.name()));
         }
     }
     let mut verbs = Vec::new();
@@ -480,8 +433,7 @@ fn fish() -> String {
     let setting_values: Vec<String> = settings::TABLE
         .iter()
         .filter(|s| !s.words.is_empty())
-        .map(|s| (s.key, s.words))
-        .map(|(key, words)| format!("        case {key}\n            printf '%s\\n' {}", words.join(" ")))
+        .map(|s| format!("        case {}\n            printf '%s\\n' {}", s.key, s.words.join(" ")))
         .collect();
     let global: Vec<&str> = GLOBAL.iter().flat_map(|f| f.spellings()).collect();
     FISH.replace("@VERBS@", &verbs.join("\n"))
@@ -490,6 +442,51 @@ fn fish() -> String {
         .replace("@COMMANDS@", &command_names())
         .replace("@SETTING_VALUES@", &setting_values.join("\n"))
         .replace("@COMPLETIONS@", &lines.join("\n"))
+}
+
+/// A context's fish lines: its options (with what their values are, for
+/// `__hermes_value`) and what its arguments complete to.
+fn fish_context(
+    context: &Context,
+    lines: &mut Vec<String>,
+    values: &mut Vec<String>,
+    optional: &mut Vec<Kind>,
+) {
+    let names: Vec<String> =
+        context.names.iter().map(|n| if n.is_empty() { "\"\"".to_string() } else { n.clone() }).collect();
+    // hermes -c ...: chat's options before any command.
+    let names = if context.names == ["chat"] { format!("\"\" {}", names.join(" ")) } else { names.join(" ") };
+    for flag in shown(&context.flags) {
+        lines.push(fish_option(&names, flag));
+        let Some(value) = flag.value else { continue };
+        let kind = kind_word(value.kind);
+        let kind = if value.optional { format!("?{kind}") } else { kind };
+        let cases: Vec<String> = context
+            .names
+            .iter()
+            .flat_map(|n| flag.spellings().map(move |s| quoted(&format!("{n}/{s}"))))
+            .collect();
+        values.push(format!("        case {}\n            echo '{kind}'", cases.join(" ")));
+        if value.optional && !optional.contains(&value.kind) {
+            optional.push(value.kind);
+            let (word, offered) = (kind_word(value.kind), fish_values(value.kind));
+            lines.push(format!("complete -c hermes -n '__hermes_optional {word}' {offered}"));
+        }
+    }
+    for (i, arg) in context.args.iter().enumerate() {
+        let at = if arg.many { format!("{i}+") } else { i.to_string() };
+        if arg.kind == Kind::Command {
+            lines.push(format!("complete -c hermes -n '__hermes_arg 0 {names}' {}", fish_values(arg.kind)));
+            lines.push(format!(
+                "complete -c hermes -n '__hermes_arg 1 {names}' -a '(__hermes_verbs (__hermes_first))'"
+            ));
+            continue;
+        }
+        let offered = fish_values(arg.kind);
+        if !offered.is_empty() {
+            lines.push(format!("complete -c hermes -n '__hermes_arg {at} {names}' {offered}"));
+        }
+    }
 }
 
 #[cfg(test)]
