@@ -121,8 +121,8 @@ Interactive commands: {slash}; Tab completes them, and after them a title,
 a file name or a model. Ctrl-D quits; Ctrl-C stops a running reply. On a
 terminal the prompt names the session and edits the line: arrows, Home, End
 and Emacs keys; Up, Down and Ctrl-R for earlier messages; Alt-Enter or Ctrl-J
-for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR (with TERM=dumb, plain
-lines). See 'man hermes'. On a terminal a reply's Markdown is drawn as it
+for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR (with TERM=dumb, line by
+line). See 'man hermes'. On a terminal a reply's Markdown is drawn as it
 streams and its escape sequences are shown, not obeyed (colours pass, unless
 NO_COLOR is set: then they are dropped); the file keeps the reply as sent.
 What the agent leaves running once it exits is killed.

@@ -316,8 +316,8 @@ impl Chat<'_> {
             return Ok(Next::Prompt);
         }
         // As Ctrl-X Ctrl-E: the text comes back to the prompt, to be
-        // read and sent with Enter. Plain lines cannot be given text
-        // to edit: there it is sent, unless the editor left it as it was.
+        // read and sent with Enter. Line-by-line reading cannot be given
+        // text to edit: there it is sent, unless the editor left it as it was.
         if state.lines.is_editor() {
             state.lines.prefill(text);
             return Ok(Next::Prompt);

@@ -22,7 +22,7 @@ pub(crate) enum Line {
 }
 
 /// How long the terminal has to answer the first cursor position query:
-/// one that does not is left to plain line reading.
+/// one that does not is read line by line.
 const ANSWER_WAIT: Duration = Duration::from_millis(500);
 
 /// Columns a tab takes in the editor (it is kept as a tab in the text).
@@ -57,7 +57,7 @@ struct Drawn {
 impl Editor {
     /// An editor on stdin and stdout, if both are a terminal that can take
     /// it: TERM set and not `dumb`, raw mode possible, and an answer to a
-    /// cursor position query. Otherwise Err, and lines are read plainly,
+    /// cursor position query. Otherwise Err, and lines are read line by line,
     /// starting with what was typed while the terminal was asked.
     pub(crate) fn for_terminal() -> std::result::Result<Editor, Vec<u8>> {
         if !sys::isatty(0) || !sys::isatty(1) {

@@ -2,7 +2,7 @@
 //! the terminal's current incarnation (its session leader). Beside it: the
 //! breadcrumbs (`breadcrumb`), and talking to a person at the terminal: raw
 //! mode and keys (`raw`, `keys`), the prompt's line editor (`lineedit`,
-//! `compose`) and plain lines (`prompt`).
+//! `compose`) and line-by-line reading (`prompt`).
 
 pub mod breadcrumb;
 pub(crate) mod compose;

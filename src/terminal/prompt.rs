@@ -11,12 +11,12 @@ use crate::terminal::lineedit::Editor;
 pub(crate) use crate::terminal::lineedit::Line;
 
 /// Where the chat reads what is typed: the line editor on a terminal that
-/// can take it, else plain lines as the terminal's own line discipline
+/// can take it, else line by line, as the terminal's own line discipline
 /// edits them (TERM=dumb, a terminal that does not answer).
 pub(crate) enum LineReader {
-    /// Plain lines; `typed_ahead` is what was typed while the terminal was
+    /// Line by line; `typed_ahead` is what was typed while the terminal was
     /// asked whether it can take the editor (read in raw mode: Enter as CR).
-    Plain {
+    Lines {
         typed_ahead: Vec<u8>,
     },
     Editor(Box<Editor>),
@@ -28,7 +28,7 @@ impl LineReader {
     pub(crate) fn for_chat() -> LineReader {
         match Editor::for_terminal() {
             Ok(editor) => LineReader::Editor(Box::new(editor)),
-            Err(typed) => LineReader::Plain {
+            Err(typed) => LineReader::Lines {
                 typed_ahead: typed.into_iter().map(|b| if b == b'\r' { b'\n' } else { b }).collect(),
             },
         }
@@ -39,7 +39,7 @@ impl LineReader {
     pub(crate) fn cooked<T>(&mut self, during: impl FnOnce() -> T) -> T {
         match self {
             LineReader::Editor(editor) => editor.cooked(during),
-            LineReader::Plain { .. } => during(),
+            LineReader::Lines { .. } => during(),
         }
     }
 
@@ -49,12 +49,12 @@ impl LineReader {
     pub(crate) fn replying<T>(&mut self, during: impl FnOnce() -> T) -> T {
         match self {
             LineReader::Editor(editor) => editor.cooked_quietly(during),
-            LineReader::Plain { .. } if sys::isatty(0) => crate::terminal::raw::echo_off_during(0, during),
-            LineReader::Plain { .. } => during(),
+            LineReader::Lines { .. } if sys::isatty(0) => crate::terminal::raw::echo_off_during(0, during),
+            LineReader::Lines { .. } => during(),
         }
     }
 
-    /// Whether lines are read by the editor (not plain lines).
+    /// Whether lines are read by the editor (not line by line).
     pub(crate) fn is_editor(&self) -> bool {
         matches!(self, LineReader::Editor(_))
     }
@@ -68,7 +68,7 @@ impl LineReader {
     }
 
     /// One message. The editor shows `prompt` and steps through `history`
-    /// (oldest first); plain reading shows `> `.
+    /// (oldest first); line-by-line reading shows `> `.
     /// `complete` is what Tab may make of a slash command (the editor's).
     pub(crate) fn read(
         &mut self,
@@ -78,7 +78,7 @@ impl LineReader {
     ) -> Result<Line> {
         match self {
             LineReader::Editor(editor) => editor.read_line(prompt, history, complete),
-            LineReader::Plain { typed_ahead } => {
+            LineReader::Lines { typed_ahead } => {
                 {
                     let mut out = io::stdout().lock();
                     let _ = write!(out, "> ");

@@ -25,11 +25,11 @@ use nanoserde::SerJson;
 use crate::store::json;
 use crate::store::session::{FORMAT, Header, MAX_MESSAGE_BYTES, Message, Session};
 
-mod plain;
+mod canonical;
 mod salvage;
 mod take;
 mod write;
-use plain::{Plain, is_plainly_valid, plain_parts, written_form};
+use canonical::{Canonical, canonical_parts, is_canonical, written_form};
 pub(crate) use salvage::salvage;
 use take::take_written;
 pub(crate) use write::{Place, encode_line, insert};
@@ -145,7 +145,7 @@ pub(crate) struct Reader<R: Read> {
     /// The last message's bytes, as stored.
     raw: Vec<u8>,
     /// Its parts, when it was read in the form hermes writes (checked).
-    plain: Option<Plain>,
+    canonical: Option<Canonical>,
     /// How many messages were read.
     count: u64,
 }
@@ -185,7 +185,7 @@ pub(crate) fn read<R: Read>(mut src: R) -> Result<Reader<R>, Fault> {
         header,
         state: State::First,
         raw: Vec::new(),
-        plain: None,
+        canonical: None,
         count: 0,
     })
 }
@@ -247,7 +247,7 @@ impl<R: Read> Reader<R> {
         if !self.advance()? {
             return Ok(None);
         }
-        if let Some(plain) = self.plain.clone().or_else(|| plain_parts(&self.raw)) {
+        if let Some(plain) = self.canonical.clone().or_else(|| canonical_parts(&self.raw)) {
             return Ok(Some(JsonMessage {
                 role: plain.role,
                 content: Cow::Borrowed(&self.raw[plain.content]),
@@ -271,7 +271,7 @@ impl<R: Read> Reader<R> {
         if !self.advance()? {
             return Ok(false);
         }
-        if self.plain.is_none() && !is_plainly_valid(&self.raw) {
+        if self.canonical.is_none() && !is_canonical(&self.raw) {
             decode_message(&self.raw).map_err(|why| self.in_message(why))?;
         }
         Ok(true)
@@ -340,15 +340,15 @@ impl<R: Read> Reader<R> {
         // Most messages are in the form hermes writes and in the buffer
         // whole: found and checked in one pass.
         let buffered = self.src.fill_buf()?;
-        self.plain = written_form(buffered).map(|(len, plain)| {
+        self.canonical = written_form(buffered).map(|(len, plain)| {
             self.raw.extend_from_slice(&buffered[..len]);
             plain
         });
-        match self.plain {
+        match self.canonical {
             Some(_) => self.src.consume(self.raw.len()),
             // Longer than what is buffered (or in another form).
             None => {
-                self.plain = take_written(&mut self.src, &mut self.raw).map_err(|fault| match fault {
+                self.canonical = take_written(&mut self.src, &mut self.raw).map_err(|fault| match fault {
                     Fault::Damaged(why) => self.in_message(why),
                     other => other,
                 })?
@@ -611,7 +611,7 @@ mod tests {
                 assert_eq!(pieces, whole.clone().map_err(|_| ()), "{piece}: {}", String::from_utf8_lossy(v));
                 let mut reader = read(Pieces(&file, piece)).unwrap();
                 assert_eq!(json(&mut reader), whole_json, "{piece}: {}", String::from_utf8_lossy(v));
-                if reader.plain.is_some() {
+                if reader.canonical.is_some() {
                     streamed += 1;
                 }
             }

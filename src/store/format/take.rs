@@ -4,7 +4,7 @@
 
 use std::io::BufRead;
 
-use super::plain::{Fed, Plain, Streaming};
+use super::canonical::{Canonical, Fed, Streaming};
 use super::{Fault, MESSAGE_BYTES_MAX, TRUNCATED, damaged};
 use crate::store::json;
 
@@ -12,7 +12,7 @@ use crate::store::json;
 /// it on the way when it is in the form hermes writes (one pass over a
 /// long message, as `written_form` is over a short one): its parts then.
 /// None: not told, `decode_message` decides.
-pub(super) fn take_written(src: &mut impl BufRead, into: &mut Vec<u8>) -> Result<Option<Plain>, Fault> {
+pub(super) fn take_written(src: &mut impl BufRead, into: &mut Vec<u8>) -> Result<Option<Canonical>, Fault> {
     let Some(mut form) = Streaming::start(src.fill_buf()?) else {
         return take_object(src, into).map(|()| None);
     };

@@ -1,5 +1,5 @@
-//! The fast check of a message in the form hermes writes: one pass over
-//! its bytes, no decoding (see `is_plainly_valid`).
+//! The fast check of a message in its canonical form, the one hermes
+//! writes: one pass over its bytes, no decoding (see `is_canonical`).
 
 use super::ROLES;
 use crate::store::json;
@@ -11,24 +11,24 @@ use crate::store::json;
 /// that form itself, in one pass. False means "not told":
 /// `decode_message` decides. Checking a long session this way costs a
 /// fraction of decoding it.
-pub(super) fn is_plainly_valid(bytes: &[u8]) -> bool {
-    plain_parts(bytes).is_some()
+pub(super) fn is_canonical(bytes: &[u8]) -> bool {
+    canonical_parts(bytes).is_some()
 }
 
-/// The parts of a message `is_plainly_valid` passes: its role, and where
+/// The parts of a message `is_canonical` passes: its role, and where
 /// its content lies as a JSON string (quotes included).
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Plain {
+pub(super) struct Canonical {
     pub(super) role: &'static str,
     pub(super) content: std::ops::Range<usize>,
 }
 
-pub(super) fn plain_parts(bytes: &[u8]) -> Option<Plain> {
+pub(super) fn canonical_parts(bytes: &[u8]) -> Option<Canonical> {
     if std::str::from_utf8(bytes).is_err() || bytes.first() != Some(&b'{') {
         return None;
     }
     let mut seen = [false; 3];
-    let mut plain = Plain { role: "", content: 0..0 };
+    let mut parts = Canonical { role: "", content: 0..0 };
     let mut at = 1; // after '{'
     loop {
         blank(bytes, &mut at);
@@ -44,14 +44,14 @@ pub(super) fn plain_parts(bytes: &[u8]) -> Option<Plain> {
         }
         at += 1;
         blank(bytes, &mut at);
-        let which = value(bytes, &mut at, key, &mut plain)?;
+        let which = value(bytes, &mut at, key, &mut parts)?;
         if std::mem::replace(&mut seen[which], true) {
             return None;
         }
         blank(bytes, &mut at);
         match bytes.get(at) {
             Some(b',') => at += 1,
-            Some(b'}') => return (seen == [true; 3] && at + 1 == bytes.len()).then_some(plain),
+            Some(b'}') => return (seen == [true; 3] && at + 1 == bytes.len()).then_some(parts),
             _ => return None,
         }
     }
@@ -61,9 +61,9 @@ pub(super) fn plain_parts(bytes: &[u8]) -> Option<Plain> {
 /// hermes writes, `{"role":"R","content":"...","ts":N}` (no blanks, these
 /// keys in this order, no `\u` escape): its length and parts, found and
 /// checked in one pass over the bytes, the content's scanned a word at a
-/// time. Such a message is one `plain_parts` passes. None when it is not
+/// time. Such a message is one `canonical_parts` passes. None when it is not
 /// in that form or does not end within `bytes`: the general path decides.
-pub(super) fn written_form(bytes: &[u8]) -> Option<(usize, Plain)> {
+pub(super) fn written_form(bytes: &[u8]) -> Option<(usize, Canonical)> {
     const OPEN: &[u8] = b"{\"role\":\"";
     const CONTENT: &[u8] = b"\",\"content\":\"";
     const TS: &[u8] = b",\"ts\":";
@@ -95,7 +95,7 @@ pub(super) fn written_form(bytes: &[u8]) -> Option<(usize, Plain)> {
     if !plain_number(&number[..len]) || number.get(len) != Some(&b'}') {
         return None;
     }
-    Some((at + 1 + TS.len() + len + 1, Plain { role, content: start..at + 1 }))
+    Some((at + 1 + TS.len() + len + 1, Canonical { role, content: start..at + 1 }))
 }
 
 /// A message in the form `written_form` passes that is longer than the read
@@ -177,18 +177,18 @@ impl Streaming {
 
     /// The parts of the whole message, `bytes`, whose content closes at
     /// `close`: None when its content is not UTF-8 (the general path says why).
-    pub(super) fn finish(self, bytes: &[u8], close: usize) -> Option<Plain> {
+    pub(super) fn finish(self, bytes: &[u8], close: usize) -> Option<Canonical> {
         if !self.ascii {
             std::str::from_utf8(&bytes[self.open + 1..close]).ok()?;
         }
-        Some(Plain { role: self.role, content: self.open..close + 1 })
+        Some(Canonical { role: self.role, content: self.open..close + 1 })
     }
 }
 
 /// The value of field `key` at `at`, taken into `plain`, `at` moved past
 /// it: which field it was (0 role, 1 content, 2 ts), or None when it is
 /// not the plain form.
-fn value(bytes: &[u8], at: &mut usize, key: &[u8], plain: &mut Plain) -> Option<usize> {
+fn value(bytes: &[u8], at: &mut usize, key: &[u8], plain: &mut Canonical) -> Option<usize> {
     match key {
         b"role" if bytes.get(*at) == Some(&b'"') => {
             let (end, escaped, _) = string_end(bytes, *at)?;
@@ -302,13 +302,13 @@ mod tests {
             r#"{"role":"user","content":"x,"ts":1}"#,
             r#"{"role":"user","content":"x","ts":1,}"#,
         ] {
-            if is_plainly_valid(m.as_bytes()) {
+            if is_canonical(m.as_bytes()) {
                 assert!(decode_message(m.as_bytes()).is_ok(), "{m}");
             }
         }
-        assert!(is_plainly_valid(br#"{"role":"user","content":"a \"b\" \n","ts":1.5}"#));
-        assert!(is_plainly_valid(br#"{ "ts" : 1 , "content" : "" , "role" : "system" }"#));
-        assert!(!is_plainly_valid(b"{\"role\":\"user\",\"content\":\"\xff\",\"ts\":1}"));
+        assert!(is_canonical(br#"{"role":"user","content":"a \"b\" \n","ts":1.5}"#));
+        assert!(is_canonical(br#"{ "ts" : 1 , "content" : "" , "role" : "system" }"#));
+        assert!(!is_canonical(b"{\"role\":\"user\",\"content\":\"\xff\",\"ts\":1}"));
     }
 
     /// A message in the form hermes writes, with escapes.
@@ -337,23 +337,23 @@ mod tests {
         let mut tried = 0;
         for v in damaged_variants(MESSAGE) {
             tried += 1;
-            if is_plainly_valid(&v) {
+            if is_canonical(&v) {
                 assert!(decode_message(&v).is_ok(), "{}", String::from_utf8_lossy(&v));
             }
         }
         assert!(tried > 3000);
-        assert!(is_plainly_valid(MESSAGE));
+        assert!(is_canonical(MESSAGE));
     }
 
     /// What `written_form` finds at the start of `bytes`, checked against
     /// the general path: the same end as `take_object` finds, the same
-    /// parts as `plain_parts`, and a message that decodes.
+    /// parts as `canonical_parts`, and a message that decodes.
     fn written_form_agrees(bytes: &[u8]) -> bool {
         let Some((len, plain)) = written_form(bytes) else { return false };
         let mut taken = Vec::new();
         take_object(&mut &bytes[..], &mut taken).expect("an object");
         assert_eq!(taken, &bytes[..len], "{}", String::from_utf8_lossy(bytes));
-        assert_eq!(plain_parts(&taken), Some(plain), "{}", String::from_utf8_lossy(bytes));
+        assert_eq!(canonical_parts(&taken), Some(plain), "{}", String::from_utf8_lossy(bytes));
         assert!(decode_message(&taken).is_ok(), "{}", String::from_utf8_lossy(bytes));
         true
     }
