@@ -124,6 +124,39 @@ test_expect_success TMUX 'two terminals on one session: the other one'"'"'s mess
 	keys C-u C-d && hermes_exited 0
 '
 
+test_expect_success TMUX 'no news of its own changes: /system and /compact after a reply are not another terminal'"'"'s' '
+	agent answer.sh "cat >/dev/null; echo the answer" &&
+	start_pane &&
+	start_hermes "chat --agent $TRASH/answer.sh" &&
+	wait_until ready "new session>" &&
+	typed "/new repro two" && keys Enter &&
+	wait_until ready "repro two>" &&
+	typed "first" && keys Enter &&
+	wait_until on_screen -x "the answer" &&
+	wait_until ready "repro two>" &&
+	typed "/system be brief" && keys Enter &&
+	wait_until on_screen "^System prompt set for this session" &&
+	wait_until ready "repro two>" &&
+	typed "second" && keys Enter &&
+	wait_until screen_count "^the answer" 2 &&
+	wait_until ready "repro two>" &&
+	typed "/compact 1" && keys Enter &&
+	wait_until on_screen "summary" &&
+	wait_until ready "repro two>" &&
+	typed "third" && keys Enter &&
+	wait_until screen_count "^the answer" 3 &&
+	wait_until ready "repro two>" &&
+	! on_screen "from another terminal" &&
+	hermes chat -c "repro two" -q "from elsewhere" --no-agent -Q &&
+	typed "fourth" && keys Enter &&
+	wait_until screen_count "^the answer" 4 &&
+	screen | grep -n -e "^1 new message from another terminal:" -e "^from elsewhere" -e "^the answer" | tail -n 3 >order &&
+	sed "s/^[0-9]*://" order >actual &&
+	printf "%s\n" "1 new message from another terminal:" "from elsewhere" "the answer" >expect &&
+	test_cmp expect actual &&
+	keys C-d && hermes_exited 0
+'
+
 test_expect_success TMUX 'a failed send is joined only by this chat: another terminal'"'"'s message in between is shown as news and never rewritten' '
 	agent fail.sh "echo down >&2; exit 7" &&
 	start_pane &&

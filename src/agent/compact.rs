@@ -48,6 +48,8 @@ pub(crate) enum Outcome {
         read: u64,
         chars: u64,
         summary_chars: u64,
+        /// The summary's time (that of the last message it covers).
+        ts: f64,
     },
 }
 
@@ -57,7 +59,7 @@ impl Outcome {
             Outcome::Nothing => {
                 "nothing to compact: no messages older than those kept, since the last summary".into()
             }
-            Outcome::Done { covered, read, chars, summary_chars } => format!(
+            Outcome::Done { covered, read, chars, summary_chars, .. } => format!(
                 "compacted: a summary of {} characters now stands for the {covered} messages before it ({read} read, {} characters)",
                 context::thousands(*summary_chars),
                 context::thousands(*chars)
@@ -133,7 +135,7 @@ pub(crate) fn compact(
     let message = Message::summary(summary, last_ts);
     let summary_chars = message.content.chars().count() as u64;
     match store.insert(&header.id, Place { after: cut, last }, &message)? {
-        Some(_) => Ok(Outcome::Done { covered: cut, read, chars, summary_chars }),
+        Some(_) => Ok(Outcome::Done { covered: cut, read, chars, summary_chars, ts: last_ts }),
         None => Err(Error::Refused(
             "the session changed while it was being summarised; it was left as it was: compact it again"
                 .into(),

@@ -54,7 +54,7 @@ struct Chat<'a> {
     in_chat: bool,
     /// The times of the messages this chat saved (or joined) since its
     /// prompt last looked for another terminal's.
-    saved_here: std::cell::RefCell<Vec<f64>>,
+    saved_here: std::cell::RefCell<Vec<state::Mark>>,
     /// The most characters a turn sends (`--context`, `/context`, config.toml).
     budget: Cell<u64>,
     /// `compact = "auto"`: compact before a turn that would leave messages out.
@@ -479,6 +479,9 @@ impl Chat<'_> {
             drop(started.take());
             match compact::compact(self.store, agent, header, budget, None) {
                 Ok(outcome) => {
+                    if let compact::Outcome::Done { ts, .. } = outcome {
+                        self.saved_here.borrow_mut().push(state::Mark::new("system", true, ts));
+                    }
                     if sys::isatty(2) {
                         output::notice(&outcome.describe());
                     }
@@ -510,7 +513,7 @@ impl Chat<'_> {
                 interrupted: reply.interrupted.then_some(true),
                 ..Message::new("assistant", reply.text, time::now())
             };
-            self.saved_here.borrow_mut().push(message.ts);
+            self.saved_here.borrow_mut().push(state::Mark::of(&message));
             match self.store.append(&header.id, &[message], |_| {}) {
                 Ok(_) => {}
                 // Shown, but the session has no room for it.

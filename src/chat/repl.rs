@@ -4,15 +4,15 @@
 use std::io;
 
 use super::slash;
-use super::state::{Interactive, Next, Own, go_on_after, message_text, note_in_chat, user_messages};
+use super::state::{Interactive, Known, Mark, Next, Own, go_on_after, message_text, note_in_chat};
 use super::{Chat, ReplyOutcome, check_not_blank};
 use crate::error::{Error, Result};
 use crate::resolve::Reason;
 use crate::store::session::{Header, Message};
 use crate::sys;
+use crate::terminal;
 use crate::terminal::prompt::{self, LineReader};
 use crate::time;
-use crate::{terminal, view};
 
 impl Chat<'_> {
     pub(super) fn interactive(
@@ -27,7 +27,7 @@ impl Chat<'_> {
             history: Vec::new(),
             unanswered: None,
             mine: None,
-            seen: 0,
+            known: Known::default(),
             lines: LineReader::for_chat(),
         };
         self.greet(&mut state, chose_by)?;
@@ -82,8 +82,7 @@ impl Chat<'_> {
         match &state.current {
             Some(h) => {
                 self.point_breadcrumb(h);
-                state.history = self.show_resume(h, chose_by)?;
-                state.seen = self.store.header(&h.id)?.map_or(0, |h| h.message_count);
+                (state.history, state.known) = self.show_resume(h, chose_by)?;
             }
             None if state.pending_title.is_some() => {
                 // --create-if-missing in a terminal: the named session exists
@@ -131,7 +130,7 @@ impl Chat<'_> {
         };
         if state.current.is_none() {
             self.point_breadcrumb(&header);
-            state.seen = 0;
+            state.known = Known::default();
         }
         if state.history.last() != Some(&text) {
             state.history.push(text);
@@ -153,7 +152,7 @@ impl Chat<'_> {
         }
         let message = Message::new("user", text.to_string(), time::now());
         let ts = message.ts;
-        self.saved_here.borrow_mut().push(ts);
+        self.saved_here.borrow_mut().push(Mark::of(&message));
         let (header, _bookkept) =
             self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message, || {})?;
         // Appended under the session's lock: the last message.
@@ -177,7 +176,7 @@ impl Chat<'_> {
                     }
                     last.content = format!("{}\n\n{text}", last.content);
                     last.ts = time::now();
-                    self.saved_here.borrow_mut().push(last.ts);
+                    self.saved_here.borrow_mut().push(Mark::of(last));
                     joined = Some(Own { index: own.index, ts: last.ts });
                     true
                 }
@@ -252,34 +251,6 @@ impl Chat<'_> {
             .mine
             .filter(|mine| mine.index == question.index && mine.ts.to_bits() == question.ts.to_bits());
         self.answer(state, &header, own)
-    }
-
-    /// Say what another terminal added to this session since the prompt
-    /// last drew (and show it), and give its messages to Up and Down.
-    fn news_from_elsewhere(&self, state: &mut Interactive) -> Result<()> {
-        let Some(h) = &state.current else { return Ok(()) };
-        let count = self.store.header(&h.id)?.map_or(0, |h| h.message_count);
-        let saved_here = std::mem::take(&mut *self.saved_here.borrow_mut());
-        if count <= state.seen + saved_here.len() as u64 {
-            state.seen = count;
-            return Ok(());
-        }
-        let Some(session) = self.store.load(&h.id)? else { return Ok(()) };
-        let from = (state.seen as usize).min(session.messages.len());
-        state.seen = session.messages.len() as u64;
-        let news: Vec<&Message> =
-            session.messages[from..].iter().filter(|m| !saved_here.contains(&m.ts)).collect();
-        if news.is_empty() {
-            return Ok(());
-        }
-        crate::output::say!("{} from another terminal:", crate::text::counted(news.len(), "new message"));
-        for m in &news {
-            crate::output::say!("{}", view::render_message(m, 400));
-        }
-        // Up and Down step through the session's messages as the file has them.
-        state.history = user_messages(&session);
-        state.current = Some(session.header);
-        Ok(())
     }
 }
 

@@ -142,7 +142,9 @@ pub(crate) const COMMANDS: &[Slash] = &[
         args: "[N]",
         help: "summarise the older messages (keeping the last N)",
         takes: Takes::Words(Kind::Number),
-        run: |chat, state, arg| chat.compact(state, arg).map(|()| Next::Prompt),
+        run: |chat, state, arg| {
+            chat.own_change(state, |state| chat.compact(state, arg)).map(|()| Next::Prompt)
+        },
     },
     Slash {
         name: "id",
@@ -172,7 +174,9 @@ pub(crate) const COMMANDS: &[Slash] = &[
         args: "[TEXT]",
         help: "show the session's system prompt, or set it",
         takes: Takes::Text,
-        run: |chat, state, arg| chat.system_command(state, arg).map(|()| Next::Prompt),
+        run: |chat, state, arg| {
+            chat.own_change(state, |state| chat.system_command(state, arg)).map(|()| Next::Prompt)
+        },
     },
     Slash {
         name: "quit",
@@ -335,7 +339,7 @@ impl Chat<'_> {
         // `/new TITLE` changes nothing.
         state.pending_title = if rest.is_empty() { None } else { Some(self.title_for_new_session(rest)?) };
         state.current = None;
-        state.seen = 0;
+        state.known = Default::default();
         state.history.clear();
         state.unanswered = None;
         state.mine = None;
@@ -416,8 +420,7 @@ impl Chat<'_> {
         };
         self.leave_session();
         self.point_breadcrumb(&header);
-        state.history = self.show_resume(&header, None)?;
-        state.seen = self.store.header(&header.id)?.map_or(0, |h| h.message_count);
+        (state.history, state.known) = self.show_resume(&header, None)?;
         self.saved_here.borrow_mut().clear();
         state.current = Some(header);
         state.pending_title = None;

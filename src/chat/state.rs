@@ -7,7 +7,9 @@ use super::{Chat, title_taken};
 use crate::error::{Error, Result};
 use crate::output;
 use crate::resolve::Reason;
-use crate::store::session::{Header, Session};
+use std::collections::HashSet;
+
+use crate::store::session::{Header, Message, Session};
 use crate::store::titles;
 use crate::terminal::prompt::LineReader;
 use crate::view;
@@ -22,9 +24,9 @@ pub(super) struct Interactive {
     pub(super) unanswered: Option<Own>,
     /// The last message this chat saved (or joined) in this session.
     pub(super) mine: Option<Own>,
-    /// How many of the session's messages this prompt knows of: more in
-    /// the file are another terminal's (see `news_from_elsewhere`).
-    pub(super) seen: u64,
+    /// The session's messages this chat knows of (saw, or wrote): any
+    /// other in the file is another process's (see `news_from_elsewhere`).
+    pub(super) known: Known,
     pub(super) lines: LineReader,
 }
 
@@ -34,6 +36,56 @@ pub(super) struct Interactive {
 pub(super) struct Own {
     pub(super) index: u64,
     pub(super) ts: f64,
+}
+
+/// A message as this chat tells it from others: its role, whether it is
+/// a summary, and its time. Every message hermes writes in a session has
+/// its own (a system prompt put first takes the first message's time, but
+/// not its role; a summary takes the time of the last message it covers).
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+pub(crate) struct Mark {
+    role: u8,
+    summary: bool,
+    ts: u64,
+}
+
+impl Mark {
+    pub(crate) fn of(message: &Message) -> Mark {
+        Mark::new(&message.role, message.is_summary(), message.ts)
+    }
+
+    pub(crate) fn new(role: &str, summary: bool, ts: f64) -> Mark {
+        let role = match role {
+            "user" => 0,
+            "assistant" => 1,
+            "system" => 2,
+            _ => 3,
+        };
+        Mark { role, summary, ts: ts.to_bits() }
+    }
+}
+
+/// The messages of the session in hand this chat knows of.
+#[derive(Default)]
+pub(super) struct Known(HashSet<Mark>);
+
+impl Known {
+    /// Every message of `session`.
+    pub(super) fn of(session: &Session) -> Known {
+        Known(session.messages.iter().map(Mark::of).collect())
+    }
+
+    pub(super) fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+
+    pub(super) fn contains(&self, mark: &Mark) -> bool {
+        self.0.contains(mark)
+    }
+
+    pub(super) fn extend(&mut self, marks: impl IntoIterator<Item = Mark>) {
+        self.0.extend(marks);
+    }
 }
 
 /// What a typed line leads to.
@@ -50,8 +102,13 @@ const RESUME_SHOWN: usize = 4;
 impl Chat<'_> {
     /// Show which session this is and how it was chosen, then its last
     /// few messages (from a question, not from the middle of an exchange).
-    /// Returns its user messages, oldest first: the prompt's history.
-    pub(super) fn show_resume(&self, header: &Header, chose_by: Option<Reason>) -> Result<Vec<String>> {
+    /// Returns its user messages, oldest first (the prompt's history), and
+    /// the messages it now knows of.
+    pub(super) fn show_resume(
+        &self,
+        header: &Header,
+        chose_by: Option<Reason>,
+    ) -> Result<(Vec<String>, Known)> {
         let session =
             self.store.load(&header.id)?.unwrap_or(Session { header: header.clone(), messages: vec![] });
         let h = &session.header;
@@ -81,7 +138,55 @@ impl Chat<'_> {
         for m in &session.messages[skip..] {
             crate::output::say!("{}", view::render_message(m, 400));
         }
-        Ok(user_messages(&session))
+        Ok((user_messages(&session), Known::of(&session)))
+    }
+
+    /// Say what another terminal added to this session since the prompt
+    /// last drew (and show it), and give its messages to Up and Down.
+    pub(super) fn news_from_elsewhere(&self, state: &mut Interactive) -> Result<()> {
+        let Some(h) = &state.current else { return Ok(()) };
+        let count = self.store.header(&h.id)?.map_or(0, |h| h.message_count);
+        let mine = std::mem::take(&mut *self.saved_here.borrow_mut());
+        state.known.extend(mine);
+        if count == state.known.len() {
+            // As many as this chat knows of: nothing of anyone else's.
+            return Ok(());
+        }
+        let Some(session) = self.store.load(&h.id)? else { return Ok(()) };
+        let news: Vec<&Message> =
+            session.messages.iter().filter(|m| !state.known.contains(&Mark::of(m))).collect();
+        state.known = Known::of(&session);
+        if news.is_empty() {
+            return Ok(());
+        }
+        crate::output::say!("{} from another terminal:", crate::text::counted(news.len(), "new message"));
+        for m in &news {
+            crate::output::say!("{}", view::render_message(m, 400));
+        }
+        // Up and Down step through the session's messages as the file has them.
+        state.history = user_messages(&session);
+        state.current = Some(session.header);
+        Ok(())
+    }
+
+    /// After a change this chat made to the session itself (its system
+    /// prompt, a summary): its messages as they now are, known, so that
+    /// none of them is taken for another terminal's. What others wrote
+    /// before the change is shown first.
+    pub(super) fn own_change(
+        &self,
+        state: &mut Interactive,
+        change: impl FnOnce(&mut Interactive) -> Result<()>,
+    ) -> Result<()> {
+        self.news_from_elsewhere(state)?;
+        let result = change(state);
+        if let Some(h) = &state.current
+            && let Some(session) = self.store.load(&h.id)?
+        {
+            self.saved_here.borrow_mut().clear();
+            state.known = Known::of(&session);
+        }
+        result
     }
 
     /// The title for a session `/new` or `/title` is about to start. One held
