@@ -15,16 +15,23 @@ setup() {
 test_expect_success PYTHON3 'sessions compact, then a turn sends the system prompt, the summary, the recent messages' '
 	setup &&
 	hermes sessions compact long --agent "$REC" --context 10000 2>err &&
-	grep "^compacted: a summary of .* now stands for the [0-9]* messages before it" err &&
+	grep "^compacted: a summary of .* now stands for the 350 messages before it; the agent read 350 messages (35,000 characters), in 4 pieces that each fit the budget$" err &&
+	# Every message it stands for was read, in requests that each fit the
+	# budget, each after the summary so far.
+	for f in "$TRASH"/inputs/*; do
+		json_get "$f" "v[\"messages\"][-1][\"content\"]" | grep "^Summarise the conversation above" &&
+		test "$(sent "$f")" -le 10000 || return 1
+	done &&
+	ls "$TRASH/inputs" | wc -l >requests && echo 4 >expect && test_cmp expect requests &&
+	cat "$TRASH"/inputs/* | grep -o "message [0-9]*" | sort -u | wc -l >read && echo 350 >expect && test_cmp expect read &&
 	f=$(last_input) &&
-	json_get "$f" "v[\"messages\"][-1][\"content\"]" | grep "^Summarise the conversation above" &&
-	test "$(sent "$f")" -le 10000 &&
+	json_get "$f" "v[\"messages\"][0][\"content\"]" | grep "^Summary of the earlier conversation:" &&
 	S=$HERMES_HOME/sessions/$ID.json &&
 	json_get "$S" "[i for i, m in enumerate(v[\"messages\"]) if m.get(\"summary\")]" >at &&
 	test_line_count = 1 at &&
 	json_get "$S" "v[\"messages\"][$(cat at)]" >actual &&
 	json_get actual "[v[\"role\"], v[\"content\"], v[\"summary\"]]" >fields &&
-	printf "system\nSUMMARY 1: the thread so far\ntrue\n" >expect && test_cmp expect fields &&
+	printf "system\nSUMMARY 4: the thread so far\ntrue\n" >expect && test_cmp expect fields &&
 	test "$(json_get "$S" "len(v[\"messages\"])")" = 402 &&
 	hermes chat -c long -q "after the summary" --agent "$REC" --context 10000 -Q >out 2>err &&
 	test_must_be_empty err &&
@@ -37,7 +44,7 @@ test_expect_success PYTHON3 'sessions compact, then a turn sends the system prom
 	echo "[hermes: the next message summarises the $(cat at) earlier messages of this conversation.]" >expect &&
 	test_cmp expect actual &&
 	json_get "$f" "v[\"messages\"][2][\"content\"]" >actual &&
-	echo "SUMMARY 1: the thread so far" >expect && test_cmp expect actual &&
+	echo "SUMMARY 4: the thread so far" >expect && test_cmp expect actual &&
 	# Then every message after the summary, in order.
 	json_get "$f" "[m[\"content\"] for m in v[\"messages\"][3:]]" >sent_after &&
 	json_get "$S" "[m[\"content\"] for m in v[\"messages\"][$(cat at) + 1:-1]]" >after &&
@@ -135,7 +142,7 @@ test_expect_success PYTHON3,SCRIPT '/compact in the chat, then a turn sends syst
 	cat >expect <<-\EOF &&
 	SYSTEM PROMP
 	[hermes: the
-	SUMMARY 1: t
+	SUMMARY 6: t
 	message 394 
 	message 395 
 	message 396 
@@ -145,6 +152,16 @@ test_expect_success PYTHON3,SCRIPT '/compact in the chat, then a turn sends syst
 	what now
 	EOF
 	test_cmp expect actual
+'
+
+test_expect_success PYTHON3,SCRIPT '/compact with nothing to compact says so at once, asking the agent nothing' '
+	make_rec &&
+	hermes chat -c small --create-if-missing -q "one" --no-agent -Q &&
+	printf "/compact\n" >typed &&
+	TERM=dumb script -qec "hermes chat -c small --agent $REC" /dev/null <typed >pty &&
+	grep "nothing to compact" pty &&
+	! grep "Asking the agent" pty &&
+	test -z "$(ls "$TRASH/inputs" 2>/dev/null)"
 '
 
 test_done

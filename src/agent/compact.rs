@@ -41,12 +41,16 @@ pub(crate) enum Outcome {
     /// Nothing older than what is kept, or nothing since the last summary.
     Nothing,
     Done {
-        /// Messages now before the summary, which it stands for.
+        /// The user's and the agent's messages now before the summary,
+        /// which it stands for.
         covered: u64,
-        /// Of them, those the summariser read (the newest that fit its
-        /// budget; the previous summary stands for the rest).
+        /// The messages the summariser read since the last summary (every
+        /// one), and their characters.
         read: u64,
         chars: u64,
+        /// In how many requests: as many as it took for each to fit the
+        /// budget, each with the summary so far.
+        pieces: u64,
         summary_chars: u64,
         /// The summary's time (that of the last message it covers).
         ts: f64,
@@ -56,27 +60,81 @@ pub(crate) enum Outcome {
 impl Outcome {
     pub(crate) fn describe(&self) -> String {
         match self {
-            Outcome::Nothing => {
-                "nothing to compact: no messages older than those kept, since the last summary".into()
+            Outcome::Nothing => NOTHING.into(),
+            Outcome::Done { covered, read, chars, pieces, summary_chars, .. } => {
+                let how = match pieces {
+                    1 => String::new(),
+                    n => format!(", in {n} pieces that each fit the budget"),
+                };
+                let before = if *read < *covered { " and the previous summary" } else { "" };
+                format!(
+                    "compacted: a summary of {} characters now stands for the {covered} messages before it; the agent read {}{before} ({} characters){how}",
+                    context::thousands(*summary_chars),
+                    crate::text::counted(*read as usize, "message"),
+                    context::thousands(*chars)
+                )
             }
-            Outcome::Done { covered, read, chars, summary_chars, .. } => format!(
-                "compacted: a summary of {} characters now stands for the {covered} messages before it ({read} read, {} characters)",
-                context::thousands(*summary_chars),
-                context::thousands(*chars)
-            ),
         }
     }
 }
 
+/// What `Outcome::Nothing` says.
+pub(crate) const NOTHING: &str =
+    "nothing to compact: no messages older than those kept, since the last summary";
+
 /// The instruction that ends the summariser's input.
 const INSTRUCTION: &str = "Summarise the conversation above for your own later use: this summary will stand in place of those messages. Keep the facts, decisions, names, numbers, code and open questions that later messages may need; leave out greetings. Write only the summary.";
 
-/// Ask `agent` for a summary of the messages of session `header` older
-/// than those kept (the last `keep`, else the newest that fit in half the
+/// What the summary so far is introduced by, in the summariser's input.
+const SUMMARY_SO_FAR: &str = "Summary of the earlier conversation:\n\n";
+
+/// What a compaction will read: the latest summary (its place and
+/// length), where the kept messages begin, and the messages between
+/// (their places and lengths), each of which the summariser reads.
+pub(crate) struct Work {
+    previous: Option<(u64, u64)>,
+    cut: u64,
+    between: Vec<(u64, u64)>,
+    /// The user's and the agent's messages before `cut`, which the summary
+    /// will stand for (the previous summary stands for those before it).
+    covered: u64,
+}
+
+impl Work {
+    /// What it will read, in words: "12 messages".
+    pub(crate) fn describe(&self) -> String {
+        let previous = if self.previous.is_some() { " and the previous summary" } else { "" };
+        format!("{}{previous}", crate::text::counted(self.between.len(), "message"))
+    }
+}
+
+/// What compacting session `header` would do: the messages older than
+/// those kept (the last `keep`, else the newest that fit in half the
 /// budget, the other half left for the system prompt, the summary and the
-/// turns to come), and store it after them. The summariser reads the
-/// previous summary and the newest of those messages that fit the budget.
-/// On any failure the session is left byte for byte as it was.
+/// turns to come), since the last summary; None when there are none.
+pub(crate) fn plan(store: &Store, header: &Header, budget: u64, keep: Option<u64>) -> Result<Option<Work>> {
+    let gone = || Error::Vanished { id: header.id.clone() };
+    let path = store.session_path(&header.id).ok_or_else(gone)?;
+    let fault = |f| store_fault(&path, f);
+    let mut reader = store.open(&header.id)?.ok_or_else(gone)?;
+    let (previous, cut) = kept_from(&mut reader, budget, keep).map_err(fault)?;
+    let from = previous.map_or(0, |p| p.0 + 1);
+    let mut reader = reader.rewind().map_err(fault)?;
+    let (mut between, mut covered, mut at) = (Vec::new(), 0u64, 0u64);
+    while let Some(m) = reader.next_json().map_err(fault)? {
+        let said = matches!(Kind::of(m.role, m.summary), Kind::User | Kind::Assistant);
+        if said && at < cut {
+            covered += 1;
+        }
+        if said && (from..cut).contains(&at) {
+            between.push((at, json_chars(&m.content)));
+        }
+        at += 1;
+    }
+    Ok((!between.is_empty()).then_some(Work { previous, cut, between, covered }))
+}
+
+/// Compact session `header` (see `plan`), or say there is nothing to.
 pub(crate) fn compact(
     store: &Store,
     agent: &Agent,
@@ -84,63 +142,86 @@ pub(crate) fn compact(
     budget: u64,
     keep: Option<u64>,
 ) -> Result<Outcome> {
+    match plan(store, header, budget, keep)? {
+        Some(work) => run(store, agent, header, budget, work),
+        None => Ok(Outcome::Nothing),
+    }
+}
+
+/// Ask `agent` for a summary of the work's messages, in as many requests
+/// as it takes for each to fit the budget (the oldest first, each with the
+/// summary so far, the first with the previous one), and store it after
+/// them. On any failure the session is left byte for byte as it was.
+pub(crate) fn run(store: &Store, agent: &Agent, header: &Header, budget: u64, work: Work) -> Result<Outcome> {
     let gone = || Error::Vanished { id: header.id.clone() };
     let path = store.session_path(&header.id).ok_or_else(gone)?;
     let fault = |f| store_fault(&path, f);
-    // Pass one: the latest summary, and where the kept messages begin.
-    let mut reader = store.open(&header.id)?.ok_or_else(gone)?;
-    let (previous, cut) = kept_from(&mut reader, budget, keep).map_err(fault)?;
-    let from = previous.map_or(0, |p| p.0 + 1);
-    // Pass two: of the messages between, the newest that fit the
-    // summariser's budget.
-    let room = budget.saturating_sub(INSTRUCTION.len() as u64 + previous.map_or(0, |p| p.1));
-    let mut reader = reader.rewind().map_err(fault)?;
-    let Some(plan) = window(&mut reader, from..cut, room).map_err(fault)? else {
-        return Ok(Outcome::Nothing);
+    let mut summary: Option<String> = match work.previous {
+        Some((at, _)) => Some(read_at(store, header, &[at])?.remove(0).content),
+        None => None,
     };
-    // Pass three: the summariser's conversation, and the last message the
-    // summary covers, to find it again when storing. The summary takes
-    // that message's time, not the time it was made: ordered by time (as
-    // merging two copies of the session orders them), it stays right after
-    // what it covers and before the messages kept after it.
-    let mut reader = reader.rewind().map_err(fault)?;
-    let mut messages = Vec::new();
-    let (mut at, mut rank, mut last, mut read, mut chars) = (0u64, 0u64, None, 0u64, 0u64);
-    let mut last_ts = 0.0;
+    let (mut done, mut pieces) = (0, 0u64);
+    while done < work.between.len() {
+        let prior = summary.as_deref().map_or(0, |s| (SUMMARY_SO_FAR.len() + s.chars().count()) as u64);
+        let room = budget.saturating_sub(INSTRUCTION.len() as u64 + prior);
+        let mut end = done + 1;
+        let mut chars = work.between[done].1;
+        while end < work.between.len() && chars + work.between[end].1 <= room {
+            chars += work.between[end].1;
+            end += 1;
+        }
+        let places: Vec<u64> = work.between[done..end].iter().map(|(at, _)| *at).collect();
+        let mut messages: Vec<Message> =
+            summary.iter().map(|s| Message::new("system", format!("{SUMMARY_SO_FAR}{s}"), 0.0)).collect();
+        messages.extend(read_at(store, header, &places)?);
+        summary = Some(ask(agent, header, messages)?);
+        pieces += 1;
+        done = end;
+    }
+    // The last message the summary covers, to find it again when storing.
+    // The summary takes its time, not the time it was made: ordered by
+    // time (as merging two copies of the session orders them), it stays
+    // right after what it covers and before the messages kept after it.
+    let mut reader = store.open(&header.id)?.ok_or_else(gone)?;
+    let (mut at, mut last, mut last_ts) = (0u64, None, 0.0);
     while let Some(m) = reader.next_message().map_err(fault)? {
-        if at + 1 == cut {
+        if at + 1 == work.cut {
             last = Some(crate::hash::fnv1a(reader.raw()));
             last_ts = m.ts;
-        }
-        if Some(at) == previous.map(|p| p.0) {
-            messages.push(Message::new(
-                "system",
-                format!("Summary of the earlier conversation:\n\n{}", m.content),
-                m.ts,
-            ));
-        } else if (from..cut).contains(&at) && m.role != "system" {
-            if rank >= plan.tail_from {
-                chars += m.content.chars().count() as u64;
-                read += 1;
-                messages.push(m);
-            }
-            rank += 1;
-        }
-        at += 1;
-        if at >= cut {
             break;
         }
+        at += 1;
     }
-    let summary = ask(agent, header, messages)?;
-    let message = Message::summary(summary, last_ts);
+    let message = Message::summary(summary.unwrap_or_default(), last_ts);
     let summary_chars = message.content.chars().count() as u64;
-    match store.insert(&header.id, Place { after: cut, last }, &message)? {
-        Some(_) => Ok(Outcome::Done { covered: cut, read, chars, summary_chars, ts: last_ts }),
+    let read = work.between.len() as u64;
+    let chars = work.between.iter().map(|(_, c)| c).sum();
+    match store.insert(&header.id, Place { after: work.cut, last }, &message)? {
+        Some(_) => {
+            Ok(Outcome::Done { covered: work.covered, read, chars, pieces, summary_chars, ts: last_ts })
+        }
         None => Err(Error::Refused(
             "the session changed while it was being summarised; it was left as it was: compact it again"
                 .into(),
         )),
     }
+}
+
+/// The messages at `places` (ascending) of session `header`.
+fn read_at(store: &Store, header: &Header, places: &[u64]) -> Result<Vec<Message>> {
+    let gone = || Error::Vanished { id: header.id.clone() };
+    let path = store.session_path(&header.id).ok_or_else(gone)?;
+    let mut reader = store.open(&header.id)?.ok_or_else(gone)?;
+    let (mut at, mut wanted, mut found) = (0u64, places.iter().peekable(), Vec::new());
+    while let Some(&&next) = wanted.peek() {
+        let Some(m) = reader.next_message().map_err(|f| store_fault(&path, f))? else { break };
+        if at == next {
+            found.push(m);
+            wanted.next();
+        }
+        at += 1;
+    }
+    Ok(found)
 }
 
 /// Pass one of `compact`: the latest summary (its place and length), and
@@ -181,28 +262,6 @@ fn kept_from<R: std::io::Read>(
         }
     }
     Ok((previous, kept.front().map_or(count, |k| k.0)))
-}
-
-/// Pass two of `compact`: of the messages in `between`, the newest that
-/// fit the summariser's `room`; None if there are none.
-fn window<R: std::io::Read>(
-    reader: &mut format::Reader<R>,
-    between: std::ops::Range<u64>,
-    room: u64,
-) -> std::result::Result<Option<Plan>, format::Fault> {
-    let mut window = context::Selector::new(room);
-    let mut at = 0u64;
-    let mut count = 0u64;
-    while let Some(m) = reader.next_json()? {
-        let kind = Kind::of(m.role, m.summary);
-        if between.contains(&at) && matches!(kind, Kind::User | Kind::Assistant) {
-            // By their rank among these; none is forced in.
-            window.push(Kind::Assistant, json_chars(&m.content));
-            count += 1;
-        }
-        at += 1;
-    }
-    Ok((count > 0).then(|| window.finish()))
 }
 
 /// Run the summariser on `messages` followed by the instruction; its

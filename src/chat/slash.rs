@@ -396,8 +396,13 @@ impl Chat<'_> {
                 Error::usage(format!("/compact [N]: N is a number of messages to keep, not '{n}'"))
             })?),
         };
-        crate::output::say!("Asking the agent for a summary...");
-        match state.lines.cooked(|| compact::compact(self.store, agent, h, self.budget.get(), keep)) {
+        let budget = self.budget.get();
+        let Some(work) = compact::plan(self.store, h, budget, keep)? else {
+            crate::output::say!("{}", compact::NOTHING);
+            return Ok(());
+        };
+        crate::output::say!("Asking the agent for a summary of {}...", work.describe());
+        match state.lines.cooked(|| compact::run(self.store, agent, h, budget, work)) {
             Ok(outcome) => crate::output::say!("{}", outcome.describe()),
             // Ctrl-C stops the summary, not the chat.
             Err(Error::Interrupted) => crate::output::say!(),
