@@ -34,7 +34,7 @@ pub enum Error {
     /// Conflict copies that could not be merged (each named in a warning).
     MergeIncomplete(String),
     /// `-r ID` named no session.
-    NoSuchId(String),
+    NoSuchId { id: String, titled: bool },
     /// A short ID that fits several sessions: (ID, title, last active) of
     /// each, newest first.
     AmbiguousId { name: String, candidates: Vec<(String, String, f64)> },
@@ -159,7 +159,7 @@ impl Error {
             | Error::NoSuchSession { .. }
             | Error::Ambiguous { .. }
             | Error::Unmerged(_)
-            | Error::NoSuchId(_)
+            | Error::NoSuchId { .. }
             | Error::AmbiguousId { .. }
             | Error::AmbiguousName { .. }
             | Error::NoMatch(_)
@@ -314,13 +314,21 @@ impl fmt::Display for Error {
                     crate::words::quoted(&visible(name))
                 )
             }
-            Error::NoSuchId(id) => {
+            Error::NoSuchId { id, titled } => {
                 write!(
                     f,
                     "no session has the ID '{}' ({}); see 'hermes sessions list' for IDs",
                     visible(id),
                     SHORT_ID_WORDS
-                )
+                )?;
+                if *titled {
+                    write!(
+                        f,
+                        "\nit is the title of a session: -r takes IDs only; continue it with hermes chat -c {}",
+                        crate::words::quoted(&visible(id))
+                    )?;
+                }
+                Ok(())
             }
             Error::AmbiguousId { name, candidates } => {
                 write!(f, "'{}' fits {} sessions; give more of the ID:", visible(name), candidates.len())?;
@@ -557,7 +565,7 @@ mod tests {
             (Error::NotFound { name: "x".into(), did_you_mean: Vec::new() }, EXIT_NOT_FOUND),
             (Error::NoSuchSession { name: "x".into(), did_you_mean: Vec::new() }, EXIT_NOT_FOUND),
             (Error::UnknownOption { option: "--x".into(), did_you_mean: None, command: "" }, EXIT_USAGE),
-            (Error::NoSuchId("x".into()), EXIT_NOT_FOUND),
+            (Error::NoSuchId { id: "x".into(), titled: false }, EXIT_NOT_FOUND),
             (Error::NothingToContinue, EXIT_NOT_FOUND),
             (Error::usage("bad"), EXIT_USAGE),
             (Error::Refused("no".into()), EXIT_USAGE),

@@ -388,7 +388,12 @@ pub(crate) fn find_by_id(store: &Store, id: &str) -> Result<Header> {
     if let Some(h) = store.header(id)? {
         return Ok(h);
     }
-    by_short_id(store, id)?.ok_or_else(|| Error::NoSuchId(id.to_string()))
+    if let Some(h) = by_short_id(store, id)? {
+        return Ok(h);
+    }
+    // `-r notes`: a title given where an ID goes.
+    let titled = matches!(lookup(store, id), Ok(Lookup::Found(_)));
+    Err(Error::NoSuchId { id: id.to_string(), titled })
 }
 
 /// The current workspace: the enclosing git work tree's root, else the

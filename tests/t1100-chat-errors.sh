@@ -373,4 +373,19 @@ test_expect_success 'usage errors show escape sequences from arguments escaped, 
 	! grep -q "$(printf "\033")" err
 '
 
+test_expect_success '-r with a title: not an ID, and the command that would continue it' '
+	hermes chat -c notes --create-if-missing -q x --no-agent -Q &&
+	test_expect_code 1 hermes chat -r notes -q y --no-agent 2>err &&
+	grep "^hermes: no session has the ID .notes." err &&
+	grep "continue it with hermes chat -c notes$" err &&
+	test_expect_code 1 hermes chat -r nosuch -q y --no-agent 2>err &&
+	! grep "continue it with" err
+'
+
+test_expect_success 'with no agent, the note says how to have replies: a server (config set base_url) or an agent' '
+	(unset HERMES_AGENT && hermes chat -q "hello" 2>err) &&
+	grep "hermes config set base_url URL" err &&
+	grep "hermes config set agent CMD" err
+'
+
 test_done

@@ -173,12 +173,12 @@ test_expect_success SCRIPT '/model and /system in the interactive chat' '
 	printf "/model\n/model gpt-y\n/model\nhello\n/system\n/system Be terse.\n/system\n" |
 		run_in_pty "TERM=dumb hermes chat -c talk --agent '\''echo model=\$HERMES_MODEL'\''" >transcript &&
 	tr -d "\r" <transcript >screen &&
-	grep "^> model: none set: the agent.s default$" screen &&
-	grep "^> model: gpt-y from the next message on, in this session$" screen &&
-	grep "^> model: gpt-y (chosen in this chat for this session)$" screen &&
-	grep "^> model=gpt-y$" screen &&
-	grep "^> (no system prompt)$" screen &&
-	grep "^> system: Be terse.$" screen &&
+	grep "^[^>]*> model: none set: the agent.s default$" screen &&
+	grep "^[^>]*> model: gpt-y from the next message on, in this session$" screen &&
+	grep "^[^>]*> model: gpt-y (chosen in this chat for this session)$" screen &&
+	grep "^[^>]*> model=gpt-y$" screen &&
+	grep "^[^>]*> (no system prompt)$" screen &&
+	grep "^[^>]*> system: Be terse.$" screen &&
 	echo gpt-y >expect &&
 	model_of talk >actual &&
 	test_cmp expect actual &&
@@ -192,11 +192,11 @@ test_expect_success SCRIPT 'a model chosen with /model stays with its session: /
 	printf "/model gpt-x\n/new repro\n/model\n/model m2\nhi\n/new fresh\n/model\n/continue notes\n/model\n" |
 		run_in_pty "TERM=dumb hermes chat -c notes --agent '"'"'echo model=\$HERMES_MODEL'"'"'" >transcript &&
 	tr -d "\r" <transcript >screen &&
-	grep -c "^> model: none set: the agent.s default$" screen >count &&
+	grep -c "^[^>]*> model: none set: the agent.s default$" screen >count &&
 	echo 2 >expect &&
 	test_cmp expect count &&
-	grep "^> model=m2$" screen &&
-	grep "^> model: gpt-x (this session.s)$" screen &&
+	grep "^[^>]*> model=m2$" screen &&
+	grep "^[^>]*> model: gpt-x (this session.s)$" screen &&
 	echo gpt-x >expect &&
 	model_of notes >actual &&
 	test_cmp expect actual &&

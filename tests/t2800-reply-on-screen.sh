@@ -130,9 +130,9 @@ test_expect_success TMUX '--plain, render = "plain" and TERM=dumb show the Markd
 	rm "$HERMES_HOME/config.toml" &&
 	tm send-keys -t "$PANE" -l "clear; TERM=dumb" && keys Enter &&
 	start_hermes "chat -c how --agent $TRASH/md" &&
-	wait_until on_screen "^> " &&
+	wait_until on_screen "^how> " &&
 	typed "again" && keys Enter &&
-	wait_until screen_count "^> " 2 &&
+	wait_until screen_count "^how> " 2 &&
 	on_screen "^\`\`\`sh$"
 '
 

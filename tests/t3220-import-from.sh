@@ -300,7 +300,7 @@ test_expect_success 'a config.yaml but no config.toml: the no-agent note says wh
 	printf "model:\n  default: gpt\n" >"$HERMES_HOME/config.yaml" &&
 	hermes chat -q hi 2>err &&
 	cat >expect <<-EOF &&
-	hermes: no agent configured; message saved. Set HERMES_AGENT or '"'"'agent'"'"' in config.toml (see '"'"'man hermes'"'"')
+	hermes: no agent configured; message saved. For replies: hermes config set base_url URL (an OpenAI-compatible server), or hermes config set agent CMD (see '"'"'man hermes'"'"')
 	hermes: $HERMES_HOME/config.yaml is not read: it is another program'"'"'s (the Python Hermes keeps its settings there); hermes reads config.toml
 	EOF
 	grep -v "^session_id: " err >actual &&

@@ -303,4 +303,18 @@ test_expect_success 'config check: an agent that does not answer in time' '
 	grep "^hermes: config check: no answer within 1 s" err
 '
 
+test_expect_success SERVER 'hermes as built, not installed, finds the agents of its source tree by name' '
+	case $HERMES_BIN in
+	*/target/*) ;;
+	*) test_skip "the binary under test is not one cargo built in a source tree" ;;
+	esac &&
+	HERMES_HOME=$TRASH/built-home &&
+	export HERMES_HOME &&
+	"$HERMES_BIN" config set base_url "$BASE_URL" &&
+	"$HERMES_BIN" config check >out &&
+	grep "^agent:  openai-compatible = .*/contrib/agents/openai-compatible (default, as base_url is set)$" out &&
+	"$HERMES_BIN" chat -q "hello" -Q >out &&
+	grep "^Hello from the fake server$" out
+'
+
 test_done

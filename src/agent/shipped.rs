@@ -1,7 +1,9 @@
 //! The agents that come with hermes (`openai-compatible`, `ollama`, `llm`),
 //! found by name where hermes was installed: `../share/hermes/agents/NAME`
-//! beside the running binary (any PREFIX, DESTDIR layout or package), then
-//! the DATADIR the build was given (`make` passes it as `HERMES_DATADIR`).
+//! beside the running binary (any PREFIX, DESTDIR layout or package), then,
+//! for a binary not installed but built (`target/release/hermes`), the
+//! source tree's `contrib/agents`, then the DATADIR the build was given
+//! (`make` passes it as `HERMES_DATADIR`).
 
 use std::path::{Path, PathBuf};
 
@@ -22,6 +24,11 @@ pub(crate) fn dirs() -> Vec<PathBuf> {
         && let Some(bin) = exe.parent()
     {
         dirs.push(bin.join("../share/hermes/agents"));
+        // Built and not installed (target/release/hermes): the agents of
+        // the source tree it was built in.
+        if bin.parent().and_then(Path::file_name).is_some_and(|name| name == "target") {
+            dirs.push(bin.join("../../contrib/agents"));
+        }
     }
     if let Some(datadir) = option_env!("HERMES_DATADIR").filter(|d| !d.is_empty()) {
         let dir = Path::new(datadir).join("hermes/agents");

@@ -536,7 +536,7 @@ impl Chat<'_> {
     /// and that another program's settings file is not read.
     fn hint_no_agent(&self) {
         output::notice(
-            "no agent configured; message saved. Set HERMES_AGENT or 'agent' in config.toml (see 'man hermes')",
+            "no agent configured; message saved. For replies: hermes config set base_url URL (an OpenAI-compatible server), or hermes config set agent CMD (see 'man hermes')",
         );
         if let Some(other) = crate::settings::foreign_config(self.store) {
             output::notice(&format!(

@@ -67,8 +67,9 @@ impl LineReader {
         }
     }
 
-    /// One message. The editor shows `prompt` and steps through `history`
-    /// (oldest first); line-by-line reading shows `> `.
+    /// One message, after `prompt` (the session's name). The editor steps
+    /// through `history` (oldest first); line by line, the terminal's own
+    /// line discipline edits the line.
     /// `complete` is what Tab may make of a slash command (the editor's).
     pub(crate) fn read(
         &mut self,
@@ -81,7 +82,7 @@ impl LineReader {
             LineReader::Lines { typed_ahead } => {
                 {
                     let mut out = io::stdout().lock();
-                    let _ = write!(out, "> ");
+                    let _ = write!(out, "{prompt}");
                     let _ = out.flush();
                 }
                 Ok(match read_line_after(typed_ahead)? {
