@@ -77,6 +77,30 @@ test_expect_success TMUX 'typing filters by title at once, by message text when 
 	test_cmp expect picked
 '
 
+test_expect_success TMUX 'the filter matches as fzf does: the characters in order, the best match first' '
+	four_sessions &&
+	mk_session 20261201_140000_eeeeee "read the docs" user 1796500000 /tmp user "manual" &&
+	pane_at 80 12 &&
+	run_in_pane "hermes sessions pick >picked" &&
+	poll_until screen_has "^> *5/5" &&
+	tm send-keys -t "$PANE" -l "rd" &&
+	poll_until screen_has "^> rd  2/5" &&
+	screen | sed -n 2,3p | cut -c3-15 | sed "s/ *$//" >rows &&
+	printf "%s\n" "redis debug" "read the docs" >expect &&
+	test_cmp expect rows &&
+	tm send-keys -t "$PANE" -l "s" &&
+	poll_until screen_has "^> rds  2/5" &&
+	tm send-keys -t "$PANE" -l "x" &&
+	poll_until screen_has "^> rdsx  0/5" &&
+	tm send-keys -t "$PANE" BSpace BSpace BSpace BSpace &&
+	tm send-keys -t "$PANE" -l "dbg" &&
+	poll_until screen_has "^> dbg  1/5$" &&
+	tm send-keys -t "$PANE" Enter &&
+	wait_for_file pick.rc &&
+	echo 20261201_100000_aaaaaa >expect &&
+	test_cmp expect picked
+'
+
 test_expect_success TMUX 'Esc and Ctrl-C leave printing nothing, exit 1; the screen is given back' '
 	four_sessions &&
 	pane_at 80 12 &&

@@ -250,18 +250,24 @@ impl Picker<'_> {
         raw::window_size(self.tty.as_raw_fd()).0.saturating_sub(1).max(1)
     }
 
-    /// The sessions whose title holds the query, or whose messages did
-    /// when last searched for it; message text is searched again once
-    /// typing pauses.
+    /// The sessions whose title the query matches as fzf matches (its
+    /// characters in order, best first: together, at the start of words,
+    /// early), then those whose messages held it when last searched for
+    /// (message text is searched again once typing pauses); newest first
+    /// among equals.
     fn filter(&mut self) {
-        let pattern = Pattern::new(&self.query);
         let found = self.found.as_ref().filter(|(q, _)| *q == self.query).map(|(_, ids)| ids);
-        self.shown = (0..self.entries.len())
-            .filter(|&i| {
+        let mut scored: Vec<(u32, usize)> = (0..self.entries.len())
+            .filter_map(|i| {
                 let e = &self.entries[i];
-                pattern.matches(&e.title) || found.is_some_and(|ids| ids.contains(&e.id))
+                match fuzzy_score(&self.query, &e.title) {
+                    Some(score) => Some((score + 1, i)),
+                    None => found.is_some_and(|ids| ids.contains(&e.id)).then_some((0, i)),
+                }
             })
             .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        self.shown = scored.into_iter().map(|(_, i)| i).collect();
         self.searching = !self.query.is_empty() && found.is_none();
         self.selected = self.selected.min(self.shown.len().saturating_sub(1));
     }
@@ -347,5 +353,64 @@ impl Picker<'_> {
         screen.push_str(&format!("\x1b[J\x1b[1;{cursor_column}H\x1b[?25h"));
         let _ = self.tty.write_all(screen.as_bytes());
         let _ = self.tty.flush();
+    }
+}
+
+/// How well `query` matches `title` as fzf matches: its characters in
+/// order (case ignored unless the query has a capital letter), anywhere;
+/// None when they are not all there. Higher is better: characters that
+/// follow each other, that start words, that come early.
+pub(crate) fn fuzzy_score(query: &str, title: &str) -> Option<u32> {
+    let fold = !query.chars().any(char::is_uppercase);
+    let norm = |c: char| if fold { c.to_lowercase().next().unwrap_or(c) } else { c };
+    let query: Vec<char> = query.chars().filter(|c| !c.is_whitespace()).map(norm).collect();
+    if query.is_empty() {
+        return Some(0);
+    }
+    let title: Vec<char> = title.chars().map(norm).collect();
+    let starts_word = |at: usize| at == 0 || !title[at - 1].is_alphanumeric();
+    let base = |at: usize| 16 + if starts_word(at) { 8 } else { 0 };
+    // best[j]: the best score of the query so far with its last character
+    // at title[j] (None: it cannot be there); one row per character.
+    let mut best: Vec<Option<i32>> =
+        (0..title.len()).map(|j| (title[j] == query[0]).then(|| base(j) - (j as i32).min(16))).collect();
+    for &c in &query[1..] {
+        let mut next = vec![None; title.len()];
+        for j in 0..title.len() {
+            if title[j] != c {
+                continue;
+            }
+            let from = (0..j)
+                .filter_map(|i| {
+                    let gap = (j - i - 1) as i32;
+                    best[i].map(|score| score + if gap == 0 { 12 } else { -gap })
+                })
+                .max();
+            next[j] = from.map(|score| score + base(j));
+        }
+        best = next;
+    }
+    best.into_iter().flatten().max().map(|score| score.max(1) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fuzzy_score;
+
+    #[test]
+    fn characters_in_order_anywhere_best_first() {
+        assert!(fuzzy_score("rds", "redis debug").is_some());
+        assert!(fuzzy_score("rdb", "redis debug").is_some());
+        assert_eq!(fuzzy_score("xyz", "redis debug"), None);
+        assert_eq!(fuzzy_score("sdr", "redis debug"), None);
+        assert_eq!(fuzzy_score("", "anything"), Some(0));
+        let together = fuzzy_score("debug", "redis debug").unwrap();
+        let apart = fuzzy_score("debug", "dev environment build guide").unwrap();
+        assert!(together > apart, "{together} {apart}");
+        let word_starts = fuzzy_score("rd", "redis debug").unwrap();
+        let inside = fuzzy_score("rd", "carda").unwrap();
+        assert!(word_starts > inside, "{word_starts} {inside}");
+        assert!(fuzzy_score("Redis", "redis debug").is_none());
+        assert!(fuzzy_score("REDIS", "REDIS notes").is_some());
     }
 }
