@@ -110,8 +110,34 @@ pub(crate) fn check_value(key: &str, value: &str) -> Result<(), String> {
         "base_url" if !(value.starts_with("http://") || value.starts_with("https://")) => {
             Err("base_url must start with http:// or https://".to_string())
         }
+        "base_url" if has_credentials(value) => Err(CREDENTIALS_IN_URL.replace("{name}", "base_url")),
+        "model" => crate::store::session::clean_model(value).map(|_| ()),
         _ if value.contains('\0') => Err(format!("the value of '{key}' holds a NUL character")),
         _ => Ok(()),
+    }
+}
+
+/// Why a server's URL with a user name or password in it is refused (with
+/// `{name}` the setting or variable that holds it): hermes would show it
+/// (`config list`, errors) and hand it to the agent, which puts the URL on
+/// curl's command line, where every user of the machine can read it.
+const CREDENTIALS_IN_URL: &str = "{name} holds a user name or password (user:password@host), which would be shown by 'hermes config list' and in errors, and be on curl's command line for every user to see; give the server's URL without it, and the key with api_key_env (the environment variable that holds it) or api_key_command (a command that prints it)";
+
+/// Whether a URL names a user (or a user and password) before its host.
+pub(crate) fn has_credentials(url: &str) -> bool {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    after_scheme.split(['/', '?', '#']).next().is_some_and(|authority| authority.contains('@'))
+}
+
+/// `$OPENAI_BASE_URL`, which the agent reads when config.toml has no
+/// base_url: refused as base_url is, when it holds a password.
+pub(crate) fn base_url_from_env() -> Result<Option<String>> {
+    let url = std::env::var("OPENAI_BASE_URL").ok().filter(|v| !v.trim().is_empty());
+    match url {
+        Some(url) if has_credentials(&url) => {
+            Err(Error::Refused(CREDENTIALS_IN_URL.replace("{name}", "the environment variable OPENAI_BASE_URL")))
+        }
+        url => Ok(url),
     }
 }
 
@@ -155,6 +181,12 @@ pub(crate) fn read_text(store: &Store) -> Result<Option<String>> {
     String::from_utf8(bytes).map(Some).map_err(|_| bad("not UTF-8 text".into()))
 }
 
+/// Whether `text` would read as config.toml without error (what `config
+/// set` and `unset` are about to write).
+pub(crate) fn check_text(store: &Store, text: &str) -> Result<()> {
+    parse(store, text).map(|_| ())
+}
+
 /// Read the settings in `text`, config.toml's.
 fn parse(store: &Store, text: &str) -> Result<Config> {
     let path = store.config_path();
@@ -177,7 +209,13 @@ fn parse(store: &Store, text: &str) -> Result<Config> {
                     at_line("agent_input must be \"json\", \"transcript\" or \"text\"".to_string())
                 })?)
             }
-            "model" => config.model = Some(value).filter(|v| !v.is_empty()),
+            "model" => {
+                // Checked as `config set` checks it; the value is not quoted.
+                if !value.is_empty() {
+                    check_value(&key, &value).map_err(at_line)?;
+                }
+                config.model = Some(value.trim().to_string()).filter(|v| !v.is_empty());
+            }
             "base_url" | "api_key_env" | "api_key_command" | "system" => {
                 // The value is not quoted: the file may be anything but a config.
                 if !value.is_empty() {
@@ -319,7 +357,16 @@ fn basic_string(s: &str) -> Result<(String, &str), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_line;
+    use super::{has_credentials, parse_line};
+
+    #[test]
+    fn a_user_or_password_in_a_url_is_seen() {
+        assert!(has_credentials("http://user:pw@host/v1"));
+        assert!(has_credentials("https://token@host:8080"));
+        assert!(!has_credentials("http://host/v1?mail=a@b"));
+        assert!(!has_credentials("http://host:11434/v1#x@y"));
+        assert!(!has_credentials("http://127.0.0.1:11434/v1"));
+    }
 
     fn pair(k: &str, v: &str) -> Result<Option<(String, String)>, String> {
         Ok(Some((k.to_string(), v.to_string())))

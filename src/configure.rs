@@ -123,21 +123,21 @@ pub(crate) fn run(store: &Store, command: Command) -> Result<()> {
         Command::Path => out.write(&format!("{}\n", store.config_path().display()))?,
         Command::Get(key) => {
             let config = config::load(store)?;
-            match settings(&config).into_iter().find(|s| s.key == key).and_then(|s| s.value) {
-                Some(value) => out.write(&format!("{value}\n"))?,
+            match settings(&config)?.into_iter().find(|s| s.key == key).and_then(|s| s.value) {
+                Some(value) => out.data(&format!("{value}\n"))?,
                 None => return Err(Error::Silent(crate::error::EXIT_NOT_FOUND)),
             }
         }
         Command::List => {
             let config = config::load(store)?;
-            let rows: Vec<(String, String)> = settings(&config)
+            let rows: Vec<(String, String)> = settings(&config)?
                 .into_iter()
                 .filter_map(|s| Some((edit::assignment(s.key, &s.value?), s.origin)))
                 .collect();
             let width = rows.iter().map(|(left, _)| crate::text::columns_of(left)).max().unwrap_or(0);
             for (left, origin) in rows {
                 let pad = " ".repeat(width - crate::text::columns_of(&left));
-                out.write(&format!("{left}{pad}  # {origin}\n"))?;
+                out.data(&format!("{left}{pad}  # {origin}\n"))?;
             }
         }
         Command::Set(key, value) => write(store, |text| edit::set(text, &key, &value))?,
@@ -165,13 +165,16 @@ struct Setting {
 }
 
 /// Every key, in KEYS's order: config.toml first, then the environment
-/// where hermes reads one, then the default.
-fn settings(config: &config::Config) -> Vec<Setting> {
+/// where hermes reads one, then the default. An environment's server URL
+/// with a password in it is refused, as in config.toml.
+fn settings(config: &config::Config) -> Result<Vec<Setting>> {
+    let env_base_url = config::base_url_from_env()?;
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
     let file = |value: &Option<String>| value.clone().map(|v| (v, "config.toml".to_string()));
     let from_env = |name: &str| env(name).map(|v| (v, format!("environment: {name}")));
     let default = |value: &str| Some((value.to_string(), "default".to_string()));
-    KEYS.iter()
+    Ok(KEYS
+        .iter()
         .map(|&key| {
             let found = match key {
                 // The environment wins for the agent: HERMES_AGENT is the
@@ -202,7 +205,9 @@ fn settings(config: &config::Config) -> Vec<Setting> {
                         });
                     from_env("OPENAI_MODEL").filter(|_| json)
                 }),
-                "base_url" => file(&config.base_url).or_else(|| from_env("OPENAI_BASE_URL")).or_else(|| {
+                "base_url" => file(&config.base_url).or_else(|| {
+                    env_base_url.clone().map(|v| (v, "environment: OPENAI_BASE_URL".to_string()))
+                }).or_else(|| {
                     Some(("http://127.0.0.1:11434/v1".into(), "default of openai-compatible".into()))
                 }),
                 "api_key_env" => file(&config.api_key_env),
@@ -225,7 +230,7 @@ fn settings(config: &config::Config) -> Vec<Setting> {
             let (value, origin) = found.map_or((None, String::new()), |(v, o)| (Some(v), o));
             Setting { key, value, origin }
         })
-        .collect()
+        .collect())
 }
 
 /// Rewrite config.toml with `change`, atomically, once the home is safe
@@ -234,7 +239,6 @@ fn settings(config: &config::Config) -> Vec<Setting> {
 fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
     store.verify()?;
     let text = config::read_text(store)?;
-    config::load(store)?; // a mistake in the file is fixed by hand first
     let path = store.config_path();
     let target = match std::fs::symlink_metadata(&path) {
         Ok(meta) if meta.file_type().is_symlink() => path.canonicalize().map_err(|e| Error::io(&path, e))?,
@@ -244,6 +248,9 @@ fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
         fsio::ensure_private_dir(dir)?;
     }
     let new = change(text.as_deref().unwrap_or(""));
+    // A mistake in the file is fixed by hand first, unless this change
+    // is what fixes it (`config unset base_url` of one with a password).
+    config::check_text(store, &new)?;
     if text.as_deref() == Some(new.as_str()) {
         return Ok(());
     }
@@ -255,7 +262,7 @@ fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
 fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
     store.verify()?;
     let config = config::load(store)?;
-    let list = settings(&config);
+    let list = settings(&config)?;
     let origin = |key: &str| list.iter().find(|s| s.key == key).map(|s| s.origin.clone()).unwrap_or_default();
     let Some(command) = list.iter().find(|s| s.key == "agent").and_then(|s| s.value.clone()) else {
         return Err(no_agent());

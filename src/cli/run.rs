@@ -49,7 +49,7 @@ pub fn run(cli: Cli) -> Result<()> {
 
 fn print(text: &str) -> Result<()> {
     let mut out = output::Out::new();
-    out.write(text)?;
+    out.write_own(text)?;
     out.flush()
 }
 

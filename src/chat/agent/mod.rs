@@ -179,9 +179,15 @@ pub(crate) fn write_input(
 /// `$OPENAI_MODEL`, the variable OpenAI's clients read. The request body
 /// carries it, so that the agent posts the body as it is (no editing
 /// process before the request).
-pub(crate) fn default_model(input: AgentInput) -> Option<String> {
-    let var = |name| std::env::var(name).ok().filter(|m: &String| !m.is_empty());
-    var("HERMES_MODEL").or_else(|| if input == AgentInput::Json { var("OPENAI_MODEL") } else { None })
+/// A model named there is checked as a typed one is (`clean_model`).
+pub(crate) fn default_model(input: AgentInput) -> Result<Option<String>> {
+    let var = |name| std::env::var(name).ok().filter(|m: &String| !m.is_empty()).map(|m| (name, m));
+    let named = var("HERMES_MODEL").or_else(|| if input == AgentInput::Json { var("OPENAI_MODEL") } else { None });
+    named
+        .map(|(name, model)| {
+            crate::store::session::clean_model(&model).map_err(|why| Error::Refused(format!("${name}: {why}")))
+        })
+        .transpose()
 }
 
 /// What reading the agent's output came to, before the verdict.
@@ -211,26 +217,29 @@ impl Agent {
         if config.agent_input.is_none() && resolved != command {
             config.agent_input = shipped::input_of(command.trim());
         }
-        Ok(Agent::configured(resolved, config))
+        Agent::configured(resolved, config)
     }
 
     /// The agent `command` (already resolved) with the rest of config.toml:
     /// its input, the model (see `default_model`), the server and where the
-    /// key comes from (`api_key_command` first).
-    pub(crate) fn configured(command: String, config: Config) -> Agent {
+    /// key comes from (`api_key_command` first). A server's URL in
+    /// `$OPENAI_BASE_URL` (which the agent reads) with a password in it is
+    /// refused, as in config.toml.
+    pub(crate) fn configured(command: String, config: Config) -> Result<Agent> {
+        if config.base_url.is_none() {
+            crate::config::base_url_from_env()?;
+        }
         let key = match (config.api_key_command, config.api_key_env) {
             (Some(command), _) => Some(Key::Command(command)),
             (None, Some(name)) => Some(Key::Env(name)),
             (None, None) => None,
         };
         let input = config.agent_input.unwrap_or(AgentInput::Json);
-        Agent {
-            command,
-            input,
-            model: config.model.or_else(|| default_model(input)),
-            base_url: config.base_url,
-            key,
-        }
+        let model = match config.model {
+            Some(model) => Some(model),
+            None => default_model(input)?,
+        };
+        Ok(Agent { command, input, model, base_url: config.base_url, key })
     }
 
     /// `program` set up as the agent: the session in its environment, its
@@ -247,7 +256,7 @@ impl Agent {
             .env("HERMES_SESSION_TITLE", &header.title)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(process::stderr_for());
         // The session's model (`-m`, `/model`, recorded), else the default.
         if let Some(model) = header.model.as_ref().or(self.model.as_ref()) {
             program.env("HERMES_MODEL", model);
