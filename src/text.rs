@@ -198,14 +198,40 @@ fn is_sgr_param(b: u8) -> bool {
 }
 
 /// The length of the SGR sequence `text` starts with (`ESC [ 1;31 m`), if
-/// it starts with one that may pass (at most SGR_MAX parameter bytes).
+/// it starts with one that may pass: at most SGR_MAX parameter bytes, and
+/// none that conceals what follows (8): colours and styles pass, hidden
+/// text does not.
 pub(crate) fn sgr_len(text: &str) -> Option<usize> {
     let b = text.as_bytes();
     if !b.starts_with(b"\x1b[") {
         return None;
     }
     let params = b[2..].iter().take_while(|&&b| is_sgr_param(b)).count();
-    (params < SGR_MAX && b.get(2 + params) == Some(&b'm')).then_some(3 + params)
+    let passes = params < SGR_MAX && b.get(2 + params) == Some(&b'm') && !conceals(&b[2..2 + params]);
+    passes.then_some(3 + params)
+}
+
+/// Whether SGR parameters (`1;31`, `38;5;8`, `38:2::1:2:3`) conceal the
+/// text after them (8), telling a colour's own numbers from attributes.
+fn conceals(params: &[u8]) -> bool {
+    let number = |field: &[u8]| {
+        let head = field.split(|&b| b == b':').next().unwrap_or(field);
+        head.iter().try_fold(0u32, |n, &d| n.checked_mul(10)?.checked_add(u32::from(d - b'0')))
+    };
+    let mut fields = params.split(|&b| b == b';');
+    while let Some(field) = fields.next() {
+        match number(field) {
+            Some(8) if !field.contains(&b':') => return true,
+            // A colour by number or by RGB: its arguments are no attributes.
+            Some(38 | 48 | 58) if !field.contains(&b':') => match fields.next().and_then(number) {
+                Some(5) => drop(fields.next()),
+                Some(2) => fields.by_ref().take(3).for_each(drop),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The length of the control sequence `text` starts with, as a terminal
@@ -556,6 +582,21 @@ mod tests {
             };
             assert_eq!(whole, expected);
         }
+    }
+
+    #[test]
+    fn colours_pass_and_hidden_text_does_not() {
+        assert_eq!(sgr_len("\u{1b}[1;31mx"), Some(7));
+        assert_eq!(sgr_len("\u{1b}[38;5;8m"), Some(9));
+        assert_eq!(sgr_len("\u{1b}[38;2;8;8;8;1m"), Some(15));
+        assert_eq!(sgr_len("\u{1b}[38:5:8m"), Some(9));
+        assert_eq!(sgr_len("\u{1b}[m"), Some(3));
+        for hidden in ["\u{1b}[8m", "\u{1b}[1;8m", "\u{1b}[008m", "\u{1b}[38;5;1;8m"] {
+            assert_eq!(sgr_len(hidden), None, "{hidden:?}");
+        }
+        let mut f = TerminalFilter::new(true);
+        assert_eq!(f.push(b"a\x1b[8mb\x1b[31mc") + &f.finish(), "a^[[8mb\u{1b}[31mc");
+        assert!(f.let_sgr_through());
     }
 
     #[test]
