@@ -246,7 +246,7 @@ pub(crate) const VERBS: &[Verb] = &[
                 "-f",
                 "--format",
                 Some("TEMPLATE"),
-                "print TEMPLATE with {title}, {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing",
+                "print TEMPLATE with {title}, {title_tmux} (the title with each # doubled, for tmux's status line), {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing",
             ),
         ],
         parse: |p| current::parse(p).map(sessions::Command::Current),
