@@ -122,9 +122,10 @@ impl Renderer {
                 self.shown = self.line.len();
             }
             Block::Blank | Block::Rule | Block::FenceOpen | Block::FenceClose => self.shown = self.line.len(),
+            // Inline, each span waits at most HOLD_MAX itself (see `Inline::end`).
             _ => {
                 let before = self.line[..self.shown].chars().next_back();
-                self.shown += inline_into(out, body, before, complete_enough, self.colors);
+                self.shown += inline_into(out, body, before, complete, self.colors);
             }
         }
         if complete {
@@ -414,7 +415,7 @@ impl Inline<'_> {
             }
             None => match sequence_len(rest) {
                 Some(len) => len,
-                None if !self.complete => return None,
+                None if !self.complete && rest.len() <= HOLD_MAX => return None,
                 None => rest.len(),
             },
         };
@@ -701,22 +702,18 @@ mod tests {
         render(text, false)
     }
 
-    /// A long text rendered at once, and in pieces of 8 KiB (as an
-    /// agent's output is read): the same either way.
+    /// A long text rendered at once, and in pieces of 8 KiB as an agent's
+    /// output is read and handed on by the filter: the same either way.
     fn plain_long(text: &str) -> String {
         let mut r = Renderer::new(false, 20);
         let whole = r.push(text) + &r.finish();
+        let mut filter = crate::text::TerminalFilter::for_renderer(false);
         let mut r = Renderer::new(false, 20);
         let mut pieces = String::new();
-        let mut rest = text;
-        while !rest.is_empty() {
-            let mut at = rest.len().min(8192);
-            while !rest.is_char_boundary(at) {
-                at -= 1;
-            }
-            pieces += &r.push(&rest[..at]);
-            rest = &rest[at..];
+        for piece in text.as_bytes().chunks(8192) {
+            pieces += &r.push(&filter.push(piece));
         }
+        pieces += &r.push(&filter.finish());
         assert_eq!(pieces + &r.finish(), whole);
         whole
     }
@@ -834,6 +831,9 @@ mod tests {
         assert_eq!(plain("\\**b* \\``c`\n"), "*b ``c`\n");
         let links = "[a](".repeat(100_000);
         assert_eq!(plain_long(&links), links);
+        // Marks that a piece of 8 KiB ends in are read whole all the same.
+        assert_eq!(plain_long(&"\x1b\\*a* ".repeat(20_000)), "^[\\a ".repeat(20_000));
+        assert_eq!(plain_long(&"<http://a \x1b[2J> ".repeat(20_000)), "<http://a ^[[2J> ".repeat(20_000));
     }
 
     #[test]
