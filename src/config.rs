@@ -134,9 +134,9 @@ pub(crate) fn has_credentials(url: &str) -> bool {
 pub(crate) fn base_url_from_env() -> Result<Option<String>> {
     let url = std::env::var("OPENAI_BASE_URL").ok().filter(|v| !v.trim().is_empty());
     match url {
-        Some(url) if has_credentials(&url) => {
-            Err(Error::Refused(CREDENTIALS_IN_URL.replace("{name}", "the environment variable OPENAI_BASE_URL")))
-        }
+        Some(url) if has_credentials(&url) => Err(Error::Refused(
+            CREDENTIALS_IN_URL.replace("{name}", "the environment variable OPENAI_BASE_URL"),
+        )),
         url => Ok(url),
     }
 }

@@ -205,11 +205,11 @@ fn settings(config: &config::Config) -> Result<Vec<Setting>> {
                         });
                     from_env("OPENAI_MODEL").filter(|_| json)
                 }),
-                "base_url" => file(&config.base_url).or_else(|| {
-                    env_base_url.clone().map(|v| (v, "environment: OPENAI_BASE_URL".to_string()))
-                }).or_else(|| {
-                    Some(("http://127.0.0.1:11434/v1".into(), "default of openai-compatible".into()))
-                }),
+                "base_url" => file(&config.base_url)
+                    .or_else(|| env_base_url.clone().map(|v| (v, "environment: OPENAI_BASE_URL".to_string())))
+                    .or_else(|| {
+                        Some(("http://127.0.0.1:11434/v1".into(), "default of openai-compatible".into()))
+                    }),
                 "api_key_env" => file(&config.api_key_env),
                 "api_key_command" => file(&config.api_key_command),
                 "system" => file(&config.system),

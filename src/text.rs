@@ -246,7 +246,9 @@ pub(crate) fn sequence_len(text: &str) -> Option<usize> {
         '\u{1b}' => match chars.next() {
             None => return None,
             Some((_, '[')) => '\u{9b}',
-            Some((_, c @ (']' | 'P' | 'X' | '^' | '_'))) => char::from_u32(c as u32 + 0x40).unwrap_or('\u{9d}'),
+            Some((_, c @ (']' | 'P' | 'X' | '^' | '_'))) => {
+                char::from_u32(c as u32 + 0x40).unwrap_or('\u{9d}')
+            }
             Some((at, c)) if (' '..='/').contains(&c) => {
                 // Intermediate bytes, then a final one.
                 let end = text[at..].find(|c: char| !(' '..='/').contains(&c)).map(|i| at + i)?;

@@ -160,7 +160,11 @@ enum Sink {
     Stdout(Out),
     File(fsio::AtomicFile),
     /// A device or pipe (`/dev/stdout`, a FIFO): written as it is.
-    Stream { path: PathBuf, terminal: bool, out: BufWriter<File> },
+    Stream {
+        path: PathBuf,
+        terminal: bool,
+        out: BufWriter<File>,
+    },
 }
 
 impl Sink {

@@ -192,7 +192,6 @@ pub(crate) fn foreign_model(raw: &str) -> Option<String> {
 }
 
 /// `YYYYMMDD_HHMMSS_xxxxxx`: the only strings that ever become file names.
-
 pub(crate) fn is_valid_id(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 22
@@ -296,7 +295,10 @@ mod tests {
         assert!(clean_model(&"m".repeat(MAX_MODEL_CHARS + 1)).is_err());
         assert!(clean_model("gpt\u{202e}4").is_err());
         assert_eq!(foreign_model("  m\u{1b}]0;PWN\u{7}x "), Some("m]0;PWNx".into()));
-        assert_eq!(foreign_model(&format!("a\nb{}", "m".repeat(1008))).unwrap().chars().count(), MAX_MODEL_CHARS);
+        assert_eq!(
+            foreign_model(&format!("a\nb{}", "m".repeat(1008))).unwrap().chars().count(),
+            MAX_MODEL_CHARS
+        );
         assert_eq!(foreign_model("\u{7}\u{202e}"), None);
     }
 

@@ -182,10 +182,12 @@ pub(crate) fn write_input(
 /// A model named there is checked as a typed one is (`clean_model`).
 pub(crate) fn default_model(input: AgentInput) -> Result<Option<String>> {
     let var = |name| std::env::var(name).ok().filter(|m: &String| !m.is_empty()).map(|m| (name, m));
-    let named = var("HERMES_MODEL").or_else(|| if input == AgentInput::Json { var("OPENAI_MODEL") } else { None });
+    let named =
+        var("HERMES_MODEL").or_else(|| if input == AgentInput::Json { var("OPENAI_MODEL") } else { None });
     named
         .map(|(name, model)| {
-            crate::store::session::clean_model(&model).map_err(|why| Error::Refused(format!("${name}: {why}")))
+            crate::store::session::clean_model(&model)
+                .map_err(|why| Error::Refused(format!("${name}: {why}")))
         })
         .transpose()
 }
