@@ -587,6 +587,29 @@ mod tests {
     }
 
     #[test]
+    fn control_sequences_are_measured_as_a_terminal_reads_them() {
+        let cases = [
+            ("\u{1b}[2Jx", Some(4)),
+            ("\u{1b}[?25hx", Some(6)),
+            ("\u{1b}]0;t\u{7}x", Some(6)),
+            ("\u{1b}]8;;u\u{1b}\\x", Some(8)),
+            ("\u{1b}P$qm\u{1b}\\x", Some(7)),
+            ("\u{1b}\\x", Some(2)),
+            ("\u{1b}(Bx", Some(3)),
+            ("\u{9b}31mx", Some(5)),
+            ("\u{7}x", Some(1)),
+            ("\u{202e}x", Some(3)),
+            ("\u{1b}]0;t\u{1b}[2J", Some(5)),
+            ("\u{1b}", None),
+            ("\u{1b}]0;title", None),
+            ("\u{1b}[12", None),
+        ];
+        for (text, len) in cases {
+            assert_eq!(sequence_len(text), len, "{text:?}");
+        }
+    }
+
+    #[test]
     fn colours_pass_and_hidden_text_does_not() {
         assert_eq!(sgr_len("\u{1b}[1;31mx"), Some(7));
         assert_eq!(sgr_len("\u{1b}[38;5;8m"), Some(9));

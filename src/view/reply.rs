@@ -215,6 +215,21 @@ mod tests {
     }
 
     #[test]
+    fn the_attributes_an_agent_set_are_reset_after_its_reply() {
+        for render in [Render::Plain, Render::Markdown] {
+            let mut out = Vec::new();
+            let mut on = OnTerminal::new(&mut out, render, true, false);
+            on.write_all(b"red \x1b[31;7mand reverse").unwrap();
+            on.finish().unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), "red \x1b[31;7mand reverse\n\x1b[0m");
+            let mut out = Vec::new();
+            let on = OnTerminal::new(&mut out, render, true, false);
+            on.finish().unwrap();
+            assert_eq!(out, b"");
+        }
+    }
+
+    #[test]
     fn colours_are_dropped_under_no_color_and_markdown_is_drawn() {
         assert_eq!(shown(&["\x1b[1;32mgreen\x1b[0m **b**\n"], Render::Markdown), "green b\n");
         assert_eq!(shown(&["\x1b[1;32mgreen\x1b[0m **b**\n"], Render::Plain), "green **b**\n");
