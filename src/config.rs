@@ -237,9 +237,11 @@ impl Run<Store> for Check {
     }
 }
 
+/// A value for scripts: byte for byte into a pipe, through the gate on a
+/// terminal.
 fn print(text: &str) -> Result<()> {
     let mut out = Out::new();
-    out.write(text)?;
+    out.data(text)?;
     out.flush()
 }
 
@@ -272,8 +274,6 @@ fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
     store.verify()?;
     let _lock = store.lock_config()?;
     let text = settings::file::read_text(store, settings::file::MEND_CONFIG_BYTES)?;
-    // A mistake in the file is fixed by hand first.
-    settings::file::parse(store, text.as_deref().unwrap_or(""))?;
     if text.as_ref().is_some_and(|t| t.len() as u64 > settings::file::MAX_CONFIG_BYTES) {
         crate::output::notice(&format!(
             "{} is larger than the {} KiB a config file may be (every other command refuses it): read whole, to mend it",
@@ -290,6 +290,9 @@ fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
         fsio::ensure_private_dir(dir)?;
     }
     let new = change(text.as_deref().unwrap_or(""));
+    // A mistake in the file is fixed by hand first, unless this change is
+    // what fixes it (`config unset base_url` of one with a password).
+    settings::file::parse(store, &new)?;
     if text.as_deref() == Some(new.as_str()) {
         return Ok(());
     }

@@ -1,6 +1,9 @@
 //! Writing to stdout so that a closed pipe (`hermes sessions list | head -1`)
-//! ends the command quietly instead of panicking, and stored text that is
-//! shown rather than exported is made harmless to a terminal.
+//! ends the command quietly instead of panicking, and what hermes says and
+//! shows passed through the gate (`text::printable`) on its way: only
+//! hermes's own escape sequences (`Out::write_own`) and data for another
+//! program (`Out::data`, byte for byte unless stdout is a terminal) pass
+//! otherwise.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -12,6 +15,8 @@ use crate::error::{Error, Result};
 /// stdout, buffered; every write reports a closed pipe as `Error::BrokenPipe`.
 pub(crate) struct Out {
     inner: io::BufWriter<io::StdoutLock<'static>>,
+    /// Whether stdout is a terminal: then `data` goes through the gate too.
+    terminal: bool,
 }
 
 impl Default for Out {
@@ -23,16 +28,32 @@ impl Default for Out {
 impl Out {
     #[allow(clippy::new_without_default)] // it locks stdout: no default
     pub(crate) fn new() -> Out {
-        Out { inner: io::BufWriter::new(io::stdout().lock()) }
+        Out { inner: io::BufWriter::new(io::stdout().lock()), terminal: crate::sys::isatty(1) }
     }
 
+    /// Text for a person (a view, a listing, a report): through the gate,
+    /// newlines and tabs kept.
     pub(crate) fn write(&mut self, text: &str) -> Result<()> {
-        self.inner.write_all(text.as_bytes()).map_err(map_stdout_error)
+        self.write_own(&crate::text::printable(text, true))
     }
 
     pub(crate) fn line(&mut self, text: &str) -> Result<()> {
         self.write(text)?;
-        self.write("\n")
+        self.write_own("\n")
+    }
+
+    /// Text as it is: hermes's own, with its own escape sequences (a
+    /// match's colour), every piece from elsewhere in it already through
+    /// the gate.
+    pub(crate) fn write_own(&mut self, text: &str) -> Result<()> {
+        self.inner.write_all(text.as_bytes()).map_err(map_stdout_error)
+    }
+
+    /// Data for another program (an export, JSON, a setting's value):
+    /// byte for byte into a pipe or a file; on a terminal, through the
+    /// gate like everything else shown there.
+    pub(crate) fn data(&mut self, text: &str) -> Result<()> {
+        if self.terminal { self.write(text) } else { self.write_own(text) }
     }
 
     pub(crate) fn flush(&mut self) -> Result<()> {
@@ -82,15 +103,23 @@ pub(crate) fn warn_not_a_session_file(path: &Path, why: &str, outcome: &str) {
 }
 
 /// `println!` that never panics: a closed or full stdout is not worth a
-/// crash in the middle of a conversation.
+/// crash in the middle of a conversation. What it says (a title, a file's
+/// name in it) goes through the gate.
 macro_rules! say {
     () => {{ use std::io::Write as _; let _ = writeln!(std::io::stdout()); }};
-    ($($arg:tt)*) => {{ use std::io::Write as _; let _ = writeln!(std::io::stdout(), $($arg)*); }};
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), "{}", $crate::text::printable(&format!($($arg)*), true));
+    }};
 }
 
-/// `eprintln!` that never panics, even when stderr is a closed pipe.
+/// `eprintln!` that never panics, even when stderr is a closed pipe; what
+/// it says goes through the gate.
 macro_rules! note {
-    ($($arg:tt)*) => {{ use std::io::Write as _; let _ = writeln!(std::io::stderr(), $($arg)*); }};
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "{}", $crate::text::printable(&format!($($arg)*), true));
+    }};
 }
 
 pub(crate) use {note, say};
@@ -160,6 +189,17 @@ pub(crate) fn open_stream(path: &Path) -> Result<File> {
 pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     match destination(path)? {
         Destination::Replace(path) => crate::fsio::write_atomic(&path, bytes),
-        Destination::Stream(path) => open_stream(&path)?.write_all(bytes).map_err(|e| Error::io(&path, e)),
+        Destination::Stream(path) => {
+            let mut stream = open_stream(&path)?;
+            // A terminal (`/save /dev/tty`) sees the text through the gate.
+            let shown;
+            let bytes = if crate::sys::isatty(std::os::fd::AsRawFd::as_raw_fd(&stream)) {
+                shown = crate::text::printable_bytes(bytes, true);
+                shown.as_bytes()
+            } else {
+                bytes
+            };
+            stream.write_all(bytes).map_err(|e| Error::io(&path, e))
+        }
     }
 }

@@ -1,52 +1,81 @@
-//! Text as a terminal shows it: control characters made visible, display
-//! widths (CJK and emoji take two columns), and cutting to fit.
+//! Text as a terminal shows it: the one gate every byte hermes did not
+//! write passes before a terminal (`printable`, and `TerminalFilter` for
+//! output that streams), display widths (CJK and emoji take two columns),
+//! and cutting to fit.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-/// Stored text as it may be shown on a terminal: control characters (escape
-/// sequences among them, from an agent or a hand-edited file) become `^[`,
-/// `^M`, `^?` or `\u{9b}`, so they are seen, not obeyed. With `keep_layout`,
-/// newlines and tabs stay; without, the text stays on one line and in one
-/// tab-separated column, and bidi overrides are shown too (one in a title
-/// would reorder the rest of its row).
+/// Whether `c` must not reach a terminal as itself: a control character
+/// (every escape sequence starts with one: ESC, or a C1 control such as
+/// U+009B), or a bidi override or isolate (U+202A-U+202E,
+/// U+2066-U+2069), which would reorder what follows it on the screen.
+/// With `keep_layout`, newlines and tabs may pass. The one character rule.
+pub(crate) fn is_harmful(c: char, keep_layout: bool) -> bool {
+    (c.is_control() && !(keep_layout && (c == '\n' || c == '\t')))
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `c` as it is shown when `is_harmful`: `^[`, `^M`, `^?`, or `\u{9b}`,
+/// `\u{202e}` for the others, so that it is seen, not obeyed.
+pub(crate) fn push_shown(out: &mut String, c: char) {
+    match c {
+        '\u{7f}' => out.push_str("^?"),
+        c if (c as u32) < 0x20 => {
+            out.push('^');
+            out.push(char::from(c as u8 + 0x40));
+        }
+        c => {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+}
+
+/// The gate: text that hermes did not write (a message, a title, a model,
+/// an agent's or a server's words, a file's name) as it may reach a
+/// terminal. Every harmful character (see `is_harmful`) is shown, not
+/// obeyed: an escape sequence becomes `^[]0;...^G`, a bidi override
+/// `\u{202e}`. With `keep_layout`, newlines and tabs stay (a CRLF line
+/// end is a line end); without, the text stays on one line and in one
+/// tab-separated column. The file keeps the text as it was.
 pub(crate) fn printable(text: &str, keep_layout: bool) -> Cow<'_, str> {
-    let harmful = |c: char| {
-        c.is_control() && !(keep_layout && (c == '\n' || c == '\t'))
-            || !keep_layout && matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-    };
-    if !text.chars().any(harmful) {
+    if !text.chars().any(|c| is_harmful(c, keep_layout)) {
         return Cow::Borrowed(text);
     }
     let mut shown = String::with_capacity(text.len() + 16);
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            c if !harmful(c) => shown.push(c),
+            c if !is_harmful(c, keep_layout) => shown.push(c),
             // A CRLF line end (an agent on Windows) is a line end.
             '\r' if keep_layout && chars.peek() == Some(&'\n') => {}
-            '\u{7f}' => shown.push_str("^?"),
-            c if (c as u32) < 0x20 => {
-                shown.push('^');
-                shown.push(char::from(c as u8 + 0x40));
-            }
-            c => {
-                let _ = write!(shown, "\\u{{{:x}}}", c as u32);
-            }
+            c => push_shown(&mut shown, c),
         }
     }
     Cow::Owned(shown)
 }
 
+/// Bytes that may not be UTF-8 (what another program wrote) through the
+/// gate: a byte that is no part of a character is shown as U+FFFD.
+pub(crate) fn printable_bytes(bytes: &[u8], keep_layout: bool) -> String {
+    printable(&String::from_utf8_lossy(bytes), keep_layout).into_owned()
+}
+
 /// Output on its way to a terminal, a piece at a time (an agent's reply as
-/// it streams): shown as `printable` shows stored text, so an escape
-/// sequence is seen, not obeyed; only SGR colour sequences (`ESC [ ... m`)
-/// pass, when `colors`, and are dropped otherwise (NO_COLOR: no colour,
-/// and no `^[[1;32m` either). A sequence or character cut between two
-/// pieces is held until the next one.
+/// it streams): through the gate as `printable` does, except SGR colour
+/// sequences (`ESC [ ... m`), which pass when `colors` and are dropped
+/// otherwise (NO_COLOR: no colour, and no `^[[1;32m` either). A sequence or
+/// character cut between two pieces is held until the next one.
 pub(crate) struct TerminalFilter {
     held: Vec<u8>,
     colors: bool,
+    /// Whether what comes out has been through the gate; not for a
+    /// renderer that shows everything it draws through it itself (see
+    /// `TerminalFilter::for_renderer`).
+    gate: bool,
+    /// An SGR sequence was let through: the attributes it set are reset
+    /// before hermes writes anything of its own.
+    let_sgr_through: bool,
 }
 
 /// The longest SGR sequence let through; a longer one is shown, not obeyed.
@@ -54,23 +83,38 @@ const SGR_MAX: usize = 64;
 
 impl TerminalFilter {
     pub(crate) fn new(colors: bool) -> TerminalFilter {
-        TerminalFilter { held: Vec::new(), colors }
+        TerminalFilter { held: Vec::new(), colors, gate: true, let_sgr_through: false }
+    }
+
+    /// For a renderer that passes each character it draws through the
+    /// gate itself (`view::markdown`): the text whole, as characters,
+    /// with CRLF line ends made LF and SGR sequences passed or dropped as
+    /// `new` does, but every other character left for the renderer to
+    /// show, so that what the gate shows is never read as Markdown.
+    pub(crate) fn for_renderer(colors: bool) -> TerminalFilter {
+        TerminalFilter { gate: false, ..TerminalFilter::new(colors) }
+    }
+
+    /// Whether an SGR sequence has been let through (see `let_sgr_through`).
+    pub(crate) fn let_sgr_through(&self) -> bool {
+        self.let_sgr_through
     }
 
     /// What to write now of `piece`.
     pub(crate) fn push(&mut self, piece: &[u8]) -> String {
         self.held.extend_from_slice(piece);
         let ready = self.complete_prefix();
-        let shown = self.render(&self.held[..ready]);
+        let held = std::mem::take(&mut self.held);
+        let shown = self.render(&held[..ready]);
+        self.held = held;
         self.held.drain(..ready);
         shown
     }
 
     /// What was held back, once no more is coming.
     pub(crate) fn finish(&mut self) -> String {
-        let shown = self.render(&self.held);
-        self.held.clear();
-        shown
+        let held = std::mem::take(&mut self.held);
+        self.render(&held)
     }
 
     /// How much of `held` can be shown without knowing what follows: not a
@@ -111,31 +155,131 @@ impl TerminalFilter {
         data.len()
     }
 
-    fn render(&self, bytes: &[u8]) -> String {
+    fn render(&mut self, bytes: &[u8]) -> String {
         let text = String::from_utf8_lossy(bytes);
         let mut shown = String::with_capacity(text.len());
         let mut rest: &str = &text;
         while let Some(esc) = rest.find('\u{1b}') {
-            shown.push_str(&printable(&rest[..esc], true));
-            let sequence = &rest.as_bytes()[esc..];
-            let params = sequence.iter().skip(2).take_while(|&&b| is_sgr_param(b)).count();
-            if sequence.get(1) == Some(&b'[') && params < SGR_MAX && sequence.get(2 + params) == Some(&b'm') {
-                if self.colors {
-                    shown.push_str(&rest[esc..esc + 3 + params]);
+            self.plain(&rest[..esc], &mut shown);
+            match sgr_len(&rest[esc..]) {
+                Some(len) => {
+                    if self.colors {
+                        shown.push_str(&rest[esc..esc + len]);
+                        self.let_sgr_through = true;
+                    }
+                    rest = &rest[esc + len..];
                 }
-                rest = &rest[esc + 3 + params..];
-            } else {
-                shown.push_str("^[");
-                rest = &rest[esc + 1..];
+                None => {
+                    if self.gate {
+                        push_shown(&mut shown, '\u{1b}');
+                    } else {
+                        shown.push('\u{1b}');
+                    }
+                    rest = &rest[esc + 1..];
+                }
             }
         }
-        shown.push_str(&printable(rest, true));
+        self.plain(rest, &mut shown);
         shown
+    }
+
+    /// Text without ESC: through the gate, or with its CRLFs made LF.
+    fn plain(&self, text: &str, shown: &mut String) {
+        if self.gate {
+            shown.push_str(&printable(text, true));
+        } else {
+            shown.push_str(&text.replace("\r\n", "\n"));
+        }
     }
 }
 
 fn is_sgr_param(b: u8) -> bool {
     b.is_ascii_digit() || b == b';' || b == b':'
+}
+
+/// The length of the SGR sequence `text` starts with (`ESC [ 1;31 m`), if
+/// it starts with one that may pass: at most SGR_MAX parameter bytes, and
+/// none that conceals what follows (8): colours and styles pass, hidden
+/// text does not.
+pub(crate) fn sgr_len(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    if !b.starts_with(b"\x1b[") {
+        return None;
+    }
+    let params = b[2..].iter().take_while(|&&b| is_sgr_param(b)).count();
+    let passes = params < SGR_MAX && b.get(2 + params) == Some(&b'm') && !conceals(&b[2..2 + params]);
+    passes.then_some(3 + params)
+}
+
+/// Whether SGR parameters (`1;31`, `38;5;8`, `38:2::1:2:3`) conceal the
+/// text after them (8), telling a colour's own numbers from attributes.
+fn conceals(params: &[u8]) -> bool {
+    let number = |field: &[u8]| {
+        let head = field.split(|&b| b == b':').next().unwrap_or(field);
+        head.iter().try_fold(0u32, |n, &d| n.checked_mul(10)?.checked_add(u32::from(d - b'0')))
+    };
+    let mut fields = params.split(|&b| b == b';');
+    while let Some(field) = fields.next() {
+        match number(field) {
+            Some(8) if !field.contains(&b':') => return true,
+            // A colour by number or by RGB: its arguments are no attributes.
+            Some(38 | 48 | 58) if !field.contains(&b':') => match fields.next().and_then(number) {
+                Some(5) => drop(fields.next()),
+                Some(2) => fields.by_ref().take(3).for_each(drop),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The length of the control sequence `text` starts with, as a terminal
+/// would read it (ECMA-48): CSI (`ESC [`, or C1 U+009B) up to its final
+/// byte; a string (OSC, DCS, SOS, PM, APC) up to BEL or ST; `ESC` and one
+/// more character; a lone control character. None while it is not
+/// complete: `text` ends before the sequence does.
+pub(crate) fn sequence_len(text: &str) -> Option<usize> {
+    let mut chars = text.char_indices();
+    let (_, first) = chars.next()?;
+    let introducer = match first {
+        '\u{1b}' => match chars.next() {
+            None => return None,
+            Some((_, '[')) => '\u{9b}',
+            Some((_, c @ (']' | 'P' | 'X' | '^' | '_'))) => {
+                char::from_u32(c as u32 + 0x40).unwrap_or('\u{9d}')
+            }
+            Some((at, c)) if (' '..='/').contains(&c) => {
+                // Intermediate bytes, then a final one.
+                let end = text[at..].find(|c: char| !(' '..='/').contains(&c)).map(|i| at + i)?;
+                let last = text[end..].chars().next()?;
+                return Some(if ('0'..='~').contains(&last) { end + last.len_utf8() } else { end });
+            }
+            Some((at, c)) if ('0'..='~').contains(&c) => return Some(at + 1),
+            Some((at, _)) => return Some(at),
+        },
+        c @ ('\u{9b}' | '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}') => c,
+        c => return Some(c.len_utf8()),
+    };
+    let body = chars.as_str();
+    let start = text.len() - body.len();
+    if introducer == '\u{9b}' {
+        // Parameters and intermediates, then the final byte.
+        let end = body.find(|c: char| !(' '..='?').contains(&c))?;
+        let last = body[end..].chars().next()?;
+        let len = if ('@'..='~').contains(&last) { end + 1 } else { end };
+        return Some(start + len);
+    }
+    // A string, ended by BEL, ST (ESC \ or U+009C), or broken off by ESC.
+    let end = body.find(['\u{7}', '\u{9c}', '\u{1b}'])?;
+    let len = match body[end..].chars().next() {
+        Some('\u{1b}') if body[end + 1..].is_empty() => return None,
+        Some('\u{1b}') if body[end + 1..].starts_with('\\') => end + 2,
+        Some('\u{1b}') => end,
+        Some(c) => end + c.len_utf8(),
+        None => end,
+    };
+    Some(start + len)
 }
 
 /// Whether colour sequences may reach the terminal, hermes's own (the
@@ -407,7 +551,8 @@ mod tests {
         assert_eq!(printable("crlf\r\nend\r", true), "crlf\nend^M");
         assert_eq!(printable("crlf\r\n", false), "crlf^M^J");
         assert_eq!(printable("ab\u{202E}cd", false), "ab\\u{202e}cd");
-        assert_eq!(printable("ab\u{202E}cd", true), "ab\u{202E}cd");
+        assert_eq!(printable("ab\u{202E}cd\u{2066}", true), "ab\\u{202e}cd\\u{2066}");
+        assert_eq!(printable_bytes(b"bad \xff\xc2\x9b end", true), "bad \u{fffd}\\u{9b} end");
     }
     #[test]
     fn fits_titles_by_terminal_columns() {
@@ -439,6 +584,44 @@ mod tests {
             };
             assert_eq!(whole, expected);
         }
+    }
+
+    #[test]
+    fn control_sequences_are_measured_as_a_terminal_reads_them() {
+        let cases = [
+            ("\u{1b}[2Jx", Some(4)),
+            ("\u{1b}[?25hx", Some(6)),
+            ("\u{1b}]0;t\u{7}x", Some(6)),
+            ("\u{1b}]8;;u\u{1b}\\x", Some(8)),
+            ("\u{1b}P$qm\u{1b}\\x", Some(7)),
+            ("\u{1b}\\x", Some(2)),
+            ("\u{1b}(Bx", Some(3)),
+            ("\u{9b}31mx", Some(5)),
+            ("\u{7}x", Some(1)),
+            ("\u{202e}x", Some(3)),
+            ("\u{1b}]0;t\u{1b}[2J", Some(5)),
+            ("\u{1b}", None),
+            ("\u{1b}]0;title", None),
+            ("\u{1b}[12", None),
+        ];
+        for (text, len) in cases {
+            assert_eq!(sequence_len(text), len, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn colours_pass_and_hidden_text_does_not() {
+        assert_eq!(sgr_len("\u{1b}[1;31mx"), Some(7));
+        assert_eq!(sgr_len("\u{1b}[38;5;8m"), Some(9));
+        assert_eq!(sgr_len("\u{1b}[38;2;8;8;8;1m"), Some(15));
+        assert_eq!(sgr_len("\u{1b}[38:5:8m"), Some(9));
+        assert_eq!(sgr_len("\u{1b}[m"), Some(3));
+        for hidden in ["\u{1b}[8m", "\u{1b}[1;8m", "\u{1b}[008m", "\u{1b}[38;5;1;8m"] {
+            assert_eq!(sgr_len(hidden), None, "{hidden:?}");
+        }
+        let mut f = TerminalFilter::new(true);
+        assert_eq!(f.push(b"a\x1b[8mb\x1b[31mc") + &f.finish(), "a^[[8mb\u{1b}[31mc");
+        assert!(f.let_sgr_through());
     }
 
     #[test]

@@ -97,7 +97,7 @@ test_expect_success 'no agent: the message is saved, stdout empty, a one-line hi
 	grep -v "^session_id: " err >hint &&
 	test_line_count = 1 hint &&
 	grep "^hermes: " hint &&
-	grep -E "HERMES_AGENT|config\.toml|--agent" hint &&
+	grep -E "config set base_url|config set agent" hint &&
 	grep -x "session_id: $id" err &&
 	echo "user: just a note" >expect &&
 	messages "$id" >actual && test_cmp expect actual

@@ -122,6 +122,29 @@ b" -q hi --agent "$AGENT" 2>err &&
 	! ls "$HERMES_HOME/sessions/"*.json 2>/dev/null
 '
 
+test_expect_success 'a model is checked as a title is wherever it is typed: -m, config set, config.toml, $HERMES_MODEL' '
+	nl="$(printf "a\nb")" &&
+	for bad in "$nl" "$(printf "m\033]0;PWN\007")" "$(printf "gpt\342\200\2564")" "$(printf "%0201d" 0)"; do
+		test_expect_code 2 hermes config set model "$bad" 2>err &&
+		grep "^hermes: a model name " err &&
+		! test -e "$HERMES_HOME/config.toml" &&
+		test_expect_code 2 hermes chat -m "$bad" -q hi --agent "$AGENT" 2>err &&
+		test_expect_code 2 env HERMES_MODEL="$bad" hermes chat -q hi --agent "$AGENT" 2>err &&
+		grep "^hermes: \$HERMES_MODEL: a model name " err || return 1
+	done &&
+	! ls "$HERMES_HOME/sessions/"*.json 2>/dev/null &&
+	mkdir -m 700 -p "$HERMES_HOME" &&
+	cat >"$HERMES_HOME/config.toml" <<-\EOF &&
+	model = "a\nb"
+	EOF
+	chmod 600 "$HERMES_HOME/config.toml" &&
+	test_expect_code 4 hermes chat -q hi --agent "$AGENT" 2>err &&
+	grep "config.toml: line 1: a model name is one line" err &&
+	hermes config set model good &&
+	echo "model = \"good\"" >expect &&
+	test_cmp expect "$HERMES_HOME/config.toml"
+'
+
 test_expect_success '-s puts a system message first; the first user message still titles the session' '
 	hermes chat -s "Be brief." -q "what is redis" --agent "$AGENT" -Q &&
 	id=$(session_id_by_title "what is redis") &&

@@ -69,4 +69,49 @@ test_expect_success 'an imported session is continued with its model; export and
 	test_cmp expect actual
 '
 
+test_expect_success 'a model of an import or a merged copy that could not be typed is cleaned, and said' '
+	cat >hostile.py <<-\EOF &&
+	import json, sys
+	models = ["m\u001b]0;PWN\u0007x", "a\nb" + "m" * 1008, "\u202e\u0007"]
+	for n, model in enumerate(models, 1):
+	    print(json.dumps({"format": 1, "id": "20261201_00000%d_abcdef" % n, "title": "t%d" % n,
+	        "title_source": "user", "created_at": 1.0, "updated_at": 2.0, "cwd": "/", "message_count": 1,
+	        "preview": "hi", "model": model, "messages": [{"role": "user", "content": "hi", "ts": 2.0}]}))
+	EOF
+	python3 hostile.py >hostile.jsonl &&
+	hermes sessions import hostile.jsonl 2>err &&
+	grep "^hermes: warning: session 20261201_000001_abcdef: its model.s name held control or invisible characters" err &&
+	grep -c "^hermes: warning: session 2026120" err >count &&
+	echo 3 >expect && test_cmp expect count &&
+	models >actual &&
+	cat >expect <<-EOF &&
+	t1	m]0;PWNx
+	t2	a b$(printf "%0197d" 0 | tr 0 m)
+	t3	None
+	EOF
+	test_cmp expect actual &&
+	S=20261201_000001_abcdef &&
+	cat >copy.py <<-\EOF &&
+	import json, sys
+	s = json.load(open(sys.argv[1]))
+	s["model"] = "m\u001b[8mx"
+	s["messages"].append({"role": "user", "content": "more", "ts": 3.0})
+	s["updated_at"] = 3.0
+	json.dump(s, open(sys.argv[1] + "~", "w"))
+	EOF
+	python3 copy.py "$HERMES_HOME/sessions/$S.json" &&
+	hermes sessions merge --yes 2>err &&
+	grep "^hermes: warning: session $S: its model.s name held" err &&
+	test "$(field $S model)" = "m[8mx"
+'
+
+test_expect_success 'merging a conflict copy keeps the model (of the version active last)' '
+	hermes chat --title m -m gpt-old -q hi --no-agent -Q &&
+	S=$(session_id_by_title m) &&
+	cp "$HERMES_HOME/sessions/$S.json" "$HERMES_HOME/sessions/$S.json~" &&
+	hermes chat -c m -m gpt-new -q more --no-agent -Q &&
+	hermes sessions merge --yes 2>err &&
+	test "$(field $S model)" = gpt-new
+'
+
 test_done

@@ -32,9 +32,18 @@ start_pane() {
 	wait_until screen_count '^\$' 2
 }
 
-# prompts: how many hermes prompts ("> ") the pane has shown.
+# PROMPT: a line that starts with one of hermes's prompts (the session's
+# title, cut, then "> ", as the line-by-line prompt names it too).
+PROMPT='^[^>]{0,60}> '
+
+# prompts: how many hermes prompts the pane has shown.
 prompts() {
-	screen | grep -c "^>"
+	screen | grep -c -E "$PROMPT"
+}
+
+# prompts_reach N: the pane has shown N prompts or more.
+prompts_reach() {
+	test "$(prompts)" -ge "$1"
 }
 
 # send_line TEXT: type TEXT into hermes and wait until it has dealt with it
@@ -43,12 +52,12 @@ prompts() {
 send_line() {
 	before=$(prompts) &&
 	type_line "$1" &&
-	wait_until screen_count "^>" $((before + 1))
+	wait_until prompts_reach $((before + 1))
 }
 
 # hermes_ready: wait for hermes's first prompt.
 hermes_ready() {
-	wait_until screen_count "^>" 1
+	wait_until prompts_reach 1
 }
 
 test_expect_success TMUX 'a line typed in interactive mode is saved to a new session' '
@@ -206,7 +215,7 @@ test_expect_success TMUX 'Ctrl-C at the prompt drops the line, not the program' 
 	tm send-keys -t "$PANE" -l "half typed" &&
 	wait_until on_screen "half typed" &&
 	tm send-keys -t "$PANE" C-c &&
-	wait_until screen_count "^>" 2 &&
+	wait_until prompts_reach 2 &&
 	send_line "real message" &&
 	wait_until sessions_are 1 &&
 	type_line /quit &&
@@ -434,7 +443,7 @@ test_expect_success TMUX,STRACE_DELAY 'a Ctrl-C after a reply (while it is saved
 	wait_until on_screen "^pong$" &&
 	tm send-keys -t "$PANE" C-c &&
 	# Not echoed (the reply is still being saved: echo is off), and spent.
-	wait_until screen_count "^>" 2 &&
+	wait_until prompts_reach 2 &&
 	send_line second &&
 	wait_until screen_count "^pong$" 2 &&
 	type_line /quit &&

@@ -256,7 +256,7 @@ test_expect_success TMUX 'TERM=dumb keeps plain line reading, and no escape sequ
 	start_pane &&
 	tm send-keys -t "$PANE" -l "TERM=dumb hermes chat --no-agent; echo \$? >hermes.tmp && mv hermes.tmp hermes.rc" &&
 	keys Enter &&
-	wait_until ready ">" &&
+	wait_until ready "new session>" &&
 	typed "plain" && keys Left Up && typed " text" && keys Enter &&
 	wait_until sessions_are 1 &&
 	S=$(ls "$HERMES_HOME/sessions" | sed "s/\.json\$//") &&

@@ -247,6 +247,60 @@ test_expect_success 'openai-compatible: connection refused names the server' '
 	grep "^openai-compatible: cannot connect to http://127.0.0.1:9/v1/chat/completions: is the server running?" err
 '
 
+# A curl that writes its command line to curl-argv, then is curl.
+argv_curl() {
+	mkdir -p "$TRASH/spy" &&
+	printf '#!/bin/sh\necho "$*" >>%s/curl-argv\nexec %s "$@"\n' "$TRASH" "$(command -v curl || echo false)" >"$TRASH/spy/curl" &&
+	chmod +x "$TRASH/spy/curl"
+}
+
+test_expect_success 'a base_url with a user or password is refused where it is set, and never shown' '
+	test_expect_code 2 hermes config set base_url http://user:pw-secret@127.0.0.1:9/v1 2>err &&
+	grep "^hermes: base_url holds a user name or password (user:password@host)" err &&
+	grep "api_key_env" err && grep "api_key_command" err &&
+	! grep "pw-secret" err &&
+	! test -e "$HERMES_HOME/config.toml" &&
+	hermes config set base_url "http://127.0.0.1:9/v1?mail=a@b" &&
+	hermes config get base_url >out &&
+	echo "http://127.0.0.1:9/v1?mail=a@b" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'a config.toml that already has one: every command that would use it refuses it; unset mends it' '
+	mkdir -m 700 -p "$HERMES_HOME" &&
+	cat >"$HERMES_HOME/config.toml" <<-\EOF &&
+	agent = "openai-compatible"
+	base_url = "http://user:pw-secret@127.0.0.1:9/v1"
+	EOF
+	chmod 600 "$HERMES_HOME/config.toml" &&
+	argv_curl &&
+	for command in "config list" "config get base_url" "config check" "chat -q hi" "config set model m"; do
+		test_expect_code 4 env PATH="$TRASH/spy:$PATH" hermes $command >out 2>err &&
+		grep "config.toml: line 2: base_url holds a user name or password" err &&
+		! grep "pw-secret" out err || return 1
+	done &&
+	! test -e curl-argv &&
+	hermes config unset base_url &&
+	echo "agent = \"openai-compatible\"" >expect &&
+	test_cmp expect "$HERMES_HOME/config.toml"
+'
+
+test_expect_success 'OPENAI_BASE_URL with a password: refused by hermes and by the shipped agent, never on curl'"'"'s command line' '
+	hermes config set agent openai-compatible &&
+	argv_curl &&
+	OPENAI_BASE_URL=http://user:pw-secret@127.0.0.1:9/v1 && export OPENAI_BASE_URL &&
+	PATH=$TRASH/spy:$PATH &&
+	test_expect_code 2 hermes chat -q hi 2>err &&
+	grep "^hermes: \$OPENAI_BASE_URL: base_url holds a user name or password" err &&
+	test_expect_code 2 hermes config list >out 2>err &&
+	test_expect_code 2 hermes config check >out 2>err &&
+	agent=$(dirname "$(command -v hermes)")/../share/hermes/agents/openai-compatible &&
+	test_expect_code 2 "$agent" </dev/null >out 2>err &&
+	grep "^openai-compatible: OPENAI_BASE_URL holds a user name or password" err &&
+	! grep -r "pw-secret" err out "$HERMES_HOME" &&
+	! test -e curl-argv
+'
+
 test_expect_success SERVER 'config check: ok against a working server' '
 	hermes config set agent openai-compatible &&
 	hermes config set base_url "$BASE_URL" &&

@@ -106,12 +106,14 @@ pub(crate) fn resolve_settings(
     store: &Store,
     flags: Vec<(&'static str, String, &'static str)>,
 ) -> Result<Settings> {
-    Ok(Settings::resolve(&settings::Sources {
+    let settings = Settings::resolve(&settings::Sources {
         flags,
         file: settings::load_file(store)?,
         shipped_input: Some(shipped::input),
         ..Default::default()
-    }))
+    });
+    settings.check_environment()?;
+    Ok(settings)
 }
 
 /// The agent `choice` and the settings name: `--agent`, else
@@ -278,7 +280,7 @@ impl Agent {
             .env("HERMES_SESSION_TITLE", &header.title)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(process::stderr_for());
         // The session's model (`-m`, `/model`, recorded), else the default.
         if let Some(model) = header.model.as_ref().or(self.model.as_ref()) {
             program.env("HERMES_MODEL", model);

@@ -1,11 +1,13 @@
 //! The agent's process: started in a process group of its own, stopped on
 //! a signal (SIGTERM to the group, SIGKILL after a grace period or a second
 //! signal), and never outlived by what it started: once it has exited, what
-//! is left of its group is killed.
+//! is left of its group is killed. What it writes on stderr reaches a
+//! terminal through the gate.
 
-use std::io;
+use std::io::{self, Read};
 use std::os::fd::AsRawFd;
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::sys;
@@ -32,6 +34,8 @@ pub(crate) struct Process {
     /// descriptor: waiting for the exit wakes at once instead of at the
     /// end of a nap.
     exit_watch: Option<std::os::fd::OwnedFd>,
+    /// What copies its stderr to a terminal (see `copy_stderr`).
+    stderr: Option<JoinHandle<()>>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -43,7 +47,8 @@ enum Stop {
 }
 
 impl Process {
-    /// Start `command` (set up with piped stdin and stdout) in a process
+    /// Start `command` (set up with piped stdin and stdout, and stderr
+    /// piped when it would be a terminal: see `stderr_for`) in a process
     /// group of its own: Ctrl-C reaches hermes alone, which then stops the
     /// agent and everything it started, and keeps the chat.
     pub(crate) fn spawn(command: &mut Command) -> io::Result<(Process, ChildStdin, ChildStdout)> {
@@ -51,8 +56,9 @@ impl Process {
         let mut child = command.process_group(0).spawn()?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().and_then(copy_stderr);
         let exit_watch = sys::exit_watch(child.id());
-        Ok((Process { child, stop: Stop::No, exited: None, exit_watch }, stdin, stdout))
+        Ok((Process { child, stop: Stop::No, exited: None, exit_watch, stderr }, stdin, stdout))
     }
 
     /// Stop the agent and everything it started: SIGTERM to its process
@@ -157,6 +163,21 @@ impl Process {
         }
     }
 
+    /// Let the copy of its stderr finish (it ends when nothing holds the
+    /// pipe any more), for at most AFTER_EXIT: what hermes writes next
+    /// comes after all the agent said. Something that left its group
+    /// holding the pipe is not waited for.
+    fn stderr_done(&mut self) {
+        let Some(copy) = self.stderr.take() else { return };
+        let until = Instant::now() + AFTER_EXIT;
+        while !copy.is_finished() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if copy.is_finished() {
+            let _ = copy.join();
+        }
+    }
+
     /// Give up on the agent after an error of hermes' own: kill it and
     /// reap it, so that nothing is left running.
     pub(crate) fn abandon(&mut self) {
@@ -167,4 +188,42 @@ impl Process {
             let _ = self.child.wait();
         }
     }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.stderr_done();
+    }
+}
+
+/// How the agent's stderr is set up: hermes's own stderr, unless that is a
+/// terminal; then a pipe, copied there through the gate (`copy_stderr`).
+pub(crate) fn stderr_for() -> std::process::Stdio {
+    if sys::isatty(2) { std::process::Stdio::piped() } else { std::process::Stdio::inherit() }
+}
+
+/// Copy what the agent writes on stderr to hermes's stderr, a terminal, as
+/// its reply is shown: through the gate, colours let through (and reset at
+/// the end) where they may be.
+fn copy_stderr(mut pipe: ChildStderr) -> Option<JoinHandle<()>> {
+    let copy = move || {
+        let mut filter = crate::text::TerminalFilter::new(crate::text::colors_allowed());
+        let mut buf = [0u8; 4096];
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    let _ = sys::write_fd(2, filter.push(&buf[..n]).as_bytes());
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        let mut rest = filter.finish();
+        if filter.let_sgr_through() {
+            rest.push_str("\x1b[0m");
+        }
+        let _ = sys::write_fd(2, rest.as_bytes());
+    };
+    std::thread::Builder::new().name("agent-stderr".into()).spawn(copy).ok()
 }

@@ -152,7 +152,7 @@ fn read<C: 'static>(
 /// Print `text` to stdout (a closed pipe is not an error).
 pub(crate) fn print(text: &str) -> Result<()> {
     let mut out = crate::output::Out::new();
-    out.write(text)?;
+    out.write_own(text)?;
     out.flush()
 }
 

@@ -40,7 +40,7 @@ directory), or latest (newest of all). Exit 1 when there is none.
 ",
     options: &[
         flag("", "--json", "{\"id\", \"title\", \"reason\"} as JSON").group(1).sets(|a| a.json = true),
-        option("-f", "--format", Value::new("TEMPLATE", Kind::Text), "print TEMPLATE with {title}, {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing").group(1).takes(|a, v| {
+        option("-f", "--format", Value::new("TEMPLATE", Kind::Text), "print TEMPLATE with {title}, {title_tmux} (the title with each # doubled, for tmux's status line), {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing").group(1).takes(|a, v| {
                 a.format = Some(v.text());
                 Ok(())
             }),
@@ -71,13 +71,21 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         return Err(Error::Silent(crate::error::EXIT_NOT_FOUND));
     };
     let mut out = Out::new();
-    out.write(&fill(&template, &header, reason))?;
+    // The template is the user's own (colours for a prompt may be in it);
+    // the values filled in went through the gate.
+    out.write_own(&fill(&template, &header, reason))?;
     out.flush()
 }
-/// `template` with its fields filled in. `\n` and `\t` are a newline and
-/// a tab; an unknown `{word}` stays as it is.
+/// `template` with its fields filled in, each through the gate (the
+/// template itself is the user's own). `\n` and `\t` are a newline and
+/// a tab; an unknown `{word}` stays as it is. `{title_tmux}` is the title
+/// with every `#` doubled: tmux's status line reads what a `#(...)`
+/// command prints as its own formats and styles (`#[fg=red]`,
+/// `#{pane_id}`), and `##` as `#`.
 pub(crate) fn fill(template: &str, header: &Header, reason: Reason) -> String {
     let title = text::printable(&header.title, false);
+    let title_tmux = title.replace('#', "##");
+    let model = text::printable(header.model.as_deref().unwrap_or(""), false);
     let short_id = header.id.get(16..).unwrap_or(&header.id);
     let mut out = String::with_capacity(template.len() + 64);
     let mut rest = template;
@@ -86,9 +94,10 @@ pub(crate) fn fill(template: &str, header: &Header, reason: Reason) -> String {
         rest = &rest[at..];
         let field = [
             ("{title}", title.as_ref()),
+            ("{title_tmux}", title_tmux.as_str()),
             ("{id}", header.id.as_str()),
             ("{short_id}", short_id),
-            ("{model}", header.model.as_deref().unwrap_or("")),
+            ("{model}", model.as_ref()),
             ("{reason}", reason.as_str()),
             ("\\n", "\n"),
             ("\\t", "\t"),
@@ -117,7 +126,8 @@ fn describe(store: &Store, terminal: Option<&terminal::Terminal>, json: bool) ->
     let mut out = Out::new();
     if json {
         let current = Current { id: &header.id, title: &header.title, reason: reason.as_str() };
-        out.line(&current.serialize_json())?;
+        out.data(&current.serialize_json())?;
+        out.write_own("\n")?;
     } else {
         let why = match reason {
             Reason::Breadcrumb => "this terminal used it last",
@@ -147,6 +157,12 @@ mod tests {
             "[redis ^[debug|a1b2c3|breadcrumb] 20261202_143015_a1b2c3\n{nope} {"
         );
         assert_eq!(fill("", &h, Reason::Latest), "");
+        h.title = "#[fg=red]x #{pane_id}".into();
+        h.model = Some("m\u{1b}]0;PWN\u{7}".into());
+        assert_eq!(
+            fill("\u{1b}[32m{title_tmux}|{title}|{model}\u{1b}[0m", &h, Reason::Latest),
+            "\u{1b}[32m##[fg=red]x ##{pane_id}|#[fg=red]x #{pane_id}|m^[]0;PWN^G\u{1b}[0m"
+        );
         assert_eq!(fill("a\\tb\\", &h, Reason::Latest), "a\tb\\");
     }
 }

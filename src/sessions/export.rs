@@ -113,7 +113,11 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
                 }
                 Sink::File(fsio::AtomicFile::create(&path)?)
             }
-            Destination::Stream(path) => Sink::Stream(path.clone(), BufWriter::new(open_stream(&path)?)),
+            Destination::Stream(path) => {
+                let stream = open_stream(&path)?;
+                let terminal = crate::sys::isatty(std::os::fd::AsRawFd::as_raw_fd(&stream));
+                Sink::Stream { path, terminal, out: BufWriter::new(stream) }
+            }
         },
         _ => Sink::Stdout(Out::new()),
     };
@@ -171,19 +175,29 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     Ok(())
 }
 
+/// Where the export goes: byte for byte, except to a terminal (stdout, or
+/// a device that is one), where it goes through the gate: an OSC 52 or
+/// ESC [6n in a message must not reach it.
 enum Sink {
     Stdout(Out),
     File(fsio::AtomicFile),
     /// A device or pipe (`/dev/stdout`, a FIFO): written as it is.
-    Stream(PathBuf, BufWriter<File>),
+    Stream {
+        path: PathBuf,
+        terminal: bool,
+        out: BufWriter<File>,
+    },
 }
 
 impl Sink {
     fn write(&mut self, text: &str) -> Result<()> {
         match self {
-            Sink::Stdout(out) => out.write(text),
+            Sink::Stdout(out) => out.data(text),
             Sink::File(file) => file.write_all(text.as_bytes()).map_err(Error::ExportWrite),
-            Sink::Stream(path, out) => out.write_all(text.as_bytes()).map_err(|e| Error::io(path, e)),
+            Sink::Stream { path, terminal, out } => {
+                let text = if *terminal { crate::text::printable(text, true) } else { text.into() };
+                out.write_all(text.as_bytes()).map_err(|e| Error::io(path, e))
+            }
         }
     }
 
@@ -191,7 +205,7 @@ impl Sink {
         match self {
             Sink::Stdout(mut out) => out.flush(),
             Sink::File(file) => file.commit(),
-            Sink::Stream(path, mut out) => out.flush().map_err(|e| Error::io(&path, e)),
+            Sink::Stream { path, mut out, .. } => out.flush().map_err(|e| Error::io(&path, e)),
         }
     }
 }

@@ -102,7 +102,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         printer.begin()?;
         for (i, hit) in found.hits.iter().enumerate() {
             printer.out.write(if i > 0 { "," } else { "" })?;
-            printer.out.write(&hit_json(hit).serialize_json())?;
+            printer.out.data(&hit_json(hit).serialize_json())?;
         }
         printer.end()?;
     } else if !found.hits.is_empty() {

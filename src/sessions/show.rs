@@ -50,7 +50,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let session = load_named(store, &args.name)?;
     let mut out = Out::new();
     if args.json {
-        out.write(&String::from_utf8_lossy(&format::encode(&session.header, &session.messages)))?;
+        out.data(&String::from_utf8_lossy(&format::encode(&session.header, &session.messages)))?;
         return out.flush();
     }
     out.write(&crate::view::render(&session))?;

@@ -127,7 +127,8 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     }
     let mut out = Out::new();
     if args.json {
-        out.line(&stats.serialize_json())?;
+        out.data(&stats.serialize_json())?;
+        out.write_own("\n")?;
         return out.flush();
     }
     let when = |t: Option<f64>| t.map_or("-".to_string(), time::local_minutes);
@@ -166,7 +167,8 @@ fn one(store: &Store, name: &str, budget: u64, json: bool) -> Result<()> {
     };
     let mut out = Out::new();
     if json {
-        out.line(&one.serialize_json())?;
+        out.data(&one.serialize_json())?;
+        out.write_own("\n")?;
         return out.flush();
     }
     out.write(&format!(

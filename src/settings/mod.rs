@@ -194,10 +194,12 @@ pub(crate) const TABLE: &[Setting] = &[
         help: "the server's API root, given as $OPENAI_BASE_URL",
         words: &[],
         check: |v| {
-            if v.starts_with("http://") || v.starts_with("https://") {
-                Ok(())
-            } else {
+            if !(v.starts_with("http://") || v.starts_with("https://")) {
                 Err("base_url must start with http:// or https://".to_string())
+            } else if has_credentials(v) {
+                Err(CREDENTIALS_IN_URL.to_string())
+            } else {
+                Ok(())
             }
         },
         find: |s, found| {
@@ -280,6 +282,18 @@ pub(crate) const TABLE: &[Setting] = &[
     },
 ];
 
+/// Why a server's URL with a user name or password in it is refused:
+/// hermes would show it (`config list`, errors) and hand it to the agent,
+/// which puts the URL on curl's command line, where every user of the
+/// machine can read it.
+const CREDENTIALS_IN_URL: &str = "base_url holds a user name or password (user:password@host), which would be shown by 'hermes config list' and in errors, and be on curl's command line for every user to see; give the server's URL without it, and the key with api_key_env (the environment variable that holds it) or api_key_command (a command that prints it)";
+
+/// Whether a URL names a user (or a user and password) before its host.
+pub(crate) fn has_credentials(url: &str) -> bool {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    after_scheme.split(['/', '?', '#']).next().is_some_and(|authority| authority.contains('@'))
+}
+
 fn any(_: &str) -> Result<(), String> {
     Ok(())
 }
@@ -335,6 +349,19 @@ impl Settings {
     /// command without either sees them.
     pub(crate) fn of_file(store: &Store) -> crate::error::Result<Settings> {
         Ok(Settings::resolve(&Sources { file: load_file(store)?, ..Sources::default() }))
+    }
+
+    /// Values the environment gave (`$HERMES_MODEL`, `$OPENAI_BASE_URL`,
+    /// ...) checked as config.toml's are: refused, naming the variable.
+    pub(crate) fn check_environment(&self) -> crate::error::Result<()> {
+        for (setting, found) in TABLE.iter().zip(&self.values) {
+            if let Some((value, Origin::Env(name))) = found
+                && let Err(why) = (setting.check)(value)
+            {
+                return Err(crate::error::Error::Refused(format!("${name}: {why}")));
+            }
+        }
+        Ok(())
     }
 
     /// The value of `key` that applies, and where it came from.

@@ -108,12 +108,31 @@ pub(crate) fn union(ours: &Session, theirs: &Session) -> Merged {
         header.title_source = TITLE_AUTO.to_string();
     }
     header.updated_at = header.updated_at.max(o.updated_at).max(t.updated_at);
+    header.model = merged_model(o, t);
     debug_assert!(
         header.title_source.is_empty() || [TITLE_USER, TITLE_AUTO].contains(&header.title_source.as_str())
     );
     let mut merged = Merged { session: Session { header, messages }, added, title_kept_over };
     clean_title(&mut merged);
     merged
+}
+
+/// The model the session was last used with: that of the version active
+/// last (ours on a tie), else the other's. Another version's file is
+/// outside input: a model's name that a typed one could not be is cleaned
+/// (`session::foreign_model`), and said.
+fn merged_model(ours: &Header, theirs: &Header) -> Option<String> {
+    let (first, second) = if theirs.updated_at > ours.updated_at { (theirs, ours) } else { (ours, theirs) };
+    let model = first.model.as_ref().or(second.model.as_ref())?;
+    if crate::store::session::clean_model(model).as_deref() == Ok(model.as_str()) {
+        return Some(model.clone());
+    }
+    crate::output::warn(&format!(
+        "session {}: its model's name held control or invisible characters, or more than {} characters; cleaned",
+        ours.id,
+        crate::store::session::MAX_MODEL_CHARS
+    ));
+    crate::store::session::foreign_model(model)
 }
 
 /// A title that came with another version is outside input like a typed

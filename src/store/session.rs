@@ -161,16 +161,20 @@ pub(crate) fn sort_newest_first(headers: &mut [Header], now: f64) {
     headers.sort_unstable_by(|a, b| newest_first(a, b, now));
 }
 
-/// `YYYYMMDD_HHMMSS_xxxxxx`: the only strings that ever become file names.
-/// A model's name as given (`-m`, `/model`, an import), checked: one line
-/// of visible characters, at most `MAX_MODEL_CHARS`; else why not.
+/// A model's name as typed (`-m`, `/model`, `config set model`, config.toml,
+/// `$HERMES_MODEL`), checked as a title is: one line of visible characters
+/// (no control character, no bidi override or other invisible one), at
+/// most `MAX_MODEL_CHARS`; else why not (never quoting it).
 pub(crate) fn clean_model(name: &str) -> Result<String, String> {
     let name = name.trim();
     if name.is_empty() {
         return Err("a model name cannot be empty".into());
     }
-    if name.chars().any(|c| c.is_control()) {
-        return Err("a model name is one line, without control characters".into());
+    if name.chars().any(is_invisible) {
+        return Err(
+            "a model name is one line, without control characters or invisible ones (bidi overrides, zero-width spaces)"
+                .into(),
+        );
     }
     if name.chars().count() > MAX_MODEL_CHARS {
         return Err(format!("a model name has at most {MAX_MODEL_CHARS} characters"));
@@ -178,6 +182,16 @@ pub(crate) fn clean_model(name: &str) -> Result<String, String> {
     Ok(name.to_string())
 }
 
+/// A model's name from elsewhere (an import, a merged copy), which is not
+/// refused (the conversation must not be lost) but made what `clean_model`
+/// accepts: invisible characters removed, blanks made one space, cut to
+/// `MAX_MODEL_CHARS`. None when nothing is left.
+pub(crate) fn foreign_model(raw: &str) -> Option<String> {
+    let clean: String = sanitize_title(raw)?.chars().take(MAX_MODEL_CHARS).collect();
+    Some(clean.trim_end().to_string()).filter(|m| !m.is_empty())
+}
+
+/// `YYYYMMDD_HHMMSS_xxxxxx`: the only strings that ever become file names.
 pub(crate) fn is_valid_id(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 22
@@ -324,6 +338,13 @@ mod tests {
         assert!(clean_model("a\nb").is_err());
         assert!(clean_model("a\u{1b}[31m").is_err());
         assert!(clean_model(&"m".repeat(MAX_MODEL_CHARS + 1)).is_err());
+        assert!(clean_model("gpt\u{202e}4").is_err());
+        assert_eq!(foreign_model("  m\u{1b}]0;PWN\u{7}x "), Some("m]0;PWNx".into()));
+        assert_eq!(
+            foreign_model(&format!("a\nb{}", "m".repeat(1008))).unwrap().chars().count(),
+            MAX_MODEL_CHARS
+        );
+        assert_eq!(foreign_model("\u{7}\u{202e}"), None);
     }
 
     #[test]

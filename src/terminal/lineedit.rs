@@ -381,7 +381,7 @@ impl Layout {
             prompt.to_string()
         };
         for c in prompt.chars() {
-            layout.put(c, text::char_columns(c), width);
+            layout.put_shown(c, width);
         }
         for (i, &c) in buffer.chars.iter().enumerate() {
             if i == buffer.cursor {
@@ -394,13 +394,30 @@ impl Layout {
                         layout.put(' ', 1, width);
                     }
                 }
-                c => layout.put(c, text::char_columns(c), width),
+                c => layout.put_shown(c, width),
             }
         }
         if buffer.cursor >= buffer.chars.len() {
             layout.mark_cursor(width);
         }
         layout
+    }
+
+    /// `c` as the gate shows it: a control character or bidi override in
+    /// a recalled message, a paste or what /edit brought back is drawn as
+    /// `^[` or `\u{202e}`, one piece, never obeyed (the text keeps it).
+    fn put_shown(&mut self, c: char, width: usize) {
+        if !text::is_harmful(c, false) {
+            return self.put(c, text::char_columns(c), width);
+        }
+        let mut shown = String::new();
+        text::push_shown(&mut shown, c);
+        if self.rows.last().is_some_and(|row| row.columns + shown.len() > width) {
+            self.rows.push(Row { text: String::new(), columns: 0 });
+        }
+        for c in shown.chars() {
+            self.put(c, 1, width);
+        }
     }
 
     fn put(&mut self, c: char, columns: usize, width: usize) {
@@ -468,6 +485,16 @@ mod tests {
         let layout = Layout::of("> ", &buffer("abcdefgh", 3), 8);
         assert_eq!(rows(&layout), vec!["> abcdef", "gh"]);
         assert_eq!((layout.cursor_row, layout.cursor_column), (0, 5));
+    }
+
+    #[test]
+    fn control_characters_and_bidi_overrides_are_drawn_through_the_gate() {
+        let layout = Layout::of("> ", &buffer("a\u{1b}]0;x\u{7}b\u{202e}c", 8), 80);
+        assert_eq!(rows(&layout), vec!["> a^[]0;x^Gb\\u{202e}c"]);
+        // The cursor is after b: past the two columns each of ^[ and ^G.
+        assert_eq!((layout.cursor_row, layout.cursor_column), (0, 12));
+        let layout = Layout::of("> ", &buffer("abcde\u{9b}", 6), 8);
+        assert_eq!(rows(&layout), vec!["> abcde", "\\u{9b}"]);
     }
 
     #[test]

@@ -147,7 +147,7 @@ pub(crate) fn confirm(question: &str, doing: &str, verb: &str) -> Result<bool> {
         )));
     }
     let mut err = io::stderr();
-    let _ = write!(err, "{question} [y/N] ");
+    let _ = write!(err, "{} [y/N] ", crate::text::printable(question, true));
     let _ = err.flush();
     sys::catch_interrupts();
     match read_line()? {

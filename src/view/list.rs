@@ -135,7 +135,8 @@ impl Printer {
                 self.row(h)?;
                 let snippet =
                     snippet_line(first, width.saturating_sub(5).max(10), crate::text::colors_allowed());
-                self.out.line(&format!("    {snippet}"))
+                // Its colour is hermes's own; its text went through the gate.
+                self.out.write_own(&format!("    {snippet}\n"))
             }
             None => self.row_with(h, Some(&snippet_line(first, PIPED_SNIPPET, false))),
         }
@@ -153,7 +154,7 @@ impl Printer {
                 (e.chars, e.context_chars, e.over_budget) =
                     (Some(m.chars), Some(m.context_chars), Some(m.over(b.budget)));
             }
-            return self.out.write(&format!("{separator}{}", e.serialize_json()));
+            return self.out.data(&format!("{separator}{}", e.serialize_json()));
         }
         match &mut self.layout {
             Some(layout) if sys::isatty(1) => {

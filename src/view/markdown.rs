@@ -1,12 +1,29 @@
 //! A reply's Markdown drawn on a terminal as it streams, a line at a time:
 //! headings, emphasis, inline code, fenced code blocks (set apart, never
-//! reflowed, their language named), lists, quotes, links as text and URL.
-//! It sees text already made safe for a terminal (`text::TerminalFilter`)
-//! and only ever adds to it; what is saved is the reply as the agent sent it.
+//! reflowed, their language named), lists (drawn at most MAX_DEPTH deep),
+//! quotes, links as text and URL. It is given the reply as characters
+//! (`text::TerminalFilter::for_renderer`) and draws every character through
+//! the gate (`text::is_harmful`): a control sequence is shown whole, never
+//! read as Markdown nor obeyed, and no span holds one. Its time is linear
+//! in the reply's length, whatever the reply: no span is longer than
+//! HOLD_MAX, and each search ahead in a line goes on from where the last
+//! one of its kind stopped. What is saved is the reply as the agent sent it.
+
+mod inline;
+
+use crate::text::{is_harmful, push_shown, sgr_len};
+use inline::inline_into;
 
 /// A rendered line-start or span waits for at most this much more of its
-/// line before it is shown as it came (a `*` that never closes).
+/// line before it is shown as it came (a `*` that never closes); no span
+/// is longer.
 const HOLD_MAX: usize = 400;
+
+/// Lists nested deeper than this are drawn this deep, marked `»`.
+const MAX_DEPTH: usize = 8;
+
+/// Columns of indentation a list at MAX_DEPTH is drawn with.
+const MAX_INDENT: usize = 2 * (MAX_DEPTH - 1);
 
 const BOLD: (&str, &str) = ("\x1b[1m", "\x1b[22m");
 const ITALIC: (&str, &str) = ("\x1b[3m", "\x1b[23m");
@@ -38,7 +55,8 @@ enum Block {
     Blank,
     Paragraph,
     Heading(usize),
-    Bullet,
+    /// A list item, and how many lists its line opens (`- - x` is two).
+    Bullet(usize),
     Ordered,
     Quote,
     Rule,
@@ -103,14 +121,14 @@ impl Renderer {
         let body = &self.line[self.shown..];
         match block {
             Block::Code => {
-                out.push_str(body);
+                show_text(out, body);
                 self.shown = self.line.len();
             }
             Block::Blank | Block::Rule | Block::FenceOpen | Block::FenceClose => self.shown = self.line.len(),
+            // Inline, each span waits at most HOLD_MAX itself (see `Inline::end`).
             _ => {
-                let (text, used) = inline(body, complete_enough, self.colors);
-                out.push_str(&text);
-                self.shown += used;
+                let before = self.line[..self.shown].chars().next_back();
+                self.shown += inline_into(out, body, before, complete, self.colors);
             }
         }
         if complete {
@@ -138,13 +156,16 @@ impl Renderer {
             }
             // Without attributes the marks are the only sign of a heading.
             Block::Heading(_) => out.push_str(&line[..body]),
-            Block::Bullet => {
-                out.push_str(indent);
+            Block::Bullet(lists) => {
+                out.push_str(&nested(indent, lists - 1));
                 out.push_str("• ");
             }
-            Block::Ordered => out.push_str(&line[..body]),
+            Block::Ordered => {
+                out.push_str(&nested(indent, 0));
+                out.push_str(&line[indent.len()..body]);
+            }
             Block::Quote => {
-                out.push_str(indent);
+                out.push_str(&nested(indent, 0));
                 out.push_str(&self.styled(DIM, "│ "));
             }
             Block::Rule => out.push_str(&self.styled(DIM, &"─".repeat(self.rule_width))),
@@ -152,12 +173,13 @@ impl Renderer {
                 let trimmed = line.trim_start();
                 let marker = trimmed.chars().next().unwrap_or('`');
                 let length = trimmed.chars().take_while(|&c| c == marker).count();
-                let language = trimmed[length..].split_whitespace().next().unwrap_or("");
+                let mut language = String::new();
+                show_text(&mut language, trimmed[length..].split_whitespace().next().unwrap_or(""));
                 self.fence = Some((marker, length));
                 let head = if language.is_empty() {
                     "─".repeat(self.rule_width)
                 } else {
-                    let used = 4 + crate::text::columns_of(language);
+                    let used = 4 + crate::text::columns_of(&language);
                     format!("── {language} {}", "─".repeat(self.rule_width.saturating_sub(used).max(2)))
                 };
                 out.push_str(&self.styled(DIM, &head));
@@ -175,6 +197,58 @@ impl Renderer {
     fn styled(&self, style: (&str, &str), text: &str) -> String {
         if self.colors { format!("{}{text}{}", style.0, style.1) } else { text.to_string() }
     }
+}
+
+/// The indentation of a list item or quote: `indent` as it came and two
+/// columns for each of `more` lists its line opens, but never more than
+/// MAX_INDENT columns: what is deeper is drawn there, after `» `.
+fn nested(indent: &str, more: usize) -> String {
+    let columns = indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>() + 2 * more;
+    if columns > MAX_INDENT {
+        format!("{}» ", " ".repeat(MAX_INDENT))
+    } else if more == 0 {
+        indent.to_string()
+    } else {
+        " ".repeat(columns)
+    }
+}
+
+/// Text drawn as it is, each character through the gate; an SGR
+/// sequence (which the filter let through) passes.
+fn show_text(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if let Some(len) = sgr_len(rest) {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        show(out, c);
+        rest = &rest[c.len_utf8()..];
+    }
+}
+
+/// One character of the reply as drawn: through the gate.
+fn show(out: &mut String, c: char) {
+    if is_harmful(c, true) { push_shown(out, c) } else { out.push(c) }
+}
+
+/// The list markers a line starts with (`- `, `* `, `+ `), each the start
+/// of a list nested in the one before (`- - x`), counted up to one more
+/// than MAX_DEPTH, and where what follows them begins. Past that many,
+/// markers are text: shown, not dropped.
+fn list_markers(content: &str) -> (usize, usize) {
+    let b = content.as_bytes();
+    let (mut count, mut at) = (0, 0);
+    while count <= MAX_DEPTH && matches!(b.get(at), Some(b'-' | b'*' | b'+')) {
+        let blanks = b[at + 1..].iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+        if blanks == 0 {
+            break;
+        }
+        count += 1;
+        at += 1 + blanks;
+    }
+    (count, at)
 }
 
 /// What a line is, from its start: None while that start could still be
@@ -195,7 +269,8 @@ fn decide(line: &str, complete: bool, fence: Option<(char, usize)>) -> Option<(B
     let undecided = after.is_empty() && !complete;
     match first {
         '#' if run <= 6 => {
-            if undecided {
+            // Where its text begins is known once that text has begun.
+            if after.trim_start().is_empty() && !complete {
                 return None;
             }
             if after.is_empty() || after.starts_with([' ', '\t']) {
@@ -218,17 +293,8 @@ fn decide(line: &str, complete: bool, fence: Option<(char, usize)>) -> Option<(B
             return Some((Block::Quote, body));
         }
         '-' | '*' | '_' | '+' => {
-            // A rule is only its marks (and spaces): known at the line's end.
-            let only_marks = content.chars().all(|c| c == first || c == ' ');
-            if only_marks && !complete && !(run == 1 && after.starts_with(' ') && first != '_') {
-                return None;
-            }
-            if only_marks && complete && first != '+' && content.chars().filter(|&c| c == first).count() >= 3
-            {
-                return Some((Block::Rule, line.len()));
-            }
-            if run == 1 && first != '_' && after.starts_with([' ', '\t']) {
-                return Some((Block::Bullet, line.len() - after.trim_start().len()));
+            if let Some(decided) = rule_or_list(line, indent, first, run, complete) {
+                return decided;
             }
         }
         '0'..='9' => {
@@ -239,7 +305,7 @@ fn decide(line: &str, complete: bool, fence: Option<(char, usize)>) -> Option<(B
                     return None;
                 }
                 if let Some(rest) = after.strip_prefix(['.', ')']) {
-                    if rest.is_empty() && !complete {
+                    if rest.trim_start().is_empty() && !complete {
                         return None;
                     }
                     if rest.starts_with([' ', '\t']) {
@@ -253,6 +319,32 @@ fn decide(line: &str, complete: bool, fence: Option<(char, usize)>) -> Option<(B
     Some((Block::Paragraph, indent))
 }
 
+/// A line starting with `-`, `*`, `_` or `+` at `indent`: a rule, a list
+/// item, or (Some(None)) not known yet; None: neither, a paragraph.
+fn rule_or_list(
+    line: &str,
+    indent: usize,
+    first: char,
+    run: usize,
+    complete: bool,
+) -> Option<Option<(Block, usize)>> {
+    let content = &line[indent..];
+    // Only marks so far: a rule or a list, known at the line's end.
+    let only_marks = content.chars().all(|c| c == first || c == ' ' || c == '\t');
+    let (lists, text_at) = list_markers(content);
+    // What follows may still be another list's marker.
+    if !complete && (only_marks || matches!(&content[text_at..], "" | "-" | "*" | "+")) {
+        return Some(None);
+    }
+    // A rule is only its marks (and spaces); so many list markers that the
+    // lists would be drawn deeper than MAX_DEPTH are lists.
+    let marks = content.chars().filter(|&c| c == first).count();
+    if only_marks && first != '+' && marks >= 3 && lists <= MAX_DEPTH {
+        return Some(Some((Block::Rule, line.len())));
+    }
+    (run == 1 && first != '_' && lists > 0).then_some(Some((Block::Bullet(lists), indent + text_at)))
+}
+
 /// What a line inside a fenced code block is: code, or the fence's close.
 fn in_fence(line: &str, indent: usize, complete: bool, fence: (char, usize)) -> Option<(Block, usize)> {
     let (marker, length) = fence;
@@ -262,7 +354,7 @@ fn in_fence(line: &str, indent: usize, complete: bool, fence: (char, usize)) -> 
     }
     let run = content.chars().take_while(|&c| c == marker).count();
     let after = &content[run * marker.len_utf8()..];
-    if run == content.chars().count() && !complete {
+    if after.trim().is_empty() && !complete {
         return None; // spaces and fence marks so far: it may close
     }
     if run >= length && after.trim().is_empty() {
@@ -271,226 +363,20 @@ fn in_fence(line: &str, indent: usize, complete: bool, fence: (char, usize)) -> 
     Some((Block::Code, 0))
 }
 
-/// Inline Markdown of `text` (part of one line) as the terminal shows it,
-/// and how many bytes of it that covers: an emphasis, code span or link
-/// still open is held (unless `complete`: then its marks are plain text).
-fn inline(text: &str, complete: bool, colors: bool) -> (String, usize) {
-    let mut out = String::with_capacity(text.len());
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    while at < text.len() {
-        let c = text[at..].chars().next().expect("at is on a character");
-        match c {
-            // An SGR sequence the filter let through: passed whole.
-            '\x1b' => {
-                let len = 2 + bytes[at + 1..].iter().skip(1).take_while(|b| !b.is_ascii_alphabetic()).count();
-                let end = (at + len + 1).min(text.len());
-                out.push_str(&text[at..end]);
-                at = end;
-            }
-            '\\' => match text[at + 1..].chars().next() {
-                Some(next) if next.is_ascii_punctuation() => {
-                    out.push(next);
-                    at += 2;
-                }
-                None if !complete => return (out, at),
-                _ => {
-                    out.push('\\');
-                    at += 1;
-                }
-            },
-            '`' => match code_span(text, at, complete, colors, &mut out) {
-                Some(next) => at = next,
-                None => return (out, at),
-            },
-            '*' | '_' => match emphasis(text, at, c, complete, colors, &mut out) {
-                Some(next) => at = next,
-                None => return (out, at),
-            },
-            '[' => match link_at(&text[at..]) {
-                Link::Found { label, url, len } => {
-                    let (label, _) = inline(label, true, colors);
-                    if colors {
-                        out.push_str(&format!("{}{label}{}", LINK.0, LINK.1));
-                    } else {
-                        out.push_str(&label);
-                    }
-                    if label != url {
-                        let url = format!("({url})");
-                        out.push(' ');
-                        out.push_str(&if colors { format!("{}{url}{}", DIM.0, DIM.1) } else { url });
-                    }
-                    at += len;
-                }
-                Link::Open if !complete => return (out, at),
-                _ => {
-                    out.push('[');
-                    at += 1;
-                }
-            },
-            c => {
-                out.push(c);
-                at += c.len_utf8();
-            }
-        }
-    }
-    (out, at)
-}
-
-/// The code span opening at byte `at` of `text`, written to `out`, and
-/// the byte after it; None while it is still open (unless `complete`).
-fn code_span(text: &str, at: usize, complete: bool, colors: bool, out: &mut String) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let run = bytes[at..].iter().take_while(|&&b| b == b'`').count();
-    let ticks = &text[at..at + run];
-    let close = find_run(&text[at + run..], ticks).map(|i| at + run + i);
-    match close {
-        Some(close) => {
-            let code = &text[at + run..close];
-            let code = if code.len() > 2 && code.starts_with(' ') && code.ends_with(' ') {
-                &code[1..code.len() - 1]
-            } else {
-                code
-            };
-            if colors {
-                out.push_str(&format!("{}{code}{}", CODE.0, CODE.1));
-            } else {
-                out.push_str(&format!("{ticks}{code}{ticks}"));
-            }
-            Some(close + run)
-        }
-        None if !complete => None,
-        None => {
-            out.push_str(ticks);
-            Some(at + run)
-        }
-    }
-}
-
-/// The emphasis (marks `c`) opening at byte `at` of `text`, written to
-/// `out`, and the byte after it; None while it is still undecided (unless
-/// `complete`).
-fn emphasis(text: &str, at: usize, c: char, complete: bool, colors: bool, out: &mut String) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let run = bytes[at..].iter().take_while(|&&b| b == c as u8).count();
-    let marks = &text[at..at + run];
-    let before = text[..at].chars().next_back();
-    let after = text[at + run..].chars().next();
-    if after.is_none() && !complete {
-        return None;
-    }
-    let opens = run <= 3
-        && after.is_some_and(|a| !a.is_whitespace())
-        && !(c == '_' && before.is_some_and(char::is_alphanumeric));
-    let close = if opens { find_closer(&text[at + run..], marks) } else { Closer::None };
-    match close {
-        Closer::At(i) => {
-            let inner = &text[at + run..at + run + i];
-            let (inner, _) = inline(inner, true, colors);
-            let style = [ITALIC, BOLD, BOLD_ITALIC][run - 1];
-            if colors {
-                out.push_str(&format!("{}{inner}{}", style.0, style.1));
-            } else {
-                out.push_str(&inner);
-            }
-            Some(at + run + i + run)
-        }
-        Closer::Unknown | Closer::None if opens && !complete => None,
-        _ => {
-            out.push_str(marks);
-            Some(at + run)
-        }
-    }
-}
-
-/// Where the next run of exactly `ticks` is in `text`.
-fn find_run(text: &str, ticks: &str) -> Option<usize> {
-    let b = text.as_bytes();
-    let n = ticks.len();
-    let mut at = 0;
-    while let Some(i) = text[at..].find(ticks) {
-        let start = at + i;
-        let run = b[start..].iter().take_while(|&&x| x == b'`').count();
-        if run == n {
-            return Some(start);
-        }
-        at = start + run;
-    }
-    None
-}
-
-enum Closer {
-    At(usize),
-    /// A closer at the very end of what has come: what follows decides.
-    Unknown,
-    None,
-}
-
-/// The mark run that closes an emphasis opened by `marks`: the same run,
-/// after something not blank (and for `_`, not inside a word).
-fn find_closer(text: &str, marks: &str) -> Closer {
-    let underscore = marks.starts_with('_');
-    let mark = marks.as_bytes()[0];
-    let b = text.as_bytes();
-    let mut at = 0;
-    while let Some(i) = text[at..].find(marks) {
-        let start = at + i;
-        let run = b[start..].iter().take_while(|&&x| x == mark).count();
-        let before = text[..start].chars().next_back();
-        let after = text[start + run..].chars().next();
-        if run == marks.len() && start > 0 && before.is_some_and(|c| !c.is_whitespace()) {
-            if underscore && after.is_none() {
-                return Closer::Unknown;
-            }
-            if !(underscore && after.is_some_and(char::is_alphanumeric)) {
-                return Closer::At(start);
-            }
-        }
-        at = start + run;
-    }
-    Closer::None
-}
-
-enum Link<'a> {
-    Found {
-        label: &'a str,
-        url: &'a str,
-        len: usize,
-    },
-    /// Its end has not come yet.
-    Open,
-    No,
-}
-
-/// `[label](url)` at the start of `text`.
-fn link_at(text: &str) -> Link<'_> {
-    let Some(close) = text.find(']') else { return Link::Open };
-    let label = &text[1..close];
-    let rest = &text[close + 1..];
-    if rest.is_empty() {
-        return Link::Open;
-    }
-    let Some(target) = rest.strip_prefix('(') else { return Link::No };
-    let Some(end) = target.find(')') else {
-        return if target.contains(char::is_whitespace) { Link::No } else { Link::Open };
-    };
-    let url = &target[..end];
-    if label.is_empty() || url.is_empty() || url.contains(char::is_whitespace) {
-        return Link::No;
-    }
-    Link::Found { label, url, len: close + 2 + end + 1 }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The whole text rendered at once, and in every split into two pieces:
-    /// each must show the same.
+    /// The whole text rendered at once, and in every split into two pieces
+    /// the filter could make (never inside a character or an SGR
+    /// sequence): each must show the same.
     fn render(text: &str, colors: bool) -> String {
         let mut r = Renderer::new(colors, 20);
         let whole = r.push(text) + &r.finish();
-        for split in (1..text.len()).filter(|&i| text.is_char_boundary(i)) {
+        let in_sgr = |i: usize| {
+            text[..i].rfind('\x1b').is_some_and(|s| sgr_len(&text[s..]).is_some_and(|len| s + len > i))
+        };
+        for split in (1..text.len()).filter(|&i| text.is_char_boundary(i) && !in_sgr(i)) {
             let mut r = Renderer::new(colors, 20);
             let shown = r.push(&text[..split]) + &r.push(&text[split..]) + &r.finish();
             assert_eq!(shown, whole, "split at {split} of {text:?}");
@@ -500,6 +386,22 @@ mod tests {
 
     fn plain(text: &str) -> String {
         render(text, false)
+    }
+
+    /// A long text rendered at once, and in pieces of 8 KiB as an agent's
+    /// output is read and handed on by the filter: the same either way.
+    fn plain_long(text: &str) -> String {
+        let mut r = Renderer::new(false, 20);
+        let whole = r.push(text) + &r.finish();
+        let mut filter = crate::text::TerminalFilter::for_renderer(false);
+        let mut r = Renderer::new(false, 20);
+        let mut pieces = String::new();
+        for piece in text.as_bytes().chunks(8192) {
+            pieces += &r.push(&filter.push(piece));
+        }
+        pieces += &r.push(&filter.finish());
+        assert_eq!(pieces + &r.finish(), whole);
+        whole
     }
 
     #[test]
@@ -561,8 +463,9 @@ mod tests {
         assert_eq!(r.push(" is **forty"), " is ");
         assert_eq!(r.push("-two** and"), "forty-two and");
         assert_eq!(r.push(" more"), " more");
-        assert_eq!(r.push("\n- "), "\n• ");
-        assert_eq!(r.push("x\n#"), "x\n");
+        // Only marks so far: a rule, or a list nested some levels deep.
+        assert_eq!(r.push("\n- "), "\n");
+        assert_eq!(r.push("x\n#"), "• x\n");
         assert_eq!(r.push("!"), "#!");
         assert_eq!(r.finish(), "");
     }
@@ -577,6 +480,96 @@ mod tests {
     #[test]
     fn escapes_the_filter_let_through_are_not_markdown() {
         assert_eq!(render("\x1b[31m[red]\x1b[0m *x*\n", false), "\x1b[31m[red]\x1b[0m x\n");
+    }
+
+    #[test]
+    fn control_sequences_are_shown_whole_and_never_read_as_markdown() {
+        // ESC \ is one sequence: its backslash escapes nothing after it.
+        assert_eq!(plain("a \x1b\\*b* \\*c\n"), "a ^[\\b *c\n");
+        assert_eq!(plain("see <http://a \x1b[2J> ok\n"), "see <http://a ^[[2J> ok\n");
+        assert_eq!(plain("<http://a \x1b[2J>](u)\n"), "<http://a ^[[2J>](u)\n");
+        assert_eq!(plain("x \x1b]0;t*i*tle\x07 y\n"), "x ^[]0;t*i*tle^G y\n");
+        assert_eq!(plain("\x1b]8;;http://e\x1b\\link\x1b]8;;\x1b\\\n"), "^[]8;;http://e^[\\link^[]8;;^[\\\n");
+        assert_eq!(plain("c1 \u{9b}2J and \u{202e}rev\n"), "c1 \\u{9b}2J and \\u{202e}rev\n");
+        assert_eq!(plain("```\x1b]0;x\x07\nls \x1b[2J\n```\n").lines().nth(1), Some("ls ^[[2J"));
+        // No span holds a control character: shown, not half obeyed.
+        assert_eq!(
+            plain("[a](http://x\x1b[2Jy) [b\x07](u) *i\x1b[2Jt*\n"),
+            "[a](http://x^[[2Jy) [b^G](u) *i^[[2Jt*\n"
+        );
+    }
+
+    #[test]
+    fn deep_lists_are_drawn_at_most_eight_deep_and_marked() {
+        assert_eq!(plain("- - x\n"), "  • x\n");
+        assert_eq!(plain("- - -\n"), format!("{}\n", "─".repeat(20)));
+        let deep = "- ".repeat(5000);
+        let shown = plain_long(&format!("{deep}\n"));
+        assert_eq!(shown, format!("{}» • {}\n", " ".repeat(MAX_INDENT), "- ".repeat(5000 - 9)));
+        let indented = format!("{}- deep\n", " ".repeat(40));
+        assert_eq!(plain(&indented), format!("{}» • deep\n", " ".repeat(MAX_INDENT)));
+        assert_eq!(
+            plain(&format!("{}1. one\n", " ".repeat(40))),
+            format!("{}» 1. one\n", " ".repeat(MAX_INDENT))
+        );
+        assert_eq!(plain("      - six\n"), "      • six\n");
+    }
+
+    #[test]
+    fn spans_end_within_hold_max() {
+        let far = format!("*{}*\n", "a".repeat(HOLD_MAX + 10));
+        assert_eq!(plain(&far), far);
+        assert_eq!(plain("_it_\n"), "it\n");
+        assert_eq!(plain("\\**b* \\``c`\n"), "*b ``c`\n");
+        let links = "[a](".repeat(100_000);
+        assert_eq!(plain_long(&links), links);
+        // Marks that a piece of 8 KiB ends in are read whole all the same.
+        assert_eq!(plain_long(&"\x1b\\*a* ".repeat(20_000)), "^[\\a ".repeat(20_000));
+        assert_eq!(plain_long(&"<http://a \x1b[2J> ".repeat(20_000)), "<http://a ^[[2J> ".repeat(20_000));
+    }
+
+    #[test]
+    fn any_mix_of_marks_and_controls_draws_the_same_in_any_two_pieces() {
+        let alphabet = [
+            "*",
+            "_",
+            "`",
+            "[",
+            "]",
+            "(",
+            ")",
+            "\\",
+            "\x1b",
+            "a",
+            " ",
+            "\n",
+            "- ",
+            "#",
+            "> ",
+            "1. ",
+            "\x1b[31m",
+            "\x1b]0;x\x07",
+            "\u{9b}",
+            "é",
+            "```",
+            "\t",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            let mut text = String::new();
+            for _ in 0..24 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                text.push_str(alphabet[(seed >> 33) as usize % alphabet.len()]);
+            }
+            for colors in [false, true] {
+                let shown = render(&text, colors);
+                let without_sgr = shown.replace("\x1b[31m", "");
+                assert!(
+                    !without_sgr.chars().any(|c| is_harmful(c, true) && c != '\x1b'),
+                    "{text:?}: {shown:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -1,8 +1,9 @@
-//! A reply as a terminal shows it while it streams: made safe
-//! (`text::TerminalFilter`), its Markdown drawn (`markdown::Renderer`)
-//! unless plain text is wanted, a quiet sign of waiting until its first
-//! byte, and always ended on a line of its own. Only the screen sees any
-//! of this; the reply saved is the agent's bytes.
+//! A reply as a terminal shows it while it streams: through the gate
+//! (`text::TerminalFilter`, or the Markdown drawer, `markdown::Renderer`,
+//! which draws each character through it), a quiet sign of waiting until
+//! its first byte, always ended on a line of its own, and the attributes
+//! an agent's colours set reset at its end. Only the screen sees any of
+//! this; the reply saved is the agent's bytes.
 
 use std::io::{self, Write};
 use std::sync::{Arc, Condvar, Mutex};
@@ -20,6 +21,9 @@ pub(crate) enum Render {
     /// The text as the agent sent it (made safe all the same).
     Plain,
 }
+
+/// Every attribute back to the terminal's default.
+const RESET: &str = "\x1b[0m";
 
 /// How soon the waiting sign appears: a quick reply never shows it.
 const SIGN_AFTER: Duration = Duration::from_millis(200);
@@ -47,7 +51,10 @@ impl<'a> OnTerminal<'a> {
         let (_, width) = crate::terminal::raw::window_size(1);
         OnTerminal {
             out,
-            filter: TerminalFilter::new(colors),
+            filter: match render {
+                Render::Markdown => TerminalFilter::for_renderer(colors),
+                Render::Plain => TerminalFilter::new(colors),
+            },
             markdown: (render == Render::Markdown).then(|| Renderer::new(colors, width)),
             at_line_start: true,
             shown_any: false,
@@ -56,7 +63,10 @@ impl<'a> OnTerminal<'a> {
     }
 
     /// What was held back, and a newline if the reply did not end with
-    /// one: the next prompt must not draw over its last line.
+    /// one: the next prompt must not draw over its last line. Then, if an
+    /// agent's SGR sequence was let through, `ESC [0m`: what hermes writes
+    /// next (the session ID, the prompt, the shell's after it) must not be
+    /// hidden (`ESC [8m`) or coloured by it.
     pub(crate) fn finish(mut self) -> io::Result<()> {
         self.stop_waiting();
         let rest = self.filter.finish();
@@ -69,6 +79,9 @@ impl<'a> OnTerminal<'a> {
             if !ends_line {
                 shown.push('\n');
             }
+        }
+        if self.filter.let_sgr_through() {
+            shown.push_str(RESET);
         }
         self.out.write_all(shown.as_bytes())?;
         self.out.flush()
@@ -199,6 +212,21 @@ mod tests {
         assert_eq!(shown(&["**ends**"], Render::Markdown), "ends\n");
         assert_eq!(shown(&["ends\n"], Render::Markdown), "ends\n");
         assert_eq!(shown(&[], Render::Markdown), "");
+    }
+
+    #[test]
+    fn the_attributes_an_agent_set_are_reset_after_its_reply() {
+        for render in [Render::Plain, Render::Markdown] {
+            let mut out = Vec::new();
+            let mut on = OnTerminal::new(&mut out, render, true, false);
+            on.write_all(b"red \x1b[31;7mand reverse").unwrap();
+            on.finish().unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), "red \x1b[31;7mand reverse\n\x1b[0m");
+            let mut out = Vec::new();
+            let on = OnTerminal::new(&mut out, render, true, false);
+            on.finish().unwrap();
+            assert_eq!(out, b"");
+        }
     }
 
     #[test]

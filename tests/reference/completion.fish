@@ -242,7 +242,7 @@ complete -c hermes -n '__hermes_at sessions/show' -l json -d 'the whole session 
 complete -c hermes -n '__hermes_at sessions/show' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_arg 0 sessions/show' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_at sessions/current' -l json -d '{"id", "title", "reason"} as JSON'
-complete -c hermes -n '__hermes_at sessions/current' -s f -l format -x -d 'print TEMPLATE with {title}, {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing'
+complete -c hermes -n '__hermes_at sessions/current' -s f -l format -x -d 'print TEMPLATE with {title}, {title_tmux} (the title with each # doubled, for tmux'\''s status line), {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing'
 complete -c hermes -n '__hermes_at sessions/current' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at sessions/export' -s f -l format -x -a 'json jsonl markdown' -d 'json (an array, default), jsonl (one session a line, for import) or markdown'
 complete -c hermes -n '__hermes_at sessions/export' -s o -l output -r -F -d 'write to FILE (atomically, mode 0600) instead of stdout; a device or FIFO is written into, a symlink refused; a FILE that is there is not replaced'

@@ -101,7 +101,8 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Incoming {
         (source::derived_id(started, &agent.id, 0), Some(agent.id.clone()))
     };
     let mut header = Header::new(id, agent.cwd.unwrap_or_default(), started);
-    header.model = agent.model.as_deref().and_then(|m| session::clean_model(m).ok());
+    // Cleaned, if need be, with the other sources' (`import::Cleaned`).
+    header.model = agent.model.filter(|m| !m.trim().is_empty());
     if let Some(title) = agent.title.filter(|t| !t.trim().is_empty()) {
         header.title = title;
         header.title_source =

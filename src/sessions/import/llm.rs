@@ -13,7 +13,7 @@ use nanoserde::DeJson;
 use crate::error::{Error, Result};
 use crate::store::MAX_SESSION_BYTES;
 use crate::store::json;
-use crate::store::session::{self, Header, Message, Session, TITLE_AUTO};
+use crate::store::session::{Header, Message, Session, TITLE_AUTO};
 
 use super::source::{self, Count, Incoming, Source, Tally, rejected};
 
@@ -194,7 +194,8 @@ fn convert(conversation: &str, exchanges: Vec<(f64, Exchange)>, tally: &mut Tall
     let mut messages = Vec::with_capacity(exchanges.len() * 2 + 1);
     let mut system_now: Option<String> = None;
     for (ts, e) in exchanges {
-        if let Some(model) = e.model.as_deref().and_then(|m| session::clean_model(m).ok()) {
+        // Cleaned, if need be, with the other sources' (`import::Cleaned`).
+        if let Some(model) = e.model.clone().filter(|m| !m.trim().is_empty()) {
             header.model = Some(model);
         }
         tally.leave_out("tool calls", e.tool_calls.0);

@@ -135,6 +135,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let mut taken = Taken::of(store)?;
     taken.note_short_ids(incoming_ids);
     let (mut imported, mut skipped, mut retitled) = (0usize, 0usize, 0usize);
+    let mut models_cleaned = Cleaned::default();
     let mut progress = Progress::new("importing", tally.sessions);
     let mut batch = Batch::new(store.sessions_dir());
     // Pass 2: write, in batches.
@@ -169,6 +170,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         clean_title(&mut s);
         taken.note_short_ids([key]);
         free_id_like_title(&mut s, &taken);
+        models_cleaned.clean_model(&mut s);
         if taken.make_unique(&mut s.header.title) {
             retitled += 1;
         }
@@ -189,6 +191,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     (imported, skipped) = (imported - existed, skipped + existed);
     drop(progress);
     report(&tally, imported, skipped, retitled, args.dry_run);
+    models_cleaned.report();
     match tally.damaged.len() {
         0 => Ok(()),
         damaged => Err(Error::ImportIncomplete { name, damaged, dry_run: args.dry_run }),
@@ -321,6 +324,42 @@ impl Taken {
         }
         self.titles.insert(title_key(title));
         renumbered
+    }
+}
+
+/// The sessions whose model was cleaned: the first few named, the rest counted.
+#[derive(Default)]
+struct Cleaned {
+    named: Vec<String>,
+    count: usize,
+}
+
+impl Cleaned {
+    /// A model is outside input as a title is: one that `clean_model`
+    /// would refuse is not refused here (the conversation must not be
+    /// lost) but cleaned (`session::foreign_model`), and said.
+    fn clean_model(&mut self, s: &mut Session) {
+        let Some(model) = &s.header.model else { return };
+        if session::clean_model(model).as_deref() == Ok(model.as_str()) {
+            return;
+        }
+        s.header.model = session::foreign_model(model);
+        self.count += 1;
+        if self.named.len() < DAMAGED_NAMED {
+            self.named.push(s.header.id.clone());
+        }
+    }
+
+    fn report(&self) {
+        for id in &self.named {
+            output::warn(&format!(
+                "session {id}: its model's name held control or invisible characters, or more than {} characters; cleaned",
+                session::MAX_MODEL_CHARS
+            ));
+        }
+        if self.count > self.named.len() {
+            output::warn(&format!("{} more models' names cleaned", self.count - self.named.len()));
+        }
     }
 }
 
