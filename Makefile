@@ -78,8 +78,19 @@ BUILD_ENV = $(if $(REPRODUCIBLE),RUSTFLAGS='$(strip $(RUSTFLAGS) $(REMAP_RUSTFLA
 # the page carries.
 MAN_DATE = $(if $(SOURCE_DATE_EPOCH),$(shell date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d))
 
-# make deb
-DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
+# make deb. The package's architecture is the binary's own, as readelf
+# names its machine (make deb BIN=target/static-i686/hermes makes an i386
+# package), else this machine's. It depends on the glibc the binary needs,
+# if it needs one; a static one (no NEEDED library) depends on nothing and
+# carries a lintian override saying it is static on purpose.
+DEB_ARCH = $(or $(shell readelf -h "$(BIN)" 2>/dev/null | sed -n \
+	-e 's/^ *Machine: *Advanced Micro Devices X86-64$$/amd64/p' \
+	-e 's/^ *Machine: *Intel 80386$$/i386/p' \
+	-e 's/^ *Machine: *AArch64$$/arm64/p' \
+	-e 's|^ *Machine: *IBM S/390$$|s390x|p'),$(shell dpkg --print-architecture 2>/dev/null))
+DEB_LIBC = $(shell objdump -T "$(BIN)" 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | \
+	sort -t. -k1,1n -k2,2n -k3,3n | tail -n 1)
+DEB_STATIC = $(if $(shell readelf -d "$(BIN)" 2>/dev/null | grep '(NEEDED)'),,yes)
 DEB_VERSION = $(VERSION)-1
 DEB = hermes_$(DEB_VERSION)_$(DEB_ARCH).deb
 # Where the .deb is written, and where its tree is put together.
@@ -301,7 +312,7 @@ dist:
 check-dist: build dist
 	HERMES_DIST_TARBALL="$(CURDIR)/$(DIST).tar.gz" sh tests/run t6800-dist.sh
 
-# A .deb for this machine's architecture from make install's files under
+# A .deb of $(BIN) (this machine's build) from make install's files under
 # /usr, with the control file, copyright and changelog from contrib/deb/.
 deb: build
 	rm -rf "$(DEB_ROOT)" "$(DEBDIR)/$(DEB)"
@@ -313,9 +324,13 @@ deb: build
 	$(INSTALL) -m 644 contrib/deb/copyright "$(DEB_ROOT)/usr/share/doc/hermes/copyright"
 	gzip -9n <contrib/deb/changelog >"$(DEB_ROOT)/usr/share/doc/hermes/changelog.Debian.gz"
 	chmod 644 "$(DEB_ROOT)/usr/share/doc/hermes/changelog.Debian.gz"
+	$(if $(DEB_STATIC),$(INSTALL) -d "$(DEB_ROOT)/usr/share/lintian/overrides" && \
+		printf '%s\n' 'hermes: statically-linked-binary [usr/bin/hermes]' \
+		>"$(DEB_ROOT)/usr/share/lintian/overrides/hermes" && \
+		chmod 644 "$(DEB_ROOT)/usr/share/lintian/overrides/hermes")
 	sed -e 's/@VERSION@/$(DEB_VERSION)/' -e 's/@ARCH@/$(DEB_ARCH)/' \
 		-e "s/@SIZE@/$$(du -sk --exclude=DEBIAN "$(DEB_ROOT)" | cut -f1)/" \
-		-e "s/@LIBC@/$$(objdump -T "$(BIN)" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -t. -k1,1n -k2,2n -k3,3n | tail -n 1)/" \
+		$(if $(DEB_LIBC),-e 's/@LIBC@/$(DEB_LIBC)/',-e '/^Depends: libc6 /d') \
 		contrib/deb/control >"$(DEB_ROOT)/DEBIAN/control"
 	cd "$(DEB_ROOT)" && find usr -type f | sort | xargs md5sum >DEBIAN/md5sums
 	chmod 644 "$(DEB_ROOT)/DEBIAN/control" "$(DEB_ROOT)/DEBIAN/md5sums"
