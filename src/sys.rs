@@ -154,12 +154,22 @@ pub(crate) fn unlock_range(fd: RawFd, start: u64, len: u64) {
     unsafe { libc::fcntl(fd, libc::F_SETLK, &fl) };
 }
 
+// time_t must be 64 bits, or every time past 2038-01-19 (a session's date,
+// a file's mtime) is lost. It is on 64-bit targets; on 32-bit musl the C
+// library's is 64 bits since musl 1.2, but the libc crate binds the old
+// 32-bit functions (localtime_r, fstatat) unless built with
+// RUSTFLAGS=--cfg=libc_unstable_time64, which make static-i686 gives.
+#[allow(deprecated)] // the 32-bit alias is deprecated where it is 32 bits
+const _: () = assert!(
+    std::mem::size_of::<libc::time_t>() == 8,
+    "a 32-bit time_t: build with RUSTFLAGS=--cfg=libc_unstable_time64 (see the Makefile's static-i686)"
+);
+
 /// Broken-down local time of a Unix timestamp:
 /// (year, month 1-12, day, hour, minute, second).
 ///
-/// time_t is 64 bits on every target hermes is built for (musl since 1.2,
-/// whatever the libc crate's alias says); it is never named here, so that
-/// no target warns, and a time it cannot hold gives None, not a wrapped one.
+/// time_t is 64 bits (checked above); it is not named here, and a time it
+/// cannot hold gives None, not a wrapped one.
 pub(crate) fn local_time(secs: i64) -> Option<(i32, u32, u32, u32, u32, u32)> {
     #[allow(clippy::useless_conversion)] // i64 to i64 on 64-bit targets
     let t = secs.try_into().ok()?;

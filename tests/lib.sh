@@ -290,6 +290,34 @@ test_line_count() {
 	fi
 }
 
+# ---- System calls (strace) ---------------------------------------------
+# Which system call does a thing is the C library's and the ABI's choice,
+# not hermes's: glibc opens with openat, musl with open where the kernel
+# has it; a 32-bit process locks with fcntl64 and looks at files with statx
+# or fstatat64; aarch64 has no open, stat or rename at all. strace takes the
+# names of every ABI it knows (one the traced process's ABI lacks matches
+# none of its calls), so one list serves every binary under test: the
+# x86_64 build, the static musl ones, the 32-bit one (make check-i686).
+
+# syscalls CALL...: the system calls that may do what each CALL names, as
+# one comma-separated list for strace -e trace= and -e inject=; for
+# grep -E, "($(syscalls open | tr , "|"))\(" matches any of them.
+syscalls() {
+	syscalls_list=
+	for syscalls_call in "$@"; do
+		case $syscalls_call in
+		open) syscalls_call=open,openat ;;
+		stat) syscalls_call=stat,lstat,stat64,lstat64,newfstatat,fstatat64,statx ;;
+		fcntl) syscalls_call=fcntl,fcntl64 ;;
+		rename) syscalls_call=rename,renameat,renameat2 ;;
+		link) syscalls_call=link,linkat ;;
+		unlink) syscalls_call=unlink,unlinkat ;;
+		esac
+		syscalls_list=${syscalls_list:+$syscalls_list,}$syscalls_call
+	done
+	echo "$syscalls_list"
+}
+
 # ---- JSON --------------------------------------------------------------
 # Every --json output a test looks at is read by a real parser (python3's
 # json), never by grep: "[,{...}]" holds the right ids too.

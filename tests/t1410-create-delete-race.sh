@@ -12,17 +12,25 @@ user_messages() {
 test_expect_success STRACE_DELAY 'a session deleted between the lookup and the append: created again, the message kept, exit 0' '
 	test_native "strace sees the wrapper shell'"'"'s and qemu'"'"'s own fcntl calls: the first one it delays is not hermes'"'"'s lock" &&
 	hermes chat -c nightly --create-if-missing -q seed --no-agent -Q &&
+	# Which fcntl call of its process takes the first lock? Count them in a
+	# dry run: musl sets FD_CLOEXEC with one after each open, glibc does not.
+	strace -f -qq -o dry -e trace=$(syscalls fcntl) \
+		hermes chat -c nightly --create-if-missing -q dry --no-agent -Q &&
+	n=$(awk "{ split(\$2, call, \"(\"); k = \$1 \" \" call[1]; n[k]++ } /F_SETLK/ { print n[k]; exit }" dry) &&
+	test -n "$n" &&
 	old=$(session_id_by_title nightly) &&
 	# The poster has found the session and opened the lock file; its
 	# first lock (the session'"'"'s, for the append) waits 5 s, while the
 	# session is deleted.
-	{ strace -f -qq -o trace -e trace=openat,fcntl -e inject=fcntl:delay_enter=5000000:when=1 \
+	{ strace -f -qq -o trace -e trace=$(syscalls open fcntl) \
+		-e inject=$(syscalls fcntl):delay_enter=5000000:when=$n \
 		hermes chat -c nightly --create-if-missing -q kept --no-agent >out 2>err & } &&
 	poster=$! &&
 	poll_until -t 20 grep -q "/\.lock\"" trace &&
 	hermes sessions delete nightly --yes 2>deleted &&
 	grep "^deleted $old" deleted &&
 	wait $poster &&
+	grep "F_SETLK.* (DELAYED)\$" trace &&
 	new=$(session_id_by_title nightly) &&
 	test -n "$new" && test "$new" != "$old" &&
 	echo "session_id: $new" >expect &&

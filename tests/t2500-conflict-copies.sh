@@ -236,7 +236,7 @@ test_lazy_prereq STRACE_INJECT 'strace -f -o /dev/null -e trace=getpid -e inject
 # The points: the merged file's temporary written and synced (fsync #1) but
 # not renamed; renamed (the directory not yet synced); the directory synced
 # (fsync #2) but the copy not yet removed; the copy's unlink.
-for point in "fsync,fdatasync 1" "rename,renameat,renameat2 1" "fsync,fdatasync 2" "unlink,unlinkat 1"; do
+for point in "fsync,fdatasync 1" "$(syscalls rename) 1" "fsync,fdatasync 2" "$(syscalls unlink) 1"; do
 	test_expect_success STRACE_INJECT "killed -9 at ${point% *} #${point#* } of a merge: nothing lost, merging again finishes" '
 		two_sides &&
 		as_copy "ID.sync-conflict-20261202-120000-ABCDEFG.json" &&

@@ -64,7 +64,7 @@ test_expect_success 'the header index: files changed behind it are read again, t
 	mv replaced "$f" &&
 	rm "$(session_file 10049)" &&
 	if test_have_prereq STRACE; then
-		strace -f -e trace=openat -o trace hermes sessions list --all >after &&
+		strace -f -e trace=$(syscalls open) -o trace hermes sessions list --all >after &&
 		sed -n "s|.*/sessions/\([^\"]*\)\".*|\1|p" trace | sort -u >opened &&
 		printf "%s\n" 20260101_000083_001388.json 20260101_000150_002328.json >expect &&
 		test_cmp expect opened
@@ -91,10 +91,12 @@ test_expect_success ROOT,SETPRIV,PRLIMIT,STRACE 'a large scan where no thread ca
 	as_lonely_user 8 "$(lonely_hermes)" sessions list --all >expect &&
 	test -s "$HERMES_HOME/index" &&
 	# strace and hermes are the two processes the user may run.
-	as_lonely_user 2 strace -f -e trace=clone,clone3,openat -o traces/list \
+	as_lonely_user 2 strace -f -e trace=clone,clone3,$(syscalls open) -o traces/list \
 		"$(lonely_hermes)" sessions list --all >actual &&
 	test_cmp expect actual &&
 	grep -E "clone3?\(.*= -1 EAGAIN" traces/list &&
+	# The opens are traced (the index is read), and none is a session'"'"'s.
+	grep -E "($(syscalls open | tr , "|"))\(.*/index\"" traces/list &&
 	! grep "/sessions/.*\.json" traces/list
 '
 

@@ -64,7 +64,7 @@ test_lazy_prereq STRACE 'strace -f -o /dev/null true'
 
 # opened TRACE: the session files a trace shows opened or looked at.
 opened() {
-	grep -E "(openat|stat|statx|newfstatat)\(.*/?2026[0-9]{4}_[0-9]{6}_[0-9a-f]{6}\.json" "$1" |
+	grep -E "($(syscalls open stat | tr , "|"))\(.*/?2026[0-9]{4}_[0-9]{6}_[0-9a-f]{6}\.json" "$1" |
 		sed -n "s/.*\(2026[0-9]\{4\}_[0-9]\{6\}_[0-9a-f]\{6\}\.json\).*/\1/p" | sort -u
 }
 

@@ -64,4 +64,17 @@ test_expect_success 'prune counts a future time as now: not pruned, however old 
 	test_cmp expect out
 '
 
+# 2040-01-01 00:00 UTC: past 2038-01-19 03:14:07, the last second a 32-bit
+# time_t holds (the 32-bit builds must use the C library's 64-bit one).
+test_expect_success 'a time past 2038 is shown as a date, on 32-bit machines too' '
+	mk_session 20400101_000000_dddddd later user 2208988800 /elsewhere user hi &&
+	hermes sessions list >out 2>/dev/null &&
+	printf "later\t2040-01-01 00:00\t1\t20400101_000000_dddddd\n" >expect &&
+	cut -f2- out >actual &&
+	test_cmp expect actual &&
+	hermes sessions show later >show &&
+	grep "last active: 2040-01-01 00:00\$" show &&
+	grep "^\[user\] 2039-12-31 23:00\$" show
+'
+
 test_done

@@ -65,8 +65,8 @@ test_expect_success 'after the turn, the catalog is believed: its bookkeeping wa
 test_expect_success STRACE 'the input is written after fdatasync, rename and the directory fsync' '
 	order &&
 	# rename(2) is renameat or renameat2 where there is no rename system
-	# call (aarch64) or the C library prefers those (musl).
-	strace -f -o trace -e trace=fdatasync,fsync,rename,renameat,renameat2,write \
+	# call (aarch64) or the C library prefers those: tests/lib.sh syscalls.
+	strace -f -o trace -e trace=fdatasync,fsync,$(syscalls rename),write \
 		hermes chat -c "order" -q "the question" --agent "$PEEK" -Q >out &&
 	echo answer >expect && test_cmp expect out &&
 	awk "
@@ -89,7 +89,7 @@ test_expect_success STRACE 'the input is written after fdatasync, rename and the
 test_expect_success STRACE 'compact = auto, a small session: the agent starts before the directory fsync' '
 	order &&
 	printf "compact = \"auto\"\n" >"$HERMES_HOME/config.toml" &&
-	strace -f -o trace -e trace=clone,clone3,fork,vfork,fsync,rename,renameat,renameat2 \
+	strace -f -o trace -e trace=clone,clone3,fork,vfork,fsync,$(syscalls rename) \
 		hermes chat -c "order" -q "the question" --agent "$PEEK" -Q >out &&
 	rm "$HERMES_HOME/config.toml" &&
 	echo answer >expect && test_cmp expect out &&

@@ -3,7 +3,7 @@ test_description='make deb: a .deb of make install'"'"'s files under /usr, that 
 . "$(dirname "$0")/lib.sh"
 test_native_script "make deb reads the libc the binary needs with objdump; here the binary is a script that runs qemu"
 
-test_lazy_prereq DPKG_DEB 'command -v dpkg-deb && command -v dpkg-parsechangelog && command -v objdump'
+test_lazy_prereq DPKG_DEB 'command -v dpkg-deb && command -v dpkg-parsechangelog && command -v objdump && command -v readelf'
 test_lazy_prereq LINTIAN 'command -v lintian'
 VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$ROOT/Cargo.toml" | head -n 1)
 
@@ -16,6 +16,17 @@ make_deb() {
 	make -s -C "$ROOT" CARGO=true BIN="$HERMES_BIN" DEBDIR="$1" DEB_ROOT="$1/root" deb >out 2>&1 &&
 	deb=$(ls "$1"/hermes_*.deb) &&
 	test -f "$deb"
+}
+
+# static: the binary under test needs no shared library (make static,
+# make static-ARCH), as it says itself.
+static() {
+	"$HERMES_BIN" --version -v | grep -qx "static: yes"
+}
+
+# elf_kind FILE: the word size, byte order and machine of an ELF binary.
+elf_kind() {
+	readelf -h "$1" | sed -n "s/^ *\(Class\|Data\|Machine\): *//p"
 }
 
 # the_deb: make_deb once for the script, in $TRASH_ROOT/deb (any test that
@@ -37,7 +48,8 @@ test_expect_success DPKG_DEB 'the .deb holds make install'"'"'s files under /usr
 		cd "$TRASH.inst" &&
 		find . -type f ! -name installed-files | sed "s|/hermes\.1\$|/hermes.1.gz|" &&
 		echo ./usr/share/doc/hermes/copyright &&
-		echo ./usr/share/doc/hermes/changelog.Debian.gz
+		echo ./usr/share/doc/hermes/changelog.Debian.gz &&
+		if static; then echo ./usr/share/lintian/overrides/hermes; fi
 	) | sort >installed &&
 	awk "{ print \$3 }" actual >packaged &&
 	test_cmp installed packaged &&
@@ -48,12 +60,30 @@ test_expect_success DPKG_DEB 'the .deb holds make install'"'"'s files under /usr
 	test "$(grep -c "^-rw-r--r--" actual)" = $(($(wc -l <actual) - 4))
 '
 
-test_expect_success DPKG_DEB 'its control file: package, version, this architecture, the libc it needs' '
+test_expect_success DPKG_DEB 'its control file: package, version, the binary'"'"'s architecture, the libc it needs' '
 	the_deb &&
-	dpkg-deb -f "$deb" Package Version Architecture >actual &&
-	printf "Package: hermes\nVersion: %s-1\nArchitecture: %s\n" "$VERSION" "$(dpkg --print-architecture)" >expect &&
+	dpkg-deb -f "$deb" Package Version >actual &&
+	printf "Package: hermes\nVersion: %s-1\n" "$VERSION" >expect &&
 	test_cmp expect actual &&
-	dpkg-deb -f "$deb" Depends | grep "^libc6 (>= 2\.[0-9]*)\$" &&
+	arch=$(dpkg-deb -f "$deb" Architecture) &&
+	# This machine'"'"'s where the binary is of dpkg'"'"'s own kind; else another,
+	# of the binary'"'"'s word size and byte order (the 32-bit x86 build: i386).
+	if test "$(elf_kind "$HERMES_BIN")" = "$(elf_kind "$(command -v dpkg)")"; then
+		test "$arch" = "$(dpkg --print-architecture)"
+	else
+		test "$arch" != "$(dpkg --print-architecture)" &&
+		bits=$(dpkg-architecture -a "$arch" -qDEB_HOST_ARCH_BITS 2>/dev/null) &&
+		endian=$(dpkg-architecture -a "$arch" -qDEB_HOST_ARCH_ENDIAN 2>/dev/null) &&
+		elf_kind "$HERMES_BIN" >kind &&
+		grep -x "ELF$bits" kind &&
+		grep -x ".* $endian endian" kind
+	fi &&
+	# A static binary needs no C library.
+	if static; then
+		! dpkg-deb -f "$deb" Depends | grep .
+	else
+		dpkg-deb -f "$deb" Depends | grep "^libc6 (>= 2\.[0-9]*)\$"
+	fi &&
 	dpkg-deb -f "$deb" Installed-Size | grep "^[1-9][0-9]*\$"
 '
 
