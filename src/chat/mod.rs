@@ -293,9 +293,12 @@ impl Chat<'_> {
         let start = || {
             // With `compact = "auto"` a summariser may have to run first:
             // one agent at a time, so this one starts after it (in `reply`),
-            // unless the session is too small to be compacted.
+            // unless the session is too small to be compacted. Nor does it
+            // start here, under the session's lock, when api_key_command
+            // must run first: that may take longer than a lock is waited for.
             if let (Some(agent), Some(h)) = (&self.agent, &target)
                 && (!self.auto_compact || self.fits_whole(&h.id))
+                && agent.starts_at_once()
             {
                 // With the model the append records (see `note_model`).
                 let mut h = h.clone();
@@ -482,9 +485,24 @@ impl Chat<'_> {
             (conversation, plan) = self.store.open_planned(&header.id, budget)?.ok_or_else(vanished)?;
         }
         self.say_left_out(header, &plan);
+        let mut fed = Some(fed);
         let started = match started {
             Some(started) => started?,
-            None => agent.start(conversation.header())?,
+            None => {
+                // api_key_command runs first, maybe for long: what waits
+                // for the agent (and holds the catalog's lock) is done now.
+                if !agent.starts_at_once()
+                    && let Some(fed) = fed.take()
+                {
+                    fed();
+                }
+                agent.start(conversation.header())?
+            }
+        };
+        let fed = || {
+            if let Some(fed) = fed {
+                fed();
+            }
         };
         let reply = if sys::isatty(1) {
             let mut shown =
