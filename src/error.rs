@@ -100,8 +100,6 @@ pub enum Error {
     Editor { editor: String, source: io::Error },
     /// An export file to be written where there is no directory.
     NoDirectory { path: PathBuf, dir: PathBuf },
-    /// Writing the export file failed.
-    ExportWrite(io::Error),
     /// An export written without the sessions that are damaged.
     ExportIncomplete { damaged: usize },
     /// Reading an import's input (a file, or stdin) failed.
@@ -166,7 +164,6 @@ impl Error {
             | Error::TerminalWrite(_)
             | Error::Editor { .. }
             | Error::NoDirectory { .. }
-            | Error::ExportWrite(_)
             | Error::ExportIncomplete { .. }
             | Error::ImportRead { .. }
             | Error::ImportRejected { .. }
@@ -387,7 +384,6 @@ impl fmt::Display for Error {
             Error::NoDirectory { path, dir } => {
                 write!(f, "cannot write {}: no directory {}", path.display(), dir.display())
             }
-            Error::ExportWrite(e) => write!(f, "writing the export: {}", describe_io(e)),
             Error::ExportIncomplete { damaged } => write!(
                 f,
                 "{} could not be exported (see the warnings above); the export holds the rest",
@@ -481,7 +477,6 @@ mod tests {
             (Error::ReplyNotSaved { id: "x".into(), max_bytes: 64 << 20 }, EXIT_STORE),
             (Error::TerminalRead(io_error()), EXIT_STORE),
             (Error::NoDirectory { path: path(), dir: path() }, EXIT_STORE),
-            (Error::ExportWrite(io_error()), EXIT_STORE),
             (Error::ExportIncomplete { damaged: 2 }, EXIT_STORE),
             (Error::ImportRead { name: "f".into(), source: io_error() }, EXIT_STORE),
             (Error::ImportRejected { name: "f".into(), line: 1, why: "not JSON".into() }, EXIT_STORE),

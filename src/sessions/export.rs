@@ -160,7 +160,7 @@ impl Sink {
     fn write(&mut self, text: &str) -> Result<()> {
         match self {
             Sink::Stdout(out) => out.write(text),
-            Sink::File(file) => file.write_all(text.as_bytes()).map_err(Error::ExportWrite),
+            Sink::File(file) => file.write_all(text.as_bytes()).map_err(|e| Error::io(file.target(), e)),
             Sink::Stream(path, out) => out.write_all(text.as_bytes()).map_err(|e| Error::io(path, e)),
         }
     }
