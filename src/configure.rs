@@ -297,7 +297,7 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
             timeout.as_secs()
         ));
     };
-    if status.success() && probe.error.is_none() && !probe.text.trim().is_empty() {
+    if status.success() && probe.error.is_none() && !crate::store::session::is_empty_reply(&probe.text) {
         let reply: String = probe.text.trim().chars().take(60).collect();
         // Tenths of a second counted in integers: `{:.1}` on a float would
         // link the exact float formatter (some 5 KB) for this one line.

@@ -513,7 +513,13 @@ impl Chat<'_> {
         } else {
             started.answer(conversation, plan, out, fed)?
         };
-        if !reply.text.is_empty() {
+        if session::is_empty_reply(&reply.text) && !reply.interrupted {
+            return Err(Error::Agent(format!(
+                "agent '{}' wrote an empty reply; no reply was saved, the message is kept",
+                agent.command
+            )));
+        }
+        if !session::is_empty_reply(&reply.text) {
             let message = Message {
                 interrupted: reply.interrupted.then_some(true),
                 ..Message::new("assistant", reply.text, time::now())
