@@ -6,9 +6,27 @@ use std::ffi::OsString;
 
 use crate::error::{Error, Result};
 
-/// An argument as text; bytes that are not UTF-8 are shown replaced.
+/// An argument as text; bytes that are not UTF-8 are shown replaced. For
+/// what is only looked up or shown (a session's name, an option's word):
+/// a replaced byte matches nothing. What is stored or sent takes `text`.
 pub(crate) fn string(os: OsString) -> String {
     os.into_string().unwrap_or_else(|os| os.to_string_lossy().into_owned())
+}
+
+/// An argument that becomes stored or sent text (a message, a title, a
+/// setting): refused, naming `place`, when it is not UTF-8, where a
+/// replacement would lose a Latin-1 text's accents without a word.
+pub(crate) fn text(os: OsString, place: &str) -> Result<String> {
+    use std::os::unix::ffi::OsStringExt;
+    utf8(os.into_vec(), place)
+}
+
+/// Bytes read as text (stdin, a file): refused as `text` refuses them.
+pub(crate) fn utf8(bytes: Vec<u8>, place: &str) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        Error::NotText { place: place.to_string(), offset, byte: e.as_bytes()[offset] }
+    })
 }
 
 /// The next raw argument if it looks like an option (without consuming it).
@@ -52,4 +70,28 @@ pub(crate) fn limit(parser: &mut lexopt::Parser) -> Result<usize> {
         .ok()
         .filter(|n| *n > 0)
         .ok_or_else(|| Error::usage(format!("--limit wants a positive number, not '{value}'")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_that_is_not_utf8_is_refused_with_its_first_bad_byte() {
+        assert_eq!(utf8(b"caf\xc3\xa9".to_vec(), "-q").unwrap(), "café");
+        match utf8(b"ok caf\xe9 cr\xe8me".to_vec(), "stdin") {
+            Err(Error::NotText { place, offset, byte }) => {
+                assert_eq!((place.as_str(), offset, byte), ("stdin", 6, 0xe9));
+            }
+            other => panic!("{other:?}"),
+        }
+        // A sequence cut short counts from its first byte.
+        assert!(matches!(
+            utf8(b"ab\xe2\x82".to_vec(), "-q"),
+            Err(Error::NotText { offset: 2, byte: 0xe2, .. })
+        ));
+        use std::os::unix::ffi::OsStringExt;
+        assert!(text(OsString::from_vec(b"\xff".to_vec()), "--title").is_err());
+        assert_eq!(string(OsString::from_vec(b"a\xff".to_vec())), "a\u{fffd}");
+    }
 }

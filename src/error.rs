@@ -68,6 +68,10 @@ pub enum Error {
     Refused(String),
     /// Input over a size limit (a message, a title, an import line).
     TooLarge(String),
+    /// Text that is not UTF-8 where hermes would store or send it (`-q`,
+    /// stdin, `--title`, a `config set` value): where it came from, and
+    /// the first byte that is not.
+    NotText { place: String, offset: usize, byte: u8 },
     /// Neither `$HERMES_HOME` nor `$HOME` says where the store is.
     NoHome,
     /// A path the store needs as a directory is something else.
@@ -169,7 +173,7 @@ impl Error {
             | Error::ImportRejected { .. }
             | Error::ImportIncomplete { .. } => EXIT_STORE,
             // Oversized input is the user's to fix: a usage error.
-            Error::TooLarge(_) => EXIT_USAGE,
+            Error::TooLarge(_) | Error::NotText { .. } => EXIT_USAGE,
             Error::Interrupted => EXIT_INTERRUPTED,
             Error::Silent(code) => *code,
             Error::BrokenPipe | Error::HelpWanted => 0,
@@ -342,6 +346,10 @@ impl fmt::Display for Error {
             | Error::Refused(text)
             | Error::Unmerged(text)
             | Error::MergeIncomplete(text) => write!(f, "{text}"),
+            Error::NotText { place, offset, byte } => write!(
+                f,
+                "{place} is not UTF-8 text (the byte 0x{byte:02x} at offset {offset}); nothing was done: convert it first, from Latin-1 with iconv -f latin1 -t utf-8"
+            ),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), describe_io(source)),
             Error::Corrupt { path, why } => write!(f, "{}; left untouched", not_a_session_file(path, why)),
             Error::NewerFormat { path, format, understood } => write!(
@@ -459,6 +467,7 @@ mod tests {
             (Error::usage("bad"), EXIT_USAGE),
             (Error::Refused("no".into()), EXIT_USAGE),
             (Error::TooLarge("big".into()), EXIT_USAGE),
+            (Error::NotText { place: "-q".into(), offset: 3, byte: 0xe9 }, EXIT_USAGE),
             (Error::Agent("failed".into()), EXIT_AGENT),
             (Error::io(&path(), io_error()), EXIT_STORE),
             (Error::Corrupt { path: path(), why: "truncated".into() }, EXIT_STORE),

@@ -2,7 +2,7 @@
 
 use lexopt::prelude::*;
 
-use crate::args::{peek_word, string};
+use crate::args::{peek_word, string, text};
 use crate::error::{Error, Result};
 
 #[derive(Debug, Default, PartialEq)]
@@ -73,9 +73,13 @@ pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 continue_flag = true;
                 // `-c NAME`, `-c=NAME`, `--continue NAME`: NAME is optional,
                 // and is the next word unless that is an option.
+                // NAME may become a title (--create-if-missing): text.
                 continue_name = match parser.optional_value() {
-                    Some(v) => Some(string(v)),
-                    None => peek_word(parser).map(|_| parser.value().map(string)).transpose()?,
+                    Some(v) => Some(text(v, "-c NAME")?),
+                    None => match peek_word(parser) {
+                        Some(_) => Some(text(parser.value()?, "-c NAME")?),
+                        None => None,
+                    },
                 };
             }
             Short('r') | Long("resume") => resume = Some(string(parser.value()?)),
@@ -86,14 +90,14 @@ pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 if args.query.is_some() {
                     return Err(Error::usage("-q given twice: one message at a time"));
                 }
-                args.query = Some(if value == "-" { Query::Stdin } else { Query::Text(string(value)) });
+                args.query = Some(if value == "-" { Query::Stdin } else { Query::Text(text(value, "-q")?) });
             }
             Short('Q') | Long("quiet") => args.quiet = true,
             Short('m') | Long("model") => {
                 if args.model.is_some() {
                     return Err(Error::usage("-m/--model given twice"));
                 }
-                let model = crate::store::session::clean_model(&string(parser.value()?))
+                let model = crate::store::session::clean_model(&text(parser.value()?, "-m")?)
                     .map_err(|why| Error::usage(format!("-m: {why}")))?;
                 args.model = Some(model);
             }
@@ -103,16 +107,17 @@ pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
                 }
                 let from_file = matches!(arg, Long("system-file"));
                 let value = parser.value()?;
-                args.system = Some(if from_file { System::File(value) } else { System::Text(string(value)) });
+                args.system =
+                    Some(if from_file { System::File(value) } else { System::Text(text(value, "-s")?) });
             }
             Long("title") => {
                 if args.title.is_some() {
                     return Err(Error::usage("--title given twice"));
                 }
-                args.title = Some(string(parser.value()?));
+                args.title = Some(text(parser.value()?, "--title")?);
             }
             Long("agent") => {
-                let command = string(parser.value()?);
+                let command = text(parser.value()?, "--agent")?;
                 if command.trim().is_empty() {
                     return Err(Error::usage("--agent wants a command; --no-agent runs none"));
                 }

@@ -11,6 +11,7 @@ mod slash;
 use std::cell::{Cell, RefCell};
 use std::io::{self, Read, Write};
 
+use crate::args::utf8;
 use crate::chat::agent::{Agent, Started};
 use crate::chat::args::{AgentChoice, Args, Query, System, Target};
 use crate::config;
@@ -202,17 +203,15 @@ pub(super) fn system_prompt(text: String) -> Result<String> {
 
 /// `--system-file FILE` (`-` for stdin).
 fn read_system_file(path: &std::ffi::OsStr) -> Result<String> {
+    if path == "-" {
+        return system_prompt(read_stdin()?);
+    }
     let shown = std::path::Path::new(path).display().to_string();
-    let bytes = if path == "-" {
-        read_stdin()?.into_bytes()
-    } else {
+    let bytes =
         crate::fsio::read_limited(std::path::Path::new(path), MAX_MESSAGE_BYTES as u64 + 1).map_err(|e| {
             Error::usage(format!("--system-file: cannot read {shown}: {}", crate::error::describe_io(&e)))
-        })?
-    };
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Error::usage(format!("--system-file: {shown} is not UTF-8 text")))?;
-    system_prompt(text)
+        })?;
+    system_prompt(utf8(bytes, &format!("--system-file {shown}"))?)
 }
 
 /// Make `text` the session's system prompt: its first message when that
@@ -268,7 +267,7 @@ fn read_stdin() -> Result<String> {
     io::stdin().lock().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_end(&mut buf).map_err(|e| {
         Error::Usage(format!("cannot read the message from stdin: {}", crate::error::describe_io(&e)))
     })?;
-    Ok(String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    utf8(buf, "stdin")
 }
 
 /// A message must show something: blank or only invisible characters

@@ -2,7 +2,7 @@
 
 use lexopt::prelude::*;
 
-use crate::args::{positional_args, string};
+use crate::args::{positional_args, string, text};
 use crate::error::{Error, Result};
 use crate::resolve;
 use crate::store::Store;
@@ -24,7 +24,7 @@ pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
         }
     }
     let [name, title] = positional_args("rename", positional, "NAME or ID and the new TITLE")?;
-    Ok(Args { name: string(name), title: string(title) })
+    Ok(Args { name: string(name), title: text(title, "the new TITLE")? })
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
