@@ -105,6 +105,16 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         store.prepare()?;
         Some(store.lock_store()?)
     };
+    // What an import (or any write) killed midway left behind goes first.
+    if !args.dry_run {
+        let swept = store.remove_stray_temporaries()?;
+        if swept > 0 {
+            output::note!(
+                "removed {} that an interrupted import or write left",
+                counted(swept, "temporary file")
+            );
+        }
+    }
     let mut taken = Taken::of(store)?;
     let (mut imported, mut skipped, mut retitled) = (0usize, 0usize, 0usize);
     let mut progress = Progress::new("importing", tally.sessions);
