@@ -296,19 +296,25 @@ fn for_each_element(
 
 /// When the input is not an array at all, what it looks like instead (a
 /// JSON Lines export of hermes or the Python Hermes), judged by its first
-/// line.
+/// line. Only its first non-blank byte is read when that is the `[` of an
+/// array (whose first line may be the whole log, `jq -c` writes one line),
+/// and at most 64 KiB of the first line otherwise.
 fn not_an_array(input: &mut File, name: &str) -> Result<Option<Error>> {
     let io_error = |source: std::io::Error| Error::ImportRead { name: name.to_string(), source };
     input.rewind().map_err(io_error)?;
+    match source::first_byte(input).map_err(io_error)? {
+        None | Some(b'[') => return Ok(None),
+        Some(_) => {}
+    }
+    input.rewind().map_err(io_error)?;
     let mut reader = BufReader::new(Read::by_ref(input));
     let mut first = Vec::new();
-    Read::by_ref(&mut reader).take(MAX_SESSION_BYTES).read_until(b'\n', &mut first).map_err(io_error)?;
-    let first = first.trim_ascii();
-    if first.is_empty() || first.starts_with(b"[") {
-        return Ok(None);
-    }
-    Ok(Some(source::wrong_source(name, 1, &SOURCE, first, "a JSON array was expected")))
+    Read::by_ref(&mut reader).take(SNIFFED).read_until(b'\n', &mut first).map_err(io_error)?;
+    Ok(Some(source::wrong_source(name, 1, &SOURCE, first.trim_ascii(), "a JSON array was expected")))
 }
+
+/// How much of a first line that is not an array is read to tell what it is.
+const SNIFFED: u64 = 64 << 10;
 
 #[derive(Default, PartialEq)]
 enum State {
