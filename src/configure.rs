@@ -322,7 +322,10 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
         _ if said.contains("cannot connect") => {
             fail(format!("cannot connect to {server}: is the server running? (set base_url)"))
         }
-        _ if status.code() == Some(127) => fail(format!("the agent '{}' could not be run", agent.command)),
+        _ if status.code() == Some(127) => fail(format!(
+            "the agent '{}', or a program it runs, is not installed or could not start (exit status 127; see what it said)",
+            agent.command
+        )),
         _ if !status.success() => fail(match status.code() {
             Some(code) => format!("the agent failed (exit status {code})"),
             None => "the agent was killed by a signal".to_string(),

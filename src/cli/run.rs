@@ -17,34 +17,38 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Completion(shell) => print(&super::completion::script(shell)),
         Command::Chat(args) => {
             let store = open_store(cli.profile)?;
-            store.verify()?;
-            chat::run(&store, args)
+            store.verify().and_then(|()| chat::run(&store, args)).map_err(|e| store.explain(e))
         }
         Command::Config(command) => {
             let store = open_store(cli.profile)?;
-            crate::configure::run(&store, command)
+            crate::configure::run(&store, command).map_err(|e| store.explain(e))
         }
         Command::Sessions(command) => {
             let store = open_store(cli.profile)?;
-            // A home others can write to is refused to any command that
-            // writes or runs an agent; what only reads goes on, warned.
-            if sessions::is_read_only(&command) {
-                // It goes on in an unsafe home (your sessions can still be
-                // listed and exported), saying once what is wrong.
-                for problem in store.trust_problems() {
-                    output::warn(&problem.message());
-                }
-            } else {
-                store.verify()?;
-            }
-            if sessions::writes_files(&command) {
-                // Ctrl-C or SIGTERM: stop between items and remove the
-                // temporary in progress, rather than die and leave it.
-                sys::abort_writes_on_signal();
-            }
-            sessions::run(&store, command, chat::compact::summarise)
+            run_sessions(&store, command).map_err(|e| store.explain(e))
         }
     }
+}
+
+/// A `hermes sessions` verb, in a home checked as it needs.
+fn run_sessions(store: &Store, command: sessions::Command) -> Result<()> {
+    // A home others can write to is refused to any command that
+    // writes or runs an agent; what only reads goes on, warned.
+    if sessions::is_read_only(&command) {
+        // It goes on in an unsafe home (your sessions can still be
+        // listed and exported), saying once what is wrong.
+        for problem in store.trust_problems() {
+            output::warn(&problem.message());
+        }
+    } else {
+        store.verify()?;
+    }
+    if sessions::writes_files(&command) {
+        // Ctrl-C or SIGTERM: stop between items and remove the
+        // temporary in progress, rather than die and leave it.
+        sys::abort_writes_on_signal();
+    }
+    sessions::run(store, command, chat::compact::summarise)
 }
 
 fn print(text: &str) -> Result<()> {

@@ -99,6 +99,21 @@ impl Store {
         Ok(())
     }
 
+    /// An error, said better where the store can: "permission denied"
+    /// on a path of a home that another user owns part of becomes whose
+    /// it is and how to give it back (see `trust::not_yours`).
+    pub(crate) fn explain(&self, e: Error) -> Error {
+        match e {
+            Error::Io { path, source } if source.kind() == io::ErrorKind::PermissionDenied => {
+                match trust::not_yours(&self.chain[0].0, &path) {
+                    Some(text) => Error::Untrusted(text),
+                    None => Error::Io { path, source },
+                }
+            }
+            e => e,
+        }
+    }
+
     pub(crate) fn sessions_dir(&self) -> &Path {
         &self.sessions_dir
     }
