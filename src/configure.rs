@@ -254,6 +254,14 @@ fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
 
 /// `config check`: which agent, which server, which model, then one tiny
 /// request and a plain verdict.
+/// Why an agent exited 127: the shell's "not found", or a program that
+/// is there and could not start (curl's libraries under `ulimit -v`).
+fn not_started(command: &str) -> String {
+    format!(
+        "the agent '{command}', or a program it runs, is not installed or could not start (exit status 127; see what it said)"
+    )
+}
+
 fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
     store.verify()?;
     let config = config::load(store)?;
@@ -322,10 +330,7 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
         _ if said.contains("cannot connect") => {
             fail(format!("cannot connect to {server}: is the server running? (set base_url)"))
         }
-        _ if status.code() == Some(127) => fail(format!(
-            "the agent '{}', or a program it runs, is not installed or could not start (exit status 127; see what it said)",
-            agent.command
-        )),
+        _ if status.code() == Some(127) => fail(not_started(&agent.command)),
         _ if !status.success() => fail(match status.code() {
             Some(code) => format!("the agent failed (exit status {code})"),
             None => "the agent was killed by a signal".to_string(),

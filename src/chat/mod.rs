@@ -12,7 +12,7 @@ use std::cell::{Cell, RefCell};
 use std::io::{self, Read, Write};
 
 use crate::args::utf8;
-use crate::chat::agent::{Agent, Started};
+use crate::chat::agent::{Agent, Reply, Started};
 use crate::chat::args::{AgentChoice, Args, Query, System, Target};
 use crate::config;
 use crate::error::{Error, Result};
@@ -512,13 +512,21 @@ impl Chat<'_> {
         } else {
             started.answer(conversation, plan, out, fed)?
         };
-        if session::is_empty_reply(&reply.text) && !reply.interrupted {
+        self.save_reply(header, agent, reply)
+    }
+
+    /// Save what the agent replied (marked interrupted when it was cut
+    /// short), and say what went wrong: an empty reply fails the turn and
+    /// is not saved; one shown but not saved, or saved but not shown.
+    fn save_reply(&self, header: &Header, agent: &Agent, reply: Reply) -> Result<ReplyOutcome> {
+        let empty = session::is_empty_reply(&reply.text);
+        if empty && !reply.interrupted {
             return Err(Error::Agent(format!(
                 "agent '{}' wrote an empty reply; no reply was saved, the message is kept",
                 agent.command
             )));
         }
-        if !session::is_empty_reply(&reply.text) {
+        if !empty {
             let message = Message {
                 interrupted: reply.interrupted.then_some(true),
                 ..Message::new("assistant", reply.text, time::now())
