@@ -36,7 +36,9 @@ pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Command> {
     while let Some(arg) = parser.next()? {
         match arg {
             // The third word is set's VALUE, stored in config.toml: text.
-            Value(v) if words.len() == 2 => words.push(crate::args::text(v, "config set VALUE")?),
+            Value(v) if words.len() == 2 && words[0] == "set" => {
+                words.push(crate::args::text(v, "config set VALUE")?);
+            }
             Value(v) => words.push(string(v)),
             Long("timeout") => {
                 let text = string(parser.value()?);

@@ -32,7 +32,7 @@ pub(crate) fn parse(parser: &mut lexopt::Parser) -> Result<Args> {
     while let Some(arg) = parser.next()? {
         match arg {
             Long("agent") => {
-                let command = string(parser.value()?);
+                let command = crate::args::text(parser.value()?, "--agent")?;
                 if command.trim().is_empty() {
                     return Err(Error::usage("--agent wants a command"));
                 }
