@@ -394,19 +394,15 @@ impl Given {
         self.value.map(string).unwrap_or_default()
     }
 
+    /// As text that will be stored or sent: refused, naming `place`, when
+    /// it is not UTF-8 (see `text`).
+    pub(crate) fn utf8(self, place: &str) -> Result<String> {
+        text(self.value.unwrap_or_default(), place)
+    }
+
     /// As it was given, for file names.
     pub(crate) fn os(self) -> OsString {
         self.value.unwrap_or_default()
-    }
-
-    /// Not empty (nor only blanks): a command, a file name.
-    pub(crate) fn not_blank(self, wants: &str) -> Result<String> {
-        let what = self.what;
-        let text = self.text();
-        if text.trim().is_empty() {
-            return Err(Error::usage(format!("{what} wants {wants}")));
-        }
-        Ok(text)
     }
 
     /// A positive whole number.
@@ -420,9 +416,27 @@ impl Given {
     }
 }
 
-/// An argument as text; bytes that are not UTF-8 are shown replaced.
+/// An argument as text; bytes that are not UTF-8 are shown replaced. For
+/// what is only looked up or shown (a session's name, an option's word):
+/// a replaced byte matches nothing. What is stored or sent takes `text`.
 pub(crate) fn string(os: OsString) -> String {
     os.into_string().unwrap_or_else(|os| os.to_string_lossy().into_owned())
+}
+
+/// An argument that becomes stored or sent text (a message, a title, a
+/// setting): refused, naming `place`, when it is not UTF-8, where a
+/// replacement would lose a Latin-1 text's accents without a word.
+pub(crate) fn text(os: OsString, place: &str) -> Result<String> {
+    use std::os::unix::ffi::OsStringExt;
+    utf8(os.into_vec(), place)
+}
+
+/// Bytes read as text (stdin, a file): refused as `text` refuses them.
+pub(crate) fn utf8(bytes: Vec<u8>, place: &str) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        Error::NotText { place: place.to_string(), offset, byte: e.as_bytes()[offset] }
+    })
 }
 
 /// The next raw argument if it looks like an option (without consuming it).
@@ -619,6 +633,25 @@ mod tests {
 
     fn parse_words(words: &[&str]) -> Result<Args> {
         parse(&SPEC, &mut lexopt::Parser::from_args(words.iter().copied()))
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_refused_with_its_first_bad_byte() {
+        assert_eq!(utf8(b"caf\xc3\xa9".to_vec(), "-q").unwrap(), "café");
+        match utf8(b"ok caf\xe9 cr\xe8me".to_vec(), "stdin") {
+            Err(Error::NotText { place, offset, byte }) => {
+                assert_eq!((place.as_str(), offset, byte), ("stdin", 6, 0xe9));
+            }
+            other => panic!("{other:?}"),
+        }
+        // A sequence cut short counts from its first byte.
+        assert!(matches!(
+            utf8(b"ab\xe2\x82".to_vec(), "-q"),
+            Err(Error::NotText { offset: 2, byte: 0xe2, .. })
+        ));
+        use std::os::unix::ffi::OsStringExt;
+        assert!(text(OsString::from_vec(b"\xff".to_vec()), "--title").is_err());
+        assert_eq!(string(OsString::from_vec(b"a\xff".to_vec())), "a\u{fffd}");
     }
 
     #[test]

@@ -82,7 +82,7 @@ const SET: Spec<Set> = Spec {
             Ok(())
         }),
         Arg::one("VALUE", Kind::SettingValue).takes(|a, v| {
-            a.value = v.text();
+            a.value = v.utf8("config set VALUE")?;
             Ok(())
         }),
     ],
@@ -302,6 +302,14 @@ fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
     fsio::write_atomic(&target, new.as_bytes())
 }
 
+/// Why an agent exited 127: the shell's "not found", or a program that
+/// is there and could not start (curl's libraries under `ulimit -v`).
+fn not_started(command: &str) -> String {
+    format!(
+        "the agent '{command}', or a program it runs, is not installed or could not start (exit status 127; see what it said)"
+    )
+}
+
 /// `config check`: which agent, which server, which model, then one tiny
 /// request and a plain verdict.
 fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
@@ -352,7 +360,7 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
             timeout.as_secs()
         ));
     };
-    if status.success() && probe.error.is_none() && !probe.text.trim().is_empty() {
+    if status.success() && probe.error.is_none() && !crate::store::session::is_empty_reply(&probe.text) {
         let reply: String = probe.text.trim().chars().take(60).collect();
         // Tenths of a second counted in integers: `{:.1}` on a float would
         // link the exact float formatter (some 5 KB) for this one line.
@@ -375,7 +383,7 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
         _ if said.contains("cannot connect") => {
             fail(format!("cannot connect to {server}: is the server running? (set base_url)"))
         }
-        _ if status.code() == Some(127) => fail(format!("the agent '{}' could not be run", agent.command)),
+        _ if status.code() == Some(127) => fail(not_started(&agent.command)),
         _ if !status.success() => fail(match status.code() {
             Some(code) => format!("the agent failed (exit status {code})"),
             None => "the agent was killed by a signal".to_string(),

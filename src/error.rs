@@ -85,6 +85,10 @@ pub enum Error {
     Refused(String),
     /// Input over a size limit (a message, a title, an import line).
     TooLarge(String),
+    /// Text that is not UTF-8 where hermes would store or send it (`-q`,
+    /// stdin, `--title`, a `config set` value): where it came from, and
+    /// the first byte that is not.
+    NotText { place: String, offset: usize, byte: u8 },
     /// Neither `$HERMES_HOME` nor `$HOME` says where the store is.
     NoHome,
     /// A path the store needs as a directory is something else.
@@ -120,8 +124,6 @@ pub enum Error {
     Editor { editor: String, source: io::Error },
     /// An export file to be written where there is no directory.
     NoDirectory { path: PathBuf, dir: PathBuf },
-    /// Writing the export file failed.
-    ExportWrite(io::Error),
     /// An export written without the sessions that are damaged.
     ExportIncomplete { damaged: usize },
     /// Reading an import's input (a file, or stdin) failed.
@@ -192,13 +194,12 @@ impl Error {
             | Error::TerminalWrite(_)
             | Error::Editor { .. }
             | Error::NoDirectory { .. }
-            | Error::ExportWrite(_)
             | Error::ExportIncomplete { .. }
             | Error::ImportRead { .. }
             | Error::ImportRejected { .. }
             | Error::ImportIncomplete { .. } => EXIT_STORE,
             // Oversized input is the user's to fix: a usage error.
-            Error::TooLarge(_) => EXIT_USAGE,
+            Error::TooLarge(_) | Error::NotText { .. } => EXIT_USAGE,
             Error::Interrupted => EXIT_INTERRUPTED,
             Error::Silent(code) => *code,
             Error::BrokenPipe | Error::HelpWanted => 0,
@@ -443,6 +444,10 @@ impl fmt::Display for Error {
             | Error::Refused(text)
             | Error::Unmerged(text)
             | Error::MergeIncomplete(text) => write!(f, "{text}"),
+            Error::NotText { place, offset, byte } => write!(
+                f,
+                "{place} is not UTF-8 text (the byte 0x{byte:02x} at offset {offset}); nothing was done: convert it first, from Latin-1 with iconv -f latin1 -t utf-8"
+            ),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), describe_io(source)),
             Error::Corrupt { path, why } => write!(f, "{}; left untouched", not_a_session_file(path, why)),
             Error::DamagedSession { path, id, why } => {
@@ -494,7 +499,6 @@ impl fmt::Display for Error {
             Error::NoDirectory { path, dir } => {
                 write!(f, "cannot write {}: no directory {}", path.display(), dir.display())
             }
-            Error::ExportWrite(e) => write!(f, "writing the export: {}", describe_io(e)),
             Error::ExportIncomplete { damaged } => write!(
                 f,
                 "{} could not be exported (see the warnings above); the export holds the rest",
@@ -579,6 +583,7 @@ mod tests {
                 EXIT_USAGE,
             ),
             (Error::TooLarge("big".into()), EXIT_USAGE),
+            (Error::NotText { place: "-q".into(), offset: 3, byte: 0xe9 }, EXIT_USAGE),
             (Error::Agent("failed".into()), EXIT_AGENT),
             (Error::io(&path(), io_error()), EXIT_STORE),
             (Error::Corrupt { path: path(), why: "truncated".into() }, EXIT_STORE),
@@ -602,7 +607,6 @@ mod tests {
             (Error::ReplyNotSaved { id: "x".into(), max_bytes: 64 << 20 }, EXIT_STORE),
             (Error::TerminalRead(io_error()), EXIT_STORE),
             (Error::NoDirectory { path: path(), dir: path() }, EXIT_STORE),
-            (Error::ExportWrite(io_error()), EXIT_STORE),
             (Error::ExportIncomplete { damaged: 2 }, EXIT_STORE),
             (Error::ImportRead { name: "f".into(), source: io_error() }, EXIT_STORE),
             (Error::ImportRejected { name: "f".into(), line: 1, why: "not JSON".into() }, EXIT_STORE),

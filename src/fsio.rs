@@ -141,9 +141,15 @@ impl AtomicFile {
                 }
                 // Taken (or a planted symlink): pick another name.
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(Error::io(&temp, e)),
+                // Named by the file the user knows, not the temporary.
+                Err(e) => return Err(Error::io(target, e)),
             }
         }
+    }
+
+    /// The file this becomes on `commit`.
+    pub(crate) fn target(&self) -> &Path {
+        &self.target
     }
 
     pub(crate) fn commit(self) -> Result<()> {
@@ -300,7 +306,7 @@ impl Batch {
             match create_new_private(&temp) {
                 Ok(file) => break (temp, file),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(Error::io(&temp, e)),
+                Err(e) => return Err(Error::io(&self.dir, e)),
             }
         };
         if let Err(e) = file.write_all(contents) {

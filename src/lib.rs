@@ -36,7 +36,7 @@ pub use cli::run::run;
 pub use cli::{Cli, parse};
 pub use error::Error;
 pub use output::{notice, report};
-pub use sys::return_large_buffers;
+pub use sys::{return_large_buffers, survive_file_size_limit};
 
 /// The decoders the fuzz targets in `fuzz/` drive: everything hermes reads
 /// that another program may have written. Not an interface to build on.

@@ -7,6 +7,7 @@ fn main() {
         hermes::notice(&format!("internal error: {info}; please report this bug"));
     }));
     hermes::return_large_buffers();
+    hermes::survive_file_size_limit();
     let status = match hermes::parse().and_then(hermes::run) {
         Ok(()) => 0,
         Err(e) => {

@@ -289,8 +289,72 @@ fn stop_blocks_sse2(
 /// The last SIGINT/SIGTERM/SIGHUP received, or 0.
 static LAST_SIGNAL: AtomicI32 = AtomicI32::new(0);
 
+/// A SIGTERM or SIGHUP came: unlike Ctrl-C, which stops what is under
+/// way, it ends hermes once what was acknowledged is saved. Never reset.
+static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 extern "C" fn remember_signal(signal: libc::c_int) {
     LAST_SIGNAL.store(signal, Ordering::SeqCst);
+    if signal != libc::SIGINT {
+        ENDING.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Whether a SIGTERM or SIGHUP has come since hermes started (see
+/// `catch_interrupts`), whether or not `take_signal` has taken it since.
+pub(crate) fn ending() -> bool {
+    ENDING.load(Ordering::SeqCst)
+}
+
+extern "C" fn do_nothing(_signal: libc::c_int) {}
+
+/// SIGXFSZ (a write past `ulimit -f`) would kill hermes in the middle of
+/// a write, leaving its temporary file behind and saying nothing: caught
+/// instead by a handler that does nothing, the write fails with EFBIG
+/// ("File too large"), which is reported and its temporary removed. A
+/// handler rather than SIG_IGN, as exec resets it: agents get the default.
+/// Left ignored when it was ignored at start.
+pub fn survive_file_size_limit() {
+    if is_ignored(libc::SIGXFSZ) {
+        return;
+    }
+    // SAFETY: as in catch_interrupts: a zeroed sigaction with a handler
+    // that does nothing at all, which is async-signal-safe.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = do_nothing as *const () as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigaction(libc::SIGXFSZ, &action, std::ptr::null_mut());
+    }
+}
+
+/// The signal that stopped child `pid` (SIGTTIN when it read the terminal
+/// from the background, SIGTTOU, SIGSTOP, SIGTSTP), if it is stopped now.
+/// Its state stays for a later wait to collect (WNOWAIT), so the child's
+/// own `wait` and `try_wait` are unaffected.
+pub(crate) fn stopped_by(pid: u32) -> Option<i32> {
+    // SAFETY: siginfo_t is plain data; all-zero is a valid starting value.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let flags = libc::WSTOPPED | libc::WNOHANG | libc::WNOWAIT;
+    // SAFETY: waitid writes one siginfo_t into the struct we own; with
+    // WNOHANG it does not block, with WNOWAIT it reaps nothing.
+    let rc = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) };
+    // SAFETY: si_pid and si_status read the union member waitid fills for
+    // a child's state change; a child not stopped leaves si_pid 0.
+    let (who, status) = unsafe { (info.si_pid(), info.si_status()) };
+    (rc == 0 && who != 0 && info.si_code == libc::CLD_STOPPED).then_some(status)
+}
+
+/// The name of a signal that stops a process, for a message.
+pub(crate) fn stop_signal_name(signal: i32) -> String {
+    match signal {
+        libc::SIGTTIN => "SIGTTIN".into(),
+        libc::SIGTTOU => "SIGTTOU".into(),
+        libc::SIGSTOP => "SIGSTOP".into(),
+        libc::SIGTSTP => "SIGTSTP".into(),
+        other => format!("signal {other}"),
+    }
 }
 
 /// From now on SIGINT, SIGTERM and SIGHUP only set a flag that `take_signal`

@@ -129,13 +129,15 @@ test_expect_success 'hostile profile names are refused as usage errors' '
 
 test_expect_success 'a hostile name as a new title stays a title: the file is named by a generated ID' '
 	HERMES_HOME=$STORE &&
-	for name in ../x /etc/passwd .. . a/b "$(printf "\377")"; do
+	for name in ../x /etc/passwd .. . a/b; do
 		hermes chat -c "$name" --create-if-missing -q hi --no-agent -Q || return 1
 	done &&
 	long=$(awk "BEGIN { for (i = 0; i < 10000; i++) printf \"a\" }") &&
 	test_expect_code 2 hermes chat -c "$long" --create-if-missing -q hi --no-agent -Q &&
-	# Six new sessions, each in a file of the ID shape, nothing else new.
-	test "$(session_count)" = 7 &&
+	# A name that is not UTF-8 would be a title that is not: refused.
+	test_expect_code 2 hermes chat -c "$(printf "\377")" --create-if-missing -q hi --no-agent -Q &&
+	# Five new sessions, each in a file of the ID shape, nothing else new.
+	test "$(session_count)" = 6 &&
 	snapshot >after &&
 	diff "$TRASH_ROOT/before" after | grep "^[<>]" >changes &&
 	{ grep -v "^> .*/sessions/[0-9]\{8\}_[0-9]\{6\}_[0-9a-f]\{6\}\.json\$" changes || :; } |

@@ -46,10 +46,10 @@ test_expect_success SERVER 'a UTF-8 name passes as it is' '
 '
 
 test_expect_success 'HERMES_MODEL wins over OPENAI_MODEL, and config.toml over both' '
-	OPENAI_MODEL=openai HERMES_MODEL=hermes hermes chat -q one --agent "cat >body.json" -Q &&
+	OPENAI_MODEL=openai HERMES_MODEL=hermes hermes chat -q one --agent "cat >body.json; echo ok" -Q &&
 	grep "^{\"model\":\"hermes\"," body.json &&
 	printf "model = \"file\"\n" >"$HERMES_HOME/config.toml" &&
-	OPENAI_MODEL=openai HERMES_MODEL=hermes hermes chat -q two --agent "cat >body.json" -Q &&
+	OPENAI_MODEL=openai HERMES_MODEL=hermes hermes chat -q two --agent "cat >body.json; echo ok" -Q &&
 	grep "^{\"model\":\"file\"," body.json &&
 	rm "$HERMES_HOME/config.toml"
 '

@@ -292,7 +292,7 @@ fn ask(agent: &Agent, header: &Header, mut messages: Vec<Message>) -> Result<Str
         return Err(Error::Interrupted);
     }
     let text = reply.text.trim();
-    if text.is_empty() {
+    if crate::store::session::is_empty_reply(text) {
         return Err(Error::Agent(format!("agent '{}' wrote an empty summary; {unchanged}", agent.command)));
     }
     Ok(text.to_string())

@@ -13,6 +13,7 @@ use std::io::{self, Read, Write};
 use std::os::unix::io::AsRawFd;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, ExitStatus, Stdio};
+use std::time::Duration;
 
 use nanoserde::SerJson;
 
@@ -24,7 +25,7 @@ use crate::store::format::{Fault, Reader};
 use crate::store::session::{Header, MAX_MESSAGE_BYTES, Message};
 use crate::sys;
 use decode::{Decoder, TooLarge};
-use process::Process;
+use process::{Bounded, Process};
 
 pub(crate) struct Agent {
     pub(crate) command: String,
@@ -48,9 +49,14 @@ pub(crate) enum Key {
     Command(String),
 }
 
+/// How long `api_key_command` may take in a chat (`config check` gives
+/// it its `--timeout`): then it is killed, with whatever it started.
+pub(crate) const KEY_COMMAND_SECONDS: u64 = 30;
+
 impl Key {
-    /// The key now: the variable's value, or what the command printed.
-    pub(crate) fn fetch(&self) -> Result<String> {
+    /// The key now: the variable's value, or what the command printed
+    /// within `limit`.
+    pub(crate) fn fetch(&self, limit: Duration) -> Result<String> {
         match self {
             Key::Env(name) => std::env::var(name).ok().filter(|k| !k.trim().is_empty()).ok_or_else(|| {
                 Error::Agent(format!(
@@ -58,23 +64,38 @@ impl Key {
                 ))
             }),
             Key::Command(command) => {
-                let output = Command::new("/bin/sh")
-                    .arg("-c")
-                    .arg(command)
-                    .stdin(Stdio::null())
-                    .stderr(Stdio::inherit())
-                    .output()
-                    .map_err(|e| Error::Agent(format!("cannot run api_key_command: {}", describe_io(&e))))?;
-                if !output.status.success() {
-                    let how = match (output.status.code(), output.status.signal()) {
+                let mut shell = Command::new("/bin/sh");
+                shell.arg("-c").arg(command).stdin(Stdio::null()).stderr(Stdio::inherit());
+                let no_key = "no key, the agent was not run";
+                let (status, stdout) = match process::run_bounded(&mut shell, limit, 64 << 10) {
+                    Ok(Bounded::Exited(status, stdout)) => (status, stdout),
+                    Ok(Bounded::TimedOut) => {
+                        return Err(Error::Agent(format!(
+                            "api_key_command '{command}' did not finish within its timeout of {} s and was killed; {no_key}",
+                            limit.as_secs()
+                        )));
+                    }
+                    Ok(Bounded::Stopped(signal)) => {
+                        return Err(Error::Agent(format!(
+                            "api_key_command '{command}' was stopped by {}, probably reading the terminal, which it cannot use; it was killed; {no_key}",
+                            sys::stop_signal_name(signal)
+                        )));
+                    }
+                    Ok(Bounded::Interrupted) => return Err(Error::Interrupted),
+                    Err(e) => {
+                        return Err(Error::Agent(format!("cannot run api_key_command: {}", describe_io(&e))));
+                    }
+                };
+                if !status.success() {
+                    let how = match (status.code(), status.signal()) {
                         (Some(code), _) => format!("exited with status {code}"),
                         (None, Some(sig)) => format!("was killed by signal {sig}"),
                         _ => "failed".to_string(),
                     };
-                    return Err(Error::Agent(format!("api_key_command '{command}' {how}; no key, the agent was not run")));
+                    return Err(Error::Agent(format!("api_key_command '{command}' {how}; {no_key}")));
                 }
                 // Never quoted: what it printed is a secret, even when wrong.
-                let text = String::from_utf8(output.stdout).map_err(|_| {
+                let text = String::from_utf8(stdout).map_err(|_| {
                     Error::Agent(format!("api_key_command '{command}' printed something that is not UTF-8 text"))
                 })?;
                 let key = text.lines().next().unwrap_or("").trim();
@@ -304,11 +325,18 @@ impl Agent {
         self.start(header)?.answer(conversation, plan, out, || {})
     }
 
+    /// Whether `start` returns at once: not when api_key_command runs first
+    /// (for up to `KEY_COMMAND_SECONDS`).
+    pub(crate) fn starts_at_once(&self) -> bool {
+        !matches!(self.key, Some(Key::Command(_)))
+    }
+
     /// Start the agent for the session `header` names, before its input is
     /// ready: it gets none until `Started::answer`, and nothing at all if
     /// the `Started` is dropped (then it is killed first).
     pub(crate) fn start(&self, header: &Header) -> Result<Started<'_>> {
-        let key = self.key.as_ref().map(Key::fetch).transpose()?;
+        let limit = Duration::from_secs(KEY_COMMAND_SECONDS);
+        let key = self.key.as_ref().map(|k| k.fetch(limit)).transpose()?;
         let key = key.as_deref();
         // A command of one plain word is what `sh -c` would run, started
         // without the shell in between; if it cannot be started so (not
@@ -389,6 +417,13 @@ impl Started<'_> {
         // A late signal (after EOF) still counts as an interruption.
         if sys::take_signal().is_some() {
             interrupted = true;
+        }
+        if let Some(signal) = self.process.stopped() {
+            return Err(Error::Agent(format!(
+                "agent '{}' was stopped by {}, probably reading the terminal, which an agent cannot use; it was killed. An agent reads the conversation on its stdin only",
+                agent.command,
+                sys::stop_signal_name(signal)
+            )));
         }
         agent.verdict(Output { interrupted, ..output }, status, out)
     }

@@ -33,7 +33,7 @@ pub(crate) const QUESTION: &str = "Reply with the word OK.";
 impl Agent {
     /// Send `QUESTION` and wait at most `limit` for the agent to finish.
     pub(crate) fn probe(&self, limit: Duration) -> Result<Probe> {
-        let key = self.key.as_ref().map(|k| k.fetch()).transpose()?;
+        let key = self.key.as_ref().map(|k| k.fetch(limit)).transpose()?;
         let mut shell = Command::new("/bin/sh");
         shell.arg("-c").arg(&self.command);
         if let Some(url) = &self.base_url {

@@ -6,7 +6,7 @@
 
 use std::io::{self, Read};
 use std::os::fd::AsRawFd;
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -36,6 +36,9 @@ pub(crate) struct Process {
     exit_watch: Option<std::os::fd::OwnedFd>,
     /// What copies its stderr to a terminal (see `copy_stderr`).
     stderr: Option<JoinHandle<()>>,
+    /// The signal that stopped it (it read the terminal from the
+    /// background, most likely), after which it was killed.
+    stopped: Option<i32>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -58,7 +61,11 @@ impl Process {
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().and_then(copy_stderr);
         let exit_watch = sys::exit_watch(child.id());
-        Ok((Process { child, stop: Stop::No, exited: None, exit_watch, stderr }, stdin, stdout))
+        Ok((
+            Process { child, stop: Stop::No, exited: None, exit_watch, stderr, stopped: None },
+            stdin,
+            stdout,
+        ))
     }
 
     /// Stop the agent and everything it started: SIGTERM to its process
@@ -86,13 +93,27 @@ impl Process {
         self.stop == Stop::Killed
     }
 
+    /// The signal that stopped the agent, if one did (see `check`).
+    pub(crate) fn stopped(&self) -> Option<i32> {
+        self.stopped
+    }
+
     /// Act on what happened since the last look: a caught signal stops the
     /// agent (a second one kills it), and so does a grace period that ran
-    /// out; notice the agent's exit. Returns whether a signal was caught.
+    /// out; an agent stopped (SIGTTIN: it read the terminal, which belongs
+    /// to hermes, from its own process group) would wait for ever, and is
+    /// killed; notice the agent's exit. Returns whether a signal was caught.
     pub(crate) fn check(&mut self) -> io::Result<bool> {
         let caught = sys::take_signal().is_some();
         if caught {
             self.stop();
+        }
+        if self.exited.is_none()
+            && !self.is_killed()
+            && let Some(signal) = sys::stopped_by(self.child.id())
+        {
+            self.stopped = Some(signal);
+            self.kill();
         }
         if let Stop::Asked(deadline) = self.stop
             && Instant::now() >= deadline
@@ -226,4 +247,74 @@ fn copy_stderr(mut pipe: ChildStderr) -> Option<JoinHandle<()>> {
         let _ = sys::write_fd(2, rest.as_bytes());
     };
     std::thread::Builder::new().name("agent-stderr".into()).spawn(copy).ok()
+}
+
+/// How a command run with a time limit (`run_bounded`) ended.
+pub(crate) enum Bounded {
+    /// It exited: its status, and what it wrote (at most the bytes asked).
+    Exited(ExitStatus, Vec<u8>),
+    /// The time ran out: it was killed, with its process group.
+    TimedOut,
+    /// It stopped (by this signal): it read the terminal from the
+    /// background, most likely. It was killed, with its process group.
+    Stopped(i32),
+    /// A signal came (Ctrl-C): it was killed, with its process group.
+    Interrupted,
+}
+
+/// Run `command` in a process group of its own for at most `limit`,
+/// keeping at most `max` bytes of its stdout; a caught signal ends it
+/// early. Once it has exited, what it left running in its group is killed
+/// (it may hold the pipe open): nothing it started outlives it.
+pub(crate) fn run_bounded(command: &mut Command, limit: Duration, max: usize) -> io::Result<Bounded> {
+    use std::os::unix::process::CommandExt;
+    let started = Instant::now();
+    let mut child = command.stdout(Stdio::piped()).process_group(0).spawn()?;
+    let mut stdout = child.stdout.take().expect("piped");
+    let (mut output, mut open, mut exited) = (Vec::new(), true, None);
+    let mut buf = [0u8; 4096];
+    let end = |child: &mut Child, how: Bounded| {
+        sys::kill_group(child.id(), sys::SIGKILL);
+        let _ = child.kill();
+        let _ = child.wait();
+        Ok(how)
+    };
+    loop {
+        if sys::take_signal().is_some() {
+            return end(&mut child, Bounded::Interrupted);
+        }
+        if exited.is_none() {
+            if let Some(signal) = sys::stopped_by(child.id()) {
+                return end(&mut child, Bounded::Stopped(signal));
+            }
+            exited = child.try_wait()?.map(|status| (Instant::now(), status));
+        }
+        if let Some((at, status)) = exited
+            && (!open || at.elapsed() >= AFTER_EXIT)
+        {
+            sys::kill_group(child.id(), sys::SIGKILL);
+            return Ok(Bounded::Exited(status, output));
+        }
+        let Some(left) = limit.checked_sub(started.elapsed()).filter(|left| !left.is_zero()) else {
+            return end(&mut child, Bounded::TimedOut);
+        };
+        if !open {
+            std::thread::sleep(left.min(TICK / 10));
+            continue;
+        }
+        let read = match sys::wait_readable(stdout.as_raw_fd(), left.min(TICK)) {
+            Ok(true) => stdout.read(&mut buf),
+            Ok(false) => continue,
+            Err(e) => Err(e),
+        };
+        match read {
+            Ok(0) => open = false,
+            Ok(n) => output.extend_from_slice(&buf[..n.min(max.saturating_sub(output.len()))]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                let _ = end(&mut child, Bounded::Interrupted);
+                return Err(e);
+            }
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! `hermes chat`'s arguments: which session, what to send, which agent.
 
 use crate::agent::Choice;
-use crate::args::{Access, Kind, Run, Spec, Value, flag, option, string};
+use crate::args::{Access, Kind, Run, Spec, Value, flag, option, text};
 use crate::error::{Error, Result};
 use crate::store::Store;
 
@@ -61,7 +61,8 @@ pub(crate) const SPEC: Spec<Args> = Spec {
     about: ABOUT,
     options: &[
         option("-c", "--continue", Value::optional("NAME", Kind::Session), "this terminal's last session; else the newest one in this workspace (git root, else directory); else the newest of all").under("Which session (with none of these, a new one):").also(&[("-c, --continue NAME", "the session whose ID is NAME, else whose title is NAME")]).group(1).takes(|a, v| {
-                a.continued = Some(v.value.map(string));
+                // NAME may become a title (--create-if-missing): text.
+                a.continued = Some(v.value.map(|name| text(name, "-c NAME")).transpose()?);
                 Ok(())
             }),
         flag("", "--create-if-missing", "with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one); NAME is then only a full ID or an exact title: one that no title matches and that is shaped like an ID, an ID prefix (20261204) or a short ID is refused (exit 2), even if it abbreviates a session's ID (-r continues that one)").sets(|a| a.create_if_missing = true),
@@ -71,23 +72,23 @@ pub(crate) const SPEC: Spec<Args> = Spec {
             }),
         flag("", "--pick", "choose the session on a full-screen list and continue it here (see 'hermes sessions pick --help')").group(1).sets(|a| a.picked = true),
         option("", "--title", Value::new("TITLE", Kind::Text), "title for a new session (refused if another session has it, or if it would be read as an ID)").takes(|a, v| {
-                a.title = Some(v.text());
+                a.title = Some(v.utf8("--title")?);
                 Ok(())
             }),
         option("-q", "--query", Value::new("TEXT|-", Kind::Text), "send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT").under("How:").also(&[("-q -", "read the message from stdin (also when stdin is not a terminal)")]).takes(|a, v| {
-                let text = v.text();
-                a.query = Some(if text == "-" { Query::Stdin } else { Query::Text(text) });
+                let query = v.utf8("-q")?;
+                a.query = Some(if query == "-" { Query::Stdin } else { Query::Text(query) });
                 Ok(())
             }),
         flag("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr").sets(|a| a.quiet = true),
         option("-m", "--model", Value::new("MODEL", Kind::Model), "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)").takes(|a, v| {
-                let model = crate::store::session::clean_model(&v.text())
+                let model = crate::store::session::clean_model(&v.utf8("-m")?)
                     .map_err(|why| Error::usage(format!("-m: {why}")))?;
                 a.model = Some(model);
                 Ok(())
             }),
         option("-s", "--system", Value::new("TEXT", Kind::Text), "the session's system prompt (a new session's default: 'system' in config.toml)").group(2).takes(|a, v| {
-                a.system = Some(System::Text(v.text()));
+                a.system = Some(System::Text(v.utf8("-s")?));
                 Ok(())
             }),
         option("", "--system-file", Value::new("FILE", Kind::File), "the system prompt from FILE").group(2).takes(|a, v| {
@@ -95,7 +96,11 @@ pub(crate) const SPEC: Spec<Args> = Spec {
             Ok(())
         }),
         option("", "--agent", Value::new("CMD", Kind::Shell), "the command that writes replies (default: $HERMES_AGENT, then 'agent' in config.toml)").group(3).takes(|a, v| {
-                a.agent = Choice::Command(v.not_blank("a command; --no-agent runs none")?);
+                let command = v.utf8("--agent")?;
+                if command.trim().is_empty() {
+                    return Err(Error::usage("--agent wants a command; --no-agent runs none"));
+                }
+                a.agent = Choice::Command(command);
                 Ok(())
             }),
         flag("", "--no-agent", "only save the message; no reply").group(3).sets(|a| a.agent = Choice::Disabled),

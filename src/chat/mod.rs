@@ -10,7 +10,8 @@ mod state;
 use std::cell::{Cell, RefCell};
 use std::io::{self, Read, Write};
 
-use crate::agent::{self, Agent, Choice as AgentChoice, Started, compact};
+use crate::agent::{self, Agent, Choice as AgentChoice, Reply, Started, compact};
+use crate::args::utf8;
 use crate::chat::args::{Args, Query, System, Target};
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup};
@@ -205,17 +206,15 @@ pub(super) fn system_prompt(text: String) -> Result<String> {
 
 /// `--system-file FILE` (`-` for stdin).
 fn read_system_file(path: &std::ffi::OsStr) -> Result<String> {
+    if path == "-" {
+        return system_prompt(read_stdin()?);
+    }
     let shown = std::path::Path::new(path).display().to_string();
-    let bytes = if path == "-" {
-        read_stdin()?.into_bytes()
-    } else {
+    let bytes =
         crate::fsio::read_limited(std::path::Path::new(path), MAX_MESSAGE_BYTES as u64 + 1).map_err(|e| {
             Error::usage(format!("--system-file: cannot read {shown}: {}", crate::error::describe_io(&e)))
-        })?
-    };
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Error::usage(format!("--system-file: {shown} is not UTF-8 text")))?;
-    system_prompt(text)
+        })?;
+    system_prompt(utf8(bytes, &format!("--system-file {shown}"))?)
 }
 
 /// Make `text` the session's system prompt: its first message when that
@@ -271,7 +270,7 @@ fn read_stdin() -> Result<String> {
     io::stdin().lock().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_end(&mut buf).map_err(|e| {
         Error::Usage(format!("cannot read the message from stdin: {}", crate::error::describe_io(&e)))
     })?;
-    Ok(String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    utf8(buf, "stdin")
 }
 
 /// A message must show something: blank or only invisible characters
@@ -296,9 +295,12 @@ impl Chat<'_> {
         let start = || {
             // With `compact = "auto"` a summariser may have to run first:
             // one agent at a time, so this one starts after it (in `reply`),
-            // unless the session is too small to be compacted.
+            // unless the session is too small to be compacted. Nor does it
+            // start here, under the session's lock, when api_key_command
+            // must run first: that may take longer than a lock is waited for.
             if let (Some(agent), Some(h)) = (&self.agent, &target)
                 && (!self.auto_compact || self.fits_whole(&h.id))
+                && agent.starts_at_once()
             {
                 // With the model the append records (see `note_model`).
                 let mut h = h.clone();
@@ -495,9 +497,24 @@ impl Chat<'_> {
             (conversation, plan) = self.store.open_planned(&header.id, budget)?.ok_or_else(vanished)?;
         }
         self.say_left_out(header, &plan);
+        let mut fed = Some(fed);
         let started = match started {
             Some(started) => started?,
-            None => agent.start(conversation.header())?,
+            None => {
+                // api_key_command runs first, maybe for long: what waits
+                // for the agent (and holds the catalog's lock) is done now.
+                if !agent.starts_at_once()
+                    && let Some(fed) = fed.take()
+                {
+                    fed();
+                }
+                agent.start(conversation.header())?
+            }
+        };
+        let fed = || {
+            if let Some(fed) = fed {
+                fed();
+            }
         };
         let reply = if sys::isatty(1) {
             let mut shown =
@@ -508,7 +525,21 @@ impl Chat<'_> {
         } else {
             started.answer(conversation, plan, out, fed)?
         };
-        if !reply.text.is_empty() {
+        self.save_reply(header, agent, reply)
+    }
+
+    /// Save what the agent replied (marked interrupted when it was cut
+    /// short), and say what went wrong: an empty reply fails the turn and
+    /// is not saved; one shown but not saved, or saved but not shown.
+    fn save_reply(&self, header: &Header, agent: &Agent, reply: Reply) -> Result<ReplyOutcome> {
+        let empty = session::is_empty_reply(&reply.text);
+        if empty && !reply.interrupted {
+            return Err(Error::Agent(format!(
+                "agent '{}' wrote an empty reply; no reply was saved, the message is kept",
+                agent.command
+            )));
+        }
+        if !empty {
             let message = Message {
                 interrupted: reply.interrupted.then_some(true),
                 ..Message::new("assistant", reply.text, time::now())

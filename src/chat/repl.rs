@@ -33,8 +33,10 @@ impl Chat<'_> {
         self.greet(&mut state, chose_by)?;
         loop {
             // A Ctrl-C that came after the last reply (while it was saved)
-            // is spent; a SIGTERM or SIGHUP (the terminal closed) still ends.
-            if sys::take_signal().is_some_and(|signal| signal != sys::SIGINT) {
+            // is spent; a SIGTERM or SIGHUP (the terminal closed) ends the
+            // chat, also when it stopped a reply or /compact on the way.
+            let _spent = sys::take_signal();
+            if sys::ending() {
                 return Err(Error::Interrupted);
             }
             if let Err(e) = self.news_from_elsewhere(&mut state) {
@@ -191,8 +193,15 @@ impl Chat<'_> {
     /// then can more be typed onto it if the agent fails).
     fn answer(&self, state: &mut Interactive, header: &Header, question: Option<Own>) -> Result<()> {
         state.unanswered = None;
-        match state.lines.replying(|| self.reply(header, None, &mut || {}, &mut io::stdout().lock())) {
-            Ok(ReplyOutcome::Interrupted) => {
+        let outcome = state.lines.replying(|| self.reply(header, None, &mut || {}, &mut io::stdout().lock()));
+        match outcome {
+            // SIGTERM or SIGHUP: what came of the reply is saved; the chat ends.
+            Ok(ReplyOutcome::Interrupted) | Err(Error::Interrupted) if sys::ending() => {
+                Err(Error::Interrupted)
+            }
+            // Ctrl-C stops the turn wherever it was (the key's command, a
+            // summary, the reply), not the chat.
+            Ok(ReplyOutcome::Interrupted) | Err(Error::Interrupted) => {
                 // On a terminal the reply's line is ended already.
                 let before = if sys::isatty(1) { "" } else { "\n" };
                 crate::output::note!(

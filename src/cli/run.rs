@@ -5,7 +5,6 @@
 use std::path::PathBuf;
 
 use super::{Cli, Command, print};
-use crate::args::Access;
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::{output, store, sys};
@@ -27,15 +26,14 @@ pub fn run(cli: Cli) -> Result<()> {
                     output::warn(&problem.message());
                 }
             } else {
-                store.verify()?;
+                store.verify().map_err(|e| store.explain(e))?;
             }
             if access.writes_files() {
                 // Ctrl-C or SIGTERM: stop between items and remove the
                 // temporary in progress, rather than die and leave it.
                 sys::abort_writes_on_signal();
             }
-            debug_assert!(access != Access::Reads || !access.writes_files());
-            job.run(&store)
+            job.run(&store).map_err(|e| store.explain(e))
         }
     }
 }

@@ -51,7 +51,11 @@ writes nothing, the session is left as it was (exit 3, or 130).
                 "the command that writes the summary (default: as chat)",
             )
             .takes(|a, v| {
-                a.agent = Some(v.not_blank("a command")?);
+                let command = v.utf8("--agent")?;
+                if command.trim().is_empty() {
+                    return Err(Error::usage("--agent wants a command"));
+                }
+                a.agent = Some(command);
                 Ok(())
             }),
             option("", "--context", Value::new("N", Kind::Number), context::BUDGET_HELP).takes(|a, v| {

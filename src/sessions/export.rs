@@ -193,7 +193,7 @@ impl Sink {
     fn write(&mut self, text: &str) -> Result<()> {
         match self {
             Sink::Stdout(out) => out.data(text),
-            Sink::File(file) => file.write_all(text.as_bytes()).map_err(Error::ExportWrite),
+            Sink::File(file) => file.write_all(text.as_bytes()).map_err(|e| Error::io(file.target(), e)),
             Sink::Stream { path, terminal, out } => {
                 let text = if *terminal { crate::text::printable(text, true) } else { text.into() };
                 out.write_all(text.as_bytes()).map_err(|e| Error::io(path, e))

@@ -29,7 +29,7 @@ a session (names are read as IDs first).
             Ok(())
         }),
         Arg::one("TITLE", Kind::Text).takes(|a, v| {
-            a.title = v.text();
+            a.title = v.utf8("the new TITLE")?;
             Ok(())
         }),
     ],

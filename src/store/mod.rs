@@ -100,6 +100,21 @@ impl Store {
         Ok(())
     }
 
+    /// An error, said better where the store can: "permission denied"
+    /// on a path of a home that another user owns part of becomes whose
+    /// it is and how to give it back (see `trust::not_yours`).
+    pub(crate) fn explain(&self, e: Error) -> Error {
+        match e {
+            Error::Io { path, source } if source.kind() == io::ErrorKind::PermissionDenied => {
+                match trust::not_yours(&self.chain[0].0, &path) {
+                    Some(text) => Error::Untrusted(text),
+                    None => Error::Io { path, source },
+                }
+            }
+            e => e,
+        }
+    }
+
     pub(crate) fn sessions_dir(&self) -> &Path {
         &self.sessions_dir
     }
@@ -185,6 +200,32 @@ impl Store {
             .iter()
             .flat_map(|dir| fsio::temporaries_in(dir))
             .collect()
+    }
+
+    /// Remove the temporaries in `sessions/` that no live writer holds,
+    /// under the store lock the caller holds (creating and importing take
+    /// it, so no new session is being written): each is for a session
+    /// whose lock is free, left by a write that was killed (an import's
+    /// batch leaves up to one per session it was writing). Prune's rule,
+    /// for `import` to clean up after a killed import. How many went.
+    pub(crate) fn remove_stray_temporaries(&self) -> Result<usize> {
+        let mut removed = 0;
+        for (path, name, _, _) in fsio::temporaries_in(&self.sessions_dir) {
+            let Some(id) = fsio::temp_session_id(&name).filter(|id| session::is_valid_id(id)) else {
+                continue;
+            };
+            if let Some(_unheld) = self.try_lock_session(id)? {
+                match fs::remove_file(&path) {
+                    Ok(()) => removed += 1,
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(Error::io(&path, e)),
+                }
+            }
+        }
+        if removed > 0 {
+            fsio::sync_dir(&self.sessions_dir);
+        }
+        Ok(removed)
     }
 
     /// A fresh ID: local time plus 6 random hex digits, unused so far.

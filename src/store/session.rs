@@ -289,6 +289,13 @@ pub(crate) fn has_visible(text: &str) -> bool {
     text.chars().any(|c| !c.is_whitespace() && !is_invisible(c))
 }
 
+/// Whether a reply (or a summary) is empty: nothing in it shows (no text,
+/// blanks, invisible characters only). The one definition: such a reply
+/// is never saved, and the agent that wrote it has failed.
+pub(crate) fn is_empty_reply(text: &str) -> bool {
+    !has_visible(text)
+}
+
 /// Title rules: invisible characters removed, whitespace collapsed to one
 /// space, trimmed. None when nothing is left. Length is checked separately
 /// so a too-long user title can be refused rather than cut.

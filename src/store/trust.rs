@@ -148,6 +148,36 @@ fn check_owner_and_mode(meta: &fs::Metadata, place: Option<Place>) -> Result<(),
     Ok(())
 }
 
+/// Why hermes was denied `path`, in the home `home`, when one of the
+/// directories from the home down to it, or the file itself, belongs to
+/// another user (root, most likely: `sudo hermes` with HOME kept made
+/// them): the first such, whose it is, and the fix. None when what can be
+/// seen is all yours (a mode you set yourself).
+pub(crate) fn not_yours(home: &Path, path: &Path) -> Option<String> {
+    let me = sys::geteuid();
+    let below = path.strip_prefix(home).ok()?;
+    let mut at = home.to_path_buf();
+    // The home may be a link (see Place::Home): what it reaches counts.
+    let mut owner = fs::metadata(&at).ok()?.uid();
+    for part in below.components() {
+        if owner != me {
+            break;
+        }
+        at.push(part);
+        owner = fs::symlink_metadata(&at).ok()?.uid();
+    }
+    if owner == me {
+        return None;
+    }
+    let (user, other) = (owner_name(me), owner_name(owner));
+    let chown_to = user_name(me).unwrap_or_else(|| me.to_string());
+    Some(format!(
+        "{} belongs to {other}, not to {user} (was hermes run as {other} with HOME kept, as sudo does?), so hermes cannot use it; give it back: sudo chown -R {chown_to} {}",
+        at.display(),
+        home.display()
+    ))
+}
+
 /// Whether group `gid` has one member, and that member is user `uid`: no
 /// other account has it as its primary group, and /etc/group lists no one
 /// but that user (Debian's rule for ssh's StrictModes). Unknown is no.
@@ -186,6 +216,11 @@ fn is_private_group(gid: u32, uid: u32) -> bool {
 
 /// A user's name for a message, else `uid N`.
 fn owner_name(uid: u32) -> String {
+    user_name(uid).unwrap_or_else(|| format!("uid {uid}"))
+}
+
+/// A user's name in /etc/passwd, if it has one fit to show.
+fn user_name(uid: u32) -> Option<String> {
     read_small("/etc/passwd")
         .and_then(|passwd| {
             passwd.lines().find_map(|l| {
@@ -194,7 +229,6 @@ fn owner_name(uid: u32) -> String {
             })
         })
         .filter(|name| !name.is_empty() && name.chars().all(|c| c.is_ascii_graphic()))
-        .unwrap_or_else(|| format!("uid {uid}"))
 }
 
 /// A system file such as /etc/passwd (which may be a link), bounded.

@@ -132,6 +132,9 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         store.prepare()?;
         Some(store.lock_store()?)
     };
+    if !args.dry_run {
+        remove_left_behind(store)?;
+    }
     let mut taken = Taken::of(store)?;
     taken.note_short_ids(incoming_ids);
     let (mut imported, mut skipped, mut retitled) = (0usize, 0usize, 0usize);
@@ -196,6 +199,19 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         0 => Ok(()),
         damaged => Err(Error::ImportIncomplete { name, damaged, dry_run: args.dry_run }),
     }
+}
+
+/// What an import (or any write) killed midway left in `sessions/` goes
+/// first, said (see `Store::remove_stray_temporaries`).
+fn remove_left_behind(store: &Store) -> Result<()> {
+    let swept = store.remove_stray_temporaries()?;
+    if swept > 0 {
+        output::note!(
+            "removed {} that an interrupted import or write left",
+            counted(swept, "temporary file")
+        );
+    }
+    Ok(())
 }
 
 /// An import file is outside input like any typed title: the title rules

@@ -143,12 +143,36 @@ pub(crate) fn for_each_record(
 ) -> Result<()> {
     let head = sniff_head(input);
     input.rewind().map_err(|e| Error::io(std::path::Path::new(name), e))?;
+    // Refused by its first byte: an array written as one line (`jq -c`)
+    // is never read into memory as a line.
+    let first = first_byte(input).map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
+    if first == Some(b'[') {
+        return Err(rejected(name, 1, &not_json_lines(expected, head)));
+    }
+    input.rewind().map_err(|e| Error::io(std::path::Path::new(name), e))?;
     for_each_line(input, name, |line_no, line| {
         if line_no == 1 && line.starts_with(b"[") {
             return Err(rejected(name, line_no, &not_json_lines(expected, head)));
         }
         each(line_no, line)
     })
+}
+
+/// The first byte of `input` from where it stands that is not JSON's
+/// whitespace; None at the end. Reads a block at a time, keeping nothing.
+pub(crate) fn first_byte(input: &mut File) -> std::io::Result<Option<u8>> {
+    let mut reader = BufReader::new(Read::by_ref(input));
+    loop {
+        let block = reader.fill_buf()?;
+        if block.is_empty() {
+            return Ok(None);
+        }
+        if let Some(&b) = block.iter().find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
+            return Ok(Some(b));
+        }
+        let n = block.len();
+        reader.consume(n);
+    }
 }
 
 /// Why an input of `expected` that is a JSON array is refused; `head` is
