@@ -168,6 +168,8 @@ impl Error {
             | Error::NoTitleMatch(_)
             | Error::NothingToContinue => EXIT_NOT_FOUND,
             Error::Usage(_)
+            | Error::ImportRejected { .. }
+            | Error::ImportIncomplete { .. }
             | Error::UsageIn { .. }
             | Error::UnknownOption { .. }
             | Error::Refused(_)
@@ -195,9 +197,7 @@ impl Error {
             | Error::Editor { .. }
             | Error::NoDirectory { .. }
             | Error::ExportIncomplete { .. }
-            | Error::ImportRead { .. }
-            | Error::ImportRejected { .. }
-            | Error::ImportIncomplete { .. } => EXIT_STORE,
+            | Error::ImportRead { .. } => EXIT_STORE,
             // Oversized input is the user's to fix: a usage error.
             Error::TooLarge(_) | Error::NotText { .. } => EXIT_USAGE,
             Error::Interrupted => EXIT_INTERRUPTED,
@@ -609,8 +609,8 @@ mod tests {
             (Error::NoDirectory { path: path(), dir: path() }, EXIT_STORE),
             (Error::ExportIncomplete { damaged: 2 }, EXIT_STORE),
             (Error::ImportRead { name: "f".into(), source: io_error() }, EXIT_STORE),
-            (Error::ImportRejected { name: "f".into(), line: 1, why: "not JSON".into() }, EXIT_STORE),
-            (Error::ImportIncomplete { name: "f".into(), damaged: 1, dry_run: false }, EXIT_STORE),
+            (Error::ImportRejected { name: "f".into(), line: 1, why: "not JSON".into() }, EXIT_USAGE),
+            (Error::ImportIncomplete { name: "f".into(), damaged: 1, dry_run: false }, EXIT_USAGE),
             (Error::Interrupted, EXIT_INTERRUPTED),
         ]
     }

@@ -231,10 +231,10 @@ test_expect_success 'import: a title another session holds gets a suffix' '
 	echo "redis debug (2)" >expect && test_cmp expect title
 '
 
-test_expect_success 'import: a damaged (truncated) line is named and skipped, the rest imported, exit 4' '
+test_expect_success 'import: a damaged (truncated) line is named and skipped, the rest imported, exit 2' '
 	printf "%s\n%s\n" "$SB" "{\"format\":1,\"id\":" >bad.jsonl &&
 	printf "%s\n" "$SA" >>bad.jsonl &&
-	test_expect_code 4 hermes sessions import bad.jsonl >out 2>err &&
+	test_expect_code 2 hermes sessions import bad.jsonl >out 2>err &&
 	test_must_be_empty out &&
 	cat >expect <<-\EOF &&
 	imported 2 sessions, skipped 0 that already existed
@@ -245,10 +245,10 @@ test_expect_success 'import: a damaged (truncated) line is named and skipped, th
 	test "$(session_count)" = 2
 '
 
-test_expect_success 'import: a line that is JSON but not a session imports nothing (exit 4)' '
+test_expect_success 'import: a line that is JSON but not a session imports nothing (exit 2)' '
 	printf "%s\n%s\n" "$SB" "{\"format\":1,\"id\":1}" >bad.jsonl &&
 	printf "%s\n" "$SA" >>bad.jsonl &&
-	test_expect_code 4 hermes sessions import bad.jsonl >out 2>err &&
+	test_expect_code 2 hermes sessions import bad.jsonl >out 2>err &&
 	test_must_be_empty out &&
 	grep "^hermes: bad.jsonl:2: not a hermes export (.*); nothing was imported$" err &&
 	test_line_count = 1 err &&
@@ -257,7 +257,7 @@ test_expect_success 'import: a line that is JSON but not a session imports nothi
 
 test_expect_success 'import: blank lines are fine and still counted as lines' '
 	printf "\n%s\n\n{oops}\n" "$SA" >bad.jsonl &&
-	test_expect_code 4 hermes sessions import bad.jsonl 2>err &&
+	test_expect_code 2 hermes sessions import bad.jsonl 2>err &&
 	grep "^hermes: warning: line 4 is damaged" err &&
 	test "$(session_count)" = 1 &&
 	rm -r "$HERMES_HOME" &&
@@ -269,7 +269,7 @@ test_expect_success 'import: blank lines are fine and still counted as lines' '
 test_expect_success 'import: an ID that is not an ID (a path) is refused by line, nothing written' '
 	printf "%s\n" "$SA" >bad.jsonl &&
 	echo "{\"format\":1,\"id\":\"../../escape\",\"messages\":[]}" >>bad.jsonl &&
-	test_expect_code 4 hermes sessions import bad.jsonl 2>err &&
+	test_expect_code 2 hermes sessions import bad.jsonl 2>err &&
 	echo "hermes: bad.jsonl:2: invalid session id '"'../../escape'"'; nothing was imported" >expect &&
 	test_cmp expect err &&
 	test "$(session_count)" = 0 &&
@@ -279,17 +279,32 @@ test_expect_success 'import: an ID that is not an ID (a path) is refused by line
 
 test_expect_success 'import: a newer format is refused by line' '
 	echo "{\"format\":2,\"id\":\"20260101_090000_aaaaaa\",\"messages\":[]}" >new.jsonl &&
-	test_expect_code 4 hermes sessions import new.jsonl 2>err &&
+	test_expect_code 2 hermes sessions import new.jsonl 2>err &&
 	echo "hermes: new.jsonl:1: session format 2 is newer than this hermes understands; nothing was imported" >expect &&
 	test_cmp expect err
 '
 
-test_expect_success 'import: an export in the JSON array form gets a hint' '
+test_expect_success 'export and import round-trip: import reads the default json (an array) as it reads jsonl' '
 	two_sessions &&
 	hermes sessions export >all.json &&
-	test_expect_code 4 hermes sessions import all.json 2>err &&
-	echo "hermes: all.json:1: this looks like '"'export --format json'"'; import reads --format jsonl; nothing was imported" >expect &&
-	test_cmp expect err
+	hermes sessions export --format jsonl >all.jsonl &&
+	for form in all.json all.jsonl; do
+		HERMES_HOME=$TRASH/home.$form hermes sessions import $form 2>err &&
+		grep "imported 2 sessions" err &&
+		HERMES_HOME=$TRASH/home.$form hermes sessions export --format jsonl >back.$form &&
+		test_cmp all.jsonl back.$form || return 1
+	done &&
+	# The array on one line (jq -c), or with its items spread over lines.
+	tr -d "\n" <all.json >one-line.json &&
+	HERMES_HOME=$TRASH/home.one hermes sessions import one-line.json 2>err &&
+	grep "imported 2 sessions" err &&
+	sed "s/,\"/,\n \"/g" all.json >spread.json &&
+	HERMES_HOME=$TRASH/home.spread hermes sessions import spread.json 2>err &&
+	grep "imported 2 sessions" err &&
+	# What is not an array of sessions: exit 2, nothing imported.
+	printf "[1, 2]\n" >numbers.json &&
+	test_expect_code 2 hermes sessions import numbers.json 2>err &&
+	grep "^hermes: numbers.json:1: not a hermes export" err
 '
 
 test_expect_success 'import: a missing file is exit 4 naming it' '

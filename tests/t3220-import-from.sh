@@ -150,16 +150,16 @@ test_expect_success '--dry-run reports and writes nothing, not even the home' '
 '
 
 test_expect_success 'a wrong --from is an error naming the line and the right --from; nothing imported' '
-	test_expect_code 4 hermes sessions import --from llm "$AGENT" 2>err &&
+	test_expect_code 2 hermes sessions import --from llm "$AGENT" 2>err &&
 	echo "hermes: $AGENT:1: not llm'"'"'s logs (a JSON array was expected); it looks like a Python Hermes export: use --from hermes-agent; nothing was imported" >expect &&
 	test_cmp expect err &&
-	test_expect_code 4 hermes sessions import --from hermes-agent "$LLM" 2>err &&
+	test_expect_code 2 hermes sessions import --from hermes-agent "$LLM" 2>err &&
 	echo "hermes: $LLM:1: a JSON array, not the JSON Lines of a Python Hermes export; it looks like llm'"'"'s logs: use --from llm; nothing was imported" >expect &&
 	test_cmp expect err &&
-	test_expect_code 4 hermes sessions import "$LLM" 2>err &&
+	test_expect_code 2 hermes sessions import "$LLM" 2>err &&
 	echo "hermes: $LLM:1: a JSON array, not JSON Lines; it looks like llm'"'"'s logs: use --from llm; nothing was imported" >expect &&
 	test_cmp expect err &&
-	test_expect_code 4 hermes sessions import "$AGENT" 2>err &&
+	test_expect_code 2 hermes sessions import "$AGENT" 2>err &&
 	grep "^hermes: $AGENT:1: not a hermes export (.*); it looks like a Python Hermes export: use --from hermes-agent; nothing was imported$" err &&
 	! test -e "$HERMES_HOME/sessions" || test "$(session_count)" = 0
 '
@@ -167,17 +167,17 @@ test_expect_success 'a wrong --from is an error naming the line and the right --
 test_expect_success 'a wrong record later in the file still imports nothing (checked before writing)' '
 	cp "$AGENT" mixed.jsonl &&
 	echo "{\"id\":\"x\",\"title\":\"no messages\"}" >>mixed.jsonl &&
-	test_expect_code 4 hermes sessions import --from hermes-agent mixed.jsonl 2>err &&
+	test_expect_code 2 hermes sessions import --from hermes-agent mixed.jsonl 2>err &&
 	echo "hermes: mixed.jsonl:3: not a Python Hermes export (no \"messages\" field); nothing was imported" >expect &&
 	test_cmp expect err &&
 	! test -e "$HERMES_HOME/sessions" || test "$(session_count)" = 0
 '
 
-test_expect_success 'a damaged line is named by number; the rest is imported; exit 4' '
+test_expect_success 'a damaged line is named by number; the rest is imported; exit 2' '
 	head -1 "$AGENT" >damaged.jsonl &&
 	head -1 "$AGENT" | cut -c1-300 >>damaged.jsonl &&
 	tail -1 "$AGENT" >>damaged.jsonl &&
-	test_expect_code 4 hermes sessions import --from hermes-agent damaged.jsonl 2>err &&
+	test_expect_code 2 hermes sessions import --from hermes-agent damaged.jsonl 2>err &&
 	sed -n 1p err >first &&
 	echo "imported 2 sessions, skipped 0 that already existed" >expect &&
 	test_cmp expect first &&
@@ -190,7 +190,7 @@ test_expect_success 'a damaged line is named by number; the rest is imported; ex
 
 test_expect_success 'a truncated llm log names the line where it breaks and imports nothing' '
 	head -c 3000 "$LLM" >cut.json &&
-	test_expect_code 4 hermes sessions import --from llm cut.json 2>err &&
+	test_expect_code 2 hermes sessions import --from llm cut.json 2>err &&
 	grep "^hermes: cut.json:[0-9]*: .*; nothing was imported$" err &&
 	! test -e "$HERMES_HOME/sessions" || test "$(session_count)" = 0
 '

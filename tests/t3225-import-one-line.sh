@@ -44,20 +44,20 @@ test_expect_success 'a 60 MB llm log on one line imports within 32 MB of address
 	test_line_count = 6 contents
 '
 
-test_expect_success 'a JSON Lines source refuses a one-line array by its first byte, within the same bound' '
+test_expect_success 'another source given a one-line llm log refuses it at its first entry, within the same bound' '
 	test_native "qemu-user takes the address space of the machine it emulates for itself" &&
 	one_line_log 8300 >log.json &&
-	test_expect_code 4 limited 32000 hermes sessions import log.json 2>err &&
-	echo "hermes: log.json:1: a JSON array, not JSON Lines; it looks like llm${SQ}s logs: use --from llm; nothing was imported" >expect &&
+	test_expect_code 2 limited 32000 hermes sessions import log.json 2>err &&
+	echo "hermes: log.json:1: not a hermes export (no \"messages\" field); it looks like llm${SQ}s logs: use --from llm; nothing was imported" >expect &&
 	test_cmp expect err &&
-	test_expect_code 4 limited 32000 hermes sessions import --from hermes-agent log.json 2>err &&
+	test_expect_code 2 limited 32000 hermes sessions import --from hermes-agent log.json 2>err &&
 	grep "^hermes: log.json:1: a JSON array, not the JSON Lines of a Python Hermes export; it looks like llm${SQ}s logs: use --from llm" err &&
 	test "$(session_count)" = 0
 '
 
 test_expect_success 'a one-line input that is not an array is still named by what it looks like' '
 	printf "{\"format\":1,\"id\":\"x\",\"messages\":[]}" >one.jsonl &&
-	test_expect_code 4 hermes sessions import --from llm one.jsonl 2>err &&
+	test_expect_code 2 hermes sessions import --from llm one.jsonl 2>err &&
 	grep "^hermes: one.jsonl:1: not llm${SQ}s logs (a JSON array was expected); it looks like" err
 '
 

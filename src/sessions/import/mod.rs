@@ -4,6 +4,7 @@
 //! that are not JSON at all are skipped and named; existing IDs are
 //! skipped, never overwritten, even when the file there is damaged.
 
+mod array;
 mod source;
 
 use std::collections::{HashMap, HashSet};
@@ -63,12 +64,13 @@ are skipped, never overwritten, so importing a file twice adds nothing.
 
 {options}
 
-hermes is 'hermes sessions export --format jsonl'; hermes-agent is the Python
-Hermes's own 'sessions export --format jsonl -'; llm is
-'llm logs list --json -n 0'. The whole file is checked first: a file that is
-not what --from says imports nothing. A line that is not JSON at all is
-skipped and named, the rest is imported, and hermes exits 4. What hermes
-cannot hold (tool calls and results, attachments) is left out and counted.
+hermes is what 'hermes sessions export' writes, json (the default) or
+jsonl; hermes-agent is the Python Hermes's own 'sessions export --format
+jsonl -'; llm is 'llm logs list --json -n 0'. The whole file is checked
+first: a file that is not what --from says imports nothing (exit 2). A line
+that is not JSON at all is skipped and named, the rest is imported, and
+hermes exits 2. What hermes cannot hold (tool calls and results,
+attachments) is left out and counted.
 ",
     options: &[
         option("", "--from", Value::words(source::NAMES), "what wrote FILE (default: hermes)").takes(
