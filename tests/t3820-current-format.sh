@@ -31,10 +31,10 @@ test_expect_success 'no session: prints nothing, says nothing, exits 1' '
 	test_must_be_empty err
 '
 
-test_expect_success 'a title cannot write to the terminal; unknown fields stay as typed' '
+test_expect_success 'a title cannot write to the terminal; braces that name no field stay as typed' '
 	mk_session 20261201_100000_aaaaaa "evil\u001b]0;pwned\u0007" user 1796100000 /tmp user hi &&
-	hermes sessions current --format "{title} {nope} {" >out &&
-	printf "evil^[]0;pwned^G {nope} {" >expect &&
+	hermes sessions current --format "{title} {not a field} {" >out &&
+	printf "evil^[]0;pwned^G {not a field} {" >expect &&
 	test_cmp expect out
 '
 
@@ -76,6 +76,17 @@ test_expect_success TMUX 'README'"'"'s status line in a real tmux: a title with 
 test_expect_success '--format with --json is a usage error' '
 	test_expect_code 2 hermes sessions current --json --format "{id}" 2>err &&
 	grep "^hermes: --json and -f/--format: one of them, once$" err
+'
+
+test_expect_success 'an unknown field in --format is a usage error naming the fields, even without a session' '
+	test_expect_code 2 hermes sessions current --format "[{bogus}]" >out 2>err &&
+	test_must_be_empty out &&
+	grep "^hermes: --format: unknown field {bogus} (the fields: {title}, {title_tmux}, {id}, {short_id}, {model}, {reason})$" err &&
+	test_expect_code 2 hermes sessions current --format "{tilte}" 2>err &&
+	grep "did you mean {title}?" err &&
+	hermes chat -c x --create-if-missing -q y --no-agent -Q &&
+	hermes sessions current --format "{\"id\": \"{short_id}\"}" >out &&
+	grep "^{\"id\": \"[0-9a-f]*\"}$" out
 '
 
 test_done

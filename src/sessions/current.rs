@@ -41,7 +41,9 @@ directory), or latest (newest of all). Exit 1 when there is none.
     options: &[
         flag("", "--json", "{\"id\", \"title\", \"reason\"} as JSON").group(1).sets(|a| a.json = true),
         option("-f", "--format", Value::new("TEMPLATE", Kind::Text), "print TEMPLATE with {title}, {title_tmux} (the title with each # doubled, for tmux's status line), {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing").group(1).takes(|a, v| {
-                a.format = Some(v.text());
+                let template = v.text();
+                check_fields(&template)?;
+                a.format = Some(template);
                 Ok(())
             }),
     ],
@@ -78,10 +80,33 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
 }
 /// `template` with its fields filled in, each through the gate (the
 /// template itself is the user's own). `\n` and `\t` are a newline and
-/// a tab; an unknown `{word}` stays as it is. `{title_tmux}` is the title
+/// a tab (an unknown `{word}` is refused when the template is read). `{title_tmux}` is the title
 /// with every `#` doubled: tmux's status line reads what a `#(...)`
 /// command prints as its own formats and styles (`#[fg=red]`,
 /// `#{pane_id}`), and `##` as `#`.
+/// The fields a `--format` template may hold.
+const FIELDS: [&str; 6] = ["title", "title_tmux", "id", "short_id", "model", "reason"];
+
+/// A `{word}` in `template` that is no field is a mistake, said at once
+/// (a prompt that printed it as typed would hide it).
+fn check_fields(template: &str) -> Result<()> {
+    let mut rest = template;
+    while let Some(at) = rest.find('{') {
+        rest = &rest[at + 1..];
+        let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        if !word.is_empty() && rest[word.len()..].starts_with('}') && !FIELDS.contains(&word.as_str()) {
+            let fields: Vec<String> = FIELDS.iter().map(|f| format!("{{{f}}}")).collect();
+            let near =
+                text::nearest(&word, FIELDS).map(|n| format!("; did you mean {{{n}}}?")).unwrap_or_default();
+            return Err(Error::usage(format!(
+                "--format: unknown field {{{word}}}{near} (the fields: {})",
+                fields.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn fill(template: &str, header: &Header, reason: Reason) -> String {
     let title = text::printable(&header.title, false);
     let title_tmux = title.replace('#', "##");
