@@ -222,6 +222,8 @@ test_expect_success TMUX '/edit and Ctrl-X Ctrl-E compose in $VISUAL' '
 	wait_until ready "written in>" &&
 	typed "draft line" && keys C-x C-e &&
 	wait_until ready "written in> draft line (edited)" &&
+	# The line as it stood before the editor is not left on the screen.
+	! on_screen -x "written in> draft line" &&
 	keys Enter &&
 	printf "%s\n" "user: written in\\nthe editor" "user: draft line (edited)" >expect &&
 	wait_until has_messages "$S" expect &&

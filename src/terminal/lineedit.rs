@@ -169,8 +169,9 @@ impl Editor {
     /// Ctrl-X Ctrl-E: the text so far in $VISUAL/$EDITOR/vi; what is saved
     /// there comes back to the prompt, to be sent with Enter.
     fn edit_externally(&mut self, s: &mut State) -> Result<()> {
-        self.finish(s, false)?;
-        write_terminal("\r\n")?;
+        // The prompt is drawn again, with what the editor saved, where it
+        // was: the line as it stood is not left on the screen above it.
+        self.clear_drawing()?;
         let text = s.text();
         let edited = self.raw.suspended(|| compose::in_editor(&text));
         self.drawn = Drawn::default();
