@@ -104,8 +104,8 @@ test_expect_success() {
 		eval "$2"
 	) </dev/null >"$TRASH_ROOT/out.$test_count" 2>&1
 	status=$?
-	if test $status = 0 && grep -rlE 'panicked at|internal error|RUST_BACKTRACE' "$TRASH" >/dev/null 2>&1; then
-		echo "# a panic was captured in: $(grep -rlE 'panicked at|internal error|RUST_BACKTRACE' "$TRASH" | head -3)"
+	if test $status = 0 && grep -rlIE 'panicked at|internal error|RUST_BACKTRACE' "$TRASH" >/dev/null 2>&1; then
+		echo "# a panic was captured in: $(grep -rlIE 'panicked at|internal error|RUST_BACKTRACE' "$TRASH" | head -3)"
 		status=1
 	fi
 	if test $status = 0 && test -e "$TRASH_ROOT/skip.$test_count"; then

@@ -59,4 +59,19 @@ test_expect_success 'the README says how to run the tests and the benchmark' '
 	grep -q "^make static " "$README"
 '
 
+test_expect_success 'the README names every slash command of chat --help' '
+	hermes chat --help | sed -n "/^Interactive commands:/,/^\$/p" | grep -o "/[a-z!]*" | sort -u >commands &&
+	test_line_count -gt 10 commands &&
+	for command in $(cat commands); do
+		grep -q -F "\`$command" "$README" || {
+			echo "README lacks $command" >&2
+			return 1
+		}
+	done
+'
+
+test_expect_success 'the shipped agents agree with the README on what they read' '
+	! grep -n "agent_input = \"transcript\"" "$ROOT/contrib/agents/llm" "$ROOT/contrib/agents/ollama"
+'
+
 test_done
