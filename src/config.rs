@@ -40,8 +40,10 @@ pub(crate) struct Get {
 const GET: Spec<Get> = Spec {
     path: "config get",
     alias: None,
-    summary: "print the value hermes uses (exit 1 when there is none)",
-    about: "",
+    summary: "print the value hermes uses",
+    about: "\
+Prints the value a chat would use, wherever it comes from (config.toml, the
+environment, a default); exit 1 when there is none.",
     options: &[],
     args: &[Arg::one("KEY", Kind::Setting).takes(|a, v| {
         a.key = known_key(&v.text())?;
@@ -73,8 +75,11 @@ pub(crate) struct Set {
 const SET: Spec<Set> = Spec {
     path: "config set",
     alias: None,
-    summary: "write it to config.toml (comments and order kept; never past 64 KiB: then nothing is written, exit 2)",
-    about: "",
+    summary: "write a value to config.toml",
+    about: "\
+Writes KEY = VALUE to config.toml, its comments and order kept, under a lock
+(racing writers both land). A file that would grow past 64 KiB is not
+written: exit 2.",
     options: &[],
     args: &[
         Arg::one("KEY", Kind::Setting).takes(|a, v| {
@@ -109,8 +114,10 @@ pub(crate) struct Unset {
 const UNSET: Spec<Unset> = Spec {
     path: "config unset",
     alias: None,
-    summary: "remove it from config.toml (exit 1 when it was not set); set and unset hold a lock, and mend a config.toml made too large by hand",
-    about: "",
+    summary: "remove a value from config.toml",
+    about: "\
+Removes KEY from config.toml (exit 1 when it was not set), under the same lock
+as set; it also mends a config.toml made too large by hand.",
     options: &[],
     args: &[Arg::one("KEY", Kind::Setting).takes(|a, v| {
         a.key = known_key(&v.text())?;
@@ -139,8 +146,10 @@ pub(crate) struct List;
 const LIST: Spec<List> = Spec {
     path: "config list",
     alias: None,
-    summary: "every value, and where it came from (config.toml, the environment, a default)",
-    about: "",
+    summary: "every value, and where it came from",
+    about: "\
+Every setting with the value a chat would use and where it came from:
+config.toml, the environment, or a default.",
     options: &[],
     args: &[],
     start: || List,
@@ -206,8 +215,11 @@ const CHECK_SECONDS: u64 = 30;
 const CHECK: Spec<Check> = Spec {
     path: "config check",
     alias: None,
-    summary: "send one tiny request through the agent and say what is wrong: no agent, not found, cannot connect, HTTP 401 (the key), HTTP 404 (the URL or the model)",
-    about: "",
+    summary: "send one tiny request through the agent; say what is wrong",
+    about: "\
+Sends one tiny request through the agent and says what is wrong: no agent,
+not found, cannot connect, HTTP 401 (the key), HTTP 404 (the URL or the
+model).",
     options: &[option(
         "",
         "--timeout",

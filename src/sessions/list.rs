@@ -29,7 +29,7 @@ pub(crate) struct Args {
 pub(crate) const SPEC: Spec<Args> = Spec {
     path: "sessions list",
     alias: Some("ls"),
-    summary: "sessions, newest activity first ('*' marks the one 'hermes chat -c' would continue here); with TEXT, those whose title holds it",
+    summary: "sessions, newest activity first (with TEXT, those whose title holds it)",
     about: "\
 List sessions, newest activity first: title, last active, messages, ID.
 '*' marks the session 'hermes chat -c' would continue in this terminal.

@@ -23,7 +23,7 @@ pub(crate) struct Args {
 pub(crate) const SPEC: Spec<Args> = Spec {
     path: "sessions merge",
     alias: None,
-    summary: "merge conflict copies left by sync tools or editors into their sessions, or the sessions sharing TITLE",
+    summary: "merge sync tools' conflict copies, or the sessions sharing TITLE",
     about: "\
 Merge the conflict copies that sync tools and editors leave beside session
 files (Syncthing's ID.sync-conflict-*.json, Dropbox's and Nextcloud's

@@ -53,7 +53,7 @@ pub(crate) struct Args {
 pub(crate) const SPEC: Spec<Args> = Spec {
     path: "sessions stats",
     alias: None,
-    summary: "counts, sizes, oldest and newest, stray temporaries; with NAME, one session's size against the context budget",
+    summary: "counts and sizes of the store (with NAME, of one session)",
     about: "\
 Print the number of sessions and messages, bytes on disk, the oldest and
 newest activity, the number of terminal breadcrumbs, the temporary files

@@ -81,7 +81,7 @@ _hermes_cmd_sessions() {
   local -a verbs
   if (( CURRENT == 2 )); then
     verbs=(
-      'list:sessions, newest activity first ('\''*'\'' marks the one '\''hermes chat -c'\'' would continue here); with TEXT, those whose title holds it'
+      'list:sessions, newest activity first (with TEXT, those whose title holds it)'
       'search:sessions whose title or messages hold TEXT'
       'pick:choose a session on a full-screen list; print its ID'
       'show:print a conversation'
@@ -92,9 +92,9 @@ _hermes_cmd_sessions() {
       'repair:mend a damaged session: keep every readable message, the file copied aside first'
       'delete:delete sessions (asks first on a terminal)'
       'prune:delete sessions inactive for DAYS, stray temporary files and stale breadcrumbs'
-      'stats:counts, sizes, oldest and newest, stray temporaries; with NAME, one session'\''s size against the context budget'
+      'stats:counts and sizes of the store (with NAME, of one session)'
       'compact:have the agent summarise a session'\''s older messages'
-      'merge:merge conflict copies left by sync tools or editors into their sessions, or the sessions sharing TITLE'
+      'merge:merge sync tools'\'' conflict copies, or the sessions sharing TITLE'
       'merge-file:merge two versions of a session file (a git merge driver)'
     )
     _describe -t verbs 'sessions command' verbs
@@ -126,12 +126,12 @@ _hermes_cmd_config() {
   local -a verbs
   if (( CURRENT == 2 )); then
     verbs=(
-      'get:print the value hermes uses (exit 1 when there is none)'
-      'set:write it to config.toml (comments and order kept; never past 64 KiB: then nothing is written, exit 2)'
-      'unset:remove it from config.toml (exit 1 when it was not set); set and unset hold a lock, and mend a config.toml made too large by hand'
-      'list:every value, and where it came from (config.toml, the environment, a default)'
+      'get:print the value hermes uses'
+      'set:write a value to config.toml'
+      'unset:remove a value from config.toml'
+      'list:every value, and where it came from'
       'path:print where config.toml is'
-      'check:send one tiny request through the agent and say what is wrong: no agent, not found, cannot connect, HTTP 401 (the key), HTTP 404 (the URL or the model)'
+      'check:send one tiny request through the agent; say what is wrong'
     )
     _describe -t verbs 'config command' verbs
     return
