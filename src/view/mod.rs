@@ -5,6 +5,7 @@ use crate::store::session::{Message, Session};
 use crate::text::{printable, truncate_words};
 use crate::time;
 
+pub(crate) mod highlight;
 pub(crate) mod list;
 pub(crate) mod markdown;
 pub(crate) mod pick;

@@ -1,6 +1,7 @@
 //! A reply as a terminal shows it while it streams: through the gate
 //! (`text::TerminalFilter`, or the Markdown drawer, `markdown::Renderer`,
-//! which draws each character through it), a quiet sign of waiting until
+//! which draws each character through it and wraps it at words to the
+//! window, re-read at each piece), a quiet sign of waiting until
 //! its first byte, always ended on a line of its own, and the attributes
 //! an agent's colours set reset at its end. Only the screen sees any of
 //! this; the reply saved is the agent's bytes.
@@ -48,14 +49,14 @@ impl<'a> OnTerminal<'a> {
         colors: bool,
         waiting_sign: bool,
     ) -> OnTerminal<'a> {
-        let (_, width) = crate::terminal::raw::window_size(1);
+        let width = crate::sys::terminal_columns(1);
         OnTerminal {
             out,
             filter: match render {
                 Render::Markdown => TerminalFilter::for_renderer(colors),
                 Render::Plain => TerminalFilter::new(colors),
             },
-            markdown: (render == Render::Markdown).then(|| Renderer::new(colors, width)),
+            markdown: (render == Render::Markdown).then(|| Renderer::new(colors, width).redrawing()),
             at_line_start: true,
             shown_any: false,
             waiting: waiting_sign.then(|| Waiting::start(colors)),
@@ -102,7 +103,11 @@ impl Write for OnTerminal<'_> {
         self.stop_waiting();
         let safe = self.filter.push(piece);
         let shown = match &mut self.markdown {
-            Some(markdown) => markdown.push(&safe),
+            Some(markdown) => {
+                // The window may have been resized: what is still to be drawn fits it.
+                markdown.resize(crate::sys::terminal_columns(1));
+                markdown.push(&safe)
+            }
             None => safe,
         };
         if !shown.is_empty() {
@@ -209,7 +214,7 @@ mod tests {
             "line one\nno newline at end\n"
         );
         assert_eq!(shown(&["ends\n"], Render::Plain), "ends\n");
-        assert_eq!(shown(&["**ends**"], Render::Markdown), "ends\n");
+        assert_eq!(shown(&["**ends**"], Render::Markdown), "\x1b[1mends\x1b[22m\n");
         assert_eq!(shown(&["ends\n"], Render::Markdown), "ends\n");
         assert_eq!(shown(&[], Render::Markdown), "");
     }
@@ -231,7 +236,8 @@ mod tests {
 
     #[test]
     fn colours_are_dropped_under_no_color_and_markdown_is_drawn() {
-        assert_eq!(shown(&["\x1b[1;32mgreen\x1b[0m **b**\n"], Render::Markdown), "green b\n");
+        // The agent's colour is dropped; bold is an attribute, drawn still.
+        assert_eq!(shown(&["\x1b[1;32mgreen\x1b[0m **b**\n"], Render::Markdown), "green \x1b[1mb\x1b[22m\n");
         assert_eq!(shown(&["\x1b[1;32mgreen\x1b[0m **b**\n"], Render::Plain), "green **b**\n");
         assert_eq!(shown(&["\x1b]0;title\x07x\n"], Render::Plain), "^[]0;title^Gx\n");
     }
