@@ -79,6 +79,11 @@ pub(crate) fn paged_on(columns: usize) {
     PAGED_COLUMNS.store(columns.max(1), Ordering::SeqCst);
 }
 
+/// stdout is the terminal again.
+pub(crate) fn paged_off() {
+    PAGED_COLUMNS.store(0, Ordering::SeqCst);
+}
+
 /// Whether what goes to stdout is shown on a terminal: it is one, or a
 /// pager in front of one.
 pub(crate) fn stdout_on_terminal() -> bool {
@@ -162,6 +167,13 @@ macro_rules! note {
 }
 
 pub(crate) use {note, say};
+
+/// A line a view drew (`view::render_message`): every piece of it from
+/// elsewhere through the gate already, hermes's own escape sequences and
+/// its wrapping kept; a closed stdout is not worth a crash.
+pub(crate) fn say_drawn(text: &str) {
+    let _ = writeln!(io::stdout(), "{text}");
+}
 
 /// Where an export goes (a directory is refused rather than replaced;
 /// `destination` decides). A regular file (or a new one) is replaced whole,
