@@ -30,10 +30,12 @@ pub(crate) struct Wrap {
     /// indentation, a quote's bars), and its columns.
     hang: String,
     hang_cols: usize,
-    /// The word being read, and its columns; whether it holds a sequence.
+    /// The word being read, and its columns.
     word: String,
     word_cols: usize,
-    word_has_sgr: bool,
+    /// The attributes before the word's first sequence (those after are
+    /// `attrs` already): what a break before it takes up again.
+    before_word: Option<Attrs>,
     /// The word is longer than a row: it is being drawn as it comes.
     long: bool,
     /// The blanks between what is drawn and the word.
@@ -57,7 +59,7 @@ impl Wrap {
             hang_cols: 0,
             word: String::new(),
             word_cols: 0,
-            word_has_sgr: false,
+            before_word: None,
             long: false,
             gap: String::new(),
             gap_cols: 0,
@@ -99,30 +101,44 @@ impl Wrap {
     }
 
     /// Draw `text` onto `out`, holding back only the word it ends inside.
+    /// It goes a run at a time: a sequence, a newline, a blank, the
+    /// letters of a word (or, while rows do not break, all up to a newline).
     pub(crate) fn push(&mut self, text: &str, out: &mut String) {
         let mut rest = text;
-        while let Some(c) = rest.chars().next() {
-            if c == '\u{1b}' {
-                let len = sgr_len(rest).or_else(|| sequence_len(rest)).unwrap_or(rest.len());
-                self.sequence(&rest[..len], out);
-                rest = &rest[len..];
-                continue;
-            }
-            match c {
-                '\n' => self.end_line(out),
-                c if !self.wraps() => {
-                    out.push(c);
-                    self.advance(if c == '\t' { 8 - self.col % 8 } else { char_columns(c) });
+        while let Some(&b) = rest.as_bytes().first() {
+            let len = match b {
+                0x1b => {
+                    let len = sgr_len(rest).or_else(|| sequence_len(rest)).unwrap_or(rest.len());
+                    self.sequence(&rest[..len], out);
+                    len
                 }
-                ' ' | '\t' => {
+                b'\n' => {
+                    self.end_line(out);
+                    1
+                }
+                _ if !self.wraps() => {
+                    let len = rest.bytes().position(|b| b == b'\n' || b == 0x1b).unwrap_or(rest.len());
+                    out.push_str(&rest[..len]);
+                    self.advance_over(&rest[..len]);
+                    len
+                }
+                b' ' | b'\t' => {
                     self.end_word(out);
                     let at = self.col + self.gap_cols;
-                    self.gap_cols += if c == '\t' { 8 - at % 8 } else { 1 };
-                    self.gap.push(c);
+                    self.gap_cols += if b == b'\t' { 8 - at % 8 } else { 1 };
+                    self.gap.push(b as char);
+                    1
                 }
-                c => self.letter(c, out),
-            }
-            rest = &rest[c.len_utf8()..];
+                _ => {
+                    let len = rest
+                        .bytes()
+                        .position(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x1b))
+                        .unwrap_or(rest.len());
+                    self.letters(&rest[..len], out);
+                    len
+                }
+            };
+            rest = &rest[len..];
         }
     }
 
@@ -145,20 +161,28 @@ impl Wrap {
             return;
         }
         self.word.push_str(seq);
-        self.word_has_sgr = true;
+        if self.before_word.is_none() {
+            self.before_word = Some(self.attrs.clone());
+        }
+        self.attrs.apply(seq);
         if self.word.len() > HOLD_MAX {
             self.go_long(out);
         }
     }
 
-    fn letter(&mut self, c: char, out: &mut String) {
-        let cols = char_columns(c);
+    /// Letters of a word (no blank, newline or sequence among them).
+    fn letters(&mut self, run: &str, out: &mut String) {
         if self.long {
-            self.draw_char(c, cols, out);
+            if self.cut_long {
+                run.chars().for_each(|c| self.draw_char(c, char_columns(c), out));
+            } else {
+                out.push_str(run);
+                self.advance(columns(run));
+            }
             return;
         }
-        self.word.push(c);
-        self.word_cols += cols;
+        self.word.push_str(run);
+        self.word_cols += columns(run);
         // Held while it fits on this row or on the next.
         let width = self.width.unwrap_or(usize::MAX);
         let here = self.col + self.gap_cols + self.word_cols <= width;
@@ -173,10 +197,10 @@ impl Wrap {
     fn go_long(&mut self, out: &mut String) {
         let word = std::mem::take(&mut self.word);
         self.word_cols = 0;
-        self.word_has_sgr = false;
         if self.col > self.row_start {
             self.break_row(out);
         }
+        self.before_word = None;
         self.draw_gap(out);
         self.long = true;
         self.push(&word, out);
@@ -202,19 +226,11 @@ impl Wrap {
             self.break_row(out);
         }
         self.draw_gap(out);
-        if self.word_has_sgr {
-            let mut rest = self.word.as_str();
-            while let Some(at) = rest.find('\u{1b}') {
-                let len = sgr_len(&rest[at..]).unwrap_or(1);
-                self.attrs.apply(&rest[at..at + len]);
-                rest = &rest[at + len..];
-            }
-        }
         out.push_str(&self.word);
         self.advance(self.word_cols);
         self.word.clear();
         self.word_cols = 0;
-        self.word_has_sgr = false;
+        self.before_word = None;
     }
 
     fn draw_gap(&mut self, out: &mut String) {
@@ -234,6 +250,19 @@ impl Wrap {
         self.advance(cols);
     }
 
+    /// The cursor moved over `text`, drawn as it is (tabs to their stops).
+    fn advance_over(&mut self, text: &str) {
+        if self.width.is_none() {
+            return; // no row ever breaks: where the cursor is does not matter
+        }
+        if text.is_ascii() && !text.contains('\t') {
+            return self.advance(text.len());
+        }
+        for c in text.chars() {
+            self.advance(if c == '\t' { 8 - self.col % 8 } else { char_columns(c) });
+        }
+    }
+
     /// The cursor moved `cols` on; past the row's end the terminal wrapped.
     fn advance(&mut self, cols: usize) {
         let width = self.width.unwrap_or(usize::MAX);
@@ -250,7 +279,7 @@ impl Wrap {
     /// A new row of the same line: the attributes on are ended (the
     /// indentation is not theirs) and taken up again after it.
     fn break_row(&mut self, out: &mut String) {
-        let on = self.attrs.sgr();
+        let on = self.before_word.as_ref().unwrap_or(&self.attrs).sgr();
         if !on.is_empty() {
             out.push_str("\x1b[0m");
         }
@@ -305,6 +334,11 @@ pub(crate) fn rows(text: &str, width: usize) -> Vec<String> {
     out.split('\n').map(str::to_string).collect()
 }
 
+/// Columns the letters of `text` take (no sequence among them).
+fn columns(text: &str) -> usize {
+    if text.is_ascii() { text.len() } else { text.chars().map(char_columns).sum() }
+}
+
 /// Columns `text` takes on a terminal, its SGR sequences taking none.
 pub(crate) fn visible_columns(text: &str) -> usize {
     let mut cols = 0;
@@ -334,6 +368,14 @@ impl Attrs {
     /// Take in one SGR sequence (`ESC [ 1;31 m`); anything else changes nothing.
     fn apply(&mut self, seq: &str) {
         let Some(params) = seq.strip_prefix("\x1b[").and_then(|s| s.strip_suffix('m')) else { return };
+        // One attribute on or off, as most sequences are: no parsing.
+        match params.as_bytes() {
+            [] | [b'0'] => return *self = Attrs::default(),
+            [n @ b'1'..=b'9'] => return self.on[usize::from(n - b'0')] = true,
+            [b'2', b'2'] => return (self.on[1], self.on[2]) = (false, false),
+            [b'2', n @ b'3'..=b'9'] => return self.on[usize::from(n - b'0')] = false,
+            _ => {}
+        }
         let mut fields = params.split(';');
         while let Some(field) = fields.next() {
             let number = field.split(':').next().and_then(|n| n.parse::<u32>().ok()).unwrap_or(0);
