@@ -5,22 +5,6 @@ test_description='text drawn on a terminal, in tmux panes of 60 and 40 columns: 
 SHELL=/bin/sh
 export SHELL
 
-# pane COLS: a tmux pane COLS columns wide and 50 rows high, its shell in
-# $TRASH at its prompt.
-pane() {
-	start_tmux &&
-	tm resize-window -t test -x "$1" -y 50 &&
-	wait_until on_screen "^\\$"
-}
-
-# run 'WORDS': type WORDS in the pane's shell, and wait for them to end;
-# their exit status lands in rc.
-run() {
-	rm -f rc &&
-	type_line "$1; echo \$? >rc.tmp && mv rc.tmp rc" &&
-	wait_until test -f rc
-}
-
 # rows FIRST [-e]: the pane's rows (as drawn: a line the terminal wrapped
 # is two rows) from the first that starts with FIRST up to the next
 # prompt, blanks at their ends gone; with -e, with their attributes.
@@ -65,8 +49,8 @@ EOF
 
 test_expect_success TMUX 'a table and a Python block at 60 columns: aligned, fitted, the code highlighted' '
 	agent md "cat $TRASH_ROOT/table.md" &&
-	pane 60 &&
-	run "hermes chat --agent $TRASH/md -q x -Q" &&
+	pane_of 60 &&
+	in_pane "hermes chat --agent $TRASH/md -q x -Q" &&
 	rows "Formats" >actual &&
 	test_cmp "$TRASH_ROOT/table.expect" actual &&
 	rows "Formats" -e >drawn &&
@@ -78,8 +62,8 @@ test_expect_success TMUX 'a table and a Python block at 60 columns: aligned, fit
 
 test_expect_success TMUX 'the same under NO_COLOR: the same layout, bold and italic kept, no colour' '
 	agent md "cat $TRASH_ROOT/table.md" &&
-	pane 60 &&
-	run "NO_COLOR=1 hermes chat --agent $TRASH/md -q x -Q" &&
+	pane_of 60 &&
+	in_pane "NO_COLOR=1 hermes chat --agent $TRASH/md -q x -Q" &&
 	rows "Formats" >actual &&
 	test_cmp "$TRASH_ROOT/table.expect" actual &&
 	rows "Formats" -e >drawn &&
@@ -100,8 +84,8 @@ test_expect_success TMUX 'a reply wraps at words as it streams, list items and q
 	see https://example.org/a/long/path/that/cannot/fit/in/forty ok
 	EOF
 	agent md "cat $TRASH/reply.md" &&
-	pane 40 &&
-	run "hermes chat --agent $TRASH/md -q x -Q" &&
+	pane_of 40 &&
+	in_pane "hermes chat --agent $TRASH/md -q x -Q" &&
 	rows "A paragraph" >actual &&
 	cat >expect <<-\EOF &&
 	A paragraph of words that is longer than
@@ -126,7 +110,7 @@ test_expect_success TMUX 'resized while a reply streams: what is still to be dra
 	# It goes on once the terminal is 40 columns wide (tmux resizes a
 	# pane a moment after resize-window).
 	agent md "printf \"%s\\n\" \"First the words drawn while the window is sixty columns wide, wrapped at sixty.\"; touch $TRASH/started; gate; until stty size </dev/tty | grep -q \" 40\\\$\"; do sleep 0.05; done; printf \"%s\\n\" \"Then the words drawn once it is forty columns wide, wrapped at forty.\"" &&
-	pane 60 &&
+	pane_of 60 &&
 	type_line "hermes chat --agent $TRASH/md -q x -Q; echo done" &&
 	wait_until test -e started &&
 	wait_until on_screen "^First the words" &&
@@ -145,7 +129,7 @@ test_expect_success TMUX 'resized while a reply streams: what is still to be dra
 
 test_expect_success TMUX 'a setext heading drawn live: the line shown is drawn again as a heading' '
 	agent md "printf \"Title\\n\"; touch $TRASH/started; gate; printf \"=====\\nbody\\n\"" &&
-	pane 60 &&
+	pane_of 60 &&
 	type_line "hermes chat --agent $TRASH/md -q x -Q; echo done" &&
 	wait_until test -e started &&
 	wait_until on_screen "^Title" &&
@@ -177,7 +161,7 @@ anonymous() {
 
 test_expect_success TMUX 'resuming at 40 columns: hermes'"'"'s lines and the messages wrapped at words, replies drawn' '
 	a_thread &&
-	pane 40 &&
+	pane_of 40 &&
 	type_line "hermes chat -c w --agent $TRASH/md" &&
 	wait_until on_screen "^w> " &&
 	tm capture-pane -p -S - -t "$PANE" | sed "s/ *\$//" | sed -n "/^Resuming/,/^w>/p" | anonymous >actual &&
@@ -208,8 +192,8 @@ test_expect_success TMUX 'resuming at 40 columns: hermes'"'"'s lines and the mes
 
 test_expect_success TMUX 'sessions show at 40 columns is wrapped and drawn; into a pipe it is as stored' '
 	a_thread &&
-	pane 40 &&
-	run "hermes sessions show w" &&
+	pane_of 40 &&
+	in_pane "hermes sessions show w" &&
 	tm capture-pane -p -S - -t "$PANE" | sed "s/ *\$//" | sed -n "/^\\[user\\]/,/^\\\$/p" | sed "\$d" | anonymous | head -n 7 >actual &&
 	cat >expect <<-\EOF &&
 	[user] TIME
@@ -221,15 +205,15 @@ test_expect_success TMUX 'sessions show at 40 columns is wrapped and drawn; into
 	wrap at forty columns.
 	EOF
 	test_cmp expect actual &&
-	run "hermes sessions show w | cat >piped" &&
+	in_pane "hermes sessions show w | cat >piped" &&
 	grep "^The \*\*answer\*\* is a paragraph long enough to wrap at forty columns\.\$" piped &&
 	hermes sessions show w >file &&
 	test_cmp file piped
 '
 
 test_expect_success TMUX 'an error on a terminal is wrapped at words too; into a file it is one line' '
-	pane 40 &&
-	run "hermes sessions show no-such-session-anywhere-at-all" &&
+	pane_of 40 &&
+	in_pane "hermes sessions show no-such-session-anywhere-at-all" &&
 	tm capture-pane -p -S - -t "$PANE" | sed "s/ *\$//" | sed -n "/^hermes: /,/^\\\$/p" | sed "\$d" >actual &&
 	test_must_fail hermes sessions show no-such-session-anywhere-at-all 2>err &&
 	test_line_count = 1 err &&
