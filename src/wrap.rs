@@ -71,6 +71,10 @@ impl Wrap {
 
     /// A new width (the window was resized): for what is not drawn yet.
     pub(crate) fn set_width(&mut self, width: Option<usize>, out: &mut String) {
+        let width = width.filter(|&w| w > 0);
+        if width == self.width {
+            return;
+        }
         if width.is_none() {
             self.end_word(out);
             self.draw_gap(out);

@@ -106,6 +106,16 @@ test_expect_success TMUX 'a reply wraps at words as it streams, list items and q
 	test_cmp expect actual
 '
 
+test_expect_success TMUX '--plain: the text as sent, wrapped at words all the same' '
+	printf "%s\n" "A **plain** reply of words that is longer than forty columns." >reply.md &&
+	agent md "cat $TRASH/reply.md" &&
+	pane_of 40 &&
+	in_pane "hermes chat --plain --agent $TRASH/md -q x -Q" &&
+	rows "A \*\*plain" >actual &&
+	printf "%s\n" "A **plain** reply of words that is" "longer than forty columns." >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success TMUX 'resized while a reply streams: what is still to be drawn fits the new width, what is drawn stays' '
 	# It goes on once the terminal is 40 columns wide (tmux resizes a
 	# pane a moment after resize-window).
