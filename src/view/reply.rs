@@ -58,7 +58,7 @@ impl<'a> OnTerminal<'a> {
                 Render::Plain => TerminalFilter::new(colors),
             },
             drawer: match render {
-                Render::Markdown => Drawer::Markdown(Renderer::new(colors, width).redrawing()),
+                Render::Markdown => Drawer::Markdown(Box::new(Renderer::new(colors, width).redrawing())),
                 Render::Plain => Drawer::Plain(Wrap::new(width)),
             },
             at_line_start: true,
@@ -121,7 +121,7 @@ impl Write for OnTerminal<'_> {
 /// at words (both to the window's width, read again at each piece: what
 /// is still to be drawn fits a window resized meanwhile).
 enum Drawer {
-    Markdown(Renderer),
+    Markdown(Box<Renderer>),
     Plain(Wrap),
 }
 
