@@ -59,7 +59,7 @@ impl<'a> OnTerminal<'a> {
             },
             drawer: match render {
                 Render::Markdown => Drawer::Markdown(Box::new(Renderer::new(colors, width).redrawing())),
-                Render::Plain => Drawer::Plain(Wrap::new(width)),
+                Render::Plain => Drawer::Plain(Box::new(Wrap::new(width))),
             },
             at_line_start: true,
             shown_any: false,
@@ -122,7 +122,7 @@ impl Write for OnTerminal<'_> {
 /// is still to be drawn fits a window resized meanwhile).
 enum Drawer {
     Markdown(Box<Renderer>),
-    Plain(Wrap),
+    Plain(Box<Wrap>),
 }
 
 impl Drawer {
