@@ -84,10 +84,15 @@ pub(crate) fn paged_off() {
     PAGED_COLUMNS.store(0, Ordering::SeqCst);
 }
 
+/// Whether stdout goes to a pager now.
+pub(crate) fn paged() -> bool {
+    PAGED_COLUMNS.load(Ordering::SeqCst) > 0
+}
+
 /// Whether what goes to stdout is shown on a terminal: it is one, or a
 /// pager in front of one.
 pub(crate) fn stdout_on_terminal() -> bool {
-    PAGED_COLUMNS.load(Ordering::SeqCst) > 0 || crate::sys::isatty(1)
+    paged() || crate::sys::isatty(1)
 }
 
 /// The columns of the terminal what goes to `fd` (1 or 2) is shown on;

@@ -73,6 +73,26 @@ test_expect_success TMUX 'export to the terminal is paged; help only when longer
 	on_screen "^Usage: hermes config path"
 '
 
+test_expect_success TMUX 'what is paged went through the gate; no progress is drawn under the pager' '
+	printf "%s\n" "#!/bin/sh" "cat >/dev/null" "printf \"x \\033]0;PWNED\\007 y\\n\"" >osc &&
+	chmod +x osc &&
+	hermes chat --title hostile --agent "$TRASH/osc" -q hi -Q &&
+	gen_sessions 300 >many.jsonl &&
+	hermes sessions import many.jsonl &&
+	pane_of 80 &&
+	tm pipe-pane -t "$PANE" "cat >$TRASH/pane.log" &&
+	in_pane "PAGER=\"cat >shown\" hermes sessions show hostile" &&
+	in_pane "PAGER=\"cat >exported\" hermes sessions export --format markdown" &&
+	grep -F "x ^[]0;PWNED^G y" shown &&
+	grep -F "x ^[]0;PWNED^G y" exported &&
+	! grep "$(printf "\007")" shown exported &&
+	test "$(grep -c "^# t[0-9]*\$" exported)" = 300 &&
+	in_pane "hermes --no-pager sessions export --format markdown >/dev/null" &&
+	# The one without a pager drew its progress; the one with did not.
+	wait_until grep "exporting 100/301" pane.log &&
+	test "$(grep -c "exporting 100/301" pane.log)" = 1
+'
+
 test_expect_success TMUX,PYTHON3 'quitting the pager before the end is not an error' '
 	mkdir -p "$HERMES_HOME/sessions" &&
 	thread 20261201_000001_abcdef 4000 &&
