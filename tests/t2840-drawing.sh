@@ -200,6 +200,23 @@ test_expect_success TMUX 'resuming at 40 columns: hermes'"'"'s lines and the mes
 	test_cmp expect actual
 '
 
+test_expect_success TMUX '/help at 40 columns: each command'"'"'s words hang under its text' '
+	pane_of 40 &&
+	type_line "hermes chat --no-agent" &&
+	wait_until on_screen "^new session> " &&
+	type_line "/help" &&
+	wait_until screen_count "^new session> " 2 &&
+	tm capture-pane -p -S - -t "$PANE" | sed "s/ *\$//" | sed -n "/^\/help  /,/^\/new/p" >actual &&
+	keys C-d &&
+	cat >expect <<-\EOF &&
+	/help              this list
+	/title [NEW]       show or set the
+	                   session'"'"'s title
+	/new [TITLE]       start a new session
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success TMUX 'sessions show at 40 columns is wrapped and drawn; into a pipe it is as stored' '
 	a_thread &&
 	pane_of 40 &&
