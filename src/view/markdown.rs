@@ -424,7 +424,7 @@ impl Renderer {
         let Some(last) = self.last_paragraph.take() else { return };
         match last.at {
             Some(at) => out.truncate(at),
-            None if self.redraw && last.rows <= SETEXT_ROWS => {
+            None if self.redraw && self.width.is_some() && last.rows <= SETEXT_ROWS => {
                 out.push_str(&format!("\x1b[{}A\r\x1b[J", last.rows));
             }
             None => {

@@ -20,6 +20,10 @@ pub(super) const LINE_MAX: usize = 4096;
 /// A column is not drawn narrower than this: rows are drawn as records instead.
 const MIN_CELL: usize = 6;
 
+/// A table has at most this many columns: a wider one is text (what a
+/// row costs is then bounded by the row, not by the header).
+const MAX_COLUMNS: usize = 64;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Align {
     Left,
@@ -44,7 +48,8 @@ impl Held {
     /// Take the line after the header: a table, if it is its delimiter
     /// row (as many cells as the header); else it is left to the caller.
     pub(super) fn second(&mut self, line: String) -> Result<(), String> {
-        match delimiter(&line).filter(|aligns| aligns.len() == cells(&self.lines[0]).len()) {
+        let columns = cells(&self.lines[0]).len();
+        match delimiter(&line).filter(|aligns| aligns.len() == columns && columns <= MAX_COLUMNS) {
             Some(aligns) => {
                 self.aligns = Some(aligns);
                 self.push(line);

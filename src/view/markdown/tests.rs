@@ -362,3 +362,16 @@ fn fenced_code_is_highlighted_with_colours_only() {
     let long = format!("```rust\nlet x = \"{}\";\n```\n", "a".repeat(CODE_HOLD));
     assert!(!render(&long, true).contains("\x1b[32m"));
 }
+
+#[test]
+fn tables_cost_what_their_rows_hold() {
+    // Wider than MAX_COLUMNS: text, whatever follows.
+    let wide = format!("{}|\n{}|\n|\n", "|a".repeat(100), "|-".repeat(100));
+    assert_eq!(plain(&wide), wide);
+    // A table of many empty rows and long headers: drawn within its
+    // budget, or as it came; never more than a few times what came.
+    let head = format!("{}|\n{}|\n", "| a long column name ".repeat(64), "|-".repeat(64));
+    let text = head + &"|\n".repeat(5000);
+    let shown = plain_long(&text);
+    assert!(shown.len() < 10 * text.len(), "{} for {}", shown.len(), text.len());
+}
