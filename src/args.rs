@@ -350,17 +350,26 @@ pub(crate) trait Run<C>: Sized + 'static {
     fn access(&self) -> Access {
         Access::Writes
     }
+    /// Whether what it writes to stdout goes through a pager on a
+    /// terminal (`sessions show`, `export`).
+    fn paged(&self) -> bool {
+        false
+    }
 }
 
 /// A command read from the command line, not yet run.
 pub(crate) trait Job<C> {
     fn access(&self) -> Access;
+    fn paged(&self) -> bool;
     fn run(self: Box<Self>, context: &C) -> Result<()>;
 }
 
 impl<C, A: Run<C>> Job<C> for A {
     fn access(&self) -> Access {
         Run::access(self)
+    }
+    fn paged(&self) -> bool {
+        Run::paged(self)
     }
     fn run(self: Box<Self>, context: &C) -> Result<()> {
         Run::run(*self, context)

@@ -29,6 +29,7 @@ mod text;
 mod time;
 mod view;
 mod words;
+mod wrap;
 
 // What `main.rs` calls: parse, run, and report. Everything else is
 // `pub(crate)`, so the compiler names what nothing uses.

@@ -3,12 +3,15 @@
 //! shows passed through the gate (`text::printable`) on its way: only
 //! hermes's own escape sequences (`Out::write_own`) and data for another
 //! program (`Out::data`, byte for byte unless stdout is a terminal) pass
-//! otherwise.
+//! otherwise. What hermes says on a terminal is wrapped to its width
+//! (`wrap`); whether stdout shows on a terminal counts the pager in front
+//! of one (`terminal_columns`).
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::{Error, Result};
 
@@ -28,7 +31,7 @@ impl Default for Out {
 impl Out {
     #[allow(clippy::new_without_default)] // it locks stdout: no default
     pub(crate) fn new() -> Out {
-        Out { inner: io::BufWriter::new(io::stdout().lock()), terminal: crate::sys::isatty(1) }
+        Out { inner: io::BufWriter::new(io::stdout().lock()), terminal: stdout_on_terminal() }
     }
 
     /// Text for a person (a view, a listing, a report): through the gate,
@@ -64,6 +67,50 @@ impl Out {
 impl Drop for Out {
     fn drop(&mut self) {
         let _ = self.inner.flush();
+    }
+}
+
+/// The columns of the terminal stdout shows on, while a pager stands in
+/// front of it (0: none does).
+static PAGED_COLUMNS: AtomicUsize = AtomicUsize::new(0);
+
+/// From now on stdout goes to a pager in front of a terminal of `columns`.
+pub(crate) fn paged_on(columns: usize) {
+    PAGED_COLUMNS.store(columns.max(1), Ordering::SeqCst);
+}
+
+/// stdout is the terminal again.
+pub(crate) fn paged_off() {
+    PAGED_COLUMNS.store(0, Ordering::SeqCst);
+}
+
+/// Whether stdout goes to a pager now.
+pub(crate) fn paged() -> bool {
+    PAGED_COLUMNS.load(Ordering::SeqCst) > 0
+}
+
+/// Whether what goes to stdout is shown on a terminal: it is one, or a
+/// pager in front of one.
+pub(crate) fn stdout_on_terminal() -> bool {
+    paged() || crate::sys::isatty(1)
+}
+
+/// The columns of the terminal what goes to `fd` (1 or 2) is shown on;
+/// None for a pipe or a file, or a terminal that does not say.
+pub(crate) fn terminal_columns(fd: std::os::fd::RawFd) -> Option<usize> {
+    let paged = PAGED_COLUMNS.load(Ordering::SeqCst);
+    if fd == 1 && paged > 0 {
+        return Some(paged);
+    }
+    if crate::sys::isatty(fd) { crate::sys::terminal_columns(fd) } else { None }
+}
+
+/// `text` as hermes says it on `fd`: wrapped at words to the terminal's
+/// width, or as it is into a pipe or a file.
+pub(crate) fn fitted(fd: std::os::fd::RawFd, text: &str) -> std::borrow::Cow<'_, str> {
+    match terminal_columns(fd) {
+        Some(width) => std::borrow::Cow::Owned(crate::wrap::wrapped(text, Some(width), "")),
+        None => std::borrow::Cow::Borrowed(text),
     }
 }
 
@@ -104,25 +151,34 @@ pub(crate) fn warn_not_a_session_file(path: &Path, why: &str, outcome: &str) {
 
 /// `println!` that never panics: a closed or full stdout is not worth a
 /// crash in the middle of a conversation. What it says (a title, a file's
-/// name in it) goes through the gate.
+/// name in it) goes through the gate, and on a terminal is wrapped at words.
 macro_rules! say {
     () => {{ use std::io::Write as _; let _ = writeln!(std::io::stdout()); }};
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), "{}", $crate::text::printable(&format!($($arg)*), true));
+        let said = format!($($arg)*);
+        let _ = writeln!(std::io::stdout(), "{}", $crate::output::fitted(1, &$crate::text::printable(&said, true)));
     }};
 }
 
 /// `eprintln!` that never panics, even when stderr is a closed pipe; what
-/// it says goes through the gate.
+/// it says goes through the gate, and on a terminal is wrapped at words.
 macro_rules! note {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), "{}", $crate::text::printable(&format!($($arg)*), true));
+        let said = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", $crate::output::fitted(2, &$crate::text::printable(&said, true)));
     }};
 }
 
 pub(crate) use {note, say};
+
+/// A line a view drew (`view::render_message`): every piece of it from
+/// elsewhere through the gate already, hermes's own escape sequences and
+/// its wrapping kept; a closed stdout is not worth a crash.
+pub(crate) fn say_drawn(text: &str) {
+    let _ = writeln!(io::stdout(), "{text}");
+}
 
 /// Where an export goes (a directory is refused rather than replaced;
 /// `destination` decides). A regular file (or a new one) is replaced whole,

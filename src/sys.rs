@@ -421,6 +421,38 @@ pub(crate) fn signal_pending() -> bool {
     LAST_SIGNAL.load(Ordering::SeqCst) != 0
 }
 
+/// SIGINT and SIGQUIT ignored from now on: a pager in front of hermes
+/// takes Ctrl-C and Ctrl-\ (hermes ends when it quits). Children started
+/// before keep theirs.
+pub(crate) fn ignore_interrupts() {
+    for signal in [libc::SIGINT, libc::SIGQUIT] {
+        // SAFETY: setting a signal's disposition to SIG_IGN touches no memory of ours.
+        unsafe {
+            libc::signal(signal, libc::SIG_IGN);
+        }
+    }
+}
+
+/// A new descriptor (close-on-exec, above 2) for what `fd` is open on.
+pub(crate) fn dup(fd: RawFd) -> io::Result<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: F_DUPFD_CLOEXEC only adds a descriptor to the table, or fails.
+    let new = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 3) };
+    if new < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `new` was just made and nothing else owns it.
+    Ok(unsafe { std::os::fd::OwnedFd::from_raw_fd(new) })
+}
+
+/// Make descriptor `to` (stdout) a copy of `from`, closing what it was.
+pub(crate) fn dup_onto(from: RawFd, to: RawFd) -> io::Result<()> {
+    // SAFETY: dup2 only changes the descriptor table; `to` stays owned by
+    // whoever owned it (the standard streams are the process's).
+    let rc = unsafe { libc::dup2(from, to) };
+    if rc < 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
+}
+
 /// Create a directory with mode 0700, not following a final symlink.
 pub(crate) fn mkdir_private(path: &Path) -> io::Result<()> {
     let c = CString::new(path.as_os_str().as_bytes())

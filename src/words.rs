@@ -73,28 +73,12 @@ pub(crate) fn fill(text: &str, width: usize) -> String {
 }
 
 /// `head`, then `text`'s words filled after it to `width` columns, each
-/// further line indented as far as `head` is wide.
+/// further line indented as far as `head` is wide (`wrap`, the one
+/// wrapping function).
 pub(crate) fn hanging(head: &str, text: &str, width: usize) -> String {
     let indent = " ".repeat(crate::text::columns_of(head));
-    let mut out = String::new();
-    let mut line = head.to_string();
-    let mut empty = true;
-    for word in text.split_whitespace() {
-        let columns = crate::text::columns_of(&line);
-        if !empty && columns + 1 + crate::text::columns_of(word) > width {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line = indent.clone();
-            empty = true;
-        }
-        if !empty {
-            line.push(' ');
-        }
-        line.push_str(word);
-        empty = false;
-    }
-    out.push_str(line.trim_end());
-    out
+    let words: Vec<&str> = text.split_whitespace().collect();
+    crate::wrap::wrapped(&format!("{head}{}", words.join(" ")), Some(width), &indent).trim_end().to_string()
 }
 
 #[cfg(test)]

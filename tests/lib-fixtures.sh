@@ -400,6 +400,24 @@ the_screen() {
 	screen | sed -n '/^New session/,$p' | sed 's/ *$//' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$1"
 }
 
+# ---- A hermes command in a tmux pane (t2840, t2850) ----------------------
+
+# pane_of COLS [ROWS]: a tmux pane COLS columns wide and ROWS (50) high, its
+# shell in $TRASH at its prompt.
+pane_of() {
+	start_tmux &&
+	tm resize-window -t test -x "$1" -y "${2:-50}" &&
+	wait_until on_screen "^\\$"
+}
+
+# in_pane 'WORDS': type WORDS in the pane's shell, and wait for them to end;
+# their exit status lands in rc.
+in_pane() {
+	rm -f rc &&
+	type_line "$1; echo \$? >rc.tmp && mv rc.tmp rc" &&
+	wait_until test -f rc
+}
+
 # agent NAME BODY: a script agent in the trash directory that reads its
 # input, then runs BODY (sh); "gate" waits until the file gate exists.
 agent() {

@@ -29,10 +29,11 @@ nested() {
 }
 
 # draw FILE: the reply FILE as a chat on a terminal draws it, in drawn
-# (carriage returns and the erasing of the waiting sign taken out).
+# (carriage returns, the erasing of the waiting sign and the attributes
+# emphasis is drawn with taken out).
 draw() {
 	run_in_pty "hermes chat --agent \"cat $1\" -q x -Q" >raw &&
-	tr -d "\r" <raw | sed "s/$(printf "\033")\[K//g" >drawn
+	tr -d "\r" <raw | sed -e "s/$(printf "\033")\[K//g" -e "s/$(printf "\033")\[[0-9;]*m//g" >drawn
 }
 
 test_expect_success SCRIPT 'lines of 5,000 nested list markers: each drawn eight deep after », the deeper markers as text' '

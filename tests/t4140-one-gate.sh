@@ -110,9 +110,10 @@ untouched() {
 	fi
 }
 
-# shown: the corpus was drawn, visibly and whole, on the pane.
+# shown: the corpus was drawn, visibly and whole, on the pane (its rows
+# joined: on a terminal text is wrapped at words, a blank made a line end).
 shown() {
-	screen >all &&
+	screen | tr "\n" " " >all &&
 	grep -F -q "$SHOWN" all
 }
 
@@ -160,13 +161,13 @@ test_expect_success TMUX 'a reply, drawn as Markdown and as plain text, and what
 	start_gate &&
 	on_pane "hermes chat --agent $TRASH/corpus-agent -q markdown" &&
 	untouched && shown &&
-	test "$(grep -o -F "$SHOWN" visible | wc -l)" = 2 &&
+	test "$(tr "\n" " " <visible | grep -o -F "$SHOWN" | wc -l)" = 2 &&
 	on_pane "hermes chat --plain --agent $TRASH/corpus-agent -q plain" &&
 	untouched && shown &&
-	test "$(grep -o -F "$SHOWN" visible | wc -l)" = 2 &&
+	test "$(tr "\n" " " <visible | grep -o -F "$SHOWN" | wc -l)" = 2 &&
 	on_pane "hermes chat --agent $TRASH/error-agent -q error" &&
 	untouched &&
-	grep -F "returned an error: A^[]0;PWNED^GB" visible
+	tr "\n" " " <visible | grep -F "returned an error: A^[]0;PWNED^GB"
 '
 
 test_expect_success TMUX 'views: show, list, search, current and its --format fields, the --json outputs' '

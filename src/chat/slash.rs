@@ -202,12 +202,14 @@ fn command(name: &str) -> Option<&'static Slash> {
     COMMANDS.iter().find(|c| c.name == name || c.aliases.contains(&name))
 }
 
-/// `/help`: each command with its arguments and what it does.
+/// `/help`: each command with its arguments and what it does, its lines
+/// fitted to the terminal (at most 78 columns), each hanging under its text.
 pub(crate) fn help_text() -> String {
+    let width = output::terminal_columns(1).map_or(78, |w| w.min(78));
     let mut text = String::new();
     for c in COMMANDS {
         let name = format!("/{} {}", c.name, c.args).trim_end().to_string();
-        text.push_str(&words::hanging(&format!("{name:19}"), c.help, 78));
+        text.push_str(&words::hanging(&format!("{name:19}"), c.help, width));
         text.push('\n');
     }
     text + KEYS_HELP

@@ -135,10 +135,17 @@ impl Chat<'_> {
                 h.id
             );
         }
+        let screen = self.screen();
         for m in &session.messages[skip..] {
-            crate::output::say!("{}", view::render_message(m, 400));
+            output::say_drawn(&view::render_message(m, 400, screen));
         }
         Ok((user_messages(&session), Known::of(&session)))
+    }
+
+    /// Where messages are shown: the terminal, replies drawn as a reply
+    /// is (`render`), or None into a pipe.
+    fn screen(&self) -> Option<view::Screen> {
+        view::Screen::of_stdout(self.render == view::reply::Render::Plain)
     }
 
     /// Say what another terminal added to this session since the prompt
@@ -160,8 +167,9 @@ impl Chat<'_> {
             return Ok(());
         }
         crate::output::say!("{} from another terminal:", crate::text::counted(news.len(), "new message"));
+        let screen = self.screen();
         for m in &news {
-            crate::output::say!("{}", view::render_message(m, 400));
+            output::say_drawn(&view::render_message(m, 400, screen));
         }
         // Up and Down step through the session's messages as the file has them.
         state.history = user_messages(&session);

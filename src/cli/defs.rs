@@ -99,11 +99,13 @@ pub(crate) fn verb<C>(
     verbs.iter().copied().find(|verb| verb.name() == name || verb.alias() == Some(name))
 }
 
-/// The options before the command: `hermes -p NAME ...`, `hermes -V [-v]`.
+/// The options before the command: `hermes -p NAME ...`, `hermes
+/// --no-pager ...`, `hermes -V [-v]`.
 pub(crate) const GLOBAL: &[Flag] = &[
     global("-p", "--profile", Some(Value::new("NAME", Kind::Profile)), "use $HERMES_HOME/profiles/NAME"),
     HELP,
     global("-V", "--version", None, "show the version (-V -v: with build details)"),
+    global("", "--no-pager", None, "never page long output (show, export, help) on a terminal"),
     global("-v", "--verbose", None, ""),
 ];
 

@@ -39,7 +39,9 @@ help of every command and verb, one after the other.
 impl Run<()> for Args {
     fn run(self, _: &()) -> Result<()> {
         let words: Vec<&str> = self.words.iter().map(String::as_str).collect();
-        super::print(&for_words(&words)?)
+        let text = for_words(&words)?;
+        let _pager = crate::terminal::pager::start_for(&text);
+        super::print(&text)
     }
 }
 

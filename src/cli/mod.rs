@@ -22,6 +22,8 @@ use defs::{COMMANDS, Node};
 #[derive(Debug)]
 pub struct Cli {
     pub(crate) profile: Option<String>,
+    /// `--no-pager`: long output is never paged.
+    pub(crate) no_pager: bool,
     pub(crate) command: Command,
 }
 
@@ -56,6 +58,7 @@ pub fn parse() -> Result<Cli> {
 pub(crate) fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
     let mut parser = lexopt::Parser::from_args(args);
     let mut profile = None;
+    let mut no_pager = false;
     let mut version = false;
     let mut verbose = false;
     // Global options come before the command; anything else starts `chat`.
@@ -68,6 +71,10 @@ pub(crate) fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli
                 parser.next()?;
                 profile = Some(valid_profile(string(parser.value()?))?);
             }
+            "--no-pager" => {
+                parser.next()?;
+                no_pager = true;
+            }
             "-V" | "--version" => {
                 parser.next()?;
                 version = true;
@@ -77,7 +84,7 @@ pub(crate) fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli
                 verbose = true;
             }
             "-h" | "--help" => {
-                return Ok(Cli { profile, command: Command::Print(help::main()) });
+                return Ok(Cli { profile, no_pager, command: Command::Print(help::main()) });
             }
             _ => break,
         }
@@ -86,10 +93,10 @@ pub(crate) fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli
         if let Some(arg) = parser.next()? {
             return Err(arg.unexpected().into());
         }
-        return Ok(Cli { profile, command: Command::Version { verbose } });
+        return Ok(Cli { profile, no_pager, command: Command::Version { verbose } });
     }
     let command = parse_command(&mut parser)?;
-    Ok(Cli { profile, command })
+    Ok(Cli { profile, no_pager, command })
 }
 
 /// The command after the global options, and its own arguments; no

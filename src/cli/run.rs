@@ -7,12 +7,19 @@ use std::path::PathBuf;
 use super::{Cli, Command, print};
 use crate::error::{Error, Result};
 use crate::store::Store;
+use crate::terminal::pager;
 use crate::{output, store, sys};
 
 /// Carry out a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
+    if cli.no_pager {
+        pager::refuse();
+    }
     match cli.command {
-        Command::Print(text) => print(&text),
+        Command::Print(text) => {
+            let _pager = pager::start_for(&text);
+            print(&text)
+        }
         Command::Version { verbose } => print(&version_text(verbose)),
         Command::Own(job) => job.run(&()),
         Command::Store(job) => {
@@ -33,6 +40,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 // temporary in progress, rather than die and leave it.
                 sys::abort_writes_on_signal();
             }
+            // Quitting the pager early closes stdout: no error (BrokenPipe).
+            let _pager = if job.paged() { pager::start() } else { None };
             job.run(&store).map_err(|e| store.explain(e))
         }
     }

@@ -93,6 +93,10 @@ impl Run<Store> for Args {
             _ => Access::Reads,
         }
     }
+    /// To stdout (a terminal's, paged); never into a file.
+    fn paged(&self) -> bool {
+        self.access() == Access::Reads
+    }
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {

@@ -47,7 +47,8 @@ pub(crate) const VERBS: &[&dyn Command<Store>] = &[
 /// `-y, --yes`'s help, for the verbs that ask before removing.
 pub(crate) const YES_HELP: &str = "do not ask (needed when not on a terminal)";
 
-/// A counter on stderr for long operations, shown only on a terminal.
+/// A counter on stderr for long operations, shown only on a terminal, and
+/// not while a pager draws on it.
 pub(crate) struct Progress {
     what: &'static str,
     total: usize,
@@ -58,7 +59,8 @@ pub(crate) struct Progress {
 
 impl Progress {
     pub(crate) fn new(what: &'static str, total: usize) -> Progress {
-        Progress { what, total, done: 0, shown: false, enabled: sys::isatty(2) && total >= 200 }
+        let enabled = sys::isatty(2) && total >= 200 && !crate::output::paged();
+        Progress { what, total, done: 0, shown: false, enabled }
     }
 
     pub(crate) fn tick(&mut self) {

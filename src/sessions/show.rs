@@ -44,6 +44,9 @@ impl Run<Store> for Args {
     fn access(&self) -> Access {
         Access::Reads
     }
+    fn paged(&self) -> bool {
+        true
+    }
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
@@ -53,8 +56,22 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         out.data(&String::from_utf8_lossy(&format::encode(&session.header, &session.messages)))?;
         return out.flush();
     }
-    out.write(&crate::view::render(&session))?;
+    let screen =
+        if crate::output::stdout_on_terminal() { crate::view::Screen::of_stdout(plain(store)) } else { None };
+    match screen {
+        // Drawn for the terminal, every piece from elsewhere through the gate.
+        Some(screen) => out.write_own(&crate::view::render(&session, Some(screen)))?,
+        None => out.write(&crate::view::render(&session, None))?,
+    }
     out.flush()
+}
+
+/// Replies shown as stored rather than drawn: `render = "plain"`, or a
+/// terminal that cannot draw (TERM=dumb). A config.toml that does not read
+/// is chat's to report; show goes on with the defaults.
+fn plain(store: &Store) -> bool {
+    let file = crate::settings::load_file(store).unwrap_or_default();
+    crate::settings::Settings::resolve(&crate::settings::Sources { file, ..Default::default() }).plain()
 }
 
 /// The whole session called `name` (ID, else exact title).

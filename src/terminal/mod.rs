@@ -9,6 +9,7 @@ pub(crate) mod compose;
 mod edit;
 pub(crate) mod keys;
 pub(crate) mod lineedit;
+pub(crate) mod pager;
 pub(crate) mod prompt;
 pub(crate) mod raw;
 

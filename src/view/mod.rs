@@ -1,34 +1,62 @@
 //! How sessions are shown to a person: a conversation, one message, a
-//! Markdown document. Used by `chat` and the `sessions` verbs alike.
+//! Markdown document. Used by `chat` and the `sessions` verbs alike. On a
+//! terminal, text is wrapped at words to its width (`wrap`) and replies
+//! are drawn as Markdown; into a pipe or a file it is as stored.
 
 use crate::store::session::{Message, Session};
 use crate::text::{printable, truncate_words};
 use crate::time;
 
+pub(crate) mod highlight;
 pub(crate) mod list;
 pub(crate) mod markdown;
 pub(crate) mod pick;
 pub(crate) mod reply;
 
-/// The conversation as a person reads it on a terminal; control characters
-/// in what was stored are shown, not obeyed (`--json` has the raw text).
-pub(crate) fn render(session: &Session) -> String {
+/// Where a view is drawn: a terminal of `width` columns (None: it does
+/// not say), with colours or not, replies as Markdown or not.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Screen {
+    pub(crate) width: Option<usize>,
+    pub(crate) colors: bool,
+    pub(crate) markdown: bool,
+}
+
+impl Screen {
+    /// The terminal stdout shows on (the pager's included), if it does;
+    /// `plain`: replies as stored (`render = "plain"`, TERM=dumb).
+    pub(crate) fn of_stdout(plain: bool) -> Option<Screen> {
+        crate::output::stdout_on_terminal().then(|| Screen {
+            width: crate::output::terminal_columns(1),
+            colors: crate::text::colors_allowed(),
+            markdown: !plain,
+        })
+    }
+}
+
+/// The conversation as a person reads it: control characters in what was
+/// stored are shown, not obeyed (`--json` has the raw text); on a
+/// `screen`, wrapped to it and replies drawn (the text holds hermes's own
+/// escape sequences then).
+pub(crate) fn render(session: &Session, screen: Option<Screen>) -> String {
     let h = &session.header;
     let model = h.model.as_deref().map(|m| format!("  model: {}", printable(m, false))).unwrap_or_default();
-    let mut text = format!(
+    let head = format!(
         "{}\nid: {}  messages: {}  last active: {}{model}\n",
         if h.title.is_empty() { "(untitled)".into() } else { printable(&h.title, false) },
         h.id,
         h.message_count,
         time::local_minutes(h.updated_at),
     );
+    let mut text = fit(&head, screen);
     for (at, m) in session.messages.iter().enumerate() {
         text.push('\n');
         if m.is_summary() {
-            text.push_str(&format!("[summary of messages 1-{at}] {}\n", time::local_minutes(m.ts)));
-            text.push_str(&printable(&m.content, true));
+            let head = format!("[summary of messages 1-{at}] {}\n", time::local_minutes(m.ts));
+            text.push_str(&fit(&head, screen));
+            text.push_str(&fit(&printable(&m.content, true), screen));
         } else {
-            text.push_str(&render_message(m, usize::MAX));
+            text.push_str(&render_message(m, usize::MAX, screen));
         }
         text.push('\n');
     }
@@ -36,12 +64,33 @@ pub(crate) fn render(session: &Session) -> String {
 }
 
 /// `[role] time` (`[assistant, interrupted] time` for a reply cut by
-/// Ctrl-C) then the content; content longer than `max_chars` is cut.
-pub(crate) fn render_message(m: &Message, max_chars: usize) -> String {
-    let content = printable(&m.content, true);
-    let content = if max_chars == usize::MAX { content } else { truncate_words(&content, max_chars).into() };
+/// Ctrl-C) then the content; content longer than `max_chars` is cut. On a
+/// `screen`, wrapped to it, a reply drawn as Markdown.
+pub(crate) fn render_message(m: &Message, max_chars: usize, screen: Option<Screen>) -> String {
     let cut = how_it_ended(m);
-    format!("[{}{cut}] {}\n{}", printable(&m.role, false), time::local_minutes(m.ts), content)
+    let head = format!("[{}{cut}] {}\n", printable(&m.role, false), time::local_minutes(m.ts));
+    let content =
+        if max_chars == usize::MAX { m.content.clone() } else { truncate_words(&m.content, max_chars) };
+    match screen {
+        None => head + &printable(&content, true),
+        Some(screen) if screen.markdown && m.role == "assistant" => {
+            // As a reply streams: its colours kept (or dropped) by the
+            // filter, every other character shown through the gate.
+            let mut filter = crate::text::TerminalFilter::for_renderer(screen.colors);
+            let text = filter.push(content.as_bytes()) + &filter.finish();
+            let mut drawn = crate::view::markdown::Renderer::new(screen.colors, screen.width).draw(&text);
+            if filter.let_sgr_through() {
+                drawn.push_str("\x1b[0m"); // what its colours left on ends with it
+            }
+            fit(&head, Some(screen)) + &drawn
+        }
+        Some(_) => fit(&head, screen) + &fit(&printable(&content, true), screen),
+    }
+}
+
+/// Text of hermes's (through the gate already) wrapped to the screen.
+fn fit(text: &str, screen: Option<Screen>) -> String {
+    crate::wrap::wrapped(text, screen.and_then(|s| s.width), "")
 }
 
 /// What `[role, …]` says of a reply: cut short by Ctrl-C, replaced by `/retry`.

@@ -1,6 +1,7 @@
 //! A reply as a terminal shows it while it streams: through the gate
 //! (`text::TerminalFilter`, or the Markdown drawer, `markdown::Renderer`,
-//! which draws each character through it), a quiet sign of waiting until
+//! which draws each character through it), wrapped at words to the window
+//! (re-read at each piece), a quiet sign of waiting until
 //! its first byte, always ended on a line of its own, and the attributes
 //! an agent's colours set reset at its end. Only the screen sees any of
 //! this; the reply saved is the agent's bytes.
@@ -12,6 +13,7 @@ use std::time::{Duration, Instant};
 use crate::sys;
 use crate::text::TerminalFilter;
 use crate::view::markdown::Renderer;
+use crate::wrap::Wrap;
 
 /// How a reply is drawn on a terminal.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,7 +34,7 @@ const SIGN_AFTER: Duration = Duration::from_millis(200);
 pub(crate) struct OnTerminal<'a> {
     out: &'a mut dyn Write,
     filter: TerminalFilter,
-    markdown: Option<Renderer>,
+    drawer: Drawer,
     /// Whether what is on screen ends a line (nothing shown counts).
     at_line_start: bool,
     shown_any: bool,
@@ -48,14 +50,17 @@ impl<'a> OnTerminal<'a> {
         colors: bool,
         waiting_sign: bool,
     ) -> OnTerminal<'a> {
-        let (_, width) = crate::terminal::raw::window_size(1);
+        let width = crate::sys::terminal_columns(1);
         OnTerminal {
             out,
             filter: match render {
                 Render::Markdown => TerminalFilter::for_renderer(colors),
                 Render::Plain => TerminalFilter::new(colors),
             },
-            markdown: (render == Render::Markdown).then(|| Renderer::new(colors, width)),
+            drawer: match render {
+                Render::Markdown => Drawer::Markdown(Box::new(Renderer::new(colors, width).redrawing())),
+                Render::Plain => Drawer::Plain(Box::new(Wrap::new(width))),
+            },
             at_line_start: true,
             shown_any: false,
             waiting: waiting_sign.then(|| Waiting::start(colors)),
@@ -70,10 +75,7 @@ impl<'a> OnTerminal<'a> {
     pub(crate) fn finish(mut self) -> io::Result<()> {
         self.stop_waiting();
         let rest = self.filter.finish();
-        let mut shown = match &mut self.markdown {
-            Some(markdown) => markdown.push(&rest) + &markdown.finish(),
-            None => rest,
-        };
+        let mut shown = self.drawer.finish(&rest);
         if self.shown_any || !shown.is_empty() {
             let ends_line = if shown.is_empty() { self.at_line_start } else { shown.ends_with('\n') };
             if !ends_line {
@@ -101,10 +103,7 @@ impl Write for OnTerminal<'_> {
         }
         self.stop_waiting();
         let safe = self.filter.push(piece);
-        let shown = match &mut self.markdown {
-            Some(markdown) => markdown.push(&safe),
-            None => safe,
-        };
+        let shown = self.drawer.push(&safe);
         if !shown.is_empty() {
             self.shown_any = true;
             self.at_line_start = shown.ends_with('\n');
@@ -115,6 +114,45 @@ impl Write for OnTerminal<'_> {
 
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
+    }
+}
+
+/// What draws a reply: the Markdown drawer, or its text as sent, wrapped
+/// at words (both to the window's width, read again at each piece: what
+/// is still to be drawn fits a window resized meanwhile).
+enum Drawer {
+    Markdown(Box<Renderer>),
+    Plain(Box<Wrap>),
+}
+
+impl Drawer {
+    fn push(&mut self, safe: &str) -> String {
+        let width = crate::sys::terminal_columns(1);
+        match self {
+            Drawer::Markdown(markdown) => {
+                markdown.resize(width);
+                markdown.push(safe)
+            }
+            Drawer::Plain(wrap) => {
+                let mut shown = String::new();
+                wrap.set_width(width, &mut shown);
+                wrap.push(safe, &mut shown);
+                shown
+            }
+        }
+    }
+
+    /// The rest, once no more is coming.
+    fn finish(&mut self, rest: &str) -> String {
+        match self {
+            Drawer::Markdown(markdown) => markdown.push(rest) + &markdown.finish(),
+            Drawer::Plain(wrap) => {
+                let mut shown = String::new();
+                wrap.push(rest, &mut shown);
+                wrap.finish(&mut shown);
+                shown
+            }
+        }
     }
 }
 
@@ -209,7 +247,7 @@ mod tests {
             "line one\nno newline at end\n"
         );
         assert_eq!(shown(&["ends\n"], Render::Plain), "ends\n");
-        assert_eq!(shown(&["**ends**"], Render::Markdown), "ends\n");
+        assert_eq!(shown(&["**ends**"], Render::Markdown), "\x1b[1mends\x1b[22m\n");
         assert_eq!(shown(&["ends\n"], Render::Markdown), "ends\n");
         assert_eq!(shown(&[], Render::Markdown), "");
     }
@@ -231,7 +269,8 @@ mod tests {
 
     #[test]
     fn colours_are_dropped_under_no_color_and_markdown_is_drawn() {
-        assert_eq!(shown(&["\x1b[1;32mgreen\x1b[0m **b**\n"], Render::Markdown), "green b\n");
+        // The agent's colour is dropped; bold is an attribute, drawn still.
+        assert_eq!(shown(&["\x1b[1;32mgreen\x1b[0m **b**\n"], Render::Markdown), "green \x1b[1mb\x1b[22m\n");
         assert_eq!(shown(&["\x1b[1;32mgreen\x1b[0m **b**\n"], Render::Plain), "green **b**\n");
         assert_eq!(shown(&["\x1b]0;title\x07x\n"], Render::Plain), "^[]0;title^Gx\n");
     }

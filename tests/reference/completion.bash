@@ -85,13 +85,13 @@ _hermes_verbs() {
 }
 
 # hermes's own options, which come before a command.
-_hermes_global='-p --profile -h --help -V --version -v --verbose'
+_hermes_global='-p --profile -h --help -V --version --no-pager -v --verbose'
 
 # _hermes_options CONTEXT: every spelling of its options ('': hermes's
 # own and chat's, as hermes -c NAME is chat).
 _hermes_options() {
 	case $1 in
-	'') REPLY='-p --profile -h --help -V --version -c --continue --create-if-missing -r --resume --pick --title -q --query -Q --quiet -m --model -s --system --system-file --agent --no-agent --plain --context' ;;
+	'') REPLY='-p --profile -h --help -V --version --no-pager -c --continue --create-if-missing -r --resume --pick --title -q --query -Q --quiet -m --model -s --system --system-file --agent --no-agent --plain --context' ;;
 	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -Q --quiet -m --model -s --system --system-file --agent --no-agent --plain --context -h --help' ;;
 	'sessions') REPLY='-h --help' ;;
 	'sessions/list' | 'sessions/ls') REPLY='-n --limit --all --here --json -h --help' ;;

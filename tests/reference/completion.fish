@@ -91,7 +91,7 @@ function __hermes_walk
         end
         if string match -q -- '-*' $w
             set -l name (string split -m 1 = -- $w)[1]
-            if test -z "$context"; and not contains -- $name -p --profile -h --help -V --version -v --verbose
+            if test -z "$context"; and not contains -- $name -p --profile -h --help -V --version --no-pager -v --verbose
                 set context chat
             end
             set -l kind (__hermes_value "$context" $name)
@@ -212,6 +212,7 @@ complete -c hermes -n '__hermes_at ""' -a help -d 'show help for a command'
 complete -c hermes -n '__hermes_at ""' -s p -l profile -x -a '(__hermes_profiles)' -d 'use $HERMES_HOME/profiles/NAME'
 complete -c hermes -n '__hermes_at ""' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at ""' -s V -l version -d 'show the version (-V -v: with build details)'
+complete -c hermes -n '__hermes_at ""' -l no-pager -d 'never page long output (show, export, help) on a terminal'
 complete -c hermes -n '__hermes_at "" chat' -s c -l continue -d 'this terminal'\''s last session; else the newest one in this workspace (git root, else directory); else the newest of all'
 complete -c hermes -n '__hermes_optional session' -a '(__hermes_sessions title)'
 complete -c hermes -n '__hermes_at "" chat' -l create-if-missing -d 'with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one); NAME is then only a full ID or an exact title: one that no title matches and that is shaped like an ID, an ID prefix (20261204) or a short ID is refused (exit 2), even if it abbreviates a session'\''s ID (-r continues that one)'

@@ -164,6 +164,7 @@ _hermes() {
     '(-p --profile)'{-p+,--profile=}'[use $HERMES_HOME/profiles/NAME]:name:_hermes_profiles' \
     '(-h --help)'{-h,--help}'[show this help]' \
     '(-V --version)'{-V,--version}'[show the version (-V -v: with build details)]' \
+    --no-pager'[never page long output (show, export, help) on a terminal]' \
     $_hermes_chat_options \
     '1: :->command' \
     '*:: :->args' && ret=0

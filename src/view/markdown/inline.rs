@@ -175,7 +175,8 @@ impl Inline<'_> {
         let found = self.whole_run(found, run);
         match self.end(at, found) {
             End::At(close) => {
-                let (open, end) = if self.colors { [ITALIC, BOLD, BOLD_ITALIC][run - 1] } else { ("", "") };
+                // Attributes, not colours: drawn under NO_COLOR too.
+                let (open, end) = [ITALIC, BOLD, BOLD_ITALIC][run - 1];
                 self.out.push_str(open);
                 inline_into(self.out, &text[at + run..close], Some(c), true, self.colors);
                 self.out.push_str(end);
@@ -219,11 +220,7 @@ impl Inline<'_> {
         let url = &text[close + 2..end];
         let mut label = String::new();
         inline_into(&mut label, &text[at + 1..close], Some('['), true, self.colors);
-        if self.colors {
-            self.out.push_str(&format!("{}{label}{}", LINK.0, LINK.1));
-        } else {
-            self.out.push_str(&label);
-        }
+        self.out.push_str(&format!("{}{label}{}", LINK.0, LINK.1));
         if label != url {
             let url = format!("({url})");
             self.out.push(' ');
