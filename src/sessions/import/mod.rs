@@ -489,3 +489,47 @@ fn tempfile_in_tmp() -> Result<File> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_message_each_importer_writes_takes_the_fast_path() {
+        // hermes's own export, of messages with this clock's times; the
+        // Python Hermes's and llm's, as their tools wrote them.
+        let dir = std::env::temp_dir().join(format!("hermes-import-fast-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a directory");
+        let own = dir.join("own.jsonl");
+        let now = crate::time::now();
+        let mut header = session::Header::new("20261202_143015_a1b2c3".into(), "/w".into(), now);
+        let messages: Vec<session::Message> = ["hi", "a \u{1b}[1mreply\u{1b}[0m", "é 🦀"]
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                session::Message::new(["user", "assistant"][i % 2], text.to_string(), now + i as f64 / 7.0)
+            })
+            .collect();
+        messages.iter().for_each(|m| header.note_message(m));
+        std::fs::write(&own, format::encode_line(&header, &messages) + "\n").expect("written");
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let inputs = [
+            (&hermes::SOURCE, own),
+            (&hermes_agent::SOURCE, fixtures.join("hermes-agent-0.22.2-export.jsonl")),
+            (&llm::SOURCE, fixtures.join("llm-0.36-logs.json")),
+        ];
+        for (source, path) in inputs {
+            let mut file = File::open(&path).expect("the input");
+            let mut told = (0, 0);
+            (source.read)(&mut file, "input", &mut |incoming| {
+                let s = incoming.session;
+                let (fast, all) = format::told_fast(&format::encode(&s.header, &s.messages));
+                told = (told.0 + fast, told.1 + all);
+                Ok(())
+            })
+            .expect("read");
+            assert!(told.1 > 2 && told.0 == told.1, "{}: {told:?}", source.name);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
