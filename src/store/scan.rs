@@ -80,7 +80,7 @@ impl Store {
         let listed_at = crate::time::now();
         let ids = self.session_ids()?;
         if ids.len() < index::MIN_SESSIONS {
-            return self.walk(&ids, None, None, &mut visit).map(drop);
+            return self.walk(&ids, None, None, Check::Messages, &mut visit).map(drop);
         }
         // Every full pass writes a fresh catalog: what other programs
         // changed in place (no directory time tells) is caught up here.
@@ -98,6 +98,22 @@ impl Store {
             return Ok(());
         }
         self.scan_indexed(&ids, &mut visit)
+    }
+
+    /// `scan` for what names a session (a lookup by title, a title taken):
+    /// a header the index does not vouch for is read with its file's end
+    /// checked (`Check::Ends`), not every message, as the command that then
+    /// reads or rewrites the session checks them; nothing is cached from
+    /// such a pass. A large store without an index gets one first (a full
+    /// pass, once), so that later lookups stat its files instead.
+    pub(crate) fn scan_names(&self, mut visit: impl FnMut(Scanned)) -> Result<()> {
+        let ids = self.session_ids()?;
+        let mut reader = index::Reader::open(&self.home.join("index"));
+        if !reader.is_usable() && ids.len() >= index::MIN_SESSIONS {
+            return self.scan(visit);
+        }
+        let cache = if reader.is_usable() { Some(&mut reader) } else { None };
+        self.walk(&ids, cache, None, Check::Ends, &mut visit).map(drop)
     }
 
     /// Put a catalog built by a full pass in place, if the directory is
@@ -235,19 +251,19 @@ impl Store {
         if !reader.is_usable() {
             // No index yet: build one in this same pass.
             let mut writer = index::Writer::create(&index_path);
-            self.walk(ids, None, writer.as_mut(), visit)?;
+            self.walk(ids, None, writer.as_mut(), Check::Messages, visit)?;
             if let Some(_writer) = writer {
                 index::Writer::finish(_writer)
             }
             return Ok(());
         }
-        let stale = self.walk(ids, Some(&mut reader), None, visit)?;
+        let stale = self.walk(ids, Some(&mut reader), None, Check::Messages, visit)?;
         if stale > 64 + ids.len() / 64 {
             // Enough has changed that re-reading it every time costs more
             // than refreshing the index once.
             let mut reader = index::Reader::open(&index_path);
             if let Some(mut writer) = index::Writer::create(&index_path) {
-                self.walk(ids, Some(&mut reader), Some(&mut writer), &mut |_| {})?;
+                self.walk(ids, Some(&mut reader), Some(&mut writer), Check::Messages, &mut |_| {})?;
                 writer.finish();
             }
         }
@@ -259,17 +275,19 @@ impl Store {
     pub(crate) fn scan_ids(&self, ids: &[[u8; 22]], mut visit: impl FnMut(Scanned)) -> Result<()> {
         let mut reader = index::Reader::open(&self.home.join("index"));
         let cache = if reader.is_usable() { Some(&mut reader) } else { None };
-        self.walk(ids, cache, None, &mut visit).map(drop)
+        self.walk(ids, cache, None, Check::Messages, &mut visit).map(drop)
     }
 
     /// The merge of sorted IDs with the sorted index: a cached header when
     /// the file's stamp matches, else the file's own. Returns how many
-    /// files had to be read although an index was given.
+    /// files had to be read although an index was given; a file read is
+    /// checked as `check` says.
     fn walk(
         &self,
         ids: &[[u8; 22]],
         mut cache: Option<&mut index::Reader>,
         mut writer: Option<&mut index::Writer>,
+        check: Check,
         visit: &mut dyn FnMut(Scanned),
     ) -> Result<usize> {
         let mut stale = 0;
@@ -321,17 +339,23 @@ impl Store {
                     }
                     stale += 1;
                 }
-                self.read_one(id, writer.as_deref_mut(), visit);
+                self.read_one(id, check, writer.as_deref_mut(), visit);
             }
         }
         Ok(stale)
     }
 
     /// The header of one file read from the file itself, for `walk`.
-    fn read_one(&self, id: &str, writer: Option<&mut index::Writer>, visit: &mut dyn FnMut(Scanned)) {
+    fn read_one(
+        &self,
+        id: &str,
+        check: Check,
+        writer: Option<&mut index::Writer>,
+        visit: &mut dyn FnMut(Scanned),
+    ) {
         let dir_path = self.sessions_dir.as_path();
         let path = dir_path.join(format!("{id}.json"));
-        match read_header(&path, Check::Messages) {
+        match read_header(&path, check) {
             Err(HeaderError::Gone) => {} // deleted while we looked
             Err(HeaderError::Bad(why)) => {
                 visit(Scanned { dir: dir_path, id, size: None, header: Err(why), damaged_header: None })
@@ -344,7 +368,8 @@ impl Store {
                 damaged_header: Some(*header),
             }),
             Ok((header, stamp)) => {
-                if let Some(w) = writer {
+                // Only a header whose every message was checked is cached.
+                if let Some(w) = writer.filter(|_| check == Check::Messages) {
                     w.add(id, stamp, &header);
                 }
                 visit(Scanned {
