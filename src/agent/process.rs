@@ -34,8 +34,9 @@ pub(crate) struct Process {
     /// descriptor: waiting for the exit wakes at once instead of at the
     /// end of a nap.
     exit_watch: Option<std::os::fd::OwnedFd>,
-    /// What copies its stderr to a terminal (see `copy_stderr`).
-    stderr: Option<JoinHandle<()>>,
+    /// What reads its stderr: copying it to a terminal (see
+    /// `copy_stderr`), or keeping it (see `keep_stderr`).
+    stderr: Option<JoinHandle<Vec<u8>>>,
     /// The signal that stopped it (it read the terminal from the
     /// background, most likely), after which it was killed.
     stopped: Option<i32>,
@@ -55,11 +56,24 @@ impl Process {
     /// group of its own: Ctrl-C reaches hermes alone, which then stops the
     /// agent and everything it started, and keeps the chat.
     pub(crate) fn spawn(command: &mut Command) -> io::Result<(Process, ChildStdin, ChildStdout)> {
+        Process::start(command, false)
+    }
+
+    /// `spawn`, with what it writes on stderr kept for `kept_stderr`
+    /// (at most `KEPT_STDERR` bytes) instead of shown.
+    pub(crate) fn spawn_keeping_stderr(
+        command: &mut Command,
+    ) -> io::Result<(Process, ChildStdin, ChildStdout)> {
+        Process::start(command.stderr(Stdio::piped()), true)
+    }
+
+    fn start(command: &mut Command, keep: bool) -> io::Result<(Process, ChildStdin, ChildStdout)> {
         use std::os::unix::process::CommandExt;
         let mut child = command.process_group(0).spawn()?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let stderr = child.stderr.take().and_then(copy_stderr);
+        let stderr =
+            child.stderr.take().and_then(|pipe| if keep { keep_stderr(pipe) } else { copy_stderr(pipe) });
         let exit_watch = sys::exit_watch(child.id());
         Ok((
             Process { child, stop: Stop::No, exited: None, exit_watch, stderr, stopped: None },
@@ -187,16 +201,20 @@ impl Process {
     /// Let the copy of its stderr finish (it ends when nothing holds the
     /// pipe any more), for at most AFTER_EXIT: what hermes writes next
     /// comes after all the agent said. Something that left its group
-    /// holding the pipe is not waited for.
-    fn stderr_done(&mut self) {
-        let Some(copy) = self.stderr.take() else { return };
+    /// holding the pipe is not waited for. What was kept, if anything.
+    fn stderr_done(&mut self) -> Vec<u8> {
+        let Some(copy) = self.stderr.take() else { return Vec::new() };
         let until = Instant::now() + AFTER_EXIT;
         while !copy.is_finished() && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(2));
+            std::thread::sleep(Duration::from_millis(1));
         }
-        if copy.is_finished() {
-            let _ = copy.join();
-        }
+        if copy.is_finished() { copy.join().unwrap_or_default() } else { Vec::new() }
+    }
+
+    /// What it wrote on stderr, once it has exited, when it was started
+    /// by `spawn_keeping_stderr`.
+    pub(crate) fn kept_stderr(&mut self) -> Vec<u8> {
+        self.stderr_done()
     }
 
     /// Give up on the agent after an error of hermes' own: kill it and
@@ -213,7 +231,7 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
-        self.stderr_done();
+        let _ = self.stderr_done();
     }
 }
 
@@ -223,10 +241,32 @@ pub(crate) fn stderr_for() -> std::process::Stdio {
     if sys::isatty(2) { std::process::Stdio::piped() } else { std::process::Stdio::inherit() }
 }
 
+/// The most of a program's stderr `spawn_keeping_stderr` keeps; the rest
+/// is read and dropped.
+const KEPT_STDERR: usize = 64 << 10;
+
+/// Keep what a program writes on stderr (at most `KEPT_STDERR` bytes),
+/// read until nothing holds the pipe.
+fn keep_stderr(mut pipe: ChildStderr) -> Option<JoinHandle<Vec<u8>>> {
+    let keep = move || {
+        let (mut kept, mut buf) = (Vec::new(), [0u8; 4096]);
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => kept.extend_from_slice(&buf[..n.min(KEPT_STDERR.saturating_sub(kept.len()))]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        kept
+    };
+    std::thread::Builder::new().name("agent-stderr".into()).spawn(keep).ok()
+}
+
 /// Copy what the agent writes on stderr to hermes's stderr, a terminal, as
 /// its reply is shown: through the gate, colours let through (and reset at
 /// the end) where they may be.
-fn copy_stderr(mut pipe: ChildStderr) -> Option<JoinHandle<()>> {
+fn copy_stderr(mut pipe: ChildStderr) -> Option<JoinHandle<Vec<u8>>> {
     let copy = move || {
         let mut filter = crate::text::TerminalFilter::new(crate::text::colors_allowed());
         let mut buf = [0u8; 4096];
@@ -245,6 +285,7 @@ fn copy_stderr(mut pipe: ChildStderr) -> Option<JoinHandle<()>> {
             rest.push_str("\x1b[0m");
         }
         let _ = sys::write_fd(2, rest.as_bytes());
+        Vec::new()
     };
     std::thread::Builder::new().name("agent-stderr".into()).spawn(copy).ok()
 }
