@@ -183,6 +183,35 @@ test_expect_success SERVER 'openai-compatible: curl not there is "not installed"
 	each_way curl_cannot_start
 '
 
+# A curl that says much on stderr (more than a pipe holds) before its
+# answer, then fails as curl does.
+talkative_curl() {
+	mkdir -p talkative &&
+	cat >talkative/curl <<-\EOF &&
+	#!/bin/sh
+	cat >/dev/null
+	i=0
+	while test $i -lt 3000; do
+		echo "curl: a long complaint, line $i, of a curl that says much before it answers" >&2
+		i=$((i + 1))
+	done
+	printf "data: {\"choices\":[{\"delta\":{\"content\":\"spoke\"}}]}\n\n"
+	printf 200 >&2
+	exit 56
+	EOF
+	chmod +x talkative/curl
+}
+
+test_expect_success 'openai-compatible: a curl that writes more than a pipe holds on stderr is read on, and its last words said' '
+	talkative_curl &&
+	test_expect_code 3 env PATH="$PWD/talkative:$PATH" OPENAI_BASE_URL=http://127.0.0.1:9/v1 \
+		timeout 60 hermes chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
+	echo spoke >expect &&
+	test_cmp expect out &&
+	grep "^curl: a long complaint, line 2999, of a curl" err &&
+	grep "^openai-compatible: the request to http://127.0.0.1:9/v1/chat/completions failed (curl exit status 56)$" err
+'
+
 test_expect_success SERVER,DASH 'openai-compatible runs under dash' '
 	OPENAI_MODEL=m hermes chat --agent "dash $AGENTS/openai-compatible" -q hi >out &&
 	grep "^Hello from the fake server$" out

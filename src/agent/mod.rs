@@ -342,7 +342,8 @@ impl Agent {
         let key = self.key.as_ref().map(|k| k.fetch(limit)).transpose()?;
         let key = key.as_deref();
         if let Some(url) = &self.server {
-            return self.start_curl(header, url, key);
+            let model = header.model.clone().or_else(|| self.model.clone());
+            return self.start_curl(model, url, key);
         }
         // A command of one plain word is what `sh -c` would run, started
         // without the shell in between; if it cannot be started so (not
@@ -365,10 +366,25 @@ impl Agent {
         Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model })
     }
 
+    /// Whether the agent reads nothing of the session but its input: hermes's
+    /// own request (curl), which may then start before the message is
+    /// saved, with `start_request` (it gets its input only after).
+    pub(crate) fn reads_input_only(&self) -> bool {
+        self.server.is_some() && self.starts_at_once()
+    }
+
+    /// `start` for an agent that `reads_input_only`, its request naming
+    /// `model`.
+    pub(crate) fn start_request(&self, model: Option<String>) -> Result<Started<'_>> {
+        let url = self.server.as_deref().expect("reads_input_only");
+        let key = self.key.as_ref().map(|k| k.fetch(Duration::from_secs(KEY_COMMAND_SECONDS))).transpose()?;
+        self.start_curl(model, url, key.as_deref())
+    }
+
     /// `start` for the shipped `openai-compatible`: curl itself, posting
     /// to `url` (see `curl`), with the key the script would send: the one
     /// configured, else `$OPENAI_API_KEY`.
-    fn start_curl(&self, header: &Header, url: &str, key: Option<&str>) -> Result<Started<'_>> {
+    fn start_curl(&self, model: Option<String>, url: &str, key: Option<&str>) -> Result<Started<'_>> {
         let from_env = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.is_empty());
         let key = key.or(from_env.as_deref());
         let cannot =
@@ -381,7 +397,6 @@ impl Agent {
             let status = curl::not_started(&e);
             Error::Agent(format!("agent '{}' exited with status {status}", self.command))
         })?;
-        let model = header.model.clone().or_else(|| self.model.clone());
         Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model })
     }
 }

@@ -34,9 +34,10 @@ pub(crate) struct Process {
     /// descriptor: waiting for the exit wakes at once instead of at the
     /// end of a nap.
     exit_watch: Option<std::os::fd::OwnedFd>,
-    /// What reads its stderr: copying it to a terminal (see
-    /// `copy_stderr`), or keeping it (see `keep_stderr`).
-    stderr: Option<JoinHandle<Vec<u8>>>,
+    /// What copies its stderr to a terminal (see `copy_stderr`).
+    stderr: Option<JoinHandle<()>>,
+    /// Its stderr, kept rather than shown (see `spawn_keeping_stderr`).
+    kept: Option<Kept>,
     /// The signal that stopped it (it read the terminal from the
     /// background, most likely), after which it was killed.
     stopped: Option<i32>,
@@ -60,7 +61,7 @@ impl Process {
     }
 
     /// `spawn`, with what it writes on stderr kept for `kept_stderr`
-    /// (at most `KEPT_STDERR` bytes) instead of shown.
+    /// (its last `KEPT_STDERR` bytes) instead of shown.
     pub(crate) fn spawn_keeping_stderr(
         command: &mut Command,
     ) -> io::Result<(Process, ChildStdin, ChildStdout)> {
@@ -72,11 +73,13 @@ impl Process {
         let mut child = command.process_group(0).spawn()?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let stderr =
-            child.stderr.take().and_then(|pipe| if keep { keep_stderr(pipe) } else { copy_stderr(pipe) });
+        let (stderr, kept) = match child.stderr.take() {
+            Some(pipe) if keep => (None, Some(Kept { pipe: Some(pipe), bytes: Vec::new() })),
+            pipe => (pipe.and_then(copy_stderr), None),
+        };
         let exit_watch = sys::exit_watch(child.id());
         Ok((
-            Process { child, stop: Stop::No, exited: None, exit_watch, stderr, stopped: None },
+            Process { child, stop: Stop::No, exited: None, exit_watch, stderr, kept, stopped: None },
             stdin,
             stdout,
         ))
@@ -118,6 +121,11 @@ impl Process {
     /// to hermes, from its own process group) would wait for ever, and is
     /// killed; notice the agent's exit. Returns whether a signal was caught.
     pub(crate) fn check(&mut self) -> io::Result<bool> {
+        // What it wrote on a kept stderr is taken now and then: it never
+        // waits on a full pipe.
+        if let Some(kept) = &mut self.kept {
+            kept.take(Duration::ZERO);
+        }
         let caught = sys::take_signal().is_some();
         if caught {
             self.stop();
@@ -201,20 +209,33 @@ impl Process {
     /// Let the copy of its stderr finish (it ends when nothing holds the
     /// pipe any more), for at most AFTER_EXIT: what hermes writes next
     /// comes after all the agent said. Something that left its group
-    /// holding the pipe is not waited for. What was kept, if anything.
-    fn stderr_done(&mut self) -> Vec<u8> {
-        let Some(copy) = self.stderr.take() else { return Vec::new() };
+    /// holding the pipe is not waited for.
+    fn stderr_done(&mut self) {
+        let Some(copy) = self.stderr.take() else { return };
         let until = Instant::now() + AFTER_EXIT;
         while !copy.is_finished() && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(1));
         }
-        if copy.is_finished() { copy.join().unwrap_or_default() } else { Vec::new() }
+        if copy.is_finished() {
+            let _ = copy.join();
+        }
     }
 
     /// What it wrote on stderr, once it has exited, when it was started
-    /// by `spawn_keeping_stderr`.
+    /// by `spawn_keeping_stderr`: up to the pipe's end, waited for at most
+    /// AFTER_EXIT (something it left may hold the pipe).
     pub(crate) fn kept_stderr(&mut self) -> Vec<u8> {
-        self.stderr_done()
+        let Some(mut kept) = self.kept.take() else { return Vec::new() };
+        let until = Instant::now() + AFTER_EXIT;
+        while kept.pipe.is_some() {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            kept.take(left);
+        }
+        let extra = kept.bytes.len().saturating_sub(KEPT_STDERR);
+        kept.bytes.split_off(extra)
     }
 
     /// Give up on the agent after an error of hermes' own: kill it and
@@ -231,7 +252,7 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
-        let _ = self.stderr_done();
+        self.stderr_done();
     }
 }
 
@@ -241,32 +262,49 @@ pub(crate) fn stderr_for() -> std::process::Stdio {
     if sys::isatty(2) { std::process::Stdio::piped() } else { std::process::Stdio::inherit() }
 }
 
-/// The most of a program's stderr `spawn_keeping_stderr` keeps; the rest
-/// is read and dropped.
+/// The most of a program's stderr `spawn_keeping_stderr` keeps: its last
+/// bytes; what came before is read and dropped.
 const KEPT_STDERR: usize = 64 << 10;
 
-/// Keep what a program writes on stderr (at most `KEPT_STDERR` bytes),
-/// read until nothing holds the pipe.
-fn keep_stderr(mut pipe: ChildStderr) -> Option<JoinHandle<Vec<u8>>> {
-    let keep = move || {
-        let (mut kept, mut buf) = (Vec::new(), [0u8; 4096]);
-        loop {
+/// A program's stderr being kept: read by hermes's own thread as it looks
+/// at the program (`Process::check`), not by a thread of its own, which
+/// could wake late on a busy machine.
+struct Kept {
+    /// None once it has ended.
+    pipe: Option<ChildStderr>,
+    bytes: Vec<u8>,
+}
+
+impl Kept {
+    /// Read what is there, waiting at most `patience` for the first bytes.
+    fn take(&mut self, patience: Duration) {
+        let Some(pipe) = &mut self.pipe else { return };
+        let mut buf = [0u8; 4096];
+        let mut wait = patience;
+        while let Ok(true) = sys::wait_readable(pipe.as_raw_fd(), wait) {
+            wait = Duration::ZERO;
             match pipe.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => kept.extend_from_slice(&buf[..n.min(KEPT_STDERR.saturating_sub(kept.len()))]),
+                Ok(n) if n > 0 => {
+                    // The last words count (curl's status comes last).
+                    self.bytes.extend_from_slice(&buf[..n]);
+                    if self.bytes.len() > 2 * KEPT_STDERR {
+                        self.bytes.drain(..self.bytes.len() - KEPT_STDERR);
+                    }
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => break,
+                _ => {
+                    self.pipe = None;
+                    return;
+                }
             }
         }
-        kept
-    };
-    std::thread::Builder::new().name("agent-stderr".into()).spawn(keep).ok()
+    }
 }
 
 /// Copy what the agent writes on stderr to hermes's stderr, a terminal, as
 /// its reply is shown: through the gate, colours let through (and reset at
 /// the end) where they may be.
-fn copy_stderr(mut pipe: ChildStderr) -> Option<JoinHandle<Vec<u8>>> {
+fn copy_stderr(mut pipe: ChildStderr) -> Option<JoinHandle<()>> {
     let copy = move || {
         let mut filter = crate::text::TerminalFilter::new(crate::text::colors_allowed());
         let mut buf = [0u8; 4096];
@@ -285,7 +323,6 @@ fn copy_stderr(mut pipe: ChildStderr) -> Option<JoinHandle<Vec<u8>>> {
             rest.push_str("\x1b[0m");
         }
         let _ = sys::write_fd(2, rest.as_bytes());
-        Vec::new()
     };
     std::thread::Builder::new().name("agent-stderr".into()).spawn(copy).ok()
 }
