@@ -94,7 +94,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let mut printer = Printer::new(json, None);
     let budget = crate::settings::Settings::of_file(store)
         .map_or(crate::store::context::DEFAULT_BUDGET, |s| s.budget());
-    printer.budget = Some(crate::view::list::Budget { dir: store.sessions_dir().to_path_buf(), budget });
+    printer.budget = Some(crate::view::list::Budget { measures: store.measures(), budget });
     let (shown, total) = if limit <= PAGE {
         let listing = collect(store, terminal.as_ref(), limit, &filter)?;
         printer.current = listing.current.clone();
@@ -164,6 +164,10 @@ fn list_in_pages(
             if let Ok(h) = entry.header
                 && let Some(&i) = slot_of.get(&session::id_key(&h.id))
             {
+                // What the scan knows each holds, for --json and the '!'.
+                if let (Some(budget), Some(measure)) = (&printer.budget, entry.measure) {
+                    budget.measures.know(&h.id, measure);
+                }
                 slots[i] = Some(h);
             }
         })?;

@@ -25,6 +25,11 @@ pub(crate) struct Scanned<'a> {
     /// When `header` is Err because a message is damaged: the header,
     /// which still names the session (its title is taken, and finds it).
     pub(crate) damaged_header: Option<Header>,
+    /// What its messages hold, when the scan knows (every message read,
+    /// or the index vouches for the file).
+    pub(crate) measure: Option<context::Measure>,
+    /// The file's stamp, when the scan learned it.
+    pub(crate) stamp: Option<index::Stamp>,
 }
 
 impl Scanned<'_> {
@@ -320,13 +325,15 @@ impl Store {
                                 size: None,
                                 header: Err(e.to_string()),
                                 damaged_header: None,
+                                measure: None,
+                                stamp: None,
                             });
                             continue;
                         }
                     };
                     if let Some(entry) = cached.filter(|e| Some(e.stamp) == stamp) {
                         if let Some(w) = writer.as_mut() {
-                            w.add(id, entry.stamp, &entry.header);
+                            w.add(id, entry.stamp, &entry.header, &entry.measure);
                         }
                         visit(Scanned {
                             dir: dir_path,
@@ -334,6 +341,8 @@ impl Store {
                             size: Some(entry.stamp.size),
                             header: Ok(entry.header),
                             damaged_header: None,
+                            measure: Some(entry.measure),
+                            stamp: Some(entry.stamp),
                         });
                         continue;
                     }
@@ -355,22 +364,23 @@ impl Store {
     ) {
         let dir_path = self.sessions_dir.as_path();
         let path = dir_path.join(format!("{id}.json"));
+        let unread = |header, damaged_header| Scanned {
+            dir: dir_path,
+            id,
+            size: None,
+            header,
+            damaged_header,
+            measure: None,
+            stamp: None,
+        };
         match read_header(&path, check) {
             Err(HeaderError::Gone) => {} // deleted while we looked
-            Err(HeaderError::Bad(why)) => {
-                visit(Scanned { dir: dir_path, id, size: None, header: Err(why), damaged_header: None })
-            }
-            Err(HeaderError::Damaged { header, why }) => visit(Scanned {
-                dir: dir_path,
-                id,
-                size: None,
-                header: Err(why),
-                damaged_header: Some(*header),
-            }),
-            Ok((header, stamp)) => {
+            Err(HeaderError::Bad(why)) => visit(unread(Err(why), None)),
+            Err(HeaderError::Damaged { header, why }) => visit(unread(Err(why), Some(*header))),
+            Ok((header, stamp, measure)) => {
                 // Only a header whose every message was checked is cached.
-                if let Some(w) = writer.filter(|_| check == Check::Messages) {
-                    w.add(id, stamp, &header);
+                if let (Some(w), Some(m)) = (writer, &measure) {
+                    w.add(id, stamp, &header, m);
                 }
                 visit(Scanned {
                     dir: dir_path,
@@ -378,6 +388,8 @@ impl Store {
                     size: Some(stamp.size),
                     header: Ok(header),
                     damaged_header: None,
+                    measure,
+                    stamp: Some(stamp),
                 })
             }
         }
@@ -395,7 +407,7 @@ impl Store {
             return Ok(None);
         };
         match read_header(&path, check) {
-            Ok((h, _)) => Ok(Some(h)),
+            Ok((h, ..)) => Ok(Some(h)),
             Err(HeaderError::Gone) => Ok(None),
             Err(HeaderError::Bad(why)) => Err(Error::Corrupt { path, why }),
             Err(HeaderError::Damaged { why, .. }) => Err(super::damaged_session(&path, why)),
@@ -476,7 +488,7 @@ fn check_file_name(path: &Path, header: &Header) -> std::result::Result<(), Stri
 const STAT_BATCH: usize = 8192;
 
 /// How many threads stat the files of a scan of `files` files.
-fn stat_threads(files: usize) -> usize {
+pub(super) fn stat_threads(files: usize) -> usize {
     if files < 2048 {
         return 1;
     }
@@ -485,7 +497,11 @@ fn stat_threads(files: usize) -> usize {
 
 /// The stamps of these session files in `dir`, in order, looked up by up
 /// to `threads` threads.
-fn stamps_in(dir: &fs::File, ids: &[[u8; 22]], threads: usize) -> Vec<io::Result<Option<index::Stamp>>> {
+pub(super) fn stamps_in(
+    dir: &fs::File,
+    ids: &[[u8; 22]],
+    threads: usize,
+) -> Vec<io::Result<Option<index::Stamp>>> {
     let stat_each = |ids: &[[u8; 22]]| -> Vec<io::Result<Option<index::Stamp>>> {
         let mut name = *b"YYYYMMDD_HHMMSS_xxxxxx.json\0";
         ids.iter()
@@ -523,9 +539,11 @@ pub(super) enum Check {
     Ends,
 }
 
-/// The header of a session file, checked as `check` says. A file written
-/// by a newer hermes is taken at its header's word: its layout may differ.
-fn read_header(path: &Path, check: Check) -> std::result::Result<(Header, index::Stamp), HeaderError> {
+/// The header of a session file, checked as `check` says, its stamp, and
+/// what its messages hold when every one was read. A file written by a
+/// newer hermes is taken at its header's word: its layout may differ.
+type Read = (Header, index::Stamp, Option<context::Measure>);
+fn read_header(path: &Path, check: Check) -> std::result::Result<Read, HeaderError> {
     let (file, meta) = match fsio::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(HeaderError::Gone),
@@ -550,21 +568,19 @@ fn read_header(path: &Path, check: Check) -> std::result::Result<(Header, index:
         Ok(n) => tail[..n].to_vec(),
         Err(e) => return Err(HeaderError::Bad(e.to_string())),
     };
-    let reader = format::read(file).map_err(bad)?;
+    let mut reader = format::read(file).map_err(bad)?;
     check_file_name(path, reader.header()).map_err(HeaderError::Bad)?;
-    let header = if reader.header().format > FORMAT {
-        reader.header().clone()
-    } else if check == Check::Ends && format::ends_like_a_session(&tail) {
+    let header = reader.header().clone();
+    let stamp = index::Stamp::of(&meta);
+    if header.format > FORMAT || check == Check::Ends && format::ends_like_a_session(&tail) {
         // A file cut short (a full disk, a copy interrupted) still has its
         // header; its end tells (and then every message, which says where).
-        reader.header().clone()
-    } else {
-        let header = reader.header().clone();
-        match reader.check() {
-            Ok(header) => header,
-            Err(Fault::Message(why)) => return Err(HeaderError::Damaged { header: Box::new(header), why }),
-            Err(fault) => return Err(bad(fault)),
-        }
-    };
-    Ok((header, index::Stamp::of(&meta)))
+        return Ok((header, stamp, None));
+    }
+    // Every message checked, and measured on the way.
+    match context::measure(&mut reader) {
+        Ok(measure) => Ok((header, stamp, Some(measure))),
+        Err(Fault::Message(why)) => Err(HeaderError::Damaged { header: Box::new(header), why }),
+        Err(fault) => Err(bad(fault)),
+    }
 }

@@ -17,9 +17,9 @@ use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, option};
 use crate::error::{Error, Result};
 use crate::fsio::Batch;
 use crate::output;
-use crate::store::Store;
 use crate::store::format;
 use crate::store::session::{self, Session};
+use crate::store::{Settling, Store};
 use crate::text::counted;
 
 use source::Incoming;
@@ -135,7 +135,8 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     if !args.dry_run {
         remove_left_behind(store)?;
     }
-    let mut taken = Taken::of(store)?;
+    let mut settling = Settling::new();
+    let mut taken = Taken::of(store, &mut settling)?;
     taken.note_short_ids(incoming_ids);
     let (mut imported, mut skipped, mut retitled) = (0usize, 0usize, 0usize);
     let mut models_cleaned = Cleaned::default();
@@ -183,15 +184,18 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             return Ok(());
         }
         let path = store.session_path(&s.header.id).expect("valid IDs only");
-        batch.add(&path, &format::encode(&s.header, &s.messages))?;
+        batch.add(&path, &format::encode(&s.header, &s.messages), Some(dated(s.header.updated_at)))?;
+        settling.wrote(&s.header, &s.messages);
         if batch.len() >= COMMIT_EVERY {
-            let existed = batch.commit()?;
-            (imported, skipped) = (imported - existed, skipped + existed);
+            commit(&mut batch, (&mut imported, &mut skipped), &mut settling)?;
         }
         Ok(())
     })?;
-    let existed = batch.commit()?;
-    (imported, skipped) = (imported - existed, skipped + existed);
+    commit(&mut batch, (&mut imported, &mut skipped), &mut settling)?;
+    if !args.dry_run {
+        // The store ready for the first listing: index and catalog.
+        settling.finish(store);
+    }
     drop(progress);
     report(&tally, imported, skipped, retitled, args.dry_run);
     models_cleaned.report();
@@ -199,6 +203,31 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         0 => Ok(()),
         damaged => Err(Error::ImportIncomplete { name, damaged, dry_run: args.dry_run }),
     }
+}
+
+/// Make what is staged durable; a session someone else made meanwhile is
+/// skipped, not imported (and the store's settling is told).
+fn commit(
+    batch: &mut Batch,
+    (imported, skipped): (&mut usize, &mut usize),
+    settling: &mut Settling,
+) -> Result<()> {
+    let existed = batch.commit()?;
+    (*imported, *skipped) = (*imported - existed, *skipped + existed);
+    if existed > 0 {
+        settling.unsure();
+    }
+    Ok(())
+}
+
+/// The modification time of an imported session's file: the session's
+/// last activity, or a few seconds ago for one without a past time (see
+/// store::settle: the index caches a file only once its time is settled).
+fn dated(updated_at: f64) -> std::time::SystemTime {
+    let settled = crate::time::now() - 3.0;
+    let secs =
+        if updated_at.is_finite() && (0.0..=settled).contains(&updated_at) { updated_at } else { settled };
+    std::time::UNIX_EPOCH + std::time::Duration::from_secs_f64(secs.max(0.0))
 }
 
 /// What an import (or any write) killed midway left in `sessions/` goes
@@ -284,7 +313,8 @@ struct Taken {
 }
 
 impl Taken {
-    fn of(store: &Store) -> Result<Taken> {
+    /// What the store holds, each session also noted for `settling`.
+    fn of(store: &Store, settling: &mut Settling) -> Result<Taken> {
         let mut taken = Taken {
             ids: HashSet::new(),
             stored: HashSet::new(),
@@ -299,9 +329,11 @@ impl Taken {
             taken.note_short_ids(taken.stored.clone());
             store.scan(|entry| match &entry.header {
                 Ok(h) => {
+                    settling.saw(&entry);
                     taken.titles.insert(title_key(&h.title));
                 }
                 Err(why) => {
+                    settling.saw(&entry);
                     // A damaged session's title stays taken.
                     if let Some(h) = &entry.damaged_header {
                         taken.titles.insert(title_key(&h.title));
