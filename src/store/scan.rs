@@ -221,6 +221,25 @@ impl Store {
         Some(())
     }
 
+    /// The sessions whose title or ID starts with `prefix` (letters of any
+    /// case alike), newest first, as completion offers them: from the
+    /// catalog alone, each session's file not read (an offer, not an
+    /// answer: the command then finds the session by its name as always;
+    /// those appended to since it was written have their time from their
+    /// own file). None when the catalog cannot say (see `by_activity`).
+    pub(crate) fn starting(&self, prefix: &str) -> Option<Vec<catalog::Entry>> {
+        let (state, catalog) = self.catalog()?;
+        if catalog.damaged > 0 {
+            return None;
+        }
+        let mut found = catalog.starting(prefix)?;
+        for entry in found.iter_mut().filter(|e| state.journal.contains(&e.id)) {
+            entry.updated_at = self.header(entry.id()).ok()??.updated_at;
+        }
+        found.sort_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
+        Some(found)
+    }
+
     /// The sessions titled any of `titles`, each checked against its own
     /// file; None when the catalog cannot say (missing, stale, damaged, no
     /// such title, or a session it names says otherwise), and every file
