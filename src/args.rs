@@ -464,17 +464,62 @@ pub(crate) fn peek_word(parser: &mut lexopt::Parser) -> Option<String> {
 
 /// Read `spec`'s arguments: its options in any order, its positional
 /// arguments in theirs, `-h`/`--help` anywhere (`Error::HelpWanted`).
+/// The reading is `read`'s, the same code for every command; only what
+/// each entry does to the typed arguments is `A`'s own.
 pub(crate) fn parse<A>(spec: &Spec<A>, parser: &mut lexopt::Parser) -> Result<A> {
     let mut args = (spec.start)();
-    let mut given = vec![false; spec.options.len()];
+    let shape = Shape {
+        path: spec.path,
+        flags: spec.options.iter().map(|o| &o.flag).collect(),
+        args: spec.args.iter().map(|p| &p.arg).collect(),
+    };
+    read(&shape, parser, &mut |step| match step {
+        Step::Option(at, value) => match spec.options[at].apply {
+            Apply::Flag(set) => {
+                set(&mut args);
+                Ok(())
+            }
+            Apply::Value(set) => set(&mut args, value),
+        },
+        Step::Word(at, word) => (spec.args[at].set)(&mut args, word),
+        Step::Stray(word) => Err(match spec.stray {
+            Some(stray) => stray(&args, &word),
+            None => Error::usage(format!("{}: unexpected argument '{word}'; quote names with spaces", spec.path)),
+        }),
+    })?;
+    (spec.finish)(args)
+}
+
+/// A command's options and arguments as the reading sees them, whatever
+/// its arguments' type.
+struct Shape<'a> {
+    path: &'static str,
+    flags: Vec<&'a Flag>,
+    args: Vec<&'a Arg>,
+}
+
+/// What the reading found, for the command's entries to apply.
+enum Step {
+    /// The option at this place of the command's table, with its value
+    /// (what `Given` holds for a flag is not read).
+    Option(usize, Given),
+    /// A word for the positional argument at this place.
+    Word(usize, Given),
+    /// A word no positional argument takes.
+    Stray(String),
+}
+
+/// The one loop of the command line's reading (see `parse`).
+fn read(shape: &Shape, parser: &mut lexopt::Parser, apply: &mut dyn FnMut(Step) -> Result<()>) -> Result<()> {
+    let mut given = vec![false; shape.flags.len()];
     let mut words = Words::default();
     while let Some(arg) = parser.next()? {
         let found = match &arg {
             Short('h') | Long("help") => return Err(Error::HelpWanted),
-            Short(c) => spec.options.iter().position(|o| o.flag.short_char() == Some(*c)),
-            Long(name) => spec.options.iter().position(|o| o.flag.long.strip_prefix("--") == Some(name)),
+            Short(c) => shape.flags.iter().position(|f| f.short_char() == Some(*c)),
+            Long(name) => shape.flags.iter().position(|f| f.long.strip_prefix("--") == Some(name)),
             Value(word) => {
-                words.take(spec, &mut args, word.clone())?;
+                words.take(shape, word.clone(), apply)?;
                 continue;
             }
         };
@@ -484,66 +529,59 @@ pub(crate) fn parse<A>(spec: &Spec<A>, parser: &mut lexopt::Parser) -> Result<A>
                 Long(name) => format!("--{name}"),
                 Value(_) => unreachable!(),
             };
-            return Err(unknown_option(spec, option));
+            return Err(unknown_option(shape, option));
         };
-        let option = &spec.options[at];
-        check_once(spec, &given, at)?;
+        let flag = shape.flags[at];
+        check_once(shape, &given, at)?;
         given[at] = true;
-        match option.apply {
-            Apply::Flag(set) => set(&mut args),
-            Apply::Value(set) => {
-                let optional = option.flag.value.is_some_and(|v| v.optional);
-                let value = if optional {
-                    match parser.optional_value() {
-                        Some(v) => Some(v),
-                        None => peek_word(parser).map(|_| parser.value()).transpose()?,
-                    }
-                } else {
-                    Some(parser.value()?)
-                };
-                set(&mut args, Given { what: option.flag.long, value })?;
-            }
-        }
+        let value = match flag.value {
+            None => None,
+            Some(v) if v.optional => match parser.optional_value() {
+                Some(v) => Some(v),
+                None => peek_word(parser).map(|_| parser.value()).transpose()?,
+            },
+            Some(_) => Some(parser.value()?),
+        };
+        apply(Step::Option(at, Given { what: flag.long, value }))?;
     }
-    words.finish(spec)?;
-    if let Some(missing) = spec.options.iter().zip(&given).find(|(o, given)| o.flag.required && !**given) {
-        let flag = &missing.0.flag;
+    words.finish(shape)?;
+    if let Some(flag) = shape.flags.iter().zip(&given).find(|(f, given)| f.required && !**given).map(|(f, _)| f) {
         let value = flag.value.map(|v| format!(" {}", v.name)).unwrap_or_default();
         return Err(Error::usage(format!(
             "{}: {}{value} is required; see 'hermes {} --help'",
-            spec.path, flag.long, spec.path
+            shape.path, flag.long, shape.path
         )));
     }
-    (spec.finish)(args)
+    Ok(())
 }
 
 /// An option given twice, or with another of its group.
-fn check_once<A>(spec: &Spec<A>, given: &[bool], at: usize) -> Result<()> {
-    let flag = &spec.options[at].flag;
+fn check_once(shape: &Shape, given: &[bool], at: usize) -> Result<()> {
+    let flag = shape.flags[at];
     if given[at] && !flag.repeats {
         return Err(Error::usage(format!("{} given twice", flag.named())));
     }
-    let rival = spec.options.iter().zip(given).find(|(o, given)| {
-        **given && flag.group != 0 && o.flag.group == flag.group && o.flag.long != flag.long
-    });
+    let rival = shape
+        .flags
+        .iter()
+        .zip(given)
+        .find(|(f, given)| **given && flag.group != 0 && f.group == flag.group && f.long != flag.long);
     match rival {
-        Some((other, _)) => {
-            Err(Error::usage(format!("{} and {}: one of them, once", other.flag.named(), flag.named())))
-        }
+        Some((other, _)) => Err(Error::usage(format!("{} and {}: one of them, once", other.named(), flag.named()))),
         None => Ok(()),
     }
 }
 
-/// An option `spec` does not take, with the nearest it does.
-fn unknown_option<A>(spec: &Spec<A>, option: String) -> Error {
+/// An option the command does not take, with the nearest it does.
+fn unknown_option(shape: &Shape, option: String) -> Error {
     // A one-letter option is one edit from every other: no guess.
     let did_you_mean = if option.starts_with("--") {
-        let spellings = spec.options.iter().flat_map(|o| o.flag.spellings()).chain(HELP.spellings());
+        let spellings = shape.flags.iter().flat_map(|f| f.spellings()).chain(HELP.spellings());
         crate::text::nearest(&option, spellings).map(str::to_string)
     } else {
         None
     };
-    Error::UnknownOption { option, did_you_mean, command: spec.path }
+    Error::UnknownOption { option, did_you_mean, command: shape.path }
 }
 
 /// The positional arguments as they come.
@@ -556,19 +594,12 @@ struct Words {
 }
 
 impl Words {
-    fn take<A>(&mut self, spec: &Spec<A>, args: &mut A, word: OsString) -> Result<()> {
-        let Some(positional) = spec.args.get(self.next) else {
-            let shown = word.to_string_lossy().into_owned();
-            return Err(match spec.stray {
-                Some(stray) => stray(args, &shown),
-                None => Error::usage(format!(
-                    "{}: unexpected argument '{shown}'; quote names with spaces",
-                    spec.path
-                )),
-            });
+    fn take(&mut self, shape: &Shape, word: OsString, apply: &mut dyn FnMut(Step) -> Result<()>) -> Result<()> {
+        let Some(arg) = shape.args.get(self.next) else {
+            return apply(Step::Stray(word.to_string_lossy().into_owned()));
         };
-        (positional.set)(args, Given { what: positional.arg.name, value: Some(word) })?;
-        if positional.arg.many {
+        apply(Step::Word(self.next, Given { what: arg.name, value: Some(word) }))?;
+        if arg.many {
             self.many += 1;
         } else {
             self.next += 1;
@@ -577,20 +608,20 @@ impl Words {
     }
 
     /// The arguments still missing, named in one error.
-    fn finish<A>(&self, spec: &Spec<A>) -> Result<()> {
-        let missing: Vec<String> = spec.args[self.next.min(spec.args.len())..]
+    fn finish(&self, shape: &Shape) -> Result<()> {
+        let missing: Vec<String> = shape.args[self.next.min(shape.args.len())..]
             .iter()
-            .filter(|p| !(p.arg.optional || p.arg.many && self.many > 0))
-            .map(|p| p.arg.name.replace('|', " or "))
+            .filter(|a| !(a.optional || a.many && self.many > 0))
+            .map(|a| a.name.replace('|', " or "))
             .collect();
         if missing.is_empty() {
             return Ok(());
         }
         Err(Error::usage(format!(
             "{}: missing {}; see 'hermes {} --help'",
-            spec.path,
+            shape.path,
             missing.join(" and "),
-            spec.path
+            shape.path
         )))
     }
 }

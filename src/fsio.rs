@@ -295,8 +295,15 @@ impl Batch {
         self.pending.len()
     }
 
-    /// Stage `contents` for `target`, which must not exist yet.
-    pub(crate) fn add(&mut self, target: &Path, contents: &[u8]) -> Result<()> {
+    /// Stage `contents` for `target`, which must not exist yet; with
+    /// `modified`, its modification time set to that (a time in the past:
+    /// what it holds was made then).
+    pub(crate) fn add(
+        &mut self,
+        target: &Path,
+        contents: &[u8],
+        modified: Option<std::time::SystemTime>,
+    ) -> Result<()> {
         if sys::write_aborted() {
             return Err(Error::Interrupted); // Drop removes what is staged
         }
@@ -312,6 +319,10 @@ impl Batch {
         if let Err(e) = file.write_all(contents) {
             let _ = fs::remove_file(&temp);
             return Err(Error::io(target, e));
+        }
+        if let Some(modified) = modified {
+            // Only a cache's hint (see store::settle): a failure costs speed.
+            let _ = file.set_modified(modified);
         }
         self.pending.push((temp, target.to_path_buf()));
         Ok(())
@@ -443,8 +454,8 @@ mod tests {
     fn batch_commit_never_replaces_a_file() {
         let dir = scratch("batch-exists");
         let mut batch = Batch::new(&dir);
-        batch.add(&dir.join("a.json"), b"new a").unwrap();
-        batch.add(&dir.join("b.json"), b"new b").unwrap();
+        batch.add(&dir.join("a.json"), b"new a", None).unwrap();
+        batch.add(&dir.join("b.json"), b"new b", None).unwrap();
         // Appeared after the caller looked: a damaged file and a symlink.
         fs::write(dir.join("a.json"), b"damaged").unwrap();
         std::os::unix::fs::symlink("elsewhere", dir.join("b.json")).unwrap();
@@ -459,10 +470,10 @@ mod tests {
     fn batch_commit_that_fails_leaves_no_temporaries() {
         let dir = scratch("batch-fails");
         let mut batch = Batch::new(&dir);
-        batch.add(&dir.join("a.json"), b"a").unwrap();
+        batch.add(&dir.join("a.json"), b"a", None).unwrap();
         // A target the commit cannot create: its directory is missing.
-        batch.add(&dir.join("missing/b.json"), b"b").unwrap();
-        batch.add(&dir.join("c.json"), b"c").unwrap();
+        batch.add(&dir.join("missing/b.json"), b"b", None).unwrap();
+        batch.add(&dir.join("c.json"), b"c", None).unwrap();
         assert!(batch.commit().is_err());
         assert_eq!(names(&dir), ["a.json"]);
         assert_eq!(batch.len(), 0);

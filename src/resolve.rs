@@ -256,7 +256,7 @@ fn by_title(store: &Store, name: &str) -> Result<Titled> {
     let mut exact: Vec<Header> = Vec::new();
     let mut closest = crate::suggest::ClosestTitles::new(wanted);
     let mut damaged: Vec<(PathBuf, String)> = Vec::new();
-    store.scan(|entry| {
+    store.scan_names(|entry| {
         let path = entry.path();
         // A file whose messages are damaged keeps its title (and is found
         // by it, to be refused with the way to mend it): never a second
@@ -316,7 +316,7 @@ fn ambiguous(name: &str, sessions: Vec<Header>) -> Error {
 pub(crate) fn titled(store: &Store, name: &str) -> Result<Vec<Header>> {
     let cleaned = session::sanitize_title(name);
     let mut found = Vec::new();
-    store.scan(|entry| {
+    store.scan_names(|entry| {
         if let Some(header) = entry.named()
             && (header.title == name || cleaned.as_deref() == Some(header.title.as_str()))
         {

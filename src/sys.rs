@@ -672,6 +672,20 @@ pub(crate) fn read_fd(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
     if n < 0 { Err(io::Error::last_os_error()) } else { Ok(n as usize) }
 }
 
+/// Let the programs this process starts from now on inherit `fd` (clear its
+/// close-on-exec flag), at the same number: a descriptor handed to one
+/// child, which the parent closes once that child is started.
+pub(crate) fn inheritable(fd: std::os::fd::BorrowedFd) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: F_SETFD on a descriptor the caller holds open (borrowed for
+    // the call) changes only its flags; no memory is touched.
+    if unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, 0) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
 /// One write(2) of all of `bytes` to `fd` (retried where cut short).
 pub(crate) fn write_fd(fd: RawFd, mut bytes: &[u8]) -> io::Result<()> {
     while !bytes.is_empty() {

@@ -177,4 +177,40 @@ test_expect_success 'an option of another verb is refused' '
 	test_expect_code 2 hermes sessions current --here 2>err
 '
 
+test_lazy_prereq STRACE 'command -v strace && strace -f -o /dev/null true'
+
+# bytes_read ID TRACE: how many bytes the traced processes read from
+# session ID's file, through every descriptor opened on it.
+bytes_read() {
+	awk -v name="/$1.json\"" '
+	{ sub(/^[0-9]+ +/, "") }
+	/^open(at)?\(/ && index($0, name) { mine[$NF] = 1; next }
+	/^(read|pread64)\(/ { fd = $0; sub(/^[a-z0-9]+\(/, "", fd); sub(/,.*/, "", fd); if (fd in mine) total += $NF }
+	/^close\(/ { fd = $0; sub(/^close\(/, "", fd); sub(/\).*/, "", fd); delete mine[fd] }
+	END { print total + 0 }' "$2"
+}
+
+# long_session ID TITLE: a session of 2,000 messages of 500 characters,
+# times as hermes's clock writes them, written directly.
+long_session() {
+	mkdir -p "$HERMES_HOME/sessions" &&
+	awk -v id="$1" -v title="$2" 'BEGIN {
+		printf "{\"format\":1,\"id\":\"%s\",\"title\":\"%s\",\"title_source\":\"user\",\"created_at\":1767268800,\"updated_at\":1767268800,\"cwd\":\"/w\",\"message_count\":2000,\"preview\":\"m\",\"messages\":[", id, title
+		for (i = 0; i < 2000; i++)
+			printf "%s\n{\"role\":\"user\",\"content\":\"%0500d\",\"ts\":1767268800.1234567}", (i ? "," : ""), i
+		print "\n]}"
+	}' >"$HERMES_HOME/sessions/$1.json"
+}
+
+test_expect_success STRACE 'a lookup by title reads a header, not every message: an append reads the file once' '
+	id=20260101_120000_aaaaaa &&
+	long_session $id "long one" &&
+	size=$(wc -c <"$HERMES_HOME/sessions/$id.json") &&
+	strace -f -o trace -e trace=$(syscalls open),read,pread64,close hermes chat -c "long one" -q x --no-agent -Q &&
+	read=$(bytes_read $id trace) &&
+	test "$read" -ge "$size" &&
+	test "$read" -le $((size + 65536)) &&
+	test "$(hermes sessions show --json "long one" | json_get - "len(v[\"messages\"])")" = 2001
+'
+
 test_done

@@ -105,6 +105,33 @@ test_expect_success STRACE 'compact = auto, a small session: the agent starts be
 	" trace
 '
 
+# The shipped openai-compatible, whose request hermes makes itself with
+# curl: curl reads no session file, so it starts first of all (its start-up
+# overlaps the save), yet it has its input, and asks the server, only once
+# the message is synced, renamed and the directory synced.
+test_lazy_prereq SERVER 'test -n "$BASE_URL"'
+start_fake_server 60
+
+test_expect_success STRACE,SERVER 'hermes own request: curl starts before the save, asks the server only after it' '
+	order &&
+	OPENAI_BASE_URL=$BASE_URL OPENAI_MODEL=m strace -f -o trace \
+		-e trace=clone,clone3,fork,vfork,fdatasync,fsync,$(syscalls rename),connect \
+		hermes chat -c "order" -q "the question" --agent "$ROOT/contrib/agents/openai-compatible" -Q >out &&
+	echo "Hello from the fake server" >expect && test_cmp expect out &&
+	awk "
+		/(clone3?|v?fork)\(.*SIGCHLD/ && !started { started = NR }
+		/fdatasync\(/ && !synced { synced = NR }
+		/rename(at2?)?\(.*\.tmp\", (AT_FDCWD, )?\".*sessions\/[0-9_a-f]*\.json\"/ && !renamed { renamed = NR }
+		/ fsync\(/ && renamed && !dir_synced { dir_synced = NR }
+		/connect\(.*AF_INET/ && !asked { asked = NR }
+		END {
+			print started, synced, renamed, dir_synced, asked
+			exit !(started && started < synced && synced < renamed && renamed < dir_synced && dir_synced < asked)
+		}
+	" trace &&
+	grep -c "\"content\":\"the question\"" "$HERMES_HOME/sessions/$(session_id_by_title order).json"
+'
+
 test_expect_success 'a breadcrumb is still written for the terminal of a one-shot turn' '
 	order &&
 	TMUX_PANE=%7 hermes chat -c "order" -q "crumb" --agent "$PEEK" -Q >/dev/null &&

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='OPENAI_MODEL reaches the request body through hermes: openai-compatible posts it with curl alone, no sed'
+test_description='OPENAI_MODEL reaches the request body through hermes: the shipped openai-compatible agent is curl alone, started by hermes, no shell, no sed'
 . "$(dirname "$0")/lib.sh"
 
 AGENTS=$ROOT/contrib/agents
@@ -68,19 +68,23 @@ test_expect_success 'OPENAI_MODEL is the model of an agent that reads JSON only;
 	grep "^model = \"openai\" *# environment: OPENAI_MODEL$" list
 '
 
-# The processes of a turn: hermes, the agent's shell, curl; nothing else.
-test_expect_success SERVER,STRACE,STRACE_Z 'a turn with OPENAI_MODEL and a key starts sh and curl, nothing else' '
-	# Only the execve calls that succeeded (-z): the shell tries each
-	# directory of PATH, and a failed try may be split over two lines.
+# The processes of a turn with the shipped agent: hermes and curl, nothing
+# else (no shell: hermes makes the request the script would make).
+test_expect_success SERVER,STRACE,STRACE_Z 'a turn with OPENAI_MODEL and a key starts curl, nothing else' '
+	# Only the execve calls that succeeded (-z): a PATH walk tries each
+	# directory, and a failed try may be split over two lines.
 	OPENAI_MODEL=m OPENAI_API_KEY=sk-x strace -f -z -o trace -e trace=execve \
 		hermes chat --agent "$AGENTS/openai-compatible" -q hi -Q >out &&
 	echo "Hello from the fake server" >expect && test_cmp expect out &&
+	grep "^Authorization: Bearer sk-x" "$(last_request)" &&
 	# Under qemu-user the wrapper named hermes starts the emulator: that
 	# one is not a process of the turn.
 	grep "execve(" trace | sed "s/^[0-9]* *execve(\"\([^\"]*\)\".*/\1/" |
 		grep -v "/qemu-[a-z0-9_]*-static\$" >run &&
-	printf "%s\n" "$(command -v hermes)" "$AGENTS/openai-compatible" "$(command -v curl)" >expect &&
-	test_cmp expect run
+	printf "%s\n" "$(command -v hermes)" "$(command -v curl)" >expect &&
+	test_cmp expect run &&
+	# The key went through a pipe curl read, never its command line.
+	! grep "sk-x" trace
 '
 
 test_done

@@ -224,6 +224,32 @@ test_expect_success BASH 'bash: arguments of --format, completion and help' '
 	test_cmp expect actual
 '
 
+test_lazy_prereq STRACE 'command -v strace && strace -f -o /dev/null true'
+
+# A store of 600 sessions titled t0 to t599 (a catalog is kept from 500).
+large_store() {
+	gen_sessions 600 >many.jsonl &&
+	hermes sessions import many.jsonl 2>/dev/null
+}
+
+test_expect_success STRACE 'what completion lists comes from the catalog: no session file is read' '
+	large_store &&
+	strace -f -o trace -e trace=$(syscalls open) hermes sessions list --completing T59 >out &&
+	! grep "sessions/[0-9_a-f]*\.json\"" trace &&
+	cut -f2 out | sort >actual &&
+	expect_words t59 t590 t591 t592 t593 t594 t595 t596 t597 t598 t599 &&
+	test_cmp expect actual &&
+	hermes sessions list --completing 20260101_000009 | cut -f5 >actual &&
+	test_line_count = 60 actual
+'
+
+test_expect_success BASH 'bash: titles of a large store, from the catalog' '
+	large_store &&
+	bash_complete "hermes chat -c t59" >actual &&
+	expect_words t59 t590 t591 t592 t593 t594 t595 t596 t597 t598 t599 &&
+	test_cmp expect actual
+'
+
 test_expect_success BASH 'bash: no titles and no error without a store' '
 	bash_complete "hermes chat -c " >actual 2>err &&
 	test_must_be_empty actual &&
@@ -264,6 +290,13 @@ test_expect_success ZSH 'zsh: titles with spaces, and IDs, from sessions list' '
 	zsh_sessions -J -default- id >actual &&
 	hermes sessions list --all | cut -f5 | sort >expect &&
 	test_line_count = 4 expect &&
+	test_cmp expect actual
+'
+
+test_expect_success ZSH 'zsh: the word typed narrows what hermes lists (any case)' '
+	make_sessions &&
+	PREFIX=RED zsh_sessions -J -default- title >actual &&
+	expect_words "redis debug" "redis notes" &&
 	test_cmp expect actual
 '
 

@@ -17,6 +17,22 @@ if test -n "$BASE_URL"; then
 	export OPENAI_BASE_URL
 fi
 
+# The two ways the shipped openai-compatible agent answers: by hermes itself
+# (the agent named, by its path here: curl started directly), and by its
+# script, run by a shell (the way a user runs it by hand). Each test of
+# what it does runs both; "$way" is the --agent of each in turn.
+WAYS="$AGENTS/openai-compatible|sh $AGENTS/openai-compatible"
+
+# each_way CMD...: CMD once with $way set to each of WAYS; a failure names it.
+each_way() {
+	old_ifs=$IFS IFS='|'
+	for way in $WAYS; do
+		IFS=$old_ifs
+		"$@" || { echo "failed with --agent '$way'" >&2; return 1; }
+	done
+	IFS=$old_ifs
+}
+
 # The messages of the session named on the "session_id: ID" line in $1,
 # one "role: content" a line, from show --json.
 session_of() {
@@ -24,28 +40,41 @@ session_of() {
 	json_get "$TRASH/.show.json" "[m['role'] + ': ' + m['content'] for m in v['messages']]"
 }
 
-test_expect_success SERVER 'openai-compatible: the streamed reply is printed and saved' '
-	OPENAI_MODEL=test-model hermes chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
+streamed() {
+	OPENAI_MODEL=test-model hermes chat --agent "$way" -q hi >out 2>err &&
 	echo "Hello from the fake server" >expect &&
 	test_cmp expect out &&
 	grep "^session_id: " err &&
 	session_of err >session &&
 	printf "user: hi\nassistant: Hello from the fake server\n" >expect &&
 	test_cmp expect session
+}
+
+test_expect_success SERVER 'openai-compatible: the streamed reply is printed and saved' '
+	each_way streamed
 '
 
-test_expect_success SERVER 'openai-compatible: asks for a stream and fills in the empty model' '
-	OPENAI_MODEL=test-model hermes chat --agent "$AGENTS/openai-compatible" -q "say \"hi\"" -Q >out &&
+asks_for_a_stream() {
+	OPENAI_MODEL=test-model hermes chat --agent "$way" -q "say \"hi\"" -Q >out &&
 	req=$(last_request) &&
 	grep "^POST /v1/chat/completions$" "$req" &&
 	grep "^Accept: text/event-stream" "$req" &&
+	grep "^Content-Type: application/json" "$req" &&
 	grep "^{\"model\":\"test-model\",\"stream\":true,\"messages\":\[{\"role\":\"user\",\"content\":\"say \\\\\"hi\\\\\"\"}\]}$" "$req" &&
 	! grep -i "^authorization:" "$req"
+}
+
+test_expect_success SERVER 'openai-compatible: asks for a stream and fills in the empty model' '
+	each_way asks_for_a_stream
 '
 
-test_expect_success SERVER 'openai-compatible: HERMES_MODEL fills the model when OPENAI_MODEL is unset' '
-	HERMES_MODEL="org/model:7b" hermes chat --agent "$AGENTS/openai-compatible" -q hi -Q >out &&
+hermes_model() {
+	HERMES_MODEL="org/model:7b" hermes chat --agent "$way" -q hi -Q >out &&
 	grep "^{\"model\":\"org/model:7b\",\"stream\":true," "$(last_request)"
+}
+
+test_expect_success SERVER 'openai-compatible: HERMES_MODEL fills the model when OPENAI_MODEL is unset' '
+	each_way hermes_model
 '
 
 test_expect_success SERVER 'openai-compatible: config.toml agent and model; the model there wins' '
@@ -82,33 +111,105 @@ test_expect_success SERVER 'openai-compatible: hermes finished the body; it is p
 	grep "^{\"model\":\"m\",\"stream\":true,\"messages\":" sent.json
 '
 
-test_expect_success SERVER 'openai-compatible: OPENAI_API_KEY is sent as a bearer token' '
-	OPENAI_API_KEY=sk-test OPENAI_MODEL=m hermes chat --agent "$AGENTS/openai-compatible" -q hi -Q >out &&
+bearer() {
+	OPENAI_API_KEY=sk-test OPENAI_MODEL=m hermes chat --agent "$way" -q hi -Q >out &&
 	grep "^Authorization: Bearer sk-test" "$(last_request)"
+}
+
+test_expect_success SERVER 'openai-compatible: OPENAI_API_KEY is sent as a bearer token' '
+	each_way bearer
 '
 
-test_expect_success SERVER 'openai-compatible: HTTP 401 is exit 3 with a clear message; the message is kept' '
+unauthorized() {
 	test_expect_code 3 env OPENAI_API_KEY=bad OPENAI_MODEL=m \
-		hermes chat --agent "$AGENTS/openai-compatible" -q "keep me" >out 2>err &&
+		hermes chat --agent "$way" -q "keep me" >out 2>err &&
 	test_must_be_empty out &&
-	grep "openai-compatible: .* answered HTTP 401 (check the key: api_key_env or api_key_command in config.toml, or OPENAI_API_KEY)" err &&
-	grep "Incorrect API key provided" err &&
+	grep "^openai-compatible: .* answered HTTP 401 (check the key: api_key_env or api_key_command in config.toml, or OPENAI_API_KEY)$" err &&
+	grep "^hermes: agent .* returned an error: Incorrect API key provided" err &&
 	session_of err >session &&
 	echo "user: keep me" >expect &&
 	test_cmp expect session
+}
+
+test_expect_success SERVER 'openai-compatible: HTTP 401 is exit 3 with a clear message; the message is kept' '
+	each_way unauthorized
 '
 
-test_expect_success SERVER 'openai-compatible: an unknown model is exit 3 naming HTTP 404' '
+unknown_model() {
 	test_expect_code 3 env OPENAI_MODEL=missing \
-		hermes chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
+		hermes chat --agent "$way" -q hi >out 2>err &&
 	grep "answered HTTP 404 (check base_url and the model name)" err &&
 	grep "model .missing. not found" err
+}
+
+test_expect_success SERVER 'openai-compatible: an unknown model is exit 3 naming HTTP 404' '
+	each_way unknown_model
 '
 
-test_expect_success SERVER 'openai-compatible: no server is exit 3 saying so' '
+no_server() {
 	test_expect_code 3 env OPENAI_BASE_URL=http://127.0.0.1:9/v1 \
-		hermes chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
-	grep "cannot connect to http://127.0.0.1:9/v1/chat/completions" err
+		hermes chat --agent "$way" -q hi >out 2>err &&
+	grep "^openai-compatible: cannot connect to http://127.0.0.1:9/v1/chat/completions: is the server running? (base_url in config.toml, or OPENAI_BASE_URL)$" err &&
+	grep "^hermes: agent .*openai-compatible. exited with status 7$" err
+}
+
+test_expect_success SERVER 'openai-compatible: no server is exit 3 saying so' '
+	each_way no_server
+'
+
+# A curl that says what a curl whose libraries cannot load says, and exits
+# as it does.
+unloadable_curl() {
+	mkdir -p broken &&
+	printf "#!/bin/sh\necho \"curl: error while loading shared libraries: libcurl.so.4\" >&2\nexit 127\n" >broken/curl &&
+	chmod +x broken/curl
+}
+
+curl_cannot_start() {
+	test_expect_code 3 env PATH="$PWD/broken:$PATH" OPENAI_MODEL=m \
+		hermes chat --agent "$way" -q hi >out 2>err &&
+	grep "^curl: error while loading shared libraries: libcurl.so.4$" err &&
+	grep "^openai-compatible: curl could not start (exit status 127)$" err &&
+	! grep "not installed" err
+}
+
+# (The script without curl: t4160.)
+test_expect_success SERVER 'openai-compatible: curl not there is "not installed"; one that cannot start says so in its own words' '
+	test_expect_code 3 env PATH=/nonexistent OPENAI_MODEL=m \
+		"$HERMES_BIN" chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
+	grep "^openai-compatible: curl is not installed$" err &&
+	grep "^hermes: agent .*openai-compatible. exited with status 127$" err &&
+	unloadable_curl &&
+	each_way curl_cannot_start
+'
+
+# A curl that says much on stderr (more than a pipe holds) before its
+# answer, then fails as curl does.
+talkative_curl() {
+	mkdir -p talkative &&
+	cat >talkative/curl <<-\EOF &&
+	#!/bin/sh
+	cat >/dev/null
+	i=0
+	while test $i -lt 3000; do
+		echo "curl: a long complaint, line $i, of a curl that says much before it answers" >&2
+		i=$((i + 1))
+	done
+	printf "data: {\"choices\":[{\"delta\":{\"content\":\"spoke\"}}]}\n\n"
+	printf 200 >&2
+	exit 56
+	EOF
+	chmod +x talkative/curl
+}
+
+test_expect_success 'openai-compatible: a curl that writes more than a pipe holds on stderr is read on, and its last words said' '
+	talkative_curl &&
+	test_expect_code 3 env PATH="$PWD/talkative:$PATH" OPENAI_BASE_URL=http://127.0.0.1:9/v1 \
+		timeout 60 hermes chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
+	echo spoke >expect &&
+	test_cmp expect out &&
+	grep "^curl: a long complaint, line 2999, of a curl" err &&
+	grep "^openai-compatible: the request to http://127.0.0.1:9/v1/chat/completions failed (curl exit status 56)$" err
 '
 
 test_expect_success SERVER,DASH 'openai-compatible runs under dash' '

@@ -4,6 +4,7 @@
 //! gives the verdict.
 
 pub(crate) mod compact;
+pub(crate) mod curl;
 pub mod decode;
 pub(crate) mod probe;
 pub(crate) mod process;
@@ -35,6 +36,9 @@ pub(crate) struct Agent {
     pub(crate) base_url: Option<String>,
     /// Where the key comes from, asked at every turn.
     pub(crate) key: Option<Key>,
+    /// When the agent is the shipped `openai-compatible`: the chat
+    /// completions URL hermes posts to itself, with curl (see `curl`).
+    pub(crate) server: Option<String>,
 }
 
 /// Where the API key comes from: it is given to the agent as
@@ -278,13 +282,12 @@ impl Agent {
             Some((url, origin)) if !matches!(origin, settings::Origin::Default(_)) => Some(url.to_string()),
             _ => None,
         };
-        Ok(Some(Agent {
-            command: shipped::resolve(command)?,
-            input: settings.agent_input(),
-            model: settings.model().map(str::to_string),
-            base_url,
-            key,
-        }))
+        let command = shipped::resolve(command)?;
+        let input = settings.agent_input();
+        // The shipped agent's turn, done without its shell.
+        let server = (input == AgentInput::Json && curl::is_shipped(&command))
+            .then(|| curl::url_of(settings.value("base_url").unwrap_or(settings::DEFAULT_SERVER)));
+        Ok(Some(Agent { command, input, model: settings.model().map(str::to_string), base_url, key, server }))
     }
 
     /// `program` set up as the agent: the session in its environment, its
@@ -338,6 +341,10 @@ impl Agent {
         let limit = Duration::from_secs(KEY_COMMAND_SECONDS);
         let key = self.key.as_ref().map(|k| k.fetch(limit)).transpose()?;
         let key = key.as_deref();
+        if let Some(url) = &self.server {
+            let model = header.model.clone().or_else(|| self.model.clone());
+            return self.start_curl(model, url, key);
+        }
         // A command of one plain word is what `sh -c` would run, started
         // without the shell in between; if it cannot be started so (not
         // found, no #! line), the shell runs it and says why as it would.
@@ -356,6 +363,40 @@ impl Agent {
             .map_err(|e| Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e))))?;
         // The session's model (`-m`, `/model`, recorded), else the default.
         let model = header.model.clone().or_else(|| self.model.clone());
+        Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model })
+    }
+
+    /// Whether the agent reads nothing of the session but its input: hermes's
+    /// own request (curl), which may then start before the message is
+    /// saved, with `start_request` (it gets its input only after).
+    pub(crate) fn reads_input_only(&self) -> bool {
+        self.server.is_some() && self.starts_at_once()
+    }
+
+    /// `start` for an agent that `reads_input_only`, its request naming
+    /// `model`.
+    pub(crate) fn start_request(&self, model: Option<String>) -> Result<Started<'_>> {
+        let url = self.server.as_deref().expect("reads_input_only");
+        let key = self.key.as_ref().map(|k| k.fetch(Duration::from_secs(KEY_COMMAND_SECONDS))).transpose()?;
+        self.start_curl(model, url, key.as_deref())
+    }
+
+    /// `start` for the shipped `openai-compatible`: curl itself, posting
+    /// to `url` (see `curl`), with the key the script would send: the one
+    /// configured, else `$OPENAI_API_KEY`.
+    fn start_curl(&self, model: Option<String>, url: &str, key: Option<&str>) -> Result<Started<'_>> {
+        let from_env = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.is_empty());
+        let key = key.or(from_env.as_deref());
+        let cannot =
+            |e: io::Error| Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e)));
+        let (mut curl, key_pipe) = curl::command(url, key).map_err(cannot)?;
+        let spawned = Process::spawn_keeping_stderr(curl.stdin(Stdio::piped()).stdout(Stdio::piped()));
+        // curl has its own copy of the key's pipe, or never will.
+        drop(key_pipe);
+        let (process, stdin, stdout) = spawned.map_err(|e| {
+            let status = curl::not_started(&e);
+            Error::Agent(format!("agent '{}' exited with status {status}", self.command))
+        })?;
         Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model })
     }
 }
@@ -418,6 +459,11 @@ impl Started<'_> {
         if sys::take_signal().is_some() {
             interrupted = true;
         }
+        // The shipped agent's words, said as its script would say them.
+        let status = match &agent.server {
+            Some(url) if !interrupted => curl::judge(url, status, &self.process.kept_stderr()),
+            _ => status,
+        };
         if let Some(signal) = self.process.stopped() {
             return Err(Error::Agent(format!(
                 "agent '{}' was stopped by {}, probably reading the terminal, which an agent cannot use; it was killed. An agent reads the conversation on its stdin only",

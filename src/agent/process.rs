@@ -36,6 +36,8 @@ pub(crate) struct Process {
     exit_watch: Option<std::os::fd::OwnedFd>,
     /// What copies its stderr to a terminal (see `copy_stderr`).
     stderr: Option<JoinHandle<()>>,
+    /// Its stderr, kept rather than shown (see `spawn_keeping_stderr`).
+    kept: Option<Kept>,
     /// The signal that stopped it (it read the terminal from the
     /// background, most likely), after which it was killed.
     stopped: Option<i32>,
@@ -55,14 +57,29 @@ impl Process {
     /// group of its own: Ctrl-C reaches hermes alone, which then stops the
     /// agent and everything it started, and keeps the chat.
     pub(crate) fn spawn(command: &mut Command) -> io::Result<(Process, ChildStdin, ChildStdout)> {
+        Process::start(command, false)
+    }
+
+    /// `spawn`, with what it writes on stderr kept for `kept_stderr`
+    /// (its last `KEPT_STDERR` bytes) instead of shown.
+    pub(crate) fn spawn_keeping_stderr(
+        command: &mut Command,
+    ) -> io::Result<(Process, ChildStdin, ChildStdout)> {
+        Process::start(command.stderr(Stdio::piped()), true)
+    }
+
+    fn start(command: &mut Command, keep: bool) -> io::Result<(Process, ChildStdin, ChildStdout)> {
         use std::os::unix::process::CommandExt;
         let mut child = command.process_group(0).spawn()?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let stderr = child.stderr.take().and_then(copy_stderr);
+        let (stderr, kept) = match child.stderr.take() {
+            Some(pipe) if keep => (None, Some(Kept { pipe: Some(pipe), bytes: Vec::new() })),
+            pipe => (pipe.and_then(copy_stderr), None),
+        };
         let exit_watch = sys::exit_watch(child.id());
         Ok((
-            Process { child, stop: Stop::No, exited: None, exit_watch, stderr, stopped: None },
+            Process { child, stop: Stop::No, exited: None, exit_watch, stderr, kept, stopped: None },
             stdin,
             stdout,
         ))
@@ -104,6 +121,11 @@ impl Process {
     /// to hermes, from its own process group) would wait for ever, and is
     /// killed; notice the agent's exit. Returns whether a signal was caught.
     pub(crate) fn check(&mut self) -> io::Result<bool> {
+        // What it wrote on a kept stderr is taken now and then: it never
+        // waits on a full pipe.
+        if let Some(kept) = &mut self.kept {
+            kept.take(Duration::ZERO);
+        }
         let caught = sys::take_signal().is_some();
         if caught {
             self.stop();
@@ -192,11 +214,28 @@ impl Process {
         let Some(copy) = self.stderr.take() else { return };
         let until = Instant::now() + AFTER_EXIT;
         while !copy.is_finished() && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(2));
+            std::thread::sleep(Duration::from_millis(1));
         }
         if copy.is_finished() {
             let _ = copy.join();
         }
+    }
+
+    /// What it wrote on stderr, once it has exited, when it was started
+    /// by `spawn_keeping_stderr`: up to the pipe's end, waited for at most
+    /// AFTER_EXIT (something it left may hold the pipe).
+    pub(crate) fn kept_stderr(&mut self) -> Vec<u8> {
+        let Some(mut kept) = self.kept.take() else { return Vec::new() };
+        let until = Instant::now() + AFTER_EXIT;
+        while kept.pipe.is_some() {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            kept.take(left);
+        }
+        let extra = kept.bytes.len().saturating_sub(KEPT_STDERR);
+        kept.bytes.split_off(extra)
     }
 
     /// Give up on the agent after an error of hermes' own: kill it and
@@ -221,6 +260,45 @@ impl Drop for Process {
 /// terminal; then a pipe, copied there through the gate (`copy_stderr`).
 pub(crate) fn stderr_for() -> std::process::Stdio {
     if sys::isatty(2) { std::process::Stdio::piped() } else { std::process::Stdio::inherit() }
+}
+
+/// The most of a program's stderr `spawn_keeping_stderr` keeps: its last
+/// bytes; what came before is read and dropped.
+const KEPT_STDERR: usize = 64 << 10;
+
+/// A program's stderr being kept: read by hermes's own thread as it looks
+/// at the program (`Process::check`), not by a thread of its own, which
+/// could wake late on a busy machine.
+struct Kept {
+    /// None once it has ended.
+    pipe: Option<ChildStderr>,
+    bytes: Vec<u8>,
+}
+
+impl Kept {
+    /// Read what is there, waiting at most `patience` for the first bytes.
+    fn take(&mut self, patience: Duration) {
+        let Some(pipe) = &mut self.pipe else { return };
+        let mut buf = [0u8; 4096];
+        let mut wait = patience;
+        while let Ok(true) = sys::wait_readable(pipe.as_raw_fd(), wait) {
+            wait = Duration::ZERO;
+            match pipe.read(&mut buf) {
+                Ok(n) if n > 0 => {
+                    // The last words count (curl's status comes last).
+                    self.bytes.extend_from_slice(&buf[..n]);
+                    if self.bytes.len() > 2 * KEPT_STDERR {
+                        self.bytes.drain(..self.bytes.len() - KEPT_STDERR);
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                _ => {
+                    self.pipe = None;
+                    return;
+                }
+            }
+        }
+    }
 }
 
 /// Copy what the agent writes on stderr to hermes's stderr, a terminal, as

@@ -288,11 +288,16 @@ fn check_not_blank(text: &str) -> Result<()> {
 impl Chat<'_> {
     fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
         let message = Message::new("user", text, time::now());
-        // In an existing session the agent starts as soon as the message
-        // is in the session's file, while the directory is synced; it gets
-        // its input only once that is done (see `reply`).
-        let mut started = None;
+        // hermes's own request (curl) reads nothing of the session: it
+        // starts first, its start-up overlapping the save, and gets its
+        // input only once the message is saved (see `reply`).
+        let mut started = self.start_request_early(target.as_ref());
+        // In an existing session another agent starts as soon as the
+        // message is in the session's file, while the directory is synced.
         let start = || {
+            if started.is_some() {
+                return;
+            }
             // With `compact = "auto"` a summariser may have to run first:
             // one agent at a time, so this one starts after it (in `reply`),
             // unless the session is too small to be compacted. Nor does it
@@ -327,6 +332,27 @@ impl Chat<'_> {
             ReplyOutcome::Interrupted => Err(Error::Interrupted),
             _ => Ok(()),
         }
+    }
+
+    /// The agent started before the message is saved, when it reads only
+    /// its input (`Agent::reads_input_only`) and no summariser may have to
+    /// run first (`compact = "auto"` on a session larger than the budget).
+    fn start_request_early(&self, target: Option<&Header>) -> Option<Result<Started<'_>>> {
+        let agent = self.agent.as_ref().filter(|a| a.reads_input_only())?;
+        if self.auto_compact && !target.is_some_and(|h| self.fits_whole(&h.id)) {
+            return None;
+        }
+        // The model the save records (see `note_model`), which the
+        // request names.
+        let model = match target {
+            Some(h) => {
+                let mut h = h.clone();
+                self.note_model(&mut h);
+                h.model
+            }
+            None => self.model_for(None).map(|(model, _)| model),
+        };
+        Some(agent.start_request(model))
     }
 
     /// Save the user's message: appended to the target session, or as the

@@ -258,7 +258,14 @@ mod tests {
         let args = read(&list::SPEC, &["-n", "5", "--here", "redis"]).unwrap();
         assert_eq!(
             args,
-            list::Args { title: Some("redis".into()), limit: 5, all: false, here: true, json: false }
+            list::Args {
+                title: Some("redis".into()),
+                limit: 5,
+                all: false,
+                here: true,
+                json: false,
+                completing: None
+            }
         );
         let args = crate::args::parse(
             &export::SPEC,

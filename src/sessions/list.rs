@@ -24,6 +24,9 @@ pub(crate) struct Args {
     pub(crate) all: bool,
     pub(crate) here: bool,
     pub(crate) json: bool,
+    /// For the completion scripts (a hidden option): the sessions whose
+    /// title or ID starts with this word.
+    pub(crate) completing: Option<String>,
 }
 
 pub(crate) const SPEC: Spec<Args> = Spec {
@@ -45,12 +48,24 @@ each line is MARK, TITLE, DATE, MESSAGES and ID, tab-separated.
         flag("", "--here", "only sessions started in this workspace (git root, else the current directory)")
             .sets(|a| a.here = true),
         flag("", "--json", "a JSON array of session headers, for scripts").sets(|a| a.json = true),
+        // No help: for the completion scripts, not shown or offered.
+        option("", "--completing", Value::new("WORD", Kind::Text), "").takes(|a, v| {
+            a.completing = Some(v.text());
+            Ok(())
+        }),
     ],
     args: &[Arg::optional("TEXT", Kind::Text).takes(|a, v| {
         a.title = Some(v.text());
         Ok(())
     })],
-    start: || Args { title: None, limit: DEFAULT_LIMIT, all: false, here: false, json: false },
+    start: || Args {
+        title: None,
+        limit: DEFAULT_LIMIT,
+        all: false,
+        here: false,
+        json: false,
+        completing: None,
+    },
     finish: Ok,
     stray: None,
 };
@@ -87,14 +102,17 @@ impl Run<Store> for Args {
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
-    let Args { title, limit, all, here, json } = args;
+    if let Some(word) = &args.completing {
+        return completing(store, word);
+    }
+    let Args { title, limit, all, here, json, .. } = args;
     let terminal = terminal::identify();
     let filter = Filter { here, title: title.as_deref().map(Pattern::new) };
     let limit = if all { usize::MAX } else { limit };
     let mut printer = Printer::new(json, None);
     let budget = crate::settings::Settings::of_file(store)
         .map_or(crate::store::context::DEFAULT_BUDGET, |s| s.budget());
-    printer.budget = Some(crate::view::list::Budget { dir: store.sessions_dir().to_path_buf(), budget });
+    printer.budget = Some(crate::view::list::Budget { measures: store.measures(), budget });
     let (shown, total) = if limit <= PAGE {
         let listing = collect(store, terminal.as_ref(), limit, &filter)?;
         printer.current = listing.current.clone();
@@ -133,6 +151,43 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     Ok(())
 }
 
+/// `--completing WORD`: what the completion scripts offer for WORD, the
+/// sessions whose title or ID starts with it (letters of any case alike),
+/// newest first, as the lines a pipe gets (MARK, TITLE, DATE, COUNT, ID;
+/// no mark, no count): from the catalog alone when it is believed (at
+/// 100,000 sessions, one read of it), else from every file.
+fn completing(store: &Store, word: &str) -> Result<()> {
+    let found: Vec<(f64, String, String)> = match store.starting(word) {
+        Some(entries) => {
+            entries.into_iter().map(|e| (e.updated_at, e.title.clone(), e.id().to_string())).collect()
+        }
+        None => {
+            let lower = word.to_lowercase();
+            let starts = |text: &str| text.to_lowercase().starts_with(&lower);
+            let mut found = Vec::new();
+            store.scan(|entry| {
+                if let Ok(h) = entry.header
+                    && (starts(&h.title) || starts(&h.id))
+                {
+                    found.push((h.updated_at, h.title, h.id));
+                }
+            })?;
+            found.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.2.cmp(&a.2)));
+            found
+        }
+    };
+    let mut out = crate::output::Out::new();
+    for (updated_at, title, id) in found {
+        let line = format!(
+            "\t{}\t{}\t\t{id}\n",
+            crate::text::printable(&title, false),
+            crate::time::local_minutes(updated_at)
+        );
+        out.write_own(&line)?;
+    }
+    out.flush()
+}
+
 /// A long listing: one pass ranks (time, ID) pairs only, then each page of
 /// PAGE rows is filled by another pass and printed. Returns (shown, total).
 fn list_in_pages(
@@ -164,6 +219,10 @@ fn list_in_pages(
             if let Ok(h) = entry.header
                 && let Some(&i) = slot_of.get(&session::id_key(&h.id))
             {
+                // What the scan knows each holds, for --json and the '!'.
+                if let (Some(budget), Some(measure)) = (&printer.budget, entry.measure) {
+                    budget.measures.know(&h.id, measure);
+                }
                 slots[i] = Some(h);
             }
         })?;

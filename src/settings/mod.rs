@@ -136,7 +136,7 @@ impl AgentInput {
 pub(crate) const SERVER_AGENT: &str = "openai-compatible";
 
 /// The server `SERVER_AGENT` asks when none is set (ollama's).
-const DEFAULT_SERVER: &str = "http://127.0.0.1:11434/v1";
+pub(crate) const DEFAULT_SERVER: &str = "http://127.0.0.1:11434/v1";
 
 /// Every key of config.toml, in the order `config list` shows them.
 pub(crate) const TABLE: &[Setting] = &[

@@ -394,24 +394,51 @@ impl Measure {
     }
 }
 
+/// Every message of a session file, checked, measured.
 pub(crate) fn measure<R: Read>(conversation: &mut Reader<R>) -> Result<Measure, Fault> {
-    let mut m = Measure::default();
-    let (mut systems, mut since_summary) = (0u64, 0u64);
+    let mut m = Measuring::default();
     while let Some(message) = conversation.next_json()? {
-        let chars = json_chars(&message.content);
-        m.messages += 1;
-        m.chars += chars;
-        match Kind::of(message.role, message.summary) {
-            Kind::System => systems += chars,
+        m.push(Kind::of(message.role, message.summary), json_chars(&message.content));
+    }
+    Ok(m.finish())
+}
+
+/// `measure` of messages in memory (an import's, before they are written).
+pub(crate) fn measure_messages(messages: &[crate::store::session::Message]) -> Measure {
+    let mut m = Measuring::default();
+    for message in messages {
+        let kind = Kind::of(&message.role, message.is_summary());
+        m.push(kind, message.content.chars().count() as u64);
+    }
+    m.finish()
+}
+
+/// A `Measure` being taken, a message at a time.
+#[derive(Default)]
+struct Measuring {
+    m: Measure,
+    systems: u64,
+    since_summary: u64,
+}
+
+impl Measuring {
+    fn push(&mut self, kind: Kind, chars: u64) {
+        self.m.messages += 1;
+        self.m.chars += chars;
+        match kind {
+            Kind::System => self.systems += chars,
             Kind::Summary => {
-                m.summaries += 1;
-                since_summary = chars;
+                self.m.summaries += 1;
+                self.since_summary = chars;
             }
-            Kind::User | Kind::Assistant => since_summary += chars,
+            Kind::User | Kind::Assistant => self.since_summary += chars,
         }
     }
-    m.context_chars = systems + since_summary;
-    Ok(m)
+
+    fn finish(mut self) -> Measure {
+        self.m.context_chars = self.systems + self.since_summary;
+        self.m
+    }
 }
 
 #[cfg(test)]

@@ -15,9 +15,11 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use crate::fsio;
+use crate::store::context::Measure;
 use crate::store::session::Header;
 
-const MAGIC: &str = "hermes-index 3";
+/// Format 4 adds what each session holds in characters (`Measure`).
+const MAGIC: &str = "hermes-index 4";
 /// Files modified this recently are not cached.
 const RACY_SECS: i64 = 2;
 /// Below this many sessions the index is not worth its upkeep.
@@ -50,11 +52,13 @@ impl Stamp {
     }
 }
 
-/// One cached entry: the ID, the stamp of the file it came from, its header.
+/// One cached entry: the ID, the stamp of the file it came from, its header
+/// and what its messages hold.
 pub(crate) struct Entry {
     pub(crate) id: String,
     pub(crate) stamp: Stamp,
     pub(crate) header: Header,
+    pub(crate) measure: Measure,
 }
 
 /// Streams the entries of an index file in ID order.
@@ -139,28 +143,17 @@ impl Writer {
         Some(Writer { out, temp, target: target.to_path_buf(), now_sec, failed: !ok })
     }
 
-    pub(crate) fn add(&mut self, id: &str, stamp: Stamp, header: &Header) {
+    pub(crate) fn add(&mut self, id: &str, stamp: Stamp, header: &Header, measure: &Measure) {
         if self.failed || !stamp.is_settled(self.now_sec) || header.id != id {
             return;
         }
-        let h = header;
-        let line = format!(
-            "{id}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-            stamp.size,
-            stamp.mtime_sec,
-            stamp.mtime_nsec,
-            stamp.ino,
-            h.format,
-            h.created_at,
-            h.updated_at,
-            h.message_count,
-            escape(&h.title_source),
-            escape(&h.title),
-            escape(&h.cwd),
-            escape(&h.preview),
-            escape(h.model.as_deref().unwrap_or("")),
-        );
-        self.failed = writeln!(self.out, "{line}\t{:016x}", checksum(&line)).is_err();
+        let line = line(id, stamp, header, measure);
+        self.failed = writeln!(self.out, "{line}").is_err();
+    }
+
+    /// A line of another index as it is (its checksum vouches for it).
+    fn add_line(&mut self, line: &str) {
+        self.failed = self.failed || writeln!(self.out, "{line}").is_err();
     }
 
     /// Install the new index (no fsync: it is a cache, and every line
@@ -171,6 +164,183 @@ impl Writer {
         if !ok || fs::rename(&self.temp, &self.target).is_err() {
             let _ = fs::remove_file(&self.temp);
         }
+    }
+}
+
+/// An entry as a line of the index (without its line end), its checksum last.
+fn line(id: &str, stamp: Stamp, h: &Header, m: &Measure) -> String {
+    let line = format!(
+        "{id}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+        stamp.size,
+        stamp.mtime_sec,
+        stamp.mtime_nsec,
+        stamp.ino,
+        h.format,
+        h.created_at,
+        h.updated_at,
+        h.message_count,
+        m.chars,
+        m.context_chars,
+        m.summaries,
+        escape(&h.title_source),
+        escape(&h.title),
+        escape(&h.cwd),
+        escape(&h.preview),
+        escape(h.model.as_deref().unwrap_or("")),
+    );
+    let sum = checksum(&line);
+    format!("{line}\t{sum:016x}")
+}
+
+/// The index at `path` with these entries (sorted by ID) put in, each in
+/// place of any it had for the same ID: the import's new sessions, whose
+/// headers and measures it knows without reading them back.
+pub(crate) fn merge_in(path: &Path, new: &[(String, Stamp, Header, Measure)]) {
+    let Some(mut writer) = Writer::create(path) else { return };
+    let mut old = Reader::open(path);
+    let mut next_old = || -> Option<String> {
+        old.line.clear();
+        match old.lines.as_mut()?.read_line(&mut old.line) {
+            Ok(n) if n > 0 => Some(old.line.trim_end_matches('\n').to_string()),
+            _ => None,
+        }
+    };
+    let mut new = new.iter().peekable();
+    let mut pending = next_old();
+    loop {
+        // The next old line, unless a new entry comes first (or replaces it).
+        let old_id = pending.as_deref().map(|l| l.get(..22).unwrap_or(""));
+        match (old_id, new.peek()) {
+            (None, None) => break,
+            (Some(old_id), Some((id, ..))) if id.as_str() <= old_id => {
+                if id == old_id {
+                    pending = next_old();
+                }
+                let (id, stamp, header, measure) = new.next().expect("peeked");
+                writer.add(id, *stamp, header, measure);
+            }
+            (None, Some(_)) => {
+                let (id, stamp, header, measure) = new.next().expect("peeked");
+                writer.add(id, *stamp, header, measure);
+            }
+            (Some(old_id), _) => {
+                // A damaged line (too short to hold an ID) is dropped.
+                if old_id.len() == 22 {
+                    writer.add_line(pending.as_deref().unwrap_or_default());
+                }
+                pending = next_old();
+            }
+        }
+    }
+    writer.finish();
+}
+
+/// The entry for `id` in the index at `path`, if it has an intact one:
+/// found by bisecting the file (its lines are in ID order), a few reads
+/// whatever its size.
+pub(crate) fn find(path: &Path, id: &str) -> Option<Entry> {
+    use std::os::unix::fs::FileExt;
+    let (file, meta) = fsio::open_regular(path).ok()?;
+    let mut head = [0u8; MAGIC.len() + 1];
+    file.read_exact_at(&mut head, 0).ok()?;
+    if head[..MAGIC.len()] != *MAGIC.as_bytes() || head[MAGIC.len()] != b'\n' {
+        return None;
+    }
+    // The first line starting at or after `at`, and where it starts.
+    let line_after = |at: u64| -> Option<(u64, String)> {
+        let mut buf = vec![0u8; 4096];
+        let mut text = Vec::new();
+        let mut pos = at;
+        let mut start = None;
+        loop {
+            let n = file.read_at(&mut buf, pos).ok()?;
+            if n == 0 {
+                return None;
+            }
+            let mut chunk = &buf[..n];
+            if start.is_none() {
+                let skip = if pos == 0 { 0 } else { chunk.iter().position(|&b| b == b'\n')? + 1 };
+                start = Some(pos + skip as u64);
+                chunk = &chunk[skip..];
+            }
+            match chunk.iter().position(|&b| b == b'\n') {
+                Some(end) => {
+                    text.extend_from_slice(&chunk[..end]);
+                    return Some((start?, String::from_utf8(text).ok()?));
+                }
+                None => text.extend_from_slice(chunk),
+            }
+            pos += n as u64;
+        }
+    };
+    let first = MAGIC.len() as u64 + 1;
+    let (mut lo, mut hi) = (first, meta.len());
+    // Invariant: the line for `id`, if any, starts in [lo, hi).
+    while hi - lo > 512 {
+        let mid = lo + (hi - lo) / 2;
+        match line_after(mid - 1) {
+            Some((start, line)) if start < hi => match line.get(..id.len()).map(|l| l.cmp(id)) {
+                Some(std::cmp::Ordering::Less) => lo = start + line.len() as u64 + 1,
+                Some(std::cmp::Ordering::Equal) => return parse_line(&line).filter(|e| e.id == id),
+                _ => hi = start,
+            },
+            _ => hi = mid,
+        }
+    }
+    let mut at = lo;
+    while at < hi {
+        let (start, line) = line_after(at.max(first) - 1)?;
+        if start >= hi {
+            return None;
+        }
+        match line.get(..id.len()).map(|l| l.cmp(id)) {
+            Some(std::cmp::Ordering::Equal) => return parse_line(&line).filter(|e| e.id == id),
+            Some(std::cmp::Ordering::Greater) => return None,
+            _ => at = start + line.len() as u64 + 1,
+        }
+    }
+    None
+}
+
+/// What listed sessions hold (`sessions list`: the sizes `--json` gives,
+/// the `!` mark), read from their files only where the index does not
+/// vouch for them.
+pub(crate) struct Measures {
+    dir: std::path::PathBuf,
+    index: std::path::PathBuf,
+    /// Measures a scan handed over, by ID.
+    known: std::cell::RefCell<std::collections::HashMap<[u8; 22], Measure>>,
+}
+
+impl Measures {
+    /// For the sessions in `dir`, with the index at `index`.
+    pub(crate) fn new(dir: &Path, index: &Path) -> Measures {
+        Measures { dir: dir.to_path_buf(), index: index.to_path_buf(), known: Default::default() }
+    }
+
+    /// What a scan found session `id` to hold, for `of` to give.
+    pub(crate) fn know(&self, id: &str, measure: Measure) {
+        self.known.borrow_mut().insert(crate::store::session::id_key(id), measure);
+    }
+
+    /// What session `id` holds: what a scan handed over, else the index's
+    /// entry while the file's stamp is the one recorded, else read from the
+    /// file. With `within`, a file no larger than that many bytes is not
+    /// read (its characters cannot exceed its bytes): nothing is counted.
+    /// None if it cannot be read.
+    pub(crate) fn of(&self, id: &str, within: Option<u64>) -> Option<Measure> {
+        let (file, meta) = fsio::open_regular(&self.dir.join(format!("{id}.json"))).ok()?;
+        if within.is_some_and(|bytes| meta.len() <= bytes) {
+            return Some(Measure::default());
+        }
+        if let Some(measure) = self.known.borrow_mut().remove(&crate::store::session::id_key(id)) {
+            return Some(measure);
+        }
+        if let Some(entry) = find(&self.index, id).filter(|e| e.stamp == Stamp::of(&meta)) {
+            return Some(entry.measure);
+        }
+        let mut reader = crate::store::format::read(file).ok()?;
+        crate::store::context::measure(&mut reader).ok()
     }
 }
 
@@ -206,12 +376,20 @@ fn parse_line(line: &str) -> Option<Entry> {
         mtime_nsec: f.next()?.parse().ok()?,
         ino: f.next()?.parse().ok()?,
     };
+    let (format, created_at, updated_at, message_count) =
+        (f.next()?.parse().ok()?, f.next()?.parse().ok()?, f.next()?.parse().ok()?, f.next()?.parse().ok()?);
+    let measure = Measure {
+        messages: message_count,
+        chars: f.next()?.parse().ok()?,
+        context_chars: f.next()?.parse().ok()?,
+        summaries: f.next()?.parse().ok()?,
+    };
     let header = Header {
-        format: f.next()?.parse().ok()?,
+        format,
         id: id.to_string(),
-        created_at: f.next()?.parse().ok()?,
-        updated_at: f.next()?.parse().ok()?,
-        message_count: f.next()?.parse().ok()?,
+        created_at,
+        updated_at,
+        message_count,
         title_source: unescape(f.next()?)?,
         title: unescape(f.next()?)?,
         cwd: unescape(f.next()?)?,
@@ -221,7 +399,7 @@ fn parse_line(line: &str) -> Option<Entry> {
     if f.next().is_some() {
         return None;
     }
-    Some(Entry { id: id.to_string(), stamp, header })
+    Some(Entry { id: id.to_string(), stamp, header, measure })
 }
 
 pub(crate) fn escape(s: &str) -> String {
@@ -288,7 +466,7 @@ mod tests {
                 preview: "".into(),
                 model: None,
             };
-            w.add(id, stamp, &h);
+            w.add(id, stamp, &h, &Measure::default());
         }
         w.out.write_all(b"20260101_000000_000007\tdamaged\n").unwrap();
         w.finish();
@@ -299,6 +477,79 @@ mod tests {
         assert!(r.entry_for("20260101_000000_000005").is_some());
         assert!(r.entry_for("20260101_000000_000007").is_none());
         assert!(r.entry_for("20260101_000000_000009").is_none());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn header(id: &str, title: &str) -> Header {
+        Header {
+            id: id.into(),
+            format: 1,
+            title: title.into(),
+            title_source: "user".into(),
+            created_at: 0.0,
+            updated_at: 0.0,
+            cwd: "/".into(),
+            message_count: 2,
+            preview: "".into(),
+            model: None,
+        }
+    }
+
+    #[test]
+    fn find_bisects_to_every_entry_and_to_none_between() {
+        let dir = std::env::temp_dir().join(format!("hermes-index-find-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("index");
+        for n in [0usize, 1, 2, 3, 50, 3000] {
+            let mut w = Writer::create(&path).unwrap();
+            w.now_sec = i64::MAX / 2;
+            // Titles of every length, so lines straddle every probe.
+            let id = |i: usize| format!("20260101_000000_{:06x}", 2 * i + 1);
+            for i in 0..n {
+                let stamp = Stamp { size: i as u64, mtime_sec: 1, mtime_nsec: 0, ino: 1 };
+                let m = Measure { messages: 2, chars: i as u64, context_chars: 1, summaries: 0 };
+                w.add(&id(i), stamp, &header(&id(i), &"t".repeat(i % 300)), &m);
+            }
+            w.finish();
+            for i in 0..n {
+                let entry = find(&path, &id(i)).unwrap_or_else(|| panic!("{n}: {i}"));
+                assert_eq!((entry.stamp.size, entry.measure.chars), (i as u64, i as u64));
+            }
+            for i in 0..=n {
+                assert!(find(&path, &format!("20260101_000000_{:06x}", 2 * i)).is_none(), "{n}: {i}");
+            }
+        }
+        fs::write(&path, "hermes-index 3\n").unwrap();
+        assert!(find(&path, "20260101_000000_000001").is_none());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn merge_in_puts_new_entries_in_order_in_place_of_old_ones() {
+        let dir = std::env::temp_dir().join(format!("hermes-index-merge-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("index");
+        let stamp = Stamp { size: 1, mtime_sec: 1, mtime_nsec: 0, ino: 1 };
+        let m = Measure::default();
+        let mut w = Writer::create(&path).unwrap();
+        w.now_sec = i64::MAX / 2;
+        for id in ["20260101_000000_000002", "20260101_000000_000004"] {
+            w.add(id, stamp, &header(id, "old"), &m);
+        }
+        w.out.write_all(b"damaged\n").unwrap();
+        w.add("20260101_000000_000006", stamp, &header("20260101_000000_000006", "old"), &m);
+        w.finish();
+        let new: Vec<_> = ["20260101_000000_000001", "20260101_000000_000004", "20260101_000000_000009"]
+            .iter()
+            .map(|id| (id.to_string(), stamp, header(id, "new"), m))
+            .collect();
+        merge_in(&path, &new);
+        let mut r = Reader::open(&path);
+        let titles: Vec<String> = (1..10)
+            .filter_map(|i| r.entry_for(&format!("20260101_000000_{i:06x}")))
+            .map(|e| format!("{} {}", &e.id[16..], e.header.title))
+            .collect();
+        assert_eq!(titles, ["000001 new", "000002 old", "000004 new", "000006 old", "000009 new"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -318,12 +569,15 @@ mod tests {
         };
         let stamp = Stamp { size: 10, mtime_sec: 5, mtime_nsec: 7, ino: 9 };
         let line = format!(
-            "{}\t10\t5\t7\t9\t1\t1.25\t1796222001.5\t3\tuser\t{}\t/x y\t\torg/m:7b",
+            "{}\t10\t5\t7\t9\t1\t1.25\t1796222001.5\t3\t40\t30\t1\tuser\t{}\t/x y\t\torg/m:7b",
             header.id,
             escape(&header.title)
         );
         let line = format!("{line}\t{:016x}", checksum(&line));
+        let measure = Measure { messages: 3, chars: 40, context_chars: 30, summaries: 1 };
+        assert_eq!(super::line(&header.id, stamp, &header, &measure), line);
         let entry = parse_line(&line).unwrap();
+        assert_eq!(entry.measure, measure);
         assert!(parse_line(&line[..line.len() - 1]).is_none());
         assert_eq!(entry.header, header);
         assert_eq!(entry.stamp, stamp);

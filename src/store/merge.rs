@@ -220,6 +220,29 @@ mod tests {
         }
     }
 
+    #[test]
+    fn every_message_a_merge_writes_takes_the_fast_path() {
+        // Ours with this clock's times; theirs read from a file another
+        // writer laid out otherwise (keys reordered, blanks, \u escapes).
+        let now = crate::time::now();
+        let ours = session(
+            "t",
+            TITLE_USER,
+            vec![msg("user", "one \u{1b}[1m", now), msg("assistant", "two", now + 0.25)],
+        );
+        let theirs_file = format!(
+            "{{\"format\":1,\"id\":\"{ID}\",\"title\":\"t\",\"messages\":[\n\
+            {{ \"ts\": {now}, \"content\": \"one \\u001b[1m\", \"role\": \"user\" }},\n\
+            {{\"content\":\"th\\u00e9 \\ud83d\\ude00\",\"ts\":{},\"role\":\"user\",\"interrupted\":true}}\n]}}",
+            now + 1.5
+        );
+        let theirs = crate::store::format::decode(theirs_file.as_bytes()).expect("a session");
+        let merged = union(&ours, &theirs);
+        assert_eq!((merged.added, merged.session.messages.len()), (1, 3));
+        let bytes = crate::store::format::encode(&merged.session.header, &merged.session.messages);
+        assert_eq!(crate::store::format::told_fast(&bytes), (3, 3));
+    }
+
     fn msg(role: &str, content: &str, ts: f64) -> Message {
         Message {
             role: role.into(),

@@ -14,11 +14,13 @@ mod repair;
 mod scan;
 pub(crate) mod search;
 pub mod session;
+mod settle;
 pub(crate) mod titles;
 pub(crate) mod trust;
 mod write;
 
 pub(crate) use copies::MergedCopy;
+pub(crate) use settle::Settling;
 pub(crate) use write::Later;
 
 use std::cell::{Cell, OnceCell};
@@ -141,6 +143,12 @@ impl Store {
 
     /// The file of a session. Only well-formed IDs become names, so nothing
     /// a user types can point outside the store.
+    /// What listed sessions hold, from the index where it can (see
+    /// `index::Measures`).
+    pub(crate) fn measures(&self) -> index::Measures {
+        index::Measures::new(&self.sessions_dir, &self.home.join("index"))
+    }
+
     pub(crate) fn session_path(&self, id: &str) -> Option<PathBuf> {
         session::is_valid_id(id).then(|| self.sessions_dir.join(format!("{id}.json")))
     }

@@ -25,6 +25,11 @@ pub(crate) struct Scanned<'a> {
     /// When `header` is Err because a message is damaged: the header,
     /// which still names the session (its title is taken, and finds it).
     pub(crate) damaged_header: Option<Header>,
+    /// What its messages hold, when the scan knows (every message read,
+    /// or the index vouches for the file).
+    pub(crate) measure: Option<context::Measure>,
+    /// The file's stamp, when the scan learned it.
+    pub(crate) stamp: Option<index::Stamp>,
 }
 
 impl Scanned<'_> {
@@ -80,7 +85,7 @@ impl Store {
         let listed_at = crate::time::now();
         let ids = self.session_ids()?;
         if ids.len() < index::MIN_SESSIONS {
-            return self.walk(&ids, None, None, &mut visit).map(drop);
+            return self.walk(&ids, None, None, Check::Messages, &mut visit).map(drop);
         }
         // Every full pass writes a fresh catalog: what other programs
         // changed in place (no directory time tells) is caught up here.
@@ -98,6 +103,22 @@ impl Store {
             return Ok(());
         }
         self.scan_indexed(&ids, &mut visit)
+    }
+
+    /// `scan` for what names a session (a lookup by title, a title taken):
+    /// a header the index does not vouch for is read with its file's end
+    /// checked (`Check::Ends`), not every message, as the command that then
+    /// reads or rewrites the session checks them; nothing is cached from
+    /// such a pass. A large store without an index gets one first (a full
+    /// pass, once), so that later lookups stat its files instead.
+    pub(crate) fn scan_names(&self, mut visit: impl FnMut(Scanned)) -> Result<()> {
+        let ids = self.session_ids()?;
+        let mut reader = index::Reader::open(&self.home.join("index"));
+        if !reader.is_usable() && ids.len() >= index::MIN_SESSIONS {
+            return self.scan(visit);
+        }
+        let cache = if reader.is_usable() { Some(&mut reader) } else { None };
+        self.walk(&ids, cache, None, Check::Ends, &mut visit).map(drop)
     }
 
     /// Put a catalog built by a full pass in place, if the directory is
@@ -200,6 +221,25 @@ impl Store {
         Some(())
     }
 
+    /// The sessions whose title or ID starts with `prefix` (letters of any
+    /// case alike), newest first, as completion offers them: from the
+    /// catalog alone, each session's file not read (an offer, not an
+    /// answer: the command then finds the session by its name as always;
+    /// those appended to since it was written have their time from their
+    /// own file). None when the catalog cannot say (see `by_activity`).
+    pub(crate) fn starting(&self, prefix: &str) -> Option<Vec<catalog::Entry>> {
+        let (state, catalog) = self.catalog()?;
+        if catalog.damaged > 0 {
+            return None;
+        }
+        let mut found = catalog.starting(prefix)?;
+        for entry in found.iter_mut().filter(|e| state.journal.contains(&e.id)) {
+            entry.updated_at = self.header(entry.id()).ok()??.updated_at;
+        }
+        found.sort_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
+        Some(found)
+    }
+
     /// The sessions titled any of `titles`, each checked against its own
     /// file; None when the catalog cannot say (missing, stale, damaged, no
     /// such title, or a session it names says otherwise), and every file
@@ -235,19 +275,19 @@ impl Store {
         if !reader.is_usable() {
             // No index yet: build one in this same pass.
             let mut writer = index::Writer::create(&index_path);
-            self.walk(ids, None, writer.as_mut(), visit)?;
+            self.walk(ids, None, writer.as_mut(), Check::Messages, visit)?;
             if let Some(_writer) = writer {
                 index::Writer::finish(_writer)
             }
             return Ok(());
         }
-        let stale = self.walk(ids, Some(&mut reader), None, visit)?;
+        let stale = self.walk(ids, Some(&mut reader), None, Check::Messages, visit)?;
         if stale > 64 + ids.len() / 64 {
             // Enough has changed that re-reading it every time costs more
             // than refreshing the index once.
             let mut reader = index::Reader::open(&index_path);
             if let Some(mut writer) = index::Writer::create(&index_path) {
-                self.walk(ids, Some(&mut reader), Some(&mut writer), &mut |_| {})?;
+                self.walk(ids, Some(&mut reader), Some(&mut writer), Check::Messages, &mut |_| {})?;
                 writer.finish();
             }
         }
@@ -259,17 +299,19 @@ impl Store {
     pub(crate) fn scan_ids(&self, ids: &[[u8; 22]], mut visit: impl FnMut(Scanned)) -> Result<()> {
         let mut reader = index::Reader::open(&self.home.join("index"));
         let cache = if reader.is_usable() { Some(&mut reader) } else { None };
-        self.walk(ids, cache, None, &mut visit).map(drop)
+        self.walk(ids, cache, None, Check::Messages, &mut visit).map(drop)
     }
 
     /// The merge of sorted IDs with the sorted index: a cached header when
     /// the file's stamp matches, else the file's own. Returns how many
-    /// files had to be read although an index was given.
+    /// files had to be read although an index was given; a file read is
+    /// checked as `check` says.
     fn walk(
         &self,
         ids: &[[u8; 22]],
         mut cache: Option<&mut index::Reader>,
         mut writer: Option<&mut index::Writer>,
+        check: Check,
         visit: &mut dyn FnMut(Scanned),
     ) -> Result<usize> {
         let mut stale = 0;
@@ -302,13 +344,15 @@ impl Store {
                                 size: None,
                                 header: Err(e.to_string()),
                                 damaged_header: None,
+                                measure: None,
+                                stamp: None,
                             });
                             continue;
                         }
                     };
                     if let Some(entry) = cached.filter(|e| Some(e.stamp) == stamp) {
                         if let Some(w) = writer.as_mut() {
-                            w.add(id, entry.stamp, &entry.header);
+                            w.add(id, entry.stamp, &entry.header, &entry.measure);
                         }
                         visit(Scanned {
                             dir: dir_path,
@@ -316,36 +360,46 @@ impl Store {
                             size: Some(entry.stamp.size),
                             header: Ok(entry.header),
                             damaged_header: None,
+                            measure: Some(entry.measure),
+                            stamp: Some(entry.stamp),
                         });
                         continue;
                     }
                     stale += 1;
                 }
-                self.read_one(id, writer.as_deref_mut(), visit);
+                self.read_one(id, check, writer.as_deref_mut(), visit);
             }
         }
         Ok(stale)
     }
 
     /// The header of one file read from the file itself, for `walk`.
-    fn read_one(&self, id: &str, writer: Option<&mut index::Writer>, visit: &mut dyn FnMut(Scanned)) {
+    fn read_one(
+        &self,
+        id: &str,
+        check: Check,
+        writer: Option<&mut index::Writer>,
+        visit: &mut dyn FnMut(Scanned),
+    ) {
         let dir_path = self.sessions_dir.as_path();
         let path = dir_path.join(format!("{id}.json"));
-        match read_header(&path, Check::Messages) {
+        let unread = |header, damaged_header| Scanned {
+            dir: dir_path,
+            id,
+            size: None,
+            header,
+            damaged_header,
+            measure: None,
+            stamp: None,
+        };
+        match read_header(&path, check) {
             Err(HeaderError::Gone) => {} // deleted while we looked
-            Err(HeaderError::Bad(why)) => {
-                visit(Scanned { dir: dir_path, id, size: None, header: Err(why), damaged_header: None })
-            }
-            Err(HeaderError::Damaged { header, why }) => visit(Scanned {
-                dir: dir_path,
-                id,
-                size: None,
-                header: Err(why),
-                damaged_header: Some(*header),
-            }),
-            Ok((header, stamp)) => {
-                if let Some(w) = writer {
-                    w.add(id, stamp, &header);
+            Err(HeaderError::Bad(why)) => visit(unread(Err(why), None)),
+            Err(HeaderError::Damaged { header, why }) => visit(unread(Err(why), Some(*header))),
+            Ok((header, stamp, measure)) => {
+                // Only a header whose every message was checked is cached.
+                if let (Some(w), Some(m)) = (writer, &measure) {
+                    w.add(id, stamp, &header, m);
                 }
                 visit(Scanned {
                     dir: dir_path,
@@ -353,6 +407,8 @@ impl Store {
                     size: Some(stamp.size),
                     header: Ok(header),
                     damaged_header: None,
+                    measure,
+                    stamp: Some(stamp),
                 })
             }
         }
@@ -370,7 +426,7 @@ impl Store {
             return Ok(None);
         };
         match read_header(&path, check) {
-            Ok((h, _)) => Ok(Some(h)),
+            Ok((h, ..)) => Ok(Some(h)),
             Err(HeaderError::Gone) => Ok(None),
             Err(HeaderError::Bad(why)) => Err(Error::Corrupt { path, why }),
             Err(HeaderError::Damaged { why, .. }) => Err(super::damaged_session(&path, why)),
@@ -451,7 +507,7 @@ fn check_file_name(path: &Path, header: &Header) -> std::result::Result<(), Stri
 const STAT_BATCH: usize = 8192;
 
 /// How many threads stat the files of a scan of `files` files.
-fn stat_threads(files: usize) -> usize {
+pub(super) fn stat_threads(files: usize) -> usize {
     if files < 2048 {
         return 1;
     }
@@ -460,7 +516,11 @@ fn stat_threads(files: usize) -> usize {
 
 /// The stamps of these session files in `dir`, in order, looked up by up
 /// to `threads` threads.
-fn stamps_in(dir: &fs::File, ids: &[[u8; 22]], threads: usize) -> Vec<io::Result<Option<index::Stamp>>> {
+pub(super) fn stamps_in(
+    dir: &fs::File,
+    ids: &[[u8; 22]],
+    threads: usize,
+) -> Vec<io::Result<Option<index::Stamp>>> {
     let stat_each = |ids: &[[u8; 22]]| -> Vec<io::Result<Option<index::Stamp>>> {
         let mut name = *b"YYYYMMDD_HHMMSS_xxxxxx.json\0";
         ids.iter()
@@ -498,9 +558,11 @@ pub(super) enum Check {
     Ends,
 }
 
-/// The header of a session file, checked as `check` says. A file written
-/// by a newer hermes is taken at its header's word: its layout may differ.
-fn read_header(path: &Path, check: Check) -> std::result::Result<(Header, index::Stamp), HeaderError> {
+/// The header of a session file, checked as `check` says, its stamp, and
+/// what its messages hold when every one was read. A file written by a
+/// newer hermes is taken at its header's word: its layout may differ.
+type Read = (Header, index::Stamp, Option<context::Measure>);
+fn read_header(path: &Path, check: Check) -> std::result::Result<Read, HeaderError> {
     let (file, meta) = match fsio::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(HeaderError::Gone),
@@ -525,21 +587,19 @@ fn read_header(path: &Path, check: Check) -> std::result::Result<(Header, index:
         Ok(n) => tail[..n].to_vec(),
         Err(e) => return Err(HeaderError::Bad(e.to_string())),
     };
-    let reader = format::read(file).map_err(bad)?;
+    let mut reader = format::read(file).map_err(bad)?;
     check_file_name(path, reader.header()).map_err(HeaderError::Bad)?;
-    let header = if reader.header().format > FORMAT {
-        reader.header().clone()
-    } else if check == Check::Ends && format::ends_like_a_session(&tail) {
+    let header = reader.header().clone();
+    let stamp = index::Stamp::of(&meta);
+    if header.format > FORMAT || check == Check::Ends && format::ends_like_a_session(&tail) {
         // A file cut short (a full disk, a copy interrupted) still has its
         // header; its end tells (and then every message, which says where).
-        reader.header().clone()
-    } else {
-        let header = reader.header().clone();
-        match reader.check() {
-            Ok(header) => header,
-            Err(Fault::Message(why)) => return Err(HeaderError::Damaged { header: Box::new(header), why }),
-            Err(fault) => return Err(bad(fault)),
-        }
-    };
-    Ok((header, index::Stamp::of(&meta)))
+        return Ok((header, stamp, None));
+    }
+    // Every message checked, and measured on the way.
+    match context::measure(&mut reader) {
+        Ok(measure) => Ok((header, stamp, Some(measure))),
+        Err(Fault::Message(why)) => Err(HeaderError::Damaged { header: Box::new(header), why }),
+        Err(fault) => Err(bad(fault)),
+    }
 }

@@ -85,7 +85,7 @@ pub(crate) fn foreign_title(raw: &str) -> String {
 /// one included: its title stays taken.
 pub(crate) fn holder(store: &Store, title: &str, except: Option<&str>) -> Result<Option<Header>> {
     let mut found = None;
-    store.scan(|entry| {
+    store.scan_names(|entry| {
         if let Some(h) = entry.named()
             && found.is_none()
             && h.title == title
@@ -110,7 +110,7 @@ pub(crate) fn numbered(base: &str, n: u64) -> String {
 /// The caller holds the store lock.
 pub(crate) fn unique_auto_title(store: &Store, base: &str) -> Result<String> {
     let mut taken = Vec::new();
-    store.scan(|entry| {
+    store.scan_names(|entry| {
         if let Some(h) = entry.named()
             && (h.title == base || h.title.starts_with(base) && h.title[base.len()..].starts_with(" ("))
         {

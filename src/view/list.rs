@@ -39,7 +39,8 @@ struct Entry<'a> {
 
 /// The context budget rows are measured against (`sessions list`).
 pub(crate) struct Budget {
-    pub(crate) dir: std::path::PathBuf,
+    /// What each row's session holds, from the index where it can.
+    pub(crate) measures: crate::store::index::Measures,
     pub(crate) budget: u64,
 }
 
@@ -48,17 +49,7 @@ impl Budget {
     /// a file no larger than the budget is not read: its characters
     /// cannot exceed its bytes, so it is within the budget.
     fn measure(&self, id: &str, quick: bool) -> Option<context::Measure> {
-        use std::os::unix::fs::OpenOptionsExt;
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(self.dir.join(format!("{id}.json")))
-            .ok()?;
-        if quick && file.metadata().ok()?.len() <= self.budget {
-            return Some(context::Measure::default());
-        }
-        let mut reader = crate::store::format::read(file).ok()?;
-        context::measure(&mut reader).ok()
+        self.measures.of(id, quick.then_some(self.budget))
     }
 }
 

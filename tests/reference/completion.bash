@@ -58,7 +58,7 @@ _hermes_add_sessions() {
 			printf -v quoted '%q' "$value"
 			COMPREPLY+=("${quoted:${#_hermes_raw}-${#text}}")
 		fi
-	done < <(command "$hermes" "${profile[@]}" sessions list --all 2>/dev/null)
+	done < <(command "$hermes" "${profile[@]}" sessions list --completing "$_hermes_cur" 2>/dev/null)
 }
 
 _hermes_add_words() {

@@ -3,15 +3,17 @@
 # Install it: hermes completion zsh > "${fpath[1]}/_hermes"
 # or load it: source <(hermes completion zsh)
 
-# Session titles (or IDs, with "id") from 'hermes sessions list --all',
-# whose piped output is MARK<TAB>TITLE<TAB>DATE<TAB>COUNT<TAB>ID. What to
-# list is the last argument: _arguments puts compadd options before it.
+# Session titles (or IDs, with "id") from 'hermes sessions list
+# --completing WORD' (those whose title or ID starts with the word typed,
+# any case; from the catalog), whose output is MARK<TAB>TITLE<TAB>DATE<TAB>
+# COUNT<TAB>ID. What to list is the last argument: _arguments puts compadd
+# options before it.
 _hermes_sessions() {
   local what=${argv[-1]} line expl
   local -a fields values descriptions profile
   local name=${_hermes_profile:-${opt_args[-p]:-$opt_args[--profile]}}
   [[ -n $name ]] && profile=(-p $name)
-  for line in ${(f)"$(_call_program sessions command hermes ${(q)profile[@]} sessions list --all 2>/dev/null)"}; do
+  for line in ${(f)"$(_call_program sessions command hermes ${(q)profile[@]} sessions list --completing ${(q)${(Q)PREFIX}} 2>/dev/null)"}; do
     fields=("${(@ps:\t:)line}")
     if [[ $what == id ]]; then
       values+=("$fields[5]")

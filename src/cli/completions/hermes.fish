@@ -121,9 +121,12 @@ function __hermes_profile_args
 end
 
 # Session titles, or IDs with "id", each with a description, from
-# 'hermes sessions list --all': MARK<TAB>TITLE<TAB>DATE<TAB>COUNT<TAB>ID.
+# 'hermes sessions list --completing WORD' (those whose title or ID starts
+# with the word typed, any case; from the catalog):
+# MARK<TAB>TITLE<TAB>DATE<TAB>COUNT<TAB>ID.
 function __hermes_sessions
-    command hermes (__hermes_profile_args) sessions list --all 2>/dev/null | while read -l line
+    set -l word (commandline -ct | string unescape)
+    command hermes (__hermes_profile_args) sessions list --completing "$word" 2>/dev/null | while read -l line
         set -l fields (string split \t -- $line)
         if test "$argv[1]" = id
             printf '%s\t%s\n' $fields[5] $fields[2]

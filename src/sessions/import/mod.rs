@@ -18,9 +18,9 @@ use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, option};
 use crate::error::{Error, Result};
 use crate::fsio::Batch;
 use crate::output;
-use crate::store::Store;
 use crate::store::format;
 use crate::store::session::{self, Session};
+use crate::store::{Settling, Store};
 use crate::text::counted;
 
 use source::Incoming;
@@ -137,7 +137,8 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     if !args.dry_run {
         remove_left_behind(store)?;
     }
-    let mut taken = Taken::of(store)?;
+    let mut settling = Settling::new();
+    let mut taken = Taken::of(store, &mut settling)?;
     taken.note_short_ids(incoming_ids);
     let (mut imported, mut skipped, mut retitled) = (0usize, 0usize, 0usize);
     let mut models_cleaned = Cleaned::default();
@@ -185,15 +186,18 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             return Ok(());
         }
         let path = store.session_path(&s.header.id).expect("valid IDs only");
-        batch.add(&path, &format::encode(&s.header, &s.messages))?;
+        batch.add(&path, &format::encode(&s.header, &s.messages), Some(dated(s.header.updated_at)))?;
+        settling.wrote(&s.header, &s.messages);
         if batch.len() >= COMMIT_EVERY {
-            let existed = batch.commit()?;
-            (imported, skipped) = (imported - existed, skipped + existed);
+            commit(&mut batch, (&mut imported, &mut skipped), &mut settling)?;
         }
         Ok(())
     })?;
-    let existed = batch.commit()?;
-    (imported, skipped) = (imported - existed, skipped + existed);
+    commit(&mut batch, (&mut imported, &mut skipped), &mut settling)?;
+    if !args.dry_run {
+        // The store ready for the first listing: index and catalog.
+        settling.finish(store);
+    }
     drop(progress);
     report(&tally, imported, skipped, retitled, args.dry_run);
     models_cleaned.report();
@@ -201,6 +205,31 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         0 => Ok(()),
         damaged => Err(Error::ImportIncomplete { name, damaged, dry_run: args.dry_run }),
     }
+}
+
+/// Make what is staged durable; a session someone else made meanwhile is
+/// skipped, not imported (and the store's settling is told).
+fn commit(
+    batch: &mut Batch,
+    (imported, skipped): (&mut usize, &mut usize),
+    settling: &mut Settling,
+) -> Result<()> {
+    let existed = batch.commit()?;
+    (*imported, *skipped) = (*imported - existed, *skipped + existed);
+    if existed > 0 {
+        settling.unsure();
+    }
+    Ok(())
+}
+
+/// The modification time of an imported session's file: the session's
+/// last activity, or a few seconds ago for one without a past time (see
+/// store::settle: the index caches a file only once its time is settled).
+fn dated(updated_at: f64) -> std::time::SystemTime {
+    let settled = crate::time::now() - 3.0;
+    let secs =
+        if updated_at.is_finite() && (0.0..=settled).contains(&updated_at) { updated_at } else { settled };
+    std::time::UNIX_EPOCH + std::time::Duration::from_secs_f64(secs.max(0.0))
 }
 
 /// What an import (or any write) killed midway left in `sessions/` goes
@@ -286,7 +315,8 @@ struct Taken {
 }
 
 impl Taken {
-    fn of(store: &Store) -> Result<Taken> {
+    /// What the store holds, each session also noted for `settling`.
+    fn of(store: &Store, settling: &mut Settling) -> Result<Taken> {
         let mut taken = Taken {
             ids: HashSet::new(),
             stored: HashSet::new(),
@@ -301,9 +331,11 @@ impl Taken {
             taken.note_short_ids(taken.stored.clone());
             store.scan(|entry| match &entry.header {
                 Ok(h) => {
+                    settling.saw(&entry);
                     taken.titles.insert(title_key(&h.title));
                 }
                 Err(why) => {
+                    settling.saw(&entry);
                     // A damaged session's title stays taken.
                     if let Some(h) = &entry.damaged_header {
                         taken.titles.insert(title_key(&h.title));
@@ -489,5 +521,49 @@ fn tempfile_in_tmp() -> Result<File> {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(Error::io(&path, e)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_message_each_importer_writes_takes_the_fast_path() {
+        // hermes's own export, of messages with this clock's times; the
+        // Python Hermes's and llm's, as their tools wrote them.
+        let dir = std::env::temp_dir().join(format!("hermes-import-fast-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a directory");
+        let own = dir.join("own.jsonl");
+        let now = crate::time::now();
+        let mut header = session::Header::new("20261202_143015_a1b2c3".into(), "/w".into(), now);
+        let messages: Vec<session::Message> = ["hi", "a \u{1b}[1mreply\u{1b}[0m", "é 🦀"]
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                session::Message::new(["user", "assistant"][i % 2], text.to_string(), now + i as f64 / 7.0)
+            })
+            .collect();
+        messages.iter().for_each(|m| header.note_message(m));
+        std::fs::write(&own, format::encode_line(&header, &messages) + "\n").expect("written");
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let inputs = [
+            (&hermes::SOURCE, own),
+            (&hermes_agent::SOURCE, fixtures.join("hermes-agent-0.22.2-export.jsonl")),
+            (&llm::SOURCE, fixtures.join("llm-0.36-logs.json")),
+        ];
+        for (source, path) in inputs {
+            let mut file = File::open(&path).expect("the input");
+            let mut told = (0, 0);
+            (source.read)(&mut file, "input", &mut |incoming| {
+                let s = incoming.session;
+                let (fast, all) = format::told_fast(&format::encode(&s.header, &s.messages));
+                told = (told.0 + fast, told.1 + all);
+                Ok(())
+            })
+            .expect("read");
+            assert!(told.1 > 2 && told.0 == told.1, "{}: {told:?}", source.name);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

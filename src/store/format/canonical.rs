@@ -1,119 +1,72 @@
-//! The fast check of a message in its canonical form, the one hermes
-//! writes: one pass over its bytes, no decoding (see `is_canonical`).
+//! The fast check of a message in the forms hermes writes and meets: one
+//! pass over its bytes, no decoding (see `written_form`).
+
+use std::ops::Range;
 
 use super::ROLES;
 use crate::store::json;
 
-/// Whether a message is valid, told fast for the form hermes writes: one
-/// JSON object, in UTF-8, holding exactly `role`, `content` and `ts`, once
-/// each, with no escapes in the keys or the role, no `\u` escapes in the
-/// content and `ts` a plain decimal number. It checks the JSON grammar of
-/// that form itself, in one pass. False means "not told":
-/// `decode_message` decides. Checking a long session this way costs a
-/// fraction of decoding it.
+/// Whether a message is valid, told fast for every form hermes writes (see
+/// `written_form`), and exactly as decoding would tell it. False means
+/// "not told": `decode_message` decides.
 pub(super) fn is_canonical(bytes: &[u8]) -> bool {
     canonical_parts(bytes).is_some()
 }
 
-/// The parts of a message `is_canonical` passes: its role, and where
-/// its content lies as a JSON string (quotes included).
+/// The parts of a message the fast check passes: its role, where its
+/// content lies as a JSON string (quotes included), and the flags a turn
+/// needs.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Canonical {
     pub(super) role: &'static str,
-    pub(super) content: std::ops::Range<usize>,
+    pub(super) content: Range<usize>,
+    /// `"replaced": true`: a reply /retry replaced.
+    pub(super) replaced: bool,
+    /// `"summary": true`: a summary (when its role is system).
+    pub(super) summary: bool,
 }
 
+/// `written_form` of a message that is all of `bytes`.
 pub(super) fn canonical_parts(bytes: &[u8]) -> Option<Canonical> {
-    if std::str::from_utf8(bytes).is_err() || bytes.first() != Some(&b'{') {
-        return None;
-    }
-    let mut seen = [false; 3];
-    let mut parts = Canonical { role: "", content: 0..0 };
-    let mut at = 1; // after '{'
-    loop {
-        blank(bytes, &mut at);
-        if bytes.get(at) != Some(&b'"') {
-            return None;
-        }
-        let (end, escaped, _) = string_end(bytes, at)?;
-        let key = &bytes[at + 1..end];
-        at = end + 1;
-        blank(bytes, &mut at);
-        if bytes.get(at) != Some(&b':') || escaped {
-            return None;
-        }
-        at += 1;
-        blank(bytes, &mut at);
-        let which = value(bytes, &mut at, key, &mut parts)?;
-        if std::mem::replace(&mut seen[which], true) {
-            return None;
-        }
-        blank(bytes, &mut at);
-        match bytes.get(at) {
-            Some(b',') => at += 1,
-            Some(b'}') => return (seen == [true; 3] && at + 1 == bytes.len()).then_some(parts),
-            _ => return None,
-        }
-    }
+    written_form(bytes).and_then(|(len, parts)| (len == bytes.len()).then_some(parts))
 }
 
-/// The message at the start of `bytes`, if it is exactly in the form
-/// hermes writes, `{"role":"R","content":"...","ts":N}` (no blanks, these
-/// keys in this order, no `\u` escape): its length and parts, found and
-/// checked in one pass over the bytes, the content's scanned a word at a
-/// time. Such a message is one `canonical_parts` passes. None when it is not
-/// in that form or does not end within `bytes`: the general path decides.
+/// The message at the start of `bytes`, if it is one the fast check can
+/// tell: its length and parts, found and checked in one pass, its content
+/// scanned sixteen bytes at a time. That is one JSON object holding
+/// `role` (a known role, no escapes), `content` (a string: any escape
+/// decoding takes, `\u` ones included), `ts` (any number decoding takes:
+/// the times of hermes's clock, `1796394097.9156368`, and any other) and
+/// optionally `interrupted`, `replaced`, `summary` (`true` or `false`),
+/// each once, in any order, with or without blanks: every message hermes
+/// writes (a new field must be taught here, or its messages take the
+/// general path), and those other careful writers do. Whatever it passes,
+/// decoding takes; None when the message is in another form or does not
+/// end within `bytes`: the general path decides.
 pub(super) fn written_form(bytes: &[u8]) -> Option<(usize, Canonical)> {
-    const OPEN: &[u8] = b"{\"role\":\"";
-    const CONTENT: &[u8] = b"\",\"content\":\"";
-    const TS: &[u8] = b",\"ts\":";
-    let after = bytes.strip_prefix(OPEN)?;
-    let role =
-        ROLES.iter().find(|r| after.starts_with(r.as_bytes()) && after[r.len()..].starts_with(CONTENT))?;
-    let start = OPEN.len() + role.len() + CONTENT.len() - 1; // the content's opening quote
-    let mut at = start + 1;
-    let mut ascii = true;
-    loop {
-        let (stop, plain) = json::string_stop_ascii(&bytes[at..], true);
-        at += stop?;
-        ascii &= plain;
-        match bytes[at] {
-            b'"' => break,
-            b'\\' => match bytes.get(at + 1)? {
-                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => at += 2,
-                _ => return None,
-            },
-            _ => return None, // a control character
-        }
-    }
-    // All the rest is ASCII, when it is in this form.
-    if !ascii {
-        std::str::from_utf8(&bytes[start + 1..at]).ok()?;
-    }
-    let number = bytes[at + 1..].strip_prefix(TS)?;
-    let len = number.iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
-    if !plain_number(&number[..len]) || number.get(len) != Some(&b'}') {
+    if bytes.first() != Some(&b'{') {
         return None;
     }
-    Some((at + 1 + TS.len() + len + 1, Canonical { role, content: start..at + 1 }))
+    let mut fields = Fields::default();
+    let end = fields.rest(bytes, 1, true)?;
+    Some((end, fields.finish()?))
 }
 
-/// A message in the form `written_form` passes that is longer than the read
-/// buffer, checked as it streams by in pieces: one pass over its bytes, as
-/// for a short one. The content's closing quote and the rest (`,"ts":N}`)
-/// must come in one piece; any other break from the form is `Broken`, and
-/// the general path takes the message from the last whole piece on.
+/// A message that starts in a form `written_form` passes and is longer
+/// than the read buffer, checked as it streams by in pieces: one pass over
+/// its bytes, as for a short one. The fields before the content must come
+/// in the first piece, the content's closing quote and every field after
+/// it in one piece; any other break from the form is `Broken`, and the
+/// general path takes the message from the last whole piece on.
 pub(super) struct Streaming {
-    role: &'static str,
+    fields: Fields,
     /// Where the content's opening quote is in the message.
     open: usize,
     /// Bytes of the next piece to pass over (the opening, in the first).
     skip: usize,
-    /// The last piece ended within an escape (a `\`).
-    escape: bool,
-    /// So did the one before the piece fed last.
+    content: Content,
+    /// The piece fed last began right after a `\` (in an escape).
     pub(super) escaped_before: bool,
-    ascii: bool,
 }
 
 pub(super) enum Fed {
@@ -126,97 +79,188 @@ pub(super) enum Fed {
 }
 
 impl Streaming {
-    /// The message opening `piece`, if it begins in the written form.
+    /// The message opening `piece`, if its fields up to its content's
+    /// opening quote are in a form `written_form` passes.
     pub(super) fn start(piece: &[u8]) -> Option<Streaming> {
-        const OPEN: &[u8] = b"{\"role\":\"";
-        const CONTENT: &[u8] = b"\",\"content\":\"";
-        let after = piece.strip_prefix(OPEN)?;
-        let role = ROLES
-            .iter()
-            .find(|r| after.starts_with(r.as_bytes()) && after[r.len()..].starts_with(CONTENT))?;
-        let open = OPEN.len() + role.len() + CONTENT.len() - 1;
-        Some(Streaming { role, open, skip: open + 1, escape: false, escaped_before: false, ascii: true })
+        if piece.first() != Some(&b'{') {
+            return None;
+        }
+        let (mut fields, mut at) = (Fields::default(), 1);
+        loop {
+            blank(piece, &mut at);
+            let key = key(piece, &mut at)?;
+            if key == Key::Content {
+                fields.note(Key::Content)?;
+                if piece.get(at) != Some(&b'"') {
+                    return None;
+                }
+                let content = Content::default();
+                return Some(Streaming { fields, open: at, skip: at + 1, content, escaped_before: false });
+            }
+            fields.scalar(piece, &mut at, key)?;
+            blank(piece, &mut at);
+            if piece.get(at) != Some(&b',') {
+                return None;
+            }
+            at += 1;
+        }
     }
 
     /// The next piece, which lies at `base` in the message.
     pub(super) fn feed(&mut self, piece: &[u8], base: usize) -> Fed {
-        let mut at = std::mem::take(&mut self.skip);
-        self.escaped_before = std::mem::take(&mut self.escape);
-        if self.escaped_before {
-            match piece.get(at) {
-                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => at += 1,
-                _ => return Fed::Broken,
-            }
+        let at = std::mem::take(&mut self.skip);
+        self.escaped_before = self.content.after_backslash();
+        match self.content.scan(piece, at) {
+            Scan::More => Fed::More,
+            Scan::Broken => Fed::Broken,
+            Scan::Closed(close) => match self.fields.rest(piece, close + 1, false) {
+                Some(end) => Fed::End(end, base + close),
+                None => Fed::Broken,
+            },
         }
-        loop {
-            let (stop, plain) = json::string_stop_ascii(&piece[at..], true);
-            self.ascii &= plain;
-            let Some(stop) = stop else { return Fed::More };
-            at += stop;
-            match piece[at] {
-                b'"' => break,
-                b'\\' => match piece.get(at + 1) {
-                    None => {
-                        self.escape = true;
-                        return Fed::More;
-                    }
-                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => at += 2,
-                    Some(_) => return Fed::Broken,
-                },
-                _ => return Fed::Broken, // a control character
-            }
-        }
-        const TS: &[u8] = b",\"ts\":";
-        let Some(number) = piece[at + 1..].strip_prefix(TS) else { return Fed::Broken };
-        let len = number.iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
-        if !plain_number(&number[..len]) || number.get(len) != Some(&b'}') {
-            return Fed::Broken;
-        }
-        Fed::End(at + 1 + TS.len() + len + 1, base + at)
     }
 
     /// The parts of the whole message, `bytes`, whose content closes at
     /// `close`: None when its content is not UTF-8 (the general path says why).
-    pub(super) fn finish(self, bytes: &[u8], close: usize) -> Option<Canonical> {
-        if !self.ascii {
+    pub(super) fn finish(mut self, bytes: &[u8], close: usize) -> Option<Canonical> {
+        if !self.content.ascii {
             std::str::from_utf8(&bytes[self.open + 1..close]).ok()?;
         }
-        Some(Canonical { role: self.role, content: self.open..close + 1 })
+        self.fields.content = self.open..close + 1;
+        self.fields.finish()
     }
 }
 
-/// The value of field `key` at `at`, taken into `plain`, `at` moved past
-/// it: which field it was (0 role, 1 content, 2 ts), or None when it is
-/// not the plain form.
-fn value(bytes: &[u8], at: &mut usize, key: &[u8], plain: &mut Canonical) -> Option<usize> {
-    match key {
-        b"role" if bytes.get(*at) == Some(&b'"') => {
-            let (end, escaped, _) = string_end(bytes, *at)?;
-            let named = &bytes[*at + 1..end];
-            match ROLES.iter().find(|r| r.as_bytes() == named) {
-                Some(known) if !escaped => plain.role = known,
-                _ => return None,
+/// The fields of a message the fast check knows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Key {
+    Role,
+    Content,
+    Ts,
+    Interrupted,
+    Replaced,
+    Summary,
+}
+
+/// Each key as it opens a field, quotes included, in the order hermes
+/// writes them.
+const KEYS: [(&[u8], Key); 6] = [
+    (b"\"role\"", Key::Role),
+    (b"\"content\"", Key::Content),
+    (b"\"ts\"", Key::Ts),
+    (b"\"interrupted\"", Key::Interrupted),
+    (b"\"replaced\"", Key::Replaced),
+    (b"\"summary\"", Key::Summary),
+];
+
+/// The fields every message has: role, content, ts.
+const REQUIRED: u8 = 0b111;
+
+/// The key at `at` and its `:`, `at` moved to its value; None for any
+/// other key, or a key with escapes.
+fn key(bytes: &[u8], at: &mut usize) -> Option<Key> {
+    let rest = &bytes[*at..];
+    let &(name, key) = KEYS.iter().find(|(name, _)| rest.starts_with(name))?;
+    *at += name.len();
+    blank(bytes, at);
+    if bytes.get(*at) != Some(&b':') {
+        return None;
+    }
+    *at += 1;
+    blank(bytes, at);
+    Some(key)
+}
+
+/// The fields read so far.
+#[derive(Default)]
+struct Fields {
+    seen: u8,
+    role: &'static str,
+    content: Range<usize>,
+    replaced: bool,
+    summary: bool,
+}
+
+impl Fields {
+    /// `key` once more: None when it was seen before (decoding decides).
+    fn note(&mut self, key: Key) -> Option<()> {
+        let bit = 1 << key as u8;
+        (self.seen & bit == 0).then(|| self.seen |= bit)
+    }
+
+    /// The fields from `at` (just after a value, or with `first` just after
+    /// the `{`) to the end of the object: where it ends.
+    fn rest(&mut self, bytes: &[u8], mut at: usize, mut first: bool) -> Option<usize> {
+        loop {
+            blank(bytes, &mut at);
+            if !first {
+                match bytes.get(at)? {
+                    b',' => at += 1,
+                    b'}' => return Some(at + 1),
+                    _ => return None,
+                }
+                blank(bytes, &mut at);
             }
-            *at = end + 1;
-            Some(0)
+            first = false;
+            match key(bytes, &mut at)? {
+                Key::Content => {
+                    self.note(Key::Content)?;
+                    if bytes.get(at) != Some(&b'"') {
+                        return None;
+                    }
+                    let mut content = Content::default();
+                    let Scan::Closed(close) = content.scan(bytes, at + 1) else { return None };
+                    if !content.ascii {
+                        std::str::from_utf8(&bytes[at + 1..close]).ok()?;
+                    }
+                    self.content = at..close + 1;
+                    at = close + 1;
+                }
+                key => self.scalar(bytes, &mut at, key)?,
+            }
         }
-        b"content" if bytes.get(*at) == Some(&b'"') => match string_end(bytes, *at) {
-            Some((end, _, false)) => {
-                plain.content = *at..end + 1;
-                *at = end + 1;
-                Some(1)
+    }
+
+    /// The value of `key` (not the content) at `at`, `at` moved past it.
+    fn scalar(&mut self, bytes: &[u8], at: &mut usize, key: Key) -> Option<()> {
+        self.note(key)?;
+        let rest = &bytes[*at..];
+        match key {
+            Key::Role => {
+                let named = rest.strip_prefix(b"\"")?;
+                self.role = ROLES
+                    .iter()
+                    .find(|r| named.starts_with(r.as_bytes()) && named.get(r.len()) == Some(&b'"'))?;
+                *at += self.role.len() + 2;
             }
-            _ => None,
-        },
-        b"ts" => {
-            let len = bytes[*at..].iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'.')).count();
-            if !plain_number(&bytes[*at..*at + len]) {
-                return None;
+            Key::Ts => *at += number(rest)?,
+            Key::Interrupted | Key::Replaced | Key::Summary => {
+                let (len, value) = if rest.starts_with(b"true") {
+                    (4, true)
+                } else if rest.starts_with(b"false") {
+                    (5, false)
+                } else {
+                    return None;
+                };
+                match key {
+                    Key::Replaced => self.replaced = value,
+                    Key::Summary => self.summary = value,
+                    _ => {}
+                }
+                *at += len;
             }
-            *at += len;
-            Some(2)
+            Key::Content => return None,
         }
-        _ => None,
+        Some(())
+    }
+
+    fn finish(self) -> Option<Canonical> {
+        (self.seen & REQUIRED == REQUIRED).then_some(Canonical {
+            role: self.role,
+            content: self.content,
+            replaced: self.replaced,
+            summary: self.summary,
+        })
     }
 }
 
@@ -226,42 +270,157 @@ fn blank(bytes: &[u8], at: &mut usize) {
     }
 }
 
-/// The end of the string that opens at `at` (its closing quote), and
-/// whether it holds an escape, and a `\u` one; None when it is not a
-/// plain JSON string (a control character, a bad escape, no end).
-fn string_end(bytes: &[u8], at: usize) -> Option<(usize, bool, bool)> {
-    let (mut i, mut escapes, mut unicode) = (at + 1, false, false);
-    loop {
-        let p = json::string_stop(&bytes[i..], true)?;
-        match bytes[i + p] {
-            b'"' => return Some((i + p, escapes, unicode)),
-            b'\\' => {
-                match bytes.get(i + p + 1)? {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
-                    b'u' => unicode = true,
-                    _ => return None,
-                }
-                escapes = true;
-                i += p + 2;
+/// The length of the JSON number that opens `bytes`, if decoding takes it
+/// as a message's time: the JSON grammar, then what nanoserde reads (no
+/// `+` in an exponent; a whole number within u64, or i64 when negative)
+/// and a finite value. A plain decimal with at most 308 digits before its
+/// point is finite without parsing it; anything else is parsed as
+/// decoding parses it.
+fn number(bytes: &[u8]) -> Option<usize> {
+    let digits = |at: usize| bytes[at.min(bytes.len())..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let negative = bytes.first() == Some(&b'-');
+    let mut at = usize::from(negative);
+    let whole = match bytes.get(at)? {
+        b'0' => 1,
+        b'1'..=b'9' => digits(at),
+        _ => return None,
+    };
+    at += whole;
+    let mut fraction = false;
+    if bytes.get(at) == Some(&b'.') {
+        let n = digits(at + 1);
+        if n == 0 {
+            return None;
+        }
+        (at, fraction) = (at + 1 + n, true);
+    }
+    let mut exponent = false;
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        match bytes.get(at) {
+            Some(b'-') => at += 1,
+            Some(b'+') => return None, // refused by nanoserde's reader
+            _ => {}
+        }
+        let n = digits(at);
+        if n == 0 {
+            return None;
+        }
+        (at, exponent) = (at + n, true);
+    }
+    let text = std::str::from_utf8(&bytes[..at]).ok()?;
+    let decodes = match (fraction || exponent, negative) {
+        (false, false) => whole < 20 || text.parse::<u64>().is_ok(),
+        (false, true) => whole < 19 || text.parse::<i64>().is_ok(),
+        (true, _) if !exponent && whole <= 308 => true,
+        (true, _) => text.parse::<f64>().is_ok_and(f64::is_finite),
+    };
+    decodes.then_some(at)
+}
+
+/// A JSON string's content being scanned, perhaps in pieces: where in an
+/// escape the last piece ended, and whether all was ASCII.
+struct Content {
+    escape: Escape,
+    ascii: bool,
+}
+
+impl Default for Content {
+    fn default() -> Content {
+        Content { escape: Escape::None, ascii: true }
+    }
+}
+
+/// How far into an escape the scan is.
+#[derive(Clone, Copy, PartialEq)]
+enum Escape {
+    None,
+    /// Just after a `\`.
+    Backslash,
+    /// In the four digits of a `\u`, `count` read, their value so far;
+    /// after a high surrogate's `lead` when it is the second of a pair.
+    Hex {
+        value: u16,
+        count: u8,
+        lead: bool,
+    },
+    /// After a high surrogate's `\uXXXX`, which a `\` must follow...
+    Lead,
+    /// ...and then a `u`.
+    LeadBackslash,
+}
+
+enum Scan {
+    /// The closing quote is here.
+    Closed(usize),
+    /// The string goes on past these bytes.
+    More,
+    /// Not a string decoding takes.
+    Broken,
+}
+
+impl Content {
+    /// Whether the bytes scanned so far end right after a `\` (for the
+    /// general path, which takes over from there).
+    fn after_backslash(&self) -> bool {
+        matches!(self.escape, Escape::Backslash | Escape::LeadBackslash)
+    }
+
+    /// Scan `bytes` from `at` (inside the string) for its closing quote.
+    /// Escapes are read as nanoserde reads them: `\u` with four hex
+    /// digits, a high surrogate only when another `\u` with a low one
+    /// follows at once, a low one only so.
+    fn scan(&mut self, bytes: &[u8], mut at: usize) -> Scan {
+        loop {
+            while self.escape != Escape::None {
+                let Some(&b) = bytes.get(at) else { return Scan::More };
+                let Some(next) = self.escape.step(b) else { return Scan::Broken };
+                self.escape = next;
+                at += 1;
             }
-            _ => return None, // a control character
+            let (stop, plain) = json::string_stop_ascii(&bytes[at..], true);
+            self.ascii &= plain;
+            let Some(stop) = stop else { return Scan::More };
+            at += stop;
+            match bytes[at] {
+                b'"' => return Scan::Closed(at),
+                b'\\' => {
+                    self.escape = Escape::Backslash;
+                    at += 1;
+                }
+                _ => return Scan::Broken, // a control character
+            }
         }
     }
 }
 
-/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, at most 16 characters: what `f64`
-/// parses exactly as JSON means it.
-fn plain_number(number: &[u8]) -> bool {
-    let digits = number.strip_prefix(b"-").unwrap_or(number);
-    let (whole, fraction) = match digits.iter().position(|&b| b == b'.') {
-        Some(dot) => (&digits[..dot], Some(&digits[dot + 1..])),
-        None => (digits, None),
-    };
-    number.len() <= 16
-        && !whole.is_empty()
-        && whole.iter().all(u8::is_ascii_digit)
-        && (whole.len() == 1 || whole[0] != b'0')
-        && fraction.is_none_or(|f| !f.is_empty() && f.iter().all(u8::is_ascii_digit))
+impl Escape {
+    /// The escape after one more byte, `b`; None when it breaks it.
+    fn step(self, b: u8) -> Option<Escape> {
+        const HIGH: std::ops::Range<u16> = 0xd800..0xdc00;
+        const LOW: std::ops::Range<u16> = 0xdc00..0xe000;
+        Some(match self {
+            Escape::Backslash => match b {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Escape::None,
+                b'u' => Escape::Hex { value: 0, count: 0, lead: false },
+                _ => return None,
+            },
+            Escape::Hex { value, count, lead } => {
+                let value = value * 16 + (b as char).to_digit(16)? as u16;
+                match (count, lead) {
+                    (0..=2, _) => Escape::Hex { value, count: count + 1, lead },
+                    (_, true) if LOW.contains(&value) => Escape::None,
+                    (_, true) => return None,
+                    _ if HIGH.contains(&value) => Escape::Lead,
+                    _ if LOW.contains(&value) => return None,
+                    _ => Escape::None,
+                }
+            }
+            Escape::Lead if b == b'\\' => Escape::LeadBackslash,
+            Escape::LeadBackslash if b == b'u' => Escape::Hex { value: 0, count: 0, lead: true },
+            Escape::Lead | Escape::LeadBackslash | Escape::None => return None,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -301,6 +460,10 @@ mod tests {
             r#"{"role":"user","content":"x","ts":1}}"#,
             r#"{"role":"user","content":"x,"ts":1}"#,
             r#"{"role":"user","content":"x","ts":1,}"#,
+            r#"{"role":"user","content":"x","ts":1,"interrupted":1}"#,
+            r#"{"role":"user","content":"x","ts":1,"replaced":null}"#,
+            r#"{"role":"user","content":"x","ts":1,"summary":truth}"#,
+            r#"{"role":"user","content":"x","ts":1,"summary":true,"summary":false}"#,
         ] {
             if is_canonical(m.as_bytes()) {
                 assert!(decode_message(m.as_bytes()).is_ok(), "{m}");
@@ -308,16 +471,136 @@ mod tests {
         }
         assert!(is_canonical(br#"{"role":"user","content":"a \"b\" \n","ts":1.5}"#));
         assert!(is_canonical(br#"{ "ts" : 1 , "content" : "" , "role" : "system" }"#));
+        assert!(is_canonical(br#"{"role":"user","content":"\u00e9","ts":1e3}"#));
         assert!(!is_canonical(b"{\"role\":\"user\",\"content\":\"\xff\",\"ts\":1}"));
     }
 
+    /// What the fast check and decoding make of a message: whether each
+    /// takes it, and for one the fast check passes, that the parts agree.
+    fn both(m: &[u8]) -> (bool, bool) {
+        let fast = canonical_parts(m);
+        let decoded = decode_message(m);
+        if let (Some(parts), Ok(d)) = (&fast, &decoded) {
+            let content: String = json::parse(&m[parts.content.clone()]).expect("a JSON string");
+            assert_eq!(
+                (parts.role, &content),
+                (d.role.as_str(), &d.content),
+                "{}",
+                String::from_utf8_lossy(m)
+            );
+            assert_eq!((parts.replaced, parts.summary), (d.is_replaced(), d.summary == Some(true)));
+        }
+        (fast.is_some(), decoded.is_ok())
+    }
+
+    #[test]
+    fn times_are_told_exactly_as_decoding_tells_them() {
+        let mut numbers: Vec<String> = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "1.5",
+            "-0.25",
+            "0.0",
+            "1796394097.9156368",
+            "1796394097.915636800001",
+            "1e5",
+            "1E5",
+            "1e-5",
+            "1.5e3",
+            "-2E-3",
+            "0e0",
+            "1e+5",
+            "1E+5",
+            "1e308",
+            "1.7976931348623157e308",
+            "1.8e308",
+            "1e309",
+            "-1e309",
+            "1e99999999999999999999",
+            "1e-99999999999999999999",
+            "5e-324",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "-18446744073709551615",
+            "1234567890123456789.5",
+            "00",
+            "01",
+            "1.",
+            ".5",
+            "-",
+            "+1",
+            "1e",
+            "1e-",
+            "--1",
+            "0x10",
+            "1.2.3",
+        ]
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+        // Plain decimals about the largest finite time: 308 and 309 digits.
+        numbers.push(format!("1{}.5", "0".repeat(307)));
+        numbers.push(format!("9{}.0", "9".repeat(307)));
+        numbers.push(format!("1{}.0", "0".repeat(308)));
+        numbers.push(format!("2{}.0", "0".repeat(308)));
+        numbers.push(format!("0.{}1", "0".repeat(400)));
+        for n in &numbers {
+            let m = format!(r#"{{"role":"user","content":"x","ts":{n}}}"#);
+            let (fast, decodes) = both(m.as_bytes());
+            assert_eq!(fast, decodes, "{n}");
+        }
+    }
+
+    #[test]
+    fn escapes_are_told_exactly_as_decoding_tells_them() {
+        for content in [
+            r"\u0000",
+            r"\u001b[31m",
+            r"\u00e9",
+            r"\u00E9",
+            r"\uffff",
+            r"\ud83d\ude00",
+            r"\uD83D\uDE00",
+            r"a\ud83d\ude00b\u00e9",
+            r"\ud83d",
+            r"\ud83dx",
+            r"\ud83d\n",
+            r"\ud83d\u0041",
+            r"\ud83d\ud83d",
+            r"\ude00",
+            r"\ude00\ud83d",
+            r"\u12",
+            r"\u12g4",
+            r"\uzzzz",
+            r"\u",
+            r"\",
+            r"\0",
+            r"\a",
+            r"\/",
+            r#"\""#,
+            r"\\",
+            r"\b\f\n\r\t",
+            "é\u{2028}\u{feff}🦀",
+        ] {
+            let m = format!(r#"{{"role":"assistant","content":"{content}","ts":1}}"#);
+            let (fast, decodes) = both(m.as_bytes());
+            assert_eq!(fast, decodes, "{content}");
+        }
+    }
+
     /// A message in the form hermes writes, with escapes.
-    const MESSAGE: &[u8] = br#"{"role":"assistant","content":"a \"b\" \\ \n\/ c","ts":1796205601.25}"#;
+    const MESSAGE: &[u8] =
+        br#"{"role":"assistant","content":"a \"b\" \\ \n\/ \u00e9\ud83d\ude00 c","ts":1796205601.9156368}"#;
 
     /// `message` with each byte deleted, and replaced or preceded by each
     /// byte that matters to JSON (and some that are not UTF-8).
     fn damaged_variants(message: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
-        let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntx\x00\x01\x0c\x7f\xc3\xff";
+        let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntxdD\x00\x01\x0c\x7f\xc3\xff";
         (0..message.len()).flat_map(move |at| {
             let deleted = [&message[..at], &message[at + 1..]].concat();
             let changed = bytes.iter().flat_map(move |&b| {
@@ -333,15 +616,16 @@ mod tests {
     #[test]
     fn the_fast_check_passes_no_damaged_variant_of_a_message() {
         // Every byte of a message deleted, replaced or preceded by bytes
-        // that matter to JSON: whatever the fast check passes decodes.
-        let mut tried = 0;
+        // that matter to JSON: whatever the fast check passes decodes, to
+        // the same message.
+        let (mut tried, mut fast) = (0, 0);
         for v in damaged_variants(MESSAGE) {
             tried += 1;
-            if is_canonical(&v) {
-                assert!(decode_message(&v).is_ok(), "{}", String::from_utf8_lossy(&v));
-            }
+            let (passed, decodes) = both(&v);
+            assert!(decodes || !passed, "{}", String::from_utf8_lossy(&v));
+            fast += passed as usize;
         }
-        assert!(tried > 3000);
+        assert!(tried > 3000 && fast > 500, "{tried} {fast}");
         assert!(is_canonical(MESSAGE));
     }
 
@@ -354,39 +638,73 @@ mod tests {
         take_object(&mut &bytes[..], &mut taken).expect("an object");
         assert_eq!(taken, &bytes[..len], "{}", String::from_utf8_lossy(bytes));
         assert_eq!(canonical_parts(&taken), Some(plain), "{}", String::from_utf8_lossy(bytes));
-        assert!(decode_message(&taken).is_ok(), "{}", String::from_utf8_lossy(bytes));
+        assert!(both(&taken) == (true, true), "{}", String::from_utf8_lossy(bytes));
         true
     }
 
     #[test]
-    fn the_one_pass_form_is_what_hermes_writes_and_nothing_the_general_path_refuses() {
-        for (role, content) in [("user", "a \"b\" \\ \n\t/ é 🦀 }]"), ("assistant", ""), ("system", "plain")]
-        {
-            let mut m = Message::new(role, content.to_string(), 1796205601.25);
-            let bytes = m.serialize_json().into_bytes();
-            assert!(written_form_agrees(&bytes), "{}", String::from_utf8_lossy(&bytes));
-            // Followed by the next message, as in a file.
-            assert!(written_form_agrees(&[&bytes[..], b",\n{\"role\":\"user\"}"].concat()));
-            // Cut short: not told here.
-            assert_eq!(written_form(&bytes[..bytes.len() - 1]), None);
-            // Interrupted replies carry one more field: the general path.
-            m.interrupted = Some(true);
-            assert_eq!(written_form(m.serialize_json().as_bytes()), None);
+    fn every_message_hermes_writes_takes_the_fast_path() {
+        // Every character below 128 (control characters are written as
+        // \u escapes), and beyond; times of this clock and of any size;
+        // each flag a message can carry.
+        let mut contents: Vec<String> = (0u8..128).map(|b| format!("a{}b", b as char)).collect();
+        contents.extend(["", "é 🦀 \u{2028}\u{feff} }]", "\u{1b}[1mbold\u{1b}[0m\r\n"].map(String::from));
+        let mut times = vec![crate::time::now(), 1796394097.9156368, 1748779200.5, 0.0, 1.0, -2.5];
+        times.extend([1e16, 1.5e-7, 5e-324, f64::MIN_POSITIVE, f64::MAX, -f64::MAX, 123456789.0]);
+        let mut told = 0;
+        for (i, content) in contents.iter().enumerate() {
+            for (j, &ts) in times.iter().enumerate() {
+                let role = ["user", "assistant", "system"][(i + j) % 3];
+                let mut m = Message::new(role, content.clone(), ts);
+                let flag = Some(true);
+                (m.interrupted, m.replaced, m.summary) = match (i + 2 * j) % 5 {
+                    0 => (flag, None, None),
+                    1 => (None, flag, None),
+                    2 => (None, None, flag),
+                    3 => (flag, flag, None),
+                    _ => (None, None, None),
+                };
+                let bytes = m.serialize_json().into_bytes();
+                assert!(written_form_agrees(&bytes), "{}", String::from_utf8_lossy(&bytes));
+                // Followed by the next message, as in a file.
+                assert!(written_form_agrees(&[&bytes[..], b",\n{\"role\":\"user\"}"].concat()));
+                // Cut short: not told here.
+                assert_eq!(written_form(&bytes[..bytes.len() - 1]), None);
+                told += 1;
+            }
         }
-        // Every byte deleted, replaced or preceded by one that matters.
-        let passed: usize = damaged_variants(MESSAGE).map(|v| written_form_agrees(&v) as usize).sum();
-        assert!(passed > 100, "{passed}");
-        assert!(written_form_agrees(MESSAGE));
+        assert_eq!(told, contents.len() * times.len());
+    }
+
+    #[test]
+    fn any_order_of_the_fields_and_blanks_between_them() {
+        let fields = [r#""role":"system""#, r#""content":"x \u00e9""#, r#""ts":1796394097.9156368"#];
+        for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            let mut parts: Vec<&str> = order.iter().map(|&i| fields[i]).collect();
+            parts.insert(order[0] % 3, r#""summary":true"#);
+            for (separator, open, close) in [(",", "{", "}"), (" ,\n\t", "{ ", "\r\n}")] {
+                let m = format!("{open}{}{close}", parts.join(separator));
+                assert!(written_form_agrees(m.as_bytes()), "{m}");
+                let spaced = m.replace(':', " : ");
+                assert!(written_form_agrees(spaced.as_bytes()), "{spaced}");
+            }
+        }
+        // Other forms: the general path.
         for m in [
-            r#"{"role":"user","content":"\u00e9","ts":1}"#,
-            r#"{"role":"user","content":"x","ts":1e3}"#,
-            r#"{"role":"user","content":"x","ts":01}"#,
-            r#"{"role": "user","content":"x","ts":1}"#,
-            r#"{"role":"evil","content":"x","ts":1}"#,
-            "{\"role\":\"user\",\"content\":\"a\u{1}b\",\"ts\":1}",
+            r#"{"role":"user","content":"x","ts":1,"tool":null}"#,
+            r#"{"r\u006fle":"user","content":"x","ts":1}"#,
+            r#" {"role":"user","content":"x","ts":1}"#,
+            r#"{"role":"user","content":"x","ts":1e+3}"#,
         ] {
             assert_eq!(written_form(m.as_bytes()), None, "{m}");
         }
         assert_eq!(written_form(b"{\"role\":\"user\",\"content\":\"\xff\",\"ts\":1}"), None);
+    }
+
+    #[test]
+    fn damaged_variants_found_in_one_pass_agree_with_the_general_path() {
+        let passed: usize = damaged_variants(MESSAGE).map(|v| written_form_agrees(&v) as usize).sum();
+        assert!(passed > 100, "{passed}");
+        assert!(written_form_agrees(MESSAGE));
     }
 }

@@ -251,8 +251,8 @@ impl<R: Read> Reader<R> {
             return Ok(Some(JsonMessage {
                 role: plain.role,
                 content: Cow::Borrowed(&self.raw[plain.content]),
-                replaced: false,
-                summary: false,
+                replaced: plain.replaced,
+                summary: plain.summary && plain.role == "system",
             }));
         }
         let m = decode_message(&self.raw).map_err(|why| self.in_message(why))?;
@@ -423,6 +423,18 @@ impl<R: Read> Reader<R> {
     }
 }
 
+/// How many of a session file's messages the fast check tells, and how
+/// many it holds: for tests that every form hermes writes takes it.
+#[cfg(test)]
+pub(crate) fn told_fast(doc: &[u8]) -> (u64, u64) {
+    let mut reader = read(doc).expect("a session file");
+    let mut fast = 0;
+    while reader.next_checked().expect("valid messages") {
+        fast += u64::from(canonical_parts(reader.raw()).is_some());
+    }
+    (fast, reader.count)
+}
+
 /// Parse a whole session file held in memory.
 pub fn decode(doc: &[u8]) -> Result<Session, String> {
     match read(doc).and_then(Reader::into_session) {
@@ -581,8 +593,9 @@ mod tests {
         // Every byte of a message deleted, replaced or preceded by one that
         // matters, read whole and in pieces of 1 to 12 bytes: the same
         // session or the same refusal, and the same JSON for the agent.
-        let message = br#"{"role":"assistant","content":"a \"b\" \\ \n\/ \u00e9 c","ts":1796205601.25}"#;
-        let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntx\x00\x01\x0c\x7f\xc3\xff";
+        let message =
+            br#"{"role":"assistant","content":"a \"b\" \\ \n\/ \u00e9\ud83d\ude00 c","ts":1796205601.9156368,"replaced":true}"#;
+        let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntxdD\x00\x01\x0c\x7f\xc3\xff";
         let mut variants =
             vec![message.to_vec(), b"{\"role\":\"user\",\"content\":\"\xc3\xa9\",\"ts\":1}".to_vec()];
         for at in 0..message.len() {
@@ -656,14 +669,23 @@ mod tests {
     fn next_json_gives_the_content_as_a_json_string_plain_or_not() {
         let file = "{\"format\":1,\"id\":\"20261202_120000_abcdef\",\"title\":\"t\",\"messages\":[\n\
             {\"role\":\"user\",\"content\":\"a \\\"b\\\" \\n\",\"ts\":1.5},\n\
-            {\"content\":\"\\u00e9t\\u00e9\",\"role\":\"assistant\",\"ts\":2}\n]}";
+            {\"content\":\"\\u00e9t\\u00e9\",\"role\":\"assistant\",\"ts\":2},\n\
+            {\"role\":\"user\",\"content\":\"\\u00e9\",\"ts\":3,\"tool\":null}\n]}";
         let mut reader = read(file.as_bytes()).expect("a session");
         let mut seen = Vec::new();
         while let Some(m) = reader.next_json().expect("valid") {
             let content: String = json::parse(&m.content).expect("a JSON string");
             seen.push((m.role, content, matches!(m.content, Cow::Borrowed(_))));
         }
-        assert_eq!(seen, [("user", "a \"b\" \n".to_string(), true), ("assistant", "été".to_string(), false)]);
+        // A field the fast check does not know: decoded, encoded afresh.
+        assert_eq!(
+            seen,
+            [
+                ("user", "a \"b\" \n".to_string(), true),
+                ("assistant", "été".to_string(), true),
+                ("user", "é".to_string(), false)
+            ]
+        );
     }
 
     #[test]

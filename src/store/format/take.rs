@@ -107,3 +107,58 @@ fn take_object_from(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::format::canonical::canonical_parts;
+    use crate::store::format::decode_message;
+    use std::io::BufReader;
+
+    /// A long message in the written form, with every kind of escape (a
+    /// surrogate pair among them) and a flag after its time.
+    const MESSAGE: &[u8] = br#"{"role":"assistant","content":"a \"b\" \\ \n\/ \u00e9 \ud83d\ude00 c \u001b[1m and more text after the escapes, so that the fields after the content fall within one read at many sizes","ts":1796205601.9156368,"replaced":true}"#;
+
+    #[test]
+    fn a_message_taken_in_pieces_is_judged_as_one_taken_whole() {
+        // Every byte deleted, replaced or preceded by one that matters,
+        // taken through read buffers of 1 to 12 bytes (the fields before
+        // the content never whole in one: the general path) and of 30 to
+        // 100 (streamed: escapes cut at every place; the fields after the
+        // content whole in one read, else the general path from there): the same bytes as the general path takes, the same
+        // parts as the message checked whole, or the same refusal.
+        let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntxdD\x00\x01\x0c\x7f\xc3\xff";
+        let mut variants = vec![MESSAGE.to_vec()];
+        for at in 0..MESSAGE.len() {
+            variants.push([&MESSAGE[..at], &MESSAGE[at + 1..]].concat());
+            for &b in bytes {
+                variants.push([&MESSAGE[..at], &[b], &MESSAGE[at + 1..]].concat());
+                variants.push([&MESSAGE[..at], &[b], &MESSAGE[at..]].concat());
+            }
+        }
+        let mut streamed = 0;
+        for v in &variants {
+            let input = [&v[..], b",\n{\"role\":\"user\"}"].concat();
+            let mut whole = Vec::new();
+            let general = take_object(&mut &input[..], &mut whole).map_err(|_| ());
+            for capacity in (1..=12).chain(31..=100) {
+                let mut into = Vec::new();
+                let taken = take_written(&mut BufReader::with_capacity(capacity, &input[..]), &mut into);
+                let shown = || format!("{capacity}: {}", String::from_utf8_lossy(v));
+                match taken {
+                    Ok(parts) => {
+                        assert_eq!(general, Ok(()), "{}", shown());
+                        assert_eq!(into, whole, "{}", shown());
+                        if let Some(parts) = parts {
+                            assert_eq!(Some(parts), canonical_parts(&whole), "{}", shown());
+                            assert!(decode_message(&whole).is_ok(), "{}", shown());
+                            streamed += 1;
+                        }
+                    }
+                    Err(_) => assert_eq!(general, Err(()), "{}", shown()),
+                }
+            }
+        }
+        assert!(streamed > 5_000, "{streamed}");
+    }
+}
