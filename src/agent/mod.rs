@@ -12,6 +12,7 @@ pub(crate) mod shipped;
 use std::io::{self, Read, Write};
 use std::os::unix::io::AsRawFd;
 use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::Duration;
 
@@ -22,7 +23,7 @@ use crate::settings::{self, AgentInput, Settings};
 use crate::store::Store;
 use crate::store::context::Plan;
 use crate::store::format::{Fault, Reader};
-use crate::store::session::{Header, MAX_MESSAGE_BYTES, Message};
+use crate::store::session::{Header, MAX_MESSAGE_BYTES, Message, Usage};
 use crate::sys;
 use decode::{Decoder, TooLarge};
 use process::{Bounded, Process};
@@ -35,6 +36,38 @@ pub(crate) struct Agent {
     pub(crate) base_url: Option<String>,
     /// Where the key comes from, asked at every turn.
     pub(crate) key: Option<Key>,
+    /// Where the file an agent may report a reply's tokens in is made
+    /// (`$HERMES_USAGE_FILE`, see `UsageFile`): the profile's directory.
+    pub(crate) usage_dir: Option<PathBuf>,
+}
+
+/// The side channel for a reply's token counts, for agents whose output
+/// cannot carry them (plain text): `$HERMES_USAGE_FILE` names a file that
+/// does not exist yet, in the profile's private directory; an agent that
+/// knows the counts writes them there as JSON (`{"prompt_tokens":12,
+/// "completion_tokens":34}`, or an object with `usage` as a server sends
+/// it), and hermes reads it once the agent has exited, and removes it. A
+/// count in the agent's output (an OpenAI stream or object) needs none.
+struct UsageFile(PathBuf);
+
+impl UsageFile {
+    /// A fresh name in `dir`, shaped like the temporaries prune removes.
+    fn new(dir: &Path) -> UsageFile {
+        UsageFile(dir.join(format!(".usage.{}{}", crate::fsio::random_hex(12), crate::fsio::TEMP_SUFFIX)))
+    }
+
+    /// What the agent reported, if anything; the file is gone after.
+    fn take(self) -> Option<Usage> {
+        let bytes = crate::fsio::read_limited(&self.0, 64 << 10);
+        drop(self);
+        decode::usage_reported(&bytes.ok()?)
+    }
+}
+
+impl Drop for UsageFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// Where the API key comes from: it is given to the agent as
@@ -125,7 +158,7 @@ pub(crate) enum Choice {
 /// bare agent name is one that comes with hermes and what it reads.
 pub(crate) fn resolve_settings(
     store: &Store,
-    flags: Vec<(&'static str, String, &'static str)>,
+    flags: Vec<(&'static str, String, String)>,
 ) -> Result<Settings> {
     let settings = Settings::resolve(&settings::Sources {
         flags,
@@ -148,9 +181,9 @@ pub(crate) fn choose(settings: &Settings, choice: &Choice) -> Result<Option<Agen
 }
 
 /// `--agent CMD` as a setting's flag, for `settings`.
-pub(crate) fn choice_flag(choice: &Choice) -> Option<(&'static str, String, &'static str)> {
+pub(crate) fn choice_flag(choice: &Choice) -> Option<(&'static str, String, String)> {
     match choice {
-        Choice::Command(command) => Some(("agent", command.clone(), "--agent")),
+        Choice::Command(command) => Some(("agent", command.clone(), "--agent".to_string())),
         _ => None,
     }
 }
@@ -162,6 +195,8 @@ pub(crate) struct Reply {
     /// stdout failed (other than a closed pipe) while the reply was shown:
     /// the reply is still whole and worth saving; the caller reports this.
     pub(crate) output_error: Option<io::Error>,
+    /// The tokens the server counted, when the agent said.
+    pub(crate) usage: Option<Usage>,
 }
 
 /// Write what the agent reads on stdin, reading the conversation one
@@ -180,13 +215,15 @@ pub(crate) fn write_input(
     let mut at = 0u64;
     match format {
         AgentInput::Json => {
-            // `{"model":"...","stream":true,"messages":[{"role":...,"content":...},...]}`:
-            // streaming is always asked for, as hermes shows a streamed
-            // reply as it arrives, and an agent can hand the body to the
+            // `{"model":"...","stream":true,"stream_options":{"include_usage":true},
+            // "messages":[{"role":...,"content":...},...]}`: streaming is
+            // always asked for, as hermes shows a streamed reply as it
+            // arrives, with the tokens counted in a last event (recorded
+            // with the reply), and an agent can hand the body to the
             // server untouched.
             to.write_all(b"{\"model\":")?;
             to.write_all(model.unwrap_or("").to_string().serialize_json().as_bytes())?;
-            to.write_all(b",\"stream\":true,\"messages\":[")?;
+            to.write_all(b",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":[")?;
             let mut first = true;
             let mut one = |to: &mut dyn Write, role: &[u8], content: &[u8]| {
                 let comma: &[u8] = if first { b"" } else { b"," };
@@ -284,12 +321,22 @@ impl Agent {
             model: settings.model().map(str::to_string),
             base_url,
             key,
+            usage_dir: None,
         }))
     }
 
     /// `program` set up as the agent: the session in its environment, its
     /// stdin and stdout hermes's pipes.
-    fn command(&self, header: &Header, key: Option<&str>, mut program: Command) -> Command {
+    fn command(
+        &self,
+        header: &Header,
+        key: Option<&str>,
+        usage: Option<&UsageFile>,
+        mut program: Command,
+    ) -> Command {
+        if let Some(usage) = usage {
+            program.env("HERMES_USAGE_FILE", &usage.0);
+        }
         if let Some(url) = &self.base_url {
             program.env("OPENAI_BASE_URL", url);
         }
@@ -338,25 +385,29 @@ impl Agent {
         let limit = Duration::from_secs(KEY_COMMAND_SECONDS);
         let key = self.key.as_ref().map(|k| k.fetch(limit)).transpose()?;
         let key = key.as_deref();
+        let usage = self.usage_dir.as_deref().map(UsageFile::new);
         // A command of one plain word is what `sh -c` would run, started
         // without the shell in between; if it cannot be started so (not
         // found, no #! line), the shell runs it and says why as it would.
         let direct = is_one_word(&self.command)
-            .then(|| Process::spawn(&mut self.command(header, key, Command::new(&self.command))).ok())
+            .then(|| {
+                Process::spawn(&mut self.command(header, key, usage.as_ref(), Command::new(&self.command)))
+                    .ok()
+            })
             .flatten();
         let spawned = match direct {
             Some(spawned) => Ok(spawned),
             None => {
                 let mut shell = Command::new("/bin/sh");
                 shell.arg("-c").arg(&self.command);
-                Process::spawn(&mut self.command(header, key, shell))
+                Process::spawn(&mut self.command(header, key, usage.as_ref(), shell))
             }
         };
         let (process, stdin, stdout) = spawned
             .map_err(|e| Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e))))?;
         // The session's model (`-m`, `/model`, recorded), else the default.
         let model = header.model.clone().or_else(|| self.model.clone());
-        Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model })
+        Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model, usage })
     }
 }
 
@@ -368,6 +419,8 @@ pub(crate) struct Started<'a> {
     stdout: Option<std::process::ChildStdout>,
     /// The model the request names.
     model: Option<String>,
+    /// Where the agent may report its reply's tokens.
+    usage: Option<UsageFile>,
 }
 
 impl Started<'_> {
@@ -425,7 +478,11 @@ impl Started<'_> {
                 sys::stop_signal_name(signal)
             )));
         }
-        agent.verdict(Output { interrupted, ..output }, status, out)
+        let reply = agent.verdict(Output { interrupted, ..output }, status, out)?;
+        // What the agent reported besides its output counts over what its
+        // output held.
+        let reported = self.usage.take().and_then(UsageFile::take);
+        Ok(Reply { usage: reported.or(reply.usage), ..reply })
     }
 }
 
@@ -510,7 +567,7 @@ impl Agent {
         // the reply is safe.
         let output_error = write_failed.filter(|e| e.kind() != io::ErrorKind::BrokenPipe);
         if interrupted {
-            return Ok(Reply { text: finished.text, interrupted: true, output_error });
+            return Ok(Reply { text: finished.text, interrupted: true, output_error, usage: finished.usage });
         }
         if let Some(message) = finished.error {
             return Err(Error::Agent(format!("agent '{}' returned an error: {message}", self.command)));
@@ -523,7 +580,7 @@ impl Agent {
             };
             return Err(Error::Agent(format!("agent '{}' {how}", self.command)));
         }
-        Ok(Reply { text: finished.text, interrupted: false, output_error })
+        Ok(Reply { text: finished.text, interrupted: false, output_error, usage: finished.usage })
     }
 
     /// An I/O error of hermes' own while it ran the agent, as the user sees it.

@@ -96,21 +96,22 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         Target::Resume(id) => Some(resolve::find_by_id(store, id)?),
         Target::Pick => Some(pick_session(store)?),
         Target::ContinueNamed(name) if args.create_if_missing => match resolve::lookup_title(store, name)? {
-            Lookup::Found(header) => Some(header),
+            Lookup::Found(header) => Some(*header),
             Lookup::Missing { .. } => {
                 pending_title = Some(titles::user_title(store, name)?);
                 None
             }
         },
         Target::ContinueNamed(name) => match resolve::lookup(store, name)? {
-            Lookup::Found(header) => Some(header),
+            Lookup::Found(header) => Some(*header),
             Lookup::Missing { did_you_mean } => {
                 return Err(Error::NotFound { name: name.clone(), did_you_mean });
             }
         },
     };
     let settings = chat_settings(store, &args)?;
-    let agent = agent::choose(&settings, &args.agent)?;
+    let agent = agent::choose(&settings, &args.agent)?
+        .map(|agent| agent::Agent { usage_dir: Some(store.home().to_path_buf()), ..agent });
     // `-s` on a session that exists sets its system prompt now.
     let target = match (target, &explicit_system) {
         (Some(h), Some(text)) => Some(set_system(store, &h.id, text)?),
@@ -150,13 +151,13 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
 /// config.toml's settings with what this chat's command line says of them
 /// (`--agent`, `--plain`, `--context`).
 fn chat_settings(store: &Store, args: &Args) -> Result<Settings> {
-    let mut flags: Vec<(&'static str, String, &'static str)> =
+    let mut flags: Vec<(&'static str, String, String)> =
         agent::choice_flag(&args.agent).into_iter().collect();
     if args.plain {
-        flags.push(("render", "plain".to_string(), "--plain"));
+        flags.push(("render", "plain".to_string(), "--plain".to_string()));
     }
     if let Some(budget) = &args.context {
-        flags.push(("context", budget.clone(), "--context"));
+        flags.push(("context", budget.clone(), "--context".to_string()));
     }
     match agent::resolve_settings(store, flags.clone()) {
         Ok(settings) => Ok(settings),
@@ -377,7 +378,7 @@ impl Chat<'_> {
             // two, appending to either would be a guess (and a third is
             // never made).
             let existing = match resolve::lookup_title(store, title)? {
-                Lookup::Found(one) => one,
+                Lookup::Found(one) => *one,
                 Lookup::Missing { .. } => existing,
             };
             // Still under the store lock, which a delete takes too: the
@@ -431,7 +432,7 @@ impl Chat<'_> {
     /// or the environment's (with an agent only: a thread of notes records
     /// none).
     fn model_for(&self, header: Option<&Header>) -> Option<(String, Origin)> {
-        let chosen = self.model.borrow().clone().map(|m| (m, Origin::Flag("this chat")));
+        let chosen = self.model.borrow().clone().map(|m| (m, Origin::Flag("this chat".to_string())));
         let default = || {
             self.agent.as_ref()?;
             self.settings.get("model").map(|(m, origin)| (m.to_string(), origin.clone()))
@@ -542,6 +543,7 @@ impl Chat<'_> {
         if !empty {
             let message = Message {
                 interrupted: reply.interrupted.then_some(true),
+                usage: reply.usage,
                 ..Message::new("assistant", reply.text, time::now())
             };
             self.saved_here.borrow_mut().push(state::Mark::of(&message));

@@ -417,7 +417,7 @@ impl Chat<'_> {
             return Err(Error::usage("name the session to continue: /continue NAME"));
         }
         let header = match resolve::lookup(self.store, rest)? {
-            Lookup::Found(header) => header,
+            Lookup::Found(header) => *header,
             Lookup::Missing { did_you_mean } => {
                 say_not_found_in_chat(rest, &did_you_mean);
                 return Ok(());

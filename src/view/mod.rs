@@ -15,13 +15,17 @@ pub(crate) mod reply;
 pub(crate) fn render(session: &Session) -> String {
     let h = &session.header;
     let model = h.model.as_deref().map(|m| format!("  model: {}", printable(m, false))).unwrap_or_default();
+    let role = h.role.as_deref().map(|r| format!("  role: {}", printable(r, false))).unwrap_or_default();
     let mut text = format!(
-        "{}\nid: {}  messages: {}  last active: {}{model}\n",
+        "{}\nid: {}  messages: {}  last active: {}{model}{role}\n",
         if h.title.is_empty() { "(untitled)".into() } else { printable(&h.title, false) },
         h.id,
         h.message_count,
         time::local_minutes(h.updated_at),
     );
+    if let Some(usage) = &h.usage {
+        text.push_str(&format!("tokens: {} (the replies that reported them)\n", usage.describe()));
+    }
     for (at, m) in session.messages.iter().enumerate() {
         text.push('\n');
         if m.is_summary() {
@@ -36,12 +40,14 @@ pub(crate) fn render(session: &Session) -> String {
 }
 
 /// `[role] time` (`[assistant, interrupted] time` for a reply cut by
-/// Ctrl-C) then the content; content longer than `max_chars` is cut.
+/// Ctrl-C; with its tokens, when the server counted them) then the
+/// content; content longer than `max_chars` is cut.
 pub(crate) fn render_message(m: &Message, max_chars: usize) -> String {
     let content = printable(&m.content, true);
     let content = if max_chars == usize::MAX { content } else { truncate_words(&content, max_chars).into() };
     let cut = how_it_ended(m);
-    format!("[{}{cut}] {}\n{}", printable(&m.role, false), time::local_minutes(m.ts), content)
+    let tokens = m.usage.map(|u| format!("  tokens: {}", u.describe())).unwrap_or_default();
+    format!("[{}{cut}] {}{tokens}\n{}", printable(&m.role, false), time::local_minutes(m.ts), content)
 }
 
 /// What `[role, …]` says of a reply: cut short by Ctrl-C, replaced by `/retry`.
@@ -71,6 +77,12 @@ pub(crate) fn markdown_one(session: &Session) -> String {
     );
     if let Some(model) = &h.model {
         text.push_str(&format!("- model: `{model}`\n"));
+    }
+    if let Some(role) = &h.role {
+        text.push_str(&format!("- role: `{role}`\n"));
+    }
+    if let Some(usage) = &h.usage {
+        text.push_str(&format!("- tokens: {}\n", usage.describe()));
     }
     for (at, m) in session.messages.iter().enumerate() {
         let cut = how_it_ended(m);
