@@ -158,9 +158,7 @@ pub(crate) enum Lookup {
     /// Boxed: a header is large beside the other variant.
     Found(Box<Header>),
     /// The closest titles, newest first (see `suggest`).
-    Missing {
-        did_you_mean: Vec<String>,
-    },
+    Missing { did_you_mean: Vec<String> },
 }
 
 /// A full ID wins outright. Otherwise every session the name could mean

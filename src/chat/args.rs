@@ -21,6 +21,8 @@ pub(crate) struct Args {
     pub(crate) plain: bool,
     /// `--context N`: this call's context budget (checked).
     pub(crate) context: Option<String>,
+    /// `--json`: a one-shot turn's outcome as one JSON object.
+    pub(crate) json: bool,
     /// `-c [NAME]`, `-r ID`, `--pick` as given: `target` says what they mean.
     continued: Option<Option<String>>,
     resumed: Option<String>,
@@ -81,6 +83,7 @@ pub(crate) const SPEC: Spec<Args> = Spec {
                 Ok(())
             }),
         flag("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr").sets(|a| a.quiet = true),
+        flag("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, usage, error)").sets(|a| a.json = true),
         option("-m", "--model", Value::new("MODEL", Kind::Model), "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)").takes(|a, v| {
                 let model = crate::store::session::clean_model(&v.utf8("-m")?)
                     .map_err(|why| Error::usage(format!("-m: {why}")))?;

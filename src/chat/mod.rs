@@ -3,6 +3,7 @@
 //! reply after it finishes, so nothing typed is ever lost.
 
 pub(crate) mod args;
+mod oneshot;
 mod repl;
 mod slash;
 mod state;
@@ -62,6 +63,10 @@ struct Chat<'a> {
     auto_compact: bool,
     /// Sessions this chat said are over the budget (once each).
     noted: RefCell<Vec<String>>,
+    /// `--json`: a one-shot turn prints one JSON object, not the reply.
+    json: bool,
+    /// Whether this chat made a session (the last one it settled on).
+    created: Cell<bool>,
 }
 
 /// The slash commands, for `chat --help` and the man page's check.
@@ -71,6 +76,11 @@ pub(crate) fn slash_commands() -> &'static [slash::Slash] {
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let interactive = args.query.is_none() && sys::isatty(0);
+    if interactive && args.json {
+        return Err(Error::usage(
+            "--json is for a one-shot chat: -q TEXT, -q - or a message on stdin; the interactive chat prints no JSON",
+        ));
+    }
     // A system prompt from a file that cannot be read fails before anything.
     let explicit_system = match &args.system {
         Some(System::Text(text)) => Some(system_prompt(text.clone())?),
@@ -79,6 +89,61 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     };
     let terminal = terminal::identify();
     // Which session first: a wrong name fails before anything is read or written.
+    let Settled { target, chose_by, pending_title } = settle(store, &args, terminal.as_ref())?;
+    let settings = chat_settings(store, &args)?;
+    let agent = agent::choose(&settings, &args.agent)?
+        .map(|agent| agent::Agent { usage_dir: Some(store.home().to_path_buf()), ..agent });
+    // `-s` on a session that exists sets its system prompt now.
+    let target = match (target, &explicit_system) {
+        (Some(h), Some(text)) => Some(set_system(store, &h.id, text)?),
+        (target, _) => target,
+    };
+    let chat = Chat {
+        store,
+        terminal,
+        model: RefCell::new(args.model.clone()),
+        system: RefCell::new(explicit_system.or_else(|| settings.system().map(str::to_string))),
+        agent,
+        render: choose_render(settings.plain()),
+        in_chat: interactive,
+        saved_here: Default::default(),
+        budget: Cell::new(settings.budget()),
+        auto_compact: settings.auto_compact(),
+        settings,
+        noted: RefCell::new(Vec::new()),
+        json: args.json,
+        created: Cell::new(false),
+        quiet: args.quiet,
+        hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
+        join_titled: args.create_if_missing,
+        rejoin_name: match &args.target {
+            Target::ContinueNamed(name) if args.create_if_missing => Some(name.clone()),
+            _ => None,
+        },
+    };
+    if interactive {
+        sys::catch_interrupts();
+        chat.interactive(target, chose_by, pending_title)
+    } else {
+        let text = read_message(args.query.as_ref())?;
+        sys::catch_interrupts();
+        chat.one_shot(target, pending_title, text)
+    }
+}
+
+/// The session a chat starts in, as the command line names it.
+struct Settled {
+    /// None: a new session.
+    target: Option<Header>,
+    /// How bare `-c` chose it.
+    chose_by: Option<resolve::Reason>,
+    /// A new session's title (`--title`, `-c NAME --create-if-missing`).
+    pending_title: Option<String>,
+}
+
+/// Which session `args` name: a wrong name fails before anything is read
+/// or written.
+fn settle(store: &Store, args: &Args, terminal: Option<&Terminal>) -> Result<Settled> {
     let mut pending_title = match &args.title {
         Some(raw) => Some(titles::user_title(store, raw)?),
         None => None,
@@ -86,7 +151,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let mut chose_by = None;
     let target = match &args.target {
         Target::New => None,
-        Target::ContinueHere => match resolve::resolve_continue(store, terminal.as_ref(), time::now())? {
+        Target::ContinueHere => match resolve::resolve_continue(store, terminal, time::now())? {
             Some((header, reason)) => {
                 chose_by = Some(reason);
                 Some(header)
@@ -109,43 +174,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             }
         },
     };
-    let settings = chat_settings(store, &args)?;
-    let agent = agent::choose(&settings, &args.agent)?
-        .map(|agent| agent::Agent { usage_dir: Some(store.home().to_path_buf()), ..agent });
-    // `-s` on a session that exists sets its system prompt now.
-    let target = match (target, &explicit_system) {
-        (Some(h), Some(text)) => Some(set_system(store, &h.id, text)?),
-        (target, _) => target,
-    };
-    let chat = Chat {
-        store,
-        terminal,
-        model: RefCell::new(args.model.clone()),
-        system: RefCell::new(explicit_system.or_else(|| settings.system().map(str::to_string))),
-        agent,
-        render: choose_render(settings.plain()),
-        in_chat: interactive,
-        saved_here: Default::default(),
-        budget: Cell::new(settings.budget()),
-        auto_compact: settings.auto_compact(),
-        settings,
-        noted: RefCell::new(Vec::new()),
-        quiet: args.quiet,
-        hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
-        join_titled: args.create_if_missing,
-        rejoin_name: match &args.target {
-            Target::ContinueNamed(name) if args.create_if_missing => Some(name.clone()),
-            _ => None,
-        },
-    };
-    if interactive {
-        sys::catch_interrupts();
-        chat.interactive(target, chose_by, pending_title)
-    } else {
-        let text = read_message(args.query.as_ref())?;
-        sys::catch_interrupts();
-        chat.one_shot(target, pending_title, text)
-    }
+    Ok(Settled { target, chose_by, pending_title })
 }
 
 /// config.toml's settings with what this chat's command line says of them
@@ -287,49 +316,6 @@ fn check_not_blank(text: &str) -> Result<()> {
 }
 
 impl Chat<'_> {
-    fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
-        let message = Message::new("user", text, time::now());
-        // In an existing session the agent starts as soon as the message
-        // is in the session's file, while the directory is synced; it gets
-        // its input only once that is done (see `reply`).
-        let mut started = None;
-        let start = || {
-            // With `compact = "auto"` a summariser may have to run first:
-            // one agent at a time, so this one starts after it (in `reply`),
-            // unless the session is too small to be compacted. Nor does it
-            // start here, under the session's lock, when api_key_command
-            // must run first: that may take longer than a lock is waited for.
-            if let (Some(agent), Some(h)) = (&self.agent, &target)
-                && (!self.auto_compact || self.fits_whole(&h.id))
-                && agent.starts_at_once()
-            {
-                // With the model the append records (see `note_model`).
-                let mut h = h.clone();
-                self.note_model(&mut h);
-                started = Some(agent.start(&h));
-            }
-        };
-        let (header, later) = self.save_user_message(target.as_ref(), title.as_deref(), message, start)?;
-        // The catalog's bookkeeping and the breadcrumb wait until the agent
-        // has its input, so that it is not kept waiting for them.
-        let mut pending = Some(later);
-        let mut settle = || {
-            if let Some(later) = pending.take() {
-                drop(later);
-                self.point_breadcrumb(&header);
-            }
-        };
-        let result = self.reply(&header, started, &mut settle, &mut io::stdout().lock());
-        settle();
-        if !self.quiet {
-            crate::output::note!("session_id: {}", header.id);
-        }
-        match result? {
-            ReplyOutcome::Interrupted => Err(Error::Interrupted),
-            _ => Ok(()),
-        }
-    }
-
     /// Save the user's message: appended to the target session, or as the
     /// first message of a new one (titled, for `--create-if-missing`).
     /// Appended, `renamed` runs once it is in the file, and the catalog's
@@ -408,6 +394,7 @@ impl Chat<'_> {
         }
         let all: Vec<Message> = system.into_iter().chain(messages.iter().cloned()).collect();
         store.create(&header, &all)?;
+        self.created.set(true);
         Ok(header)
     }
 
@@ -489,7 +476,7 @@ impl Chat<'_> {
                         output::notice(&outcome.describe());
                     }
                 }
-                Err(Error::Interrupted) => return Ok(ReplyOutcome::Interrupted),
+                Err(Error::Interrupted) => return Ok(ReplyOutcome::Interrupted(None)),
                 Err(e) => output::warn(&format!(
                     "automatic compaction failed: {}; this turn sends what fits in the budget",
                     e.to_string().trim_end().trim_start_matches("hermes: ")
@@ -517,7 +504,7 @@ impl Chat<'_> {
                 fed();
             }
         };
-        let reply = if sys::isatty(1) {
+        let reply = if sys::isatty(1) && !self.json {
             let mut shown =
                 view::reply::OnTerminal::new(out, self.render, crate::text::colors_allowed(), true);
             let reply = started.answer(conversation, plan, &mut shown, fed);
@@ -540,6 +527,7 @@ impl Chat<'_> {
                 agent.command
             )));
         }
+        let mut saved = None;
         if !empty {
             let message = Message {
                 interrupted: reply.interrupted.then_some(true),
@@ -547,6 +535,8 @@ impl Chat<'_> {
                 ..Message::new("assistant", reply.text, time::now())
             };
             self.saved_here.borrow_mut().push(state::Mark::of(&message));
+            // Kept for `--json` only: a reply may be large.
+            saved = self.json.then(|| message.clone());
             match self.store.append(&header.id, &[message], |_| {}) {
                 Ok(_) => {}
                 // Shown, but the session has no room for it.
@@ -562,7 +552,7 @@ impl Chat<'_> {
         if let Some(e) = reply.output_error {
             return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
         }
-        Ok(if reply.interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
+        Ok(if reply.interrupted { ReplyOutcome::Interrupted(saved) } else { ReplyOutcome::Replied(saved) })
     }
 
     /// A message saved with no agent to answer it: how to configure one,
@@ -619,8 +609,10 @@ fn title_taken(title: &str, holder: &str, in_chat: bool) -> Error {
     ))
 }
 
+/// What came of a turn; with `--json`, the reply as saved (none when it
+/// was empty and interrupted: nothing saved).
 enum ReplyOutcome {
     NoAgent,
-    Replied,
-    Interrupted,
+    Replied(Option<Message>),
+    Interrupted(Option<Message>),
 }

@@ -168,7 +168,8 @@ impl Store {
         self.commit_session_write(out, &mut watch, renamed)?;
         // A new title (rename, under the store lock) changes the catalog;
         // a new message only moves the session's activity.
-        let change = if retitled { Noted::Put(Box::new(header.clone())) } else { Noted::Touch(id.to_string()) };
+        let change =
+            if retitled { Noted::Put(Box::new(header.clone())) } else { Noted::Touch(id.to_string()) };
         Ok((header, Later { store: self, watch: Some(watch), change }))
     }
 

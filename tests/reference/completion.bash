@@ -91,8 +91,8 @@ _hermes_global='-p --profile -h --help -V --version -v --verbose'
 # own and chat's, as hermes -c NAME is chat).
 _hermes_options() {
 	case $1 in
-	'') REPLY='-p --profile -h --help -V --version -c --continue --create-if-missing -r --resume --pick --title -q --query -Q --quiet -m --model -s --system --system-file --agent --no-agent --plain --context' ;;
-	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -Q --quiet -m --model -s --system --system-file --agent --no-agent --plain --context -h --help' ;;
+	'') REPLY='-p --profile -h --help -V --version -c --continue --create-if-missing -r --resume --pick --title -q --query -Q --quiet --json -m --model -s --system --system-file --agent --no-agent --plain --context' ;;
+	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -Q --quiet --json -m --model -s --system --system-file --agent --no-agent --plain --context -h --help' ;;
 	'sessions') REPLY='-h --help' ;;
 	'sessions/list' | 'sessions/ls') REPLY='-n --limit --all --here --json -h --help' ;;
 	'sessions/search') REPLY='-n --limit --json -h --help' ;;

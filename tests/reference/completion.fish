@@ -220,6 +220,7 @@ complete -c hermes -n '__hermes_at "" chat' -l pick -d 'choose the session on a 
 complete -c hermes -n '__hermes_at "" chat' -l title -x -d 'title for a new session (refused if another session has it, or if it would be read as an ID)'
 complete -c hermes -n '__hermes_at "" chat' -s q -l query -x -d 'send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT'
 complete -c hermes -n '__hermes_at "" chat' -s Q -l quiet -d 'do not print '\''session_id: ID'\'' or hints to stderr'
+complete -c hermes -n '__hermes_at "" chat' -l json -d 'one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, usage, error)'
 complete -c hermes -n '__hermes_at "" chat' -s m -l model -x -d 'the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)'
 complete -c hermes -n '__hermes_at "" chat' -s s -l system -x -d 'the session'\''s system prompt (a new session'\''s default: '\''system'\'' in config.toml)'
 complete -c hermes -n '__hermes_at "" chat' -l system-file -r -F -d 'the system prompt from FILE'
