@@ -39,6 +39,8 @@ pub(crate) enum Kind {
     SettingValue,
     /// A model's name.
     Model,
+    /// A role's name (`hermes roles`).
+    Role,
     /// A profile's name (the directories in `$HERMES_HOME/profiles`).
     Profile,
     /// A command of hermes (`hermes help COMMAND`).

@@ -7,6 +7,7 @@ pub(crate) mod compact;
 pub mod decode;
 pub(crate) mod probe;
 pub(crate) mod process;
+pub(crate) mod role;
 pub(crate) mod shipped;
 
 use std::io::{self, Read, Write};

@@ -23,6 +23,8 @@ pub(crate) struct Args {
     pub(crate) context: Option<String>,
     /// `--json`: a one-shot turn's outcome as one JSON object.
     pub(crate) json: bool,
+    /// `--role NAME`: the role the chat starts with.
+    pub(crate) role: Option<String>,
     /// `-c [NAME]`, `-r ID`, `--pick` as given: `target` says what they mean.
     continued: Option<Option<String>>,
     resumed: Option<String>,
@@ -96,6 +98,10 @@ pub(crate) const SPEC: Spec<Args> = Spec {
             }),
         option("", "--system-file", Value::new("FILE", Kind::File), "the system prompt from FILE").group(2).takes(|a, v| {
             a.system = Some(System::File(v.os()));
+            Ok(())
+        }),
+        option("", "--role", Value::new("NAME", Kind::Role), "start with the role NAME: its system prompt, and its model, context budget and agent where no option here says otherwise; a session it makes records it (see 'hermes roles')").takes(|a, v| {
+            a.role = Some(v.text());
             Ok(())
         }),
         option("", "--agent", Value::new("CMD", Kind::Shell), "the command that writes replies (default: $HERMES_AGENT, then 'agent' in config.toml)").group(3).takes(|a, v| {

@@ -5,6 +5,7 @@
 pub(crate) mod args;
 mod oneshot;
 mod repl;
+mod role;
 mod slash;
 mod state;
 
@@ -45,8 +46,15 @@ struct Chat<'a> {
     /// none again after `/new` or `/continue`): recorded in the session
     /// with each message, over the session's own.
     model: RefCell<Option<String>>,
-    /// config.toml's settings, with what the command line said of them.
-    settings: Settings,
+    /// config.toml's settings, with what the command line said of them
+    /// (and the role: `--role`, then `/role`).
+    settings: RefCell<Settings>,
+    /// What the command line said of the settings, without a role: what
+    /// `/role` resolves them from again.
+    flags: Vec<(&'static str, String, String)>,
+    /// The role of this chat (`--role`, `/role`): the sessions it makes are
+    /// started with it, and record it.
+    role: RefCell<Option<String>>,
     /// The system prompt a new session starts with (`-s`, `--system-file`,
     /// else `system` in config.toml, or `/system` before the first message).
     system: RefCell<Option<String>>,
@@ -81,22 +89,26 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             "--json is for a one-shot chat: -q TEXT, -q - or a message on stdin; the interactive chat prints no JSON",
         ));
     }
-    // A system prompt from a file that cannot be read fails before anything.
+    // A system prompt from a file that cannot be read, or a role that is
+    // nowhere, fails before anything.
     let explicit_system = match &args.system {
         Some(System::Text(text)) => Some(system_prompt(text.clone())?),
         Some(System::File(path)) => Some(read_system_file(path)?),
         None => None,
     };
+    let role = args.role.as_deref().map(|name| agent::role::find(store, name)).transpose()?;
     let terminal = terminal::identify();
     // Which session first: a wrong name fails before anything is read or written.
     let Settled { target, chose_by, pending_title } = settle(store, &args, terminal.as_ref())?;
-    let settings = chat_settings(store, &args)?;
+    let flags = command_line_flags(&args);
+    let settings = chat_settings(store, &args, &flags, role.as_ref())?;
     let agent = agent::choose(&settings, &args.agent)?
         .map(|agent| agent::Agent { usage_dir: Some(store.home().to_path_buf()), ..agent });
-    // `-s` on a session that exists sets its system prompt now.
-    let target = match (target, &explicit_system) {
-        (Some(h), Some(text)) => Some(set_system(store, &h.id, text)?),
-        (target, _) => target,
+    // `-s` or `--role` on a session that exists: its system prompt (and
+    // role) now.
+    let target = match target {
+        Some(h) => Some(role::apply_to_session(store, h, explicit_system.as_deref(), role.as_ref())?),
+        None => None,
     };
     let chat = Chat {
         store,
@@ -109,7 +121,9 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         saved_here: Default::default(),
         budget: Cell::new(settings.budget()),
         auto_compact: settings.auto_compact(),
-        settings,
+        settings: RefCell::new(settings),
+        flags,
+        role: RefCell::new(role.map(|r| r.name)),
         noted: RefCell::new(Vec::new()),
         json: args.json,
         created: Cell::new(false),
@@ -177,9 +191,9 @@ fn settle(store: &Store, args: &Args, terminal: Option<&Terminal>) -> Result<Set
     Ok(Settled { target, chose_by, pending_title })
 }
 
-/// config.toml's settings with what this chat's command line says of them
-/// (`--agent`, `--plain`, `--context`).
-fn chat_settings(store: &Store, args: &Args) -> Result<Settings> {
+/// What this chat's command line says of the settings (`--agent`,
+/// `--plain`, `--context`).
+fn command_line_flags(args: &Args) -> Vec<(&'static str, String, String)> {
     let mut flags: Vec<(&'static str, String, String)> =
         agent::choice_flag(&args.agent).into_iter().collect();
     if args.plain {
@@ -187,6 +201,22 @@ fn chat_settings(store: &Store, args: &Args) -> Result<Settings> {
     }
     if let Some(budget) = &args.context {
         flags.push(("context", budget.clone(), "--context".to_string()));
+    }
+    flags
+}
+
+/// config.toml's settings with what this chat's command line says of
+/// them, and then its role's (`--role`): an option given wins over the
+/// role's value.
+fn chat_settings(
+    store: &Store,
+    args: &Args,
+    given: &[(&'static str, String, String)],
+    role: Option<&agent::role::Role>,
+) -> Result<Settings> {
+    let mut flags = given.to_vec();
+    if let Some(role) = role {
+        flags.extend(role.flags(&format!("--role {}", role.name)));
     }
     match agent::resolve_settings(store, flags.clone()) {
         Ok(settings) => Ok(settings),
@@ -379,6 +409,7 @@ impl Chat<'_> {
             header.title = title.to_string();
             header.title_source = TITLE_USER.to_string();
         }
+        header.role = self.role.borrow().clone();
         for m in messages {
             header.note_message(m);
         }
@@ -420,11 +451,14 @@ impl Chat<'_> {
     /// none).
     fn model_for(&self, header: Option<&Header>) -> Option<(String, Origin)> {
         let chosen = self.model.borrow().clone().map(|m| (m, Origin::Flag("this chat".to_string())));
-        let default = || {
-            self.agent.as_ref()?;
-            self.settings.get("model").map(|(m, origin)| (m.to_string(), origin.clone()))
-        };
-        chosen.or_else(|| header?.model.clone().map(|m| (m, Origin::Session))).or_else(default)
+        let settings = self.settings.borrow();
+        let default = self.agent.as_ref().and(settings.get("model"));
+        let default = default.map(|(m, origin)| (m.to_string(), origin.clone()));
+        // The role's model (the settings' only flag for it) is chosen for
+        // a new session and one of the chat's role, over its own.
+        let of_role = header.is_none_or(|h| h.role.is_some() && h.role == *self.role.borrow());
+        let role = default.clone().filter(|(_, origin)| of_role && matches!(origin, Origin::Flag(_)));
+        chosen.or(role).or_else(|| header?.model.clone().map(|m| (m, Origin::Session))).or(default)
     }
 
     fn point_breadcrumb(&self, header: &Header) {

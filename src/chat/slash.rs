@@ -169,6 +169,14 @@ pub(crate) const COMMANDS: &[Slash] = &[
         run: |chat, state, arg| chat.model_command(state, arg).map(|()| Next::Prompt),
     },
     Slash {
+        name: "role",
+        aliases: &[],
+        args: "[NAME]",
+        help: "show the session's role and the roles there are, or start a new session with the role NAME (see 'hermes roles')",
+        takes: Takes::Words(Kind::Role),
+        run: |chat, state, arg| chat.role_command(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
         name: "system",
         aliases: &[],
         args: "[TEXT]",
@@ -257,6 +265,10 @@ pub(super) fn complete(chat: &Chat<'_>, typed: &str) -> Vec<String> {
     let found = match kind {
         Kind::Session => titles_starting(chat, partial),
         Kind::File => file_names(partial),
+        Kind::Role => {
+            let names = crate::agent::role::names(chat.store).into_iter().map(|(name, _, _)| name);
+            names.filter(|name| name.starts_with(partial)).collect()
+        }
         _ => Vec::new(),
     };
     found.into_iter().map(|found| format!("{word} {found}")).collect()
@@ -334,7 +346,7 @@ impl Chat<'_> {
     }
 
     /// `/new [TITLE]`: a new session, saved with its first message.
-    fn new_session(&self, state: &mut Interactive, rest: &str) -> Result<()> {
+    pub(super) fn new_session(&self, state: &mut Interactive, rest: &str) -> Result<()> {
         // Check the title before leaving the current session: a refused
         // `/new TITLE` changes nothing.
         state.pending_title = if rest.is_empty() { None } else { Some(self.title_for_new_session(rest)?) };
@@ -353,7 +365,7 @@ impl Chat<'_> {
     /// has its own, or the configured default.
     fn leave_session(&self) {
         *self.model.borrow_mut() = None;
-        *self.system.borrow_mut() = self.settings.system().map(str::to_string);
+        *self.system.borrow_mut() = self.settings.borrow().system().map(str::to_string);
     }
 
     /// `/context [N]`: show the budget and this session's size; with N,
@@ -487,7 +499,10 @@ impl Chat<'_> {
     fn model_command(&self, state: &mut Interactive, name: &str) -> Result<()> {
         if name.is_empty() {
             let said = match self.model_for(state.current.as_ref()) {
-                Some((model, Origin::Flag(_))) => format!("{model} (chosen in this chat for this session)"),
+                Some((model, Origin::Flag(flag))) if flag == "this chat" => {
+                    format!("{model} (chosen in this chat for this session)")
+                }
+                Some((model, Origin::Flag(role))) => format!("{model} (the role's: {role})"),
                 Some((model, Origin::Session)) => format!("{model} (this session's)"),
                 Some((model, origin)) => format!("{model} (the default: {})", origin.describe()),
                 None if self.agent.is_none() => "none: no agent answers here".to_string(),

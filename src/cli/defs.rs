@@ -82,6 +82,7 @@ only one session has them. Run 'hermes sessions COMMAND --help' for more.
         about: config::ABOUT,
         verbs: config::VERBS,
     }),
+    Node::Leaf(&config::roles::SPEC),
     Node::Own(&completion::SPEC),
     Node::Own(&help::SPEC),
 ];

@@ -24,6 +24,20 @@ _hermes_sessions() {
   _wanted sessions expl "session ${what/id/ID}" compadd -l -d descriptions -a values
 }
 
+# Role names from 'hermes roles': NAME<TAB>MODEL<TAB>DESCRIPTION<TAB>FILE.
+_hermes_roles() {
+  local line expl
+  local -a roles descriptions fields profile
+  local name=${_hermes_profile:-${opt_args[-p]:-$opt_args[--profile]}}
+  [[ -n $name ]] && profile=(-p $name)
+  for line in ${(f)"$(_call_program roles command hermes ${(q)profile[@]} roles 2>/dev/null)"}; do
+    fields=("${(@ps:\t:)line}")
+    roles+=("$fields[1]")
+    descriptions+=("$fields[1]  -- $fields[3]")
+  done
+  _wanted roles expl role compadd -l -d descriptions -a roles
+}
+
 _hermes_profiles() {
   local expl
   local -a profiles
@@ -68,6 +82,7 @@ _hermes_chat_options=(
   '(-m --model)'{-m+,--model=}'[the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)]:model: '
   '(-s --system)'{-s+,--system=}'[the session'\''s system prompt (a new session'\''s default: '\''system'\'' in config.toml)]:text: '
   --system-file='[the system prompt from FILE]:file:_files'
+  --role='[start with the role NAME: its system prompt, and its model, context budget and agent where no option here says otherwise; a session it makes records it (see '\''hermes roles'\'')]:name:_hermes_roles'
   --agent='[the command that writes replies (default: $HERMES_AGENT, then '\''agent'\'' in config.toml)]:cmd:_cmdstring'
   --no-agent'[only save the message; no reply]'
   --plain'[show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = "plain" in config.toml, or TERM=dumb)]'
@@ -150,12 +165,20 @@ _hermes_cmd_config() {
   esac
 }
 
+_hermes_chat_options=(
+  --json'[the same as JSON]'
+)
+
+_hermes_cmd_roles() {
+  _arguments -s $_hermes_help $_hermes_chat_options '1::name:_hermes_roles'
+}
+
 _hermes_cmd_completion() {
   _arguments -s $_hermes_help '1:value:(bash zsh fish)'
 }
 
 _hermes_cmd_help() {
-  _arguments -s $_hermes_help --all'[the help of every command and verb]' '1:command:(chat sessions config completion help)' '2:verb:_hermes_verbs_of'
+  _arguments -s $_hermes_help --all'[the help of every command and verb]' '1:command:(chat sessions config roles completion help)' '2:verb:_hermes_verbs_of'
 }
 
 _hermes() {
@@ -177,6 +200,7 @@ _hermes() {
       'chat:talk in a new or continued session (the default)'
       'sessions:your sessions: list, search, pick, show, current, export, import, rename, repair, delete, prune, stats, compact, merge and merge-file'
       'config:the agent, server, key and model in config.toml: get, set, unset, list, path and check'
+      'roles:the roles chat --role takes: a system prompt with its model, budget and agent'
       'completion:print a shell completion script'
       'help:show help for a command'
     )
@@ -188,6 +212,7 @@ _hermes() {
     chat) _hermes_cmd_chat && ret=0 ;;
     sessions) _hermes_cmd_sessions && ret=0 ;;
     config) _hermes_cmd_config && ret=0 ;;
+    roles) _hermes_cmd_roles && ret=0 ;;
     completion) _hermes_cmd_completion && ret=0 ;;
     help) _hermes_cmd_help && ret=0 ;;
     esac

@@ -120,6 +120,15 @@ function __hermes_profile_args
     end
 end
 
+# Role names, each with its description, from 'hermes roles':
+# NAME<TAB>MODEL<TAB>DESCRIPTION<TAB>FILE.
+function __hermes_roles
+    command hermes (__hermes_profile_args) roles 2>/dev/null | while read -l line
+        set -l fields (string split \t -- $line)
+        printf '%s\t%s\n' $fields[1] $fields[3]
+    end
+end
+
 # Session titles, or IDs with "id", each with a description, from
 # 'hermes sessions list --all': MARK<TAB>TITLE<TAB>DATE<TAB>COUNT<TAB>ID.
 function __hermes_sessions
