@@ -148,7 +148,6 @@ impl Flag {
     }
 
     /// It may be given more than once.
-    #[allow(dead_code)] // until an option repeats (chat -f FILE)
     pub(crate) const fn repeats(mut self) -> Flag {
         self.repeats = true;
         self

@@ -25,6 +25,8 @@ pub(crate) struct Args {
     pub(crate) json: bool,
     /// `--role NAME`: the role the chat starts with.
     pub(crate) role: Option<String>,
+    /// `-f FILE`, each: files put into the message.
+    pub(crate) files: Vec<std::ffi::OsString>,
     /// `-c [NAME]`, `-r ID`, `--pick` as given: `target` says what they mean.
     continued: Option<Option<String>>,
     resumed: Option<String>,
@@ -84,6 +86,10 @@ pub(crate) const SPEC: Spec<Args> = Spec {
                 a.query = Some(if query == "-" { Query::Stdin } else { Query::Text(query) });
                 Ok(())
             }),
+        option("-f", "--file", Value::new("FILE", Kind::File), "put the text file FILE into the message, fenced and named (after stdin, before TEXT); again for more, at most 32; a file that is not text is refused").repeats().takes(|a, v| {
+            a.files.push(v.os());
+            Ok(())
+        }),
         flag("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr").sets(|a| a.quiet = true),
         flag("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, usage, error)").sets(|a| a.json = true),
         option("-m", "--model", Value::new("MODEL", Kind::Model), "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)").takes(|a, v| {

@@ -3,6 +3,7 @@
 //! reply after it finishes, so nothing typed is ever lost.
 
 pub(crate) mod args;
+mod attach;
 mod oneshot;
 mod repl;
 mod role;
@@ -97,6 +98,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         None => None,
     };
     let role = args.role.as_deref().map(|name| agent::role::find(store, name)).transpose()?;
+    let files = args.files.iter().map(|path| attach::read(path, "-f")).collect::<Result<Vec<_>>>()?;
     let terminal = terminal::identify();
     // Which session first: a wrong name fails before anything is read or written.
     let Settled { target, chose_by, pending_title } = settle(store, &args, terminal.as_ref())?;
@@ -137,9 +139,9 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     };
     if interactive {
         sys::catch_interrupts();
-        chat.interactive(target, chose_by, pending_title)
+        chat.interactive(target, chose_by, pending_title, files)
     } else {
-        let text = read_message(args.query.as_ref())?;
+        let text = read_message(args.query.as_ref(), &files)?;
         sys::catch_interrupts();
         chat.one_shot(target, pending_title, text)
     }
@@ -298,22 +300,20 @@ pub(super) fn set_system(store: &Store, id: &str, text: &str) -> Result<Header> 
 /// With `-q TEXT` and stdin a pipe or a file, both are kept in one
 /// message: what came on stdin, a blank line, then TEXT (`cat log |
 /// hermes chat -q "why does this fail?"`).
-fn read_message(query: Option<&Query>) -> Result<String> {
-    let text = match query {
-        Some(Query::Text(t)) if stdin_is_piped() => {
-            let piped = read_stdin()?;
-            let piped = piped.trim_end_matches(['\n', '\r']);
-            if piped.trim().is_empty() { t.clone() } else { format!("{piped}\n\n{t}") }
-        }
-        Some(Query::Text(t)) => t.clone(),
-        Some(Query::Stdin) | None => read_stdin()?,
+fn read_message(query: Option<&Query>, files: &[attach::Attached]) -> Result<String> {
+    let (before, after) = match query {
+        Some(Query::Text(t)) if stdin_is_piped() => (read_stdin()?, t.as_str()),
+        Some(Query::Text(t)) => (String::new(), t.as_str()),
+        Some(Query::Stdin) | None => (read_stdin()?, ""),
     };
-    if text.len() > MAX_MESSAGE_BYTES {
+    if before.len() > MAX_MESSAGE_BYTES {
         return Err(Error::TooLarge(format!(
             "the message is larger than {} MiB; nothing was saved",
             MAX_MESSAGE_BYTES >> 20
         )));
     }
+    // With -f FILE: what came on stdin, the files, then TEXT.
+    let text = attach::compose(&before, files, after)?;
     let text = text.trim_end_matches(['\n', '\r']).to_string();
     check_not_blank(&text)?;
     Ok(text)

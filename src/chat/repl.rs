@@ -3,6 +3,7 @@
 
 use std::io;
 
+use super::attach::{self, Attached};
 use super::slash;
 use super::state::{Interactive, Known, Mark, Next, Own, go_on_after, message_text, note_in_chat};
 use super::{Chat, ReplyOutcome, check_not_blank};
@@ -20,10 +21,12 @@ impl Chat<'_> {
         target: Option<Header>,
         chose_by: Option<Reason>,
         title: Option<String>,
+        attached: Vec<Attached>,
     ) -> Result<()> {
         let mut state = Interactive {
             current: target,
             pending_title: title,
+            attached,
             history: Vec::new(),
             unanswered: None,
             mine: None,
@@ -31,6 +34,9 @@ impl Chat<'_> {
             lines: LineReader::for_chat(),
         };
         self.greet(&mut state, chose_by)?;
+        if !state.attached.is_empty() {
+            self.say_attached(&state);
+        }
         loop {
             // A Ctrl-C that came after the last reply (while it was saved)
             // is spent; a SIGTERM or SIGHUP (the terminal closed) ends the
@@ -108,7 +114,19 @@ impl Chat<'_> {
         if let Err(e) = self.news_from_elsewhere(state) {
             go_on_after(e)?;
         }
-        let (header, mine) = match self.save_typed(state, &text) {
+        // The files /file (or -f) attached go first; what was typed stays
+        // what the prompt and its history know.
+        let message = match state.attached.as_slice() {
+            [] => text.clone(),
+            files => match attach::compose("", files, &text) {
+                Ok(message) => message,
+                Err(e) => {
+                    state.lines.prefill(text);
+                    return go_on_after(e);
+                }
+            },
+        };
+        let (header, mine) = match self.save_typed(state, &message) {
             Ok(saved) => saved,
             // Nothing typed is lost: the text goes back to the prompt and
             // into its history (a full disk, a lock another hermes holds),
@@ -130,6 +148,7 @@ impl Chat<'_> {
                 return Ok(());
             }
         };
+        state.attached.clear();
         if state.current.is_none() {
             self.point_breadcrumb(&header);
             state.known = Known::default();

@@ -118,6 +118,14 @@ pub(crate) const COMMANDS: &[Slash] = &[
         run: |chat, state, arg| chat.save(state, arg, true).map(|()| Next::Prompt),
     },
     Slash {
+        name: "file",
+        aliases: &[],
+        args: "[FILE]",
+        help: "put the text file FILE into the next message, fenced and named (again for more); without FILE, say which files go with it",
+        takes: Takes::Words(Kind::File),
+        run: |chat, state, arg| chat.file_command(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
         name: "sessions",
         aliases: &[],
         args: "",
@@ -576,7 +584,7 @@ fn say_not_found_in_chat(name: &str, did_you_mean: &[String]) {
 }
 
 /// `~/x` as a shell would read it (no shell reads what /save is given).
-fn home_relative(file: &str) -> String {
+pub(super) fn home_relative(file: &str) -> String {
     match (file.strip_prefix("~/"), std::env::var("HOME")) {
         (Some(rest), Ok(home)) if !home.is_empty() => format!("{}/{rest}", home.trim_end_matches('/')),
         _ => file.to_string(),

@@ -104,8 +104,8 @@ _hermes_global='-p --profile -h --help -V --version -v --verbose'
 # own and chat's, as hermes -c NAME is chat).
 _hermes_options() {
 	case $1 in
-	'') REPLY='-p --profile -h --help -V --version -c --continue --create-if-missing -r --resume --pick --title -q --query -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context' ;;
-	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context -h --help' ;;
+	'') REPLY='-p --profile -h --help -V --version -c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context' ;;
+	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context -h --help' ;;
 	'sessions') REPLY='-h --help' ;;
 	'sessions/list' | 'sessions/ls') REPLY='-n --limit --all --here --json -h --help' ;;
 	'sessions/search') REPLY='-n --limit --json -h --help' ;;
@@ -145,6 +145,7 @@ _hermes_value() {
 	'chat'/-r | 'chat'/--resume) REPLY='session-id' ;;
 	'chat'/--title) REPLY='text' ;;
 	'chat'/-q | 'chat'/--query) REPLY='text' ;;
+	'chat'/-f | 'chat'/--file) REPLY='file' ;;
 	'chat'/-m | 'chat'/--model) REPLY='model' ;;
 	'chat'/-s | 'chat'/--system) REPLY='text' ;;
 	'chat'/--system-file) REPLY='file' ;;
