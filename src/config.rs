@@ -13,6 +13,7 @@ use crate::output::Out;
 use crate::settings::{self, edit};
 use crate::store::Store;
 
+pub(crate) mod models;
 pub(crate) mod roles;
 
 /// `hermes config --help` after its verbs.

@@ -5,6 +5,7 @@
 
 pub(crate) mod compact;
 pub mod decode;
+pub(crate) mod models;
 pub(crate) mod probe;
 pub(crate) mod process;
 pub(crate) mod role;

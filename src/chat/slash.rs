@@ -273,6 +273,13 @@ pub(super) fn complete(chat: &Chat<'_>, typed: &str) -> Vec<String> {
     let found = match kind {
         Kind::Session => titles_starting(chat, partial),
         Kind::File => file_names(partial),
+        Kind::Model => match &chat.agent {
+            Some(agent) => {
+                let names = crate::agent::models::for_completion(chat.store, agent).into_iter();
+                names.filter(|name| name.starts_with(partial)).collect()
+            }
+            None => Vec::new(),
+        },
         Kind::Role => {
             let names = crate::agent::role::names(chat.store).into_iter().map(|(name, _, _)| name);
             names.filter(|name| name.starts_with(partial)).collect()

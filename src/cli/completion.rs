@@ -242,7 +242,8 @@ fn zsh_action(kind: Kind) -> String {
         Kind::Role => "_hermes_roles".into(),
         Kind::Command => format!("({})", command_names()),
         Kind::Words(words) => format!("({})", words.join(" ")),
-        Kind::Model | Kind::Number | Kind::Text => " ".into(),
+        Kind::Model => "_hermes_models".into(),
+        Kind::Number | Kind::Text => " ".into(),
     }
 }
 
@@ -376,7 +377,8 @@ fn fish_values(kind: Kind) -> String {
         Kind::Role => "-a '(__hermes_roles)'".into(),
         Kind::Command => format!("-a '{}'", command_names()),
         Kind::Words(words) => format!("-a '{}'", words.join(" ")),
-        Kind::Model | Kind::Number | Kind::Text => String::new(),
+        Kind::Model => "-a '(__hermes_models)'".into(),
+        Kind::Number | Kind::Text => String::new(),
     }
 }
 

@@ -83,6 +83,7 @@ only one session has them. Run 'hermes sessions COMMAND --help' for more.
         verbs: config::VERBS,
     }),
     Node::Leaf(&config::roles::SPEC),
+    Node::Leaf(&config::models::SPEC),
     Node::Own(&completion::SPEC),
     Node::Own(&help::SPEC),
 ];

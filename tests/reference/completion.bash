@@ -74,6 +74,19 @@ _hermes_add_roles() {
 	done < <(command "$hermes" "${profile[@]}" roles 2>/dev/null)
 }
 
+# Add the models whose name starts with $1: the list 'hermes models' kept
+# (the shell never has the agent asked).
+_hermes_add_models() {
+	local hermes=${_hermes_words[0]:-hermes} line
+	local -a profile=()
+	# shellcheck disable=SC2088
+	[[ $hermes == '~/'* ]] && hermes=$HOME/${hermes:2}
+	[[ -n $_hermes_profile ]] && profile=(-p "$_hermes_profile")
+	while IFS= read -r line; do
+		[[ $line == "$1"* ]] && COMPREPLY+=("$line")
+	done < <(command "$hermes" "${profile[@]}" models --cached 2>/dev/null)
+}
+
 _hermes_add_words() {
 	local w
 	for w in $1; do
@@ -130,6 +143,7 @@ _hermes_options() {
 	'config/path') REPLY='-h --help' ;;
 	'config/check') REPLY='--timeout -h --help' ;;
 	'roles') REPLY='--json -h --help' ;;
+	'models') REPLY='--json --cached --timeout -h --help' ;;
 	'completion') REPLY='-h --help' ;;
 	'help') REPLY='--all -h --help' ;;
 	*) REPLY='-h --help' ;;
@@ -163,6 +177,7 @@ _hermes_value() {
 	'sessions/compact'/--agent) REPLY='shell' ;;
 	'sessions/compact'/--context) REPLY='number' ;;
 	'config/check'/--timeout) REPLY='number' ;;
+	'models'/--timeout) REPLY='number' ;;
 	*) REPLY= ;;
 	esac
 }
@@ -217,6 +232,7 @@ _hermes_complete_kind() {
 		done
 		;;
 	role) _hermes_add_roles "$text" ;;
+	model) _hermes_add_models "$text" ;;
 	setting) _hermes_add_words 'agent agent_input model base_url api_key_env api_key_command system render context compact' "$text" ;;
 	setting-value)
 		_hermes_setting_values "${_hermes_words[${#_hermes_words[@]} - 1]}"
@@ -224,7 +240,7 @@ _hermes_complete_kind() {
 		;;
 	command)
 		if ((${#_hermes_given[@]} == 0)); then
-			_hermes_add_words 'chat sessions config roles completion help' "$text"
+			_hermes_add_words 'chat sessions config roles models completion help' "$text"
 		else
 			_hermes_verbs "${_hermes_given[0]}"
 			_hermes_add_words "$REPLY" "$text"
@@ -238,7 +254,7 @@ _hermes_complete_kind() {
 }
 
 _hermes() {
-	local text=$2 context='' pending='' optional='' w i kind REPLY commands='chat sessions config roles completion help'
+	local text=$2 context='' pending='' optional='' w i kind REPLY commands='chat sessions config roles models completion help'
 	local -a _hermes_words _hermes_given=() kinds
 	local _hermes_cur _hermes_raw _hermes_quote _hermes_profile=
 	COMPREPLY=()

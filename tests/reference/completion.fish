@@ -70,6 +70,8 @@ function __hermes_value
             echo 'number'
         case 'config/check/--timeout'
             echo 'number'
+        case 'models/--timeout'
+            echo 'number'
     end
 end
 
@@ -107,7 +109,7 @@ function __hermes_walk
             continue
         end
         if test -z "$context"
-            if contains -- $w chat sessions config roles completion help
+            if contains -- $w chat sessions config roles models completion help
                 set context $w
             else
                 set context chat
@@ -172,6 +174,11 @@ function __hermes_profile_args
     end
 end
 
+# The models 'hermes models' kept (the shell never has the agent asked).
+function __hermes_models
+    command hermes (__hermes_profile_args) models --cached 2>/dev/null
+end
+
 # Role names, each with its description, from 'hermes roles':
 # NAME<TAB>MODEL<TAB>DESCRIPTION<TAB>FILE.
 function __hermes_roles
@@ -221,6 +228,7 @@ complete -c hermes -n '__hermes_at ""' -a chat -d 'talk in a new or continued se
 complete -c hermes -n '__hermes_at ""' -a sessions -d 'your sessions: list, search, pick, show, current, export, import, rename, repair, delete, prune, stats, compact, merge and merge-file'
 complete -c hermes -n '__hermes_at ""' -a config -d 'the agent, server, key and model in config.toml: get, set, unset, list, path and check'
 complete -c hermes -n '__hermes_at ""' -a roles -d 'the roles chat --role takes: a system prompt with its model, budget and agent'
+complete -c hermes -n '__hermes_at ""' -a models -d 'the models the configured server offers, asked of the agent'
 complete -c hermes -n '__hermes_at ""' -a completion -d 'print a shell completion script'
 complete -c hermes -n '__hermes_at ""' -a help -d 'show help for a command'
 complete -c hermes -n '__hermes_at ""' -s p -l profile -x -a '(__hermes_profiles)' -d 'use $HERMES_HOME/profiles/NAME'
@@ -236,7 +244,7 @@ complete -c hermes -n '__hermes_at "" chat' -s q -l query -x -d 'send TEXT, prin
 complete -c hermes -n '__hermes_at "" chat' -s f -l file -r -F -d 'put the text file FILE into the message, fenced and named (after stdin, before TEXT); again for more, at most 32; a file that is not text is refused'
 complete -c hermes -n '__hermes_at "" chat' -s Q -l quiet -d 'do not print '\''session_id: ID'\'' or hints to stderr'
 complete -c hermes -n '__hermes_at "" chat' -l json -d 'one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, usage, error)'
-complete -c hermes -n '__hermes_at "" chat' -s m -l model -x -d 'the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)'
+complete -c hermes -n '__hermes_at "" chat' -s m -l model -x -a '(__hermes_models)' -d 'the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)'
 complete -c hermes -n '__hermes_at "" chat' -s s -l system -x -d 'the session'\''s system prompt (a new session'\''s default: '\''system'\'' in config.toml)'
 complete -c hermes -n '__hermes_at "" chat' -l system-file -r -F -d 'the system prompt from FILE'
 complete -c hermes -n '__hermes_at "" chat' -l role -x -a '(__hermes_roles)' -d 'start with the role NAME: its system prompt, and its model, context budget and agent where no option here says otherwise; a session it makes records it (see '\''hermes roles'\'')'
@@ -314,11 +322,15 @@ complete -c hermes -n '__hermes_at config/check' -s h -l help -d 'show this help
 complete -c hermes -n '__hermes_at roles' -l json -d 'the same as JSON'
 complete -c hermes -n '__hermes_at roles' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_arg 0 roles' -a '(__hermes_roles)'
+complete -c hermes -n '__hermes_at models' -l json -d 'the same as a JSON array'
+complete -c hermes -n '__hermes_at models' -l cached -d 'the list kept from the last time, without asking the agent (exit 1 when there is none)'
+complete -c hermes -n '__hermes_at models' -l timeout -x -d 'how long the agent may take (default 30)'
+complete -c hermes -n '__hermes_at models' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at completion' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_arg 0 completion' -a 'bash zsh fish'
 complete -c hermes -n '__hermes_at help' -l all -d 'the help of every command and verb'
 complete -c hermes -n '__hermes_at help' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 help' -a 'chat sessions config roles completion help'
+complete -c hermes -n '__hermes_arg 0 help' -a 'chat sessions config roles models completion help'
 complete -c hermes -n '__hermes_arg 1 help' -a '(__hermes_verbs (__hermes_first))'
 complete -c hermes -n '__hermes_at sessions' -a list -d 'sessions, newest activity first ('\''*'\'' marks the one '\''hermes chat -c'\'' would continue here); with TEXT, those whose title holds it'
 complete -c hermes -n '__hermes_at sessions' -a search -d 'sessions whose title or messages hold TEXT'

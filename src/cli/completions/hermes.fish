@@ -120,6 +120,11 @@ function __hermes_profile_args
     end
 end
 
+# The models 'hermes models' kept (the shell never has the agent asked).
+function __hermes_models
+    command hermes (__hermes_profile_args) models --cached 2>/dev/null
+end
+
 # Role names, each with its description, from 'hermes roles':
 # NAME<TAB>MODEL<TAB>DESCRIPTION<TAB>FILE.
 function __hermes_roles
