@@ -4,6 +4,7 @@
 
 pub(crate) mod args;
 mod attach;
+mod copy;
 mod oneshot;
 mod repl;
 mod role;

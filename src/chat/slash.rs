@@ -126,6 +126,14 @@ pub(crate) const COMMANDS: &[Slash] = &[
         run: |chat, state, arg| chat.file_command(state, arg).map(|()| Next::Prompt),
     },
     Slash {
+        name: "copy",
+        aliases: &[],
+        args: "[code]",
+        help: "put the last reply (or its last code block) on the clipboard, through the terminal (OSC 52: over ssh, and in tmux with set-clipboard on)",
+        takes: Takes::Words(Kind::Words(&["code"])),
+        run: |chat, state, arg| chat.copy_command(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
         name: "sessions",
         aliases: &[],
         args: "",
@@ -280,6 +288,9 @@ pub(super) fn complete(chat: &Chat<'_>, typed: &str) -> Vec<String> {
             }
             None => Vec::new(),
         },
+        Kind::Words(words) => {
+            words.iter().filter(|w| w.starts_with(partial)).map(|w| w.to_string()).collect()
+        }
         Kind::Role => {
             let names = crate::agent::role::names(chat.store).into_iter().map(|(name, _, _)| name);
             names.filter(|name| name.starts_with(partial)).collect()
