@@ -164,4 +164,25 @@ test_expect_success 'usage is kept through an append, an export and an import' '
 	test_cmp expect actual
 '
 
+test_expect_success 'llm'"'"'s logged tokens come along with an import, as the replies'"'"' usage' '
+	python3 - "$TEST_DIR/fixtures/llm-0.36-logs.json" >logs.json <<-\EOF &&
+	import json, sys
+	logs = json.load(open(sys.argv[1]))
+	for n, r in enumerate(logs):
+	    if r["prompt"] in ("hello there", "second"):
+	        r["input_tokens"], r["output_tokens"] = 10 + n, 2
+	json.dump(logs, sys.stdout)
+	EOF
+	hermes sessions import --from llm logs.json 2>err &&
+	id=$(session_id_by_title "hello there") &&
+	usage_of "$id" "[m.get(\"usage\") for m in v[\"messages\"] if m[\"role\"] == \"assistant\"] + [v[\"usage\"]]" >actual &&
+	cat >expect <<-\EOF &&
+	{"prompt_tokens":10,"completion_tokens":2,"total_tokens":12}
+	{"prompt_tokens":11,"completion_tokens":2,"total_tokens":13}
+	null
+	{"prompt_tokens":21,"completion_tokens":4,"total_tokens":25}
+	EOF
+	test_cmp expect actual
+'
+
 test_done

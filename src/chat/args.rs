@@ -138,7 +138,7 @@ const ABOUT: &str = "\
 {options}
 
 Interactive commands: {slash}; Tab completes them, and after them a title,
-a file name or a model. Ctrl-D quits; Ctrl-C stops a running reply. On a
+a file name, a model or a role. Ctrl-D quits; Ctrl-C stops a running reply. On a
 terminal the prompt names the session and edits the line: arrows, Home, End
 and Emacs keys; Up, Down and Ctrl-R for earlier messages; Alt-Enter or Ctrl-J
 for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR (with TERM=dumb, line by

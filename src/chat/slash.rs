@@ -218,7 +218,7 @@ Ctrl-C while a reply is running stops it and keeps the conversation.
 Keys: Left/Right, Home/End, Ctrl-A/E/B/F, Alt-B/F, Ctrl-W/U/K/Y, Ctrl-L;
 Up/Down and Ctrl-R: earlier messages; Alt-Enter or Ctrl-J: a new line;
 Ctrl-X Ctrl-E: edit the line in $VISUAL/$EDITOR; Ctrl-C clears the line;
-Tab completes a slash command, and after it a title, a file name or a model.
+Tab completes a slash command, and after it a title, a file, a model or a role.
 ";
 
 /// The command `name` (without its slash) names.
