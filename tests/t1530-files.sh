@@ -11,7 +11,7 @@ first_message() {
 	json_get "$TRASH/.show.json" "v[\"messages\"][0][\"content\"]"
 }
 
-test_expect_success '-f twice with stdin and -q: stdin, each file fenced and named, then the text' '
+test_expect_success '-f twice with stdin and -q: stdin, each file fenced and named, then the text, which titles it' '
 	mkdir -p src &&
 	printf "fn main() {}\n" >src/main.rs &&
 	printf "a fence: \`\`\` inside\n" >NOTES &&
@@ -32,6 +32,9 @@ test_expect_success '-f twice with stdin and -q: stdin, each file fenced and nam
 
 	why?
 	EOF
+	test_cmp expect actual &&
+	hermes sessions list | cut -f2 >actual &&
+	echo "why?" >expect &&
 	test_cmp expect actual
 '
 
@@ -42,7 +45,7 @@ test_expect_success '-f alone: the message is the file, its title the file'"'"'s
 	printf "list.txt:\n\`\`\`txt\none\ntwo\n\`\`\`\n" >expect &&
 	test_cmp expect actual &&
 	hermes sessions list | cut -f2 >actual &&
-	echo "list.txt:" >expect &&
+	echo "list.txt" >expect &&
 	test_cmp expect actual
 '
 
@@ -122,7 +125,7 @@ test_expect_success TMUX '/file: Tab completes the name, the file goes with the 
 	type_line "/file nosuch.sql" &&
 	wait_until on_screen "/file nosuch.sql: no such file" &&
 	type_line "is this fast" &&
-	wait_until ready "query.sql:>" &&
+	wait_until ready "is this fast>" &&
 	type_line "/file" &&
 	wait_until screen_count "^No files attached" 2 &&
 	keys C-d && hermes_exited 0 &&
@@ -138,7 +141,7 @@ test_expect_success TMUX '-f in an interactive chat: the files wait for the firs
 	wait_until on_screen "^Attached to the next message: n.txt (6 characters).$" &&
 	wait_until ready "new session>" &&
 	type_line "summarise" &&
-	wait_until ready "n.txt:>" &&
+	wait_until ready "summarise>" &&
 	keys C-d && hermes_exited 0 &&
 	first_message >actual &&
 	printf "n.txt:\n\`\`\`txt\nnotes\n\`\`\`\n\nsummarise\n" >expect &&

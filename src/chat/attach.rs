@@ -159,6 +159,14 @@ impl super::Chat<'_> {
     }
 }
 
+/// What titles a new session whose first message holds `files` (and
+/// `typed`, typed with them): the text typed, else the first file's name;
+/// none without files (the message's first line titles it).
+pub(crate) fn title_hint(files: &[Attached], typed: &str) -> Option<String> {
+    let first = files.first()?;
+    Some(if typed.trim().is_empty() { first.name.clone() } else { typed.to_string() })
+}
+
 /// A message made of pieces, each kept apart from the next by a blank
 /// line, blank pieces left out: what came on stdin, the files, the text.
 pub(crate) fn compose(before: &str, files: &[Attached], after: &str) -> Result<String> {

@@ -77,6 +77,10 @@ struct Chat<'a> {
     json: bool,
     /// Whether this chat made a session (the last one it settled on).
     created: Cell<bool>,
+    /// What a new session's automatic title comes from when its first
+    /// message starts with files (`-f`, `/file`): the text typed with
+    /// them, else the first file's name, not the line naming the file.
+    title_hint: RefCell<Option<String>>,
 }
 
 /// The slash commands, for `chat --help` and the man page's check.
@@ -130,6 +134,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         noted: RefCell::new(Vec::new()),
         json: args.json,
         created: Cell::new(false),
+        title_hint: RefCell::new(None),
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
@@ -143,6 +148,11 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         chat.interactive(target, chose_by, pending_title, files)
     } else {
         let text = read_message(args.query.as_ref(), &files)?;
+        let typed = match &args.query {
+            Some(Query::Text(typed)) => typed.as_str(),
+            _ => "",
+        };
+        *chat.title_hint.borrow_mut() = attach::title_hint(&files, typed);
         sys::catch_interrupts();
         chat.one_shot(target, pending_title, text)
     }
@@ -411,6 +421,12 @@ impl Chat<'_> {
             header.title_source = TITLE_USER.to_string();
         }
         header.role = self.role.borrow().clone();
+        if title.is_none()
+            && let Some(hint) = self.title_hint.borrow().as_deref().and_then(session::clean_title)
+        {
+            header.title = hint;
+            header.title_source = crate::store::session::TITLE_AUTO.to_string();
+        }
         for m in messages {
             header.note_message(m);
         }

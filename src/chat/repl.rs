@@ -116,6 +116,7 @@ impl Chat<'_> {
         }
         // The files /file (or -f) attached go first; what was typed stays
         // what the prompt and its history know.
+        *self.title_hint.borrow_mut() = attach::title_hint(&state.attached, &text);
         let message = match state.attached.as_slice() {
             [] => text.clone(),
             files => match attach::compose("", files, &text) {
