@@ -5,6 +5,7 @@
 #   make test         the shell test suite alone; TESTS='t3000-list.sh ...'
 #                     names the scripts to run
 #   make install      install binary, man page, completions, contrib agents
+#                     and roles
 #   make uninstall    remove what make install installed (it reads the list
 #                     make install left in $(DATADIR)/hermes/installed-files)
 #   make static       a statically linked binary (target/static/hermes)
@@ -51,6 +52,7 @@ BIN = $(TARGET_DIR)/release/hermes
 # that make uninstall removes those, wherever BINDIR or MANDIR pointed.
 MANIFEST = $(DATADIR)/hermes/installed-files
 AGENTS = $(notdir $(wildcard contrib/agents/*))
+ROLES = $(notdir $(wildcard contrib/roles/*.md))
 
 # make static: the host's own target triple, so that no other standard
 # library needs installing; its own target directory, so that the ordinary
@@ -151,7 +153,8 @@ install:
 	fi
 	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
 		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" \
-		"$(DESTDIR)$(FISHCOMPDIR)" "$(DESTDIR)$(DATADIR)/hermes/agents"
+		"$(DESTDIR)$(FISHCOMPDIR)" "$(DESTDIR)$(DATADIR)/hermes/agents" \
+		"$(DESTDIR)$(DATADIR)/hermes/roles"
 	$(INSTALL) -m 755 "$(BIN)" "$(DESTDIR)$(BINDIR)/hermes"
 	sed -e 's|/usr/local/share/hermes/|$(DATADIR)/hermes/|g' \
 		-e 's|/usr/local/bin/hermes|$(BINDIR)/hermes|g' \
@@ -164,9 +167,11 @@ install:
 		"$(DESTDIR)$(BASHCOMPDIR)/hermes" "$(DESTDIR)$(ZSHCOMPDIR)/_hermes" \
 		"$(DESTDIR)$(FISHCOMPDIR)/hermes.fish"
 	$(INSTALL) -m 755 $(addprefix contrib/agents/,$(AGENTS)) "$(DESTDIR)$(DATADIR)/hermes/agents"
+	$(INSTALL) -m 644 $(addprefix contrib/roles/,$(ROLES)) "$(DESTDIR)$(DATADIR)/hermes/roles"
 	printf '%s\n' "$(BINDIR)/hermes" "$(MANDIR)/man1/hermes.1" \
 		"$(BASHCOMPDIR)/hermes" "$(ZSHCOMPDIR)/_hermes" "$(FISHCOMPDIR)/hermes.fish" \
 		$(addprefix "$(DATADIR)/hermes/agents/,$(addsuffix ",$(AGENTS))) \
+		$(addprefix "$(DATADIR)/hermes/roles/,$(addsuffix ",$(ROLES))) \
 		>"$(DESTDIR)$(MANIFEST)"
 	chmod 644 "$(DESTDIR)$(MANIFEST)"
 
@@ -182,7 +187,8 @@ uninstall:
 	elif test -f "$(DESTDIR)$(BINDIR)/hermes"; then \
 		printf '%s\n' "$(BINDIR)/hermes" "$(MANDIR)/man1/hermes.1" \
 			"$(BASHCOMPDIR)/hermes" "$(ZSHCOMPDIR)/_hermes" "$(FISHCOMPDIR)/hermes.fish" \
-			$(addprefix "$(DATADIR)/hermes/agents/,$(addsuffix ",$(AGENTS))); \
+			$(addprefix "$(DATADIR)/hermes/agents/,$(addsuffix ",$(AGENTS))) \
+			$(addprefix "$(DATADIR)/hermes/roles/,$(addsuffix ",$(ROLES))); \
 	else \
 		echo "make uninstall: no hermes installed here: neither $$manifest nor $(DESTDIR)$(BINDIR)/hermes exists" >&2; \
 		echo "make uninstall: run it with the PREFIX (or DATADIR) that make install was given, e.g. make uninstall PREFIX=/usr" >&2; \
@@ -191,12 +197,13 @@ uninstall:
 	fi) || exit 1; \
 	printf '%s\n' "$$files" | while IFS= read -r file; do \
 		case $${file##*/} in \
-		hermes | hermes.1 | _hermes | hermes.fish | $(subst $(eval) , | ,$(AGENTS))) rm -f "$(DESTDIR)$$file" ;; \
+		hermes | hermes.1 | _hermes | hermes.fish | $(subst $(eval) , | ,$(AGENTS) $(ROLES))) rm -f "$(DESTDIR)$$file" ;; \
 		*) echo "make uninstall: $$manifest names $$file, not a file hermes installs; left alone" >&2 ;; \
 		esac; \
 	done; \
 	rm -f "$$manifest"; \
-	rmdir "$(DESTDIR)$(DATADIR)/hermes/agents" "$(DESTDIR)$(DATADIR)/hermes" 2>/dev/null || true
+	rmdir "$(DESTDIR)$(DATADIR)/hermes/agents" "$(DESTDIR)$(DATADIR)/hermes/roles" \
+		"$(DESTDIR)$(DATADIR)/hermes" 2>/dev/null || true
 
 static:
 	RUSTFLAGS='$(STATIC_RUSTFLAGS)' $(CARGO) build --release --locked \

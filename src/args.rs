@@ -39,6 +39,8 @@ pub(crate) enum Kind {
     SettingValue,
     /// A model's name.
     Model,
+    /// A role's name (`hermes roles`).
+    Role,
     /// A profile's name (the directories in `$HERMES_HOME/profiles`).
     Profile,
     /// A command of hermes (`hermes help COMMAND`).
@@ -146,7 +148,6 @@ impl Flag {
     }
 
     /// It may be given more than once.
-    #[allow(dead_code)] // until an option repeats (chat -f FILE)
     pub(crate) const fn repeats(mut self) -> Flag {
         self.repeats = true;
         self

@@ -33,6 +33,9 @@ pub enum Error {
     Unmerged(String),
     /// Conflict copies that could not be merged (each named in a warning).
     MergeIncomplete(String),
+    /// `--role NAME` (or `/role NAME`) named no role: the nearest name,
+    /// if one is near, and every role there is.
+    NoSuchRole { name: String, did_you_mean: Option<String>, known: Vec<String> },
     /// `-r ID` named no session.
     NoSuchId { id: String, titled: bool },
     /// A short ID that fits several sessions: (ID, title, last active) of
@@ -173,6 +176,7 @@ impl Error {
             | Error::UsageIn { .. }
             | Error::UnknownOption { .. }
             | Error::Refused(_)
+            | Error::NoSuchRole { .. }
             | Error::IdLikeTitle { .. } => EXIT_USAGE,
             Error::Agent(_) => EXIT_AGENT,
             Error::Io { .. }
@@ -314,6 +318,20 @@ impl fmt::Display for Error {
                     "nothing was done; name one by its ID, rename one (hermes sessions rename ID TITLE), or merge them into one (hermes sessions merge {})",
                     crate::words::quoted(&visible(name))
                 )
+            }
+            Error::NoSuchRole { name, did_you_mean, known } => {
+                write!(f, "no role is called '{}'", visible(name))?;
+                if let Some(near) = did_you_mean {
+                    write!(f, " (did you mean '{}'?)", visible(near))?;
+                }
+                let names: Vec<String> = known.iter().map(|n| visible(n)).collect();
+                match names.as_slice() {
+                    [] => write!(
+                        f,
+                        "; there are none: a role is a file roles/NAME.md in the profile (see 'hermes roles --help')"
+                    ),
+                    names => write!(f, "; the roles are {}: see 'hermes roles'", names.join(", ")),
+                }
             }
             Error::NoSuchId { id, titled } => {
                 write!(

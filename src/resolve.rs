@@ -147,7 +147,7 @@ pub(crate) fn started_in(workspace: Option<&Path>, cwd: &str) -> bool {
 /// them. Not found carries the closest titles for "Did you mean".
 pub(crate) fn find_by_name(store: &Store, name: &str) -> Result<Header> {
     match lookup(store, name)? {
-        Lookup::Found(h) => Ok(h),
+        Lookup::Found(h) => Ok(*h),
         Lookup::Missing { did_you_mean } => {
             Err(Error::NoSuchSession { name: name.to_string(), did_you_mean })
         }
@@ -155,11 +155,10 @@ pub(crate) fn find_by_name(store: &Store, name: &str) -> Result<Header> {
 }
 
 pub(crate) enum Lookup {
-    Found(Header),
+    /// Boxed: a header is large beside the other variant.
+    Found(Box<Header>),
     /// The closest titles, newest first (see `suggest`).
-    Missing {
-        did_you_mean: Vec<String>,
-    },
+    Missing { did_you_mean: Vec<String> },
 }
 
 /// A full ID wins outright. Otherwise every session the name could mean
@@ -174,7 +173,7 @@ pub(crate) fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     if session::is_valid_id(name)
         && let Some(h) = store.header(name)?
     {
-        return Ok(Lookup::Found(h));
+        return Ok(Lookup::Found(Box::new(h)));
     }
     let by_title = by_title(store, name)?;
     let by_id = short_id_candidates(store, name)?;
@@ -193,8 +192,8 @@ pub(crate) fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     let mut ids: Vec<Header> = by_id.into_iter().filter(|h| !titled.iter().any(|t| t.id == h.id)).collect();
     match (titled.len(), ids.len()) {
         (0, 0) => Ok(Lookup::Missing { did_you_mean: near }),
-        (1, 0) => Ok(Lookup::Found(titled.remove(0))),
-        (0, 1) => Ok(Lookup::Found(ids.remove(0))),
+        (1, 0) => Ok(Lookup::Found(Box::new(titled.remove(0)))),
+        (0, 1) => Ok(Lookup::Found(Box::new(ids.remove(0)))),
         (_, 0) => Err(ambiguous(name, titled)),
         (0, _) => Err(ambiguous_id(name, ids)),
         _ => Err(ambiguous_name(name, titled, ids)),
@@ -215,10 +214,10 @@ pub(crate) fn lookup_title(store: &Store, name: &str) -> Result<Lookup> {
     if session::is_valid_id(name)
         && let Some(h) = store.header(name)?
     {
-        return Ok(Lookup::Found(h));
+        return Ok(Lookup::Found(Box::new(h)));
     }
     let near = match by_title(store, name)? {
-        Titled::Found(mut found) if found.len() == 1 => return Ok(Lookup::Found(found.remove(0))),
+        Titled::Found(mut found) if found.len() == 1 => return Ok(Lookup::Found(Box::new(found.remove(0)))),
         Titled::Found(found) => return Err(ambiguous(name, found)),
         Titled::None { near, .. } => near,
     };

@@ -99,7 +99,7 @@ test_expect_success 'agent stdin, json (default): an OpenAI chat-completions req
 
 test_expect_success 'agent stdin, json: stream asked for; the model from HERMES_MODEL when config.toml names none' '
 	HERMES_MODEL=env-model hermes chat -q hi -Q --agent "fake-agent save input.json" >out &&
-	grep "^{\"model\":\"env-model\",\"stream\":true,\"messages\":\[{\"role\":\"user\",\"content\":\"hi\"}\]}\$" input.json &&
+	grep "^{\"model\":\"env-model\",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":\[{\"role\":\"user\",\"content\":\"hi\"}\]}\$" input.json &&
 	config "model = \"cfg-model\"" &&
 	HERMES_MODEL=env-model hermes chat -q hi -Q --agent "fake-agent save input.json" >out &&
 	grep "^{\"model\":\"cfg-model\",\"stream\":true," input.json &&

@@ -31,12 +31,13 @@ test_expect_success 'an empty store' '
 	temporaries:  0 (0 bytes)
 	budget:       300,000 characters
 	over budget:  0
+	tokens:       -
 	EOF
 	test_cmp expect out &&
 	test_must_be_empty err &&
 	hermes sessions stats --json >out &&
 	cat >expect <<-\EOF &&
-	{"sessions":0,"messages":0,"bytes":0,"unreadable":0,"oldest_activity":null,"newest_activity":null,"breadcrumbs":0,"temporaries":0,"temporary_bytes":0,"budget":300000,"over_budget":0}
+	{"sessions":0,"messages":0,"bytes":0,"unreadable":0,"oldest_activity":null,"newest_activity":null,"breadcrumbs":0,"temporaries":0,"temporary_bytes":0,"budget":300000,"over_budget":0,"usage":null}
 	EOF
 	test_cmp expect out &&
 	json_valid out &&
@@ -61,10 +62,11 @@ test_expect_success 'sessions, messages, bytes on disk, oldest and newest activi
 	temporaries:  0 (0 bytes)
 	budget:       300,000 characters
 	over budget:  0
+	tokens:       -
 	EOF
 	test_cmp expect out &&
 	hermes sessions stats --json >out &&
-	echo "{\"sessions\":3,\"messages\":5,\"bytes\":$bytes,\"unreadable\":0,\"oldest_activity\":1767261600.0,\"newest_activity\":1767434400.0,\"breadcrumbs\":0,\"temporaries\":0,\"temporary_bytes\":0,\"budget\":300000,\"over_budget\":0}" >expect &&
+	echo "{\"sessions\":3,\"messages\":5,\"bytes\":$bytes,\"unreadable\":0,\"oldest_activity\":1767261600.0,\"newest_activity\":1767434400.0,\"breadcrumbs\":0,\"temporaries\":0,\"temporary_bytes\":0,\"budget\":300000,\"over_budget\":0,\"usage\":null}" >expect &&
 	test_cmp expect out &&
 	json_valid out
 '

@@ -6,14 +6,14 @@ test_expect_success 'an unknown command suggests the nearest one, exit 2' '
 	test_expect_code 2 hermes sesions list >out 2>err &&
 	test_must_be_empty out &&
 	head -1 err >first &&
-	echo "hermes: unknown command '"'sesions'"'; did you mean '"'sessions'"'? (commands: chat, sessions, config, completion, help)" >expect &&
+	echo "hermes: unknown command '"'sesions'"'; did you mean '"'sessions'"'? (commands: chat, sessions, config, roles, models, completion, help)" >expect &&
 	test_cmp expect first
 '
 
 test_expect_success 'a word far from every command gets no guess' '
 	test_expect_code 2 hermes frobnicate 2>err &&
 	head -1 err >first &&
-	echo "hermes: unknown command '"'frobnicate'"' (commands: chat, sessions, config, completion, help)" >expect &&
+	echo "hermes: unknown command '"'frobnicate'"' (commands: chat, sessions, config, roles, models, completion, help)" >expect &&
 	test_cmp expect first
 '
 

@@ -86,7 +86,7 @@ test_expect_success 'stats reports stray temporaries: count and bytes, young one
 	hermes sessions stats >out &&
 	grep "^temporaries:  2 (15 bytes)$" out &&
 	hermes sessions stats --json >out &&
-	grep "\"temporaries\":2,\"temporary_bytes\":15,\"budget\":300000,\"over_budget\":0}$" out
+	grep "\"temporaries\":2,\"temporary_bytes\":15,\"budget\":300000,\"over_budget\":0,\"usage\":null}$" out
 '
 
 test_expect_success STRACE_DELAY 'prune removes a young temporary no writer holds, and keeps the one a live writer is writing' '

@@ -79,7 +79,7 @@ test_expect_success 'completion writes no files' '
 
 test_expect_success BASH 'bash: commands' '
 	bash_complete "hermes " >actual &&
-	test_line_count = 5 actual &&
+	test_line_count = 7 actual &&
 	expect_words $COMMANDS &&
 	test_cmp expect actual &&
 	bash_complete "hermes se" >actual &&

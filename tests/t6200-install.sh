@@ -51,13 +51,16 @@ test_expect_success 'make install puts exactly these files under DESTDIR' '
 	755 ./usr/local/share/hermes/agents/ollama
 	755 ./usr/local/share/hermes/agents/openai-compatible
 	644 ./usr/local/share/hermes/installed-files
+	644 ./usr/local/share/hermes/roles/commit.md
+	644 ./usr/local/share/hermes/roles/explain.md
+	644 ./usr/local/share/hermes/roles/shell.md
 	644 ./usr/local/share/man/man1/hermes.1
 	644 ./usr/local/share/zsh/site-functions/_hermes
 	EOF
 	test_cmp expect actual
 '
 
-test_expect_success 'the installed files are the binary, its completions, the page, the agents' '
+test_expect_success 'the installed files are the binary, its completions, the page, the agents, the roles' '
 	pkg=$TRASH.pkg &&
 	make_install install DESTDIR="$pkg" >out 2>&1 &&
 	cmp "$HERMES_BIN" "$pkg/usr/local/bin/hermes" &&
@@ -72,7 +75,18 @@ test_expect_success 'the installed files are the binary, its completions, the pa
 	test_cmp "$ROOT/man/hermes.1" "$pkg/usr/local/share/man/man1/hermes.1" &&
 	for agent in openai-compatible ollama llm; do
 		cmp "$ROOT/contrib/agents/$agent" "$pkg/usr/local/share/hermes/agents/$agent" || return 1
-	done
+	done &&
+	for role in commit explain shell; do
+		cmp "$ROOT/contrib/roles/$role.md" "$pkg/usr/local/share/hermes/roles/$role.md" || return 1
+	done &&
+	HERMES_HOME=$TRASH/home "$pkg/usr/local/bin/hermes" roles >roles &&
+	cut -f1,4 roles >actual &&
+	cat >expect <<-EOF &&
+	commit	$pkg/usr/local/share/hermes/roles/commit.md
+	explain	$pkg/usr/local/share/hermes/roles/explain.md
+	shell	$pkg/usr/local/share/hermes/roles/shell.md
+	EOF
+	test_cmp expect actual
 '
 
 test_expect_success 'PREFIX, BINDIR and MANDIR are honoured, and the page names them' '
@@ -88,6 +102,9 @@ test_expect_success 'PREFIX, BINDIR and MANDIR are honoured, and the page names 
 	./usr/share/hermes/agents/ollama
 	./usr/share/hermes/agents/openai-compatible
 	./usr/share/hermes/installed-files
+	./usr/share/hermes/roles/commit.md
+	./usr/share/hermes/roles/explain.md
+	./usr/share/hermes/roles/shell.md
 	./usr/share/zsh/site-functions/_hermes
 	EOF
 	test_cmp expect actual &&
@@ -123,7 +140,7 @@ test_expect_success 'install uses only portable install -d and install -m' '
 	make_install install DESTDIR="$pkg" INSTALL="$STRICT_INSTALL" >out 2>&1 &&
 	grep "^install -d " install.log &&
 	grep "^install -m 755 " install.log &&
-	test "$(list_files "$pkg" | wc -l)" = 9
+	test "$(list_files "$pkg" | wc -l)" = 12
 '
 
 test_expect_success 'without cargo (sudo make install) it installs the binary built before' '
@@ -131,7 +148,7 @@ test_expect_success 'without cargo (sudo make install) it installs the binary bu
 	make -s -C "$ROOT" CARGO=no-such-cargo BIN="$HERMES_BIN" install DESTDIR="$pkg" >out 2>&1 &&
 	grep "^no-such-cargo not found: installing the .* built before$" out &&
 	cmp "$HERMES_BIN" "$pkg/usr/local/bin/hermes" &&
-	test "$(list_files "$pkg" | wc -l)" = 9
+	test "$(list_files "$pkg" | wc -l)" = 12
 '
 
 test_expect_success 'make uninstall removes exactly what install put there' '
@@ -171,6 +188,9 @@ test_expect_success 'install lists what it installed; uninstall with the PREFIX 
 	/usr/share/hermes/agents/llm
 	/usr/share/hermes/agents/ollama
 	/usr/share/hermes/agents/openai-compatible
+	/usr/share/hermes/roles/commit.md
+	/usr/share/hermes/roles/explain.md
+	/usr/share/hermes/roles/shell.md
 	EOF
 	test_cmp expect "$pkg/usr/share/hermes/installed-files" &&
 	make_install uninstall DESTDIR="$pkg" PREFIX=/usr >out 2>&1 &&

@@ -60,7 +60,7 @@ asks_for_a_stream() {
 	grep "^POST /v1/chat/completions$" "$req" &&
 	grep "^Accept: text/event-stream" "$req" &&
 	grep "^Content-Type: application/json" "$req" &&
-	grep "^{\"model\":\"test-model\",\"stream\":true,\"messages\":\[{\"role\":\"user\",\"content\":\"say \\\\\"hi\\\\\"\"}\]}$" "$req" &&
+	grep "^{\"model\":\"test-model\",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":\[{\"role\":\"user\",\"content\":\"say \\\\\"hi\\\\\"\"}\]}$" "$req" &&
 	! grep -i "^authorization:" "$req"
 }
 
@@ -108,7 +108,7 @@ test_expect_success SERVER 'openai-compatible: hermes finished the body; it is p
 	! test -e tripped &&
 	sed -n "/^{/p" "$(last_request)" >received &&
 	test_cmp sent.json received &&
-	grep "^{\"model\":\"m\",\"stream\":true,\"messages\":" sent.json
+	grep "^{\"model\":\"m\",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":" sent.json
 '
 
 bearer() {

@@ -14,9 +14,19 @@ body) in DIR/request.N, then answers:
   - model "nostream"           one chat-completion JSON object, even when
                                a stream was asked for
   - model "slow"               the stream below, after 1.5 seconds
-  - "stream": true             a server-sent-event stream of three chunks
+  - "stream": true             a server-sent-event stream of three chunks,
+                               then, when "stream_options" asks for it
+                               ("include_usage": true), a chunk with no
+                               choices and the usage (see below)
   - otherwise                  one chat-completion JSON object, whose text
-                               says it was not streamed
+                               says it was not streamed, with its usage
+
+The usage it reports: prompt_tokens, the characters of the messages'
+contents; completion_tokens, 3; total_tokens, their sum.
+
+GET /v1/models lists MODELS as OpenAI does ({"object": "list", "data":
+[{"id": ...}, ...]}), or 401 for "Authorization: Bearer bad"; it is
+recorded as a POST is.
 
 It serves at most 20 requests and stops by itself after SECONDS (default
 30), so a test that forgets it leaves nothing running for long.
@@ -29,6 +39,7 @@ import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 REPLY = ["Hello", " from the", " fake server"]
+MODELS = ["gpt-test-mini", "gpt-test-large", "llama3.2"]
 LIFETIME = 30
 MAX_REQUESTS = 50
 
@@ -37,7 +48,7 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def do_POST(self):
+    def record(self):
         self.server.served += 1
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
@@ -47,6 +58,18 @@ class Handler(BaseHTTPRequestHandler):
             f.write(bytes(self.headers))
             f.write(body)
             f.write(b"\n")
+        return body
+
+    def do_GET(self):
+        self.record()
+        if self.path != "/v1/models":
+            return self.error(404, "no route %s" % self.path)
+        if self.headers.get("Authorization") == "Bearer bad":
+            return self.error(401, "Incorrect API key provided")
+        self.reply(200, {"object": "list", "data": [{"id": m, "object": "model"} for m in MODELS]})
+
+    def do_POST(self):
+        body = self.record()
         if self.path != "/v1/chat/completions":
             return self.error(404, "no route %s" % self.path)
         if self.headers.get("Authorization") == "Bearer bad":
@@ -64,6 +87,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(500, "The server had an error while processing your request")
         if model == "slow":
             time.sleep(1.5)
+        prompt = sum(len(m.get("content") or "") for m in request.get("messages", []))
+        usage = {"prompt_tokens": prompt, "completion_tokens": 3, "total_tokens": prompt + 3}
         if request.get("stream") and model != "nostream":
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -73,10 +98,13 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
                 self.wfile.flush()
                 time.sleep(0.05)
+            if (request.get("stream_options") or {}).get("include_usage"):
+                chunk = {"choices": [], "usage": usage}
+                self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
             self.wfile.write(b"data: [DONE]\n\n")
         else:
             text = "".join(REPLY) + " (not streamed)"
-            answer = {"choices": [{"index": 0, "message": {"role": "assistant", "content": text}}]}
+            answer = {"choices": [{"index": 0, "message": {"role": "assistant", "content": text}}], "usage": usage}
             self.reply(200, answer)
 
     def error(self, code, message):

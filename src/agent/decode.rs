@@ -4,7 +4,7 @@
 //! pieces, decode to a bounded reply or to `TooLarge`, never a panic.
 
 use crate::store::json;
-use crate::store::session::MAX_MESSAGE_BYTES;
+use crate::store::session::{MAX_MESSAGE_BYTES, Usage};
 
 use nanoserde::DeJson;
 
@@ -37,6 +37,9 @@ pub struct Decoder {
     malformed: usize,
     /// SSE: `data: [DONE]` came; what follows is not read.
     done: bool,
+    /// The tokens the server counted, when it said (the last event or
+    /// object that did).
+    usage: Option<Usage>,
 }
 
 /// The agent wrote more than a reply may hold (`MAX_MESSAGE_BYTES` decoded,
@@ -50,6 +53,8 @@ pub struct Finished {
     pub error: Option<String>,
     /// SSE `data:` events that were not JSON, skipped.
     pub malformed: usize,
+    /// The tokens the server counted, when it said.
+    pub usage: Option<Usage>,
 }
 
 // nanoserde's derived `DeJson` unwraps fields with a `match` clippy would
@@ -88,11 +93,67 @@ mod wire {
         #[nserde(default)]
         pub message: Option<String>,
     }
+
+    /// An object that may carry `usage`, read apart from the reply: a
+    /// count of an unexpected shape loses the count, never the reply.
+    #[derive(DeJson)]
+    pub struct WithUsage {
+        #[nserde(default)]
+        pub usage: Option<Counts>,
+    }
+
+    /// OpenAI's names, and the `input_tokens`/`output_tokens` of newer
+    /// APIs; numbers, as some servers write them with a fraction.
+    #[derive(DeJson, Default)]
+    pub struct Counts {
+        #[nserde(default)]
+        pub prompt_tokens: Option<f64>,
+        #[nserde(default)]
+        pub completion_tokens: Option<f64>,
+        #[nserde(default)]
+        pub input_tokens: Option<f64>,
+        #[nserde(default)]
+        pub output_tokens: Option<f64>,
+        #[nserde(default)]
+        pub total_tokens: Option<f64>,
+    }
 }
 use wire::Completion;
 
 fn parse_completion(bytes: &[u8]) -> Option<Completion> {
     json::parse(bytes).ok()
+}
+
+/// The `usage` an event or object carries, if it has one that holds a
+/// count: looked for only where `"usage"` is followed by an object (a
+/// stream that asked for usage has `"usage":null` in every event).
+pub fn usage_in(bytes: &[u8]) -> Option<Usage> {
+    let key = bytes.windows(7).position(|w| w == b"\"usage\"")?;
+    let rest = bytes[key + 7..].trim_ascii_start().strip_prefix(b":")?;
+    if !rest.trim_ascii_start().starts_with(b"{") {
+        return None;
+    }
+    counted(json::parse::<wire::WithUsage>(bytes).ok()?.usage?)
+}
+
+/// A side channel's usage (see `agent::UsageFile`): an object with
+/// `usage`, as a server sends it, or the counts alone.
+pub fn usage_reported(bytes: &[u8]) -> Option<Usage> {
+    usage_in(bytes).or_else(|| counted(json::parse::<wire::Counts>(bytes).ok()?))
+}
+
+/// Counts as hermes keeps them: whole, not negative; none when nothing
+/// was counted.
+fn counted(counts: wire::Counts) -> Option<Usage> {
+    let whole =
+        |n: Option<f64>| n.filter(|n| n.is_finite() && *n >= 0.0).map(|n| n.min(u64::MAX as f64) as u64);
+    let prompt = whole(counts.prompt_tokens).or(whole(counts.input_tokens));
+    let completion = whole(counts.completion_tokens).or(whole(counts.output_tokens));
+    let total = whole(counts.total_tokens);
+    if prompt.is_none() && completion.is_none() && total.is_none() {
+        return None;
+    }
+    Some(Usage::new(prompt.unwrap_or(0), completion.unwrap_or(0), total))
 }
 
 /// Which form the output takes, from its first bytes after any leading
@@ -214,6 +275,9 @@ impl Decoder {
                 start = self.pending.len();
                 break;
             }
+            if let Some(usage) = usage_in(data) {
+                self.usage = Some(usage);
+            }
             match parse_completion(data) {
                 Some(c) => {
                     if let Some(e) = c.error {
@@ -240,6 +304,7 @@ impl Decoder {
             Form::Sse => self.sse_lines(true)?,
             Form::Json => {
                 let raw = std::mem::take(&mut self.pending);
+                self.usage = usage_in(&raw);
                 match parse_completion(&raw) {
                     Some(c) if c.error.is_some() || !c.choices.is_empty() => {
                         drop(raw);
@@ -262,6 +327,7 @@ impl Decoder {
                     }
                     // JSON of another shape, or not JSON after all: plain text.
                     _ => {
+                        self.usage = None;
                         self.keep(&raw)?;
                         raw
                     }
@@ -277,7 +343,7 @@ impl Decoder {
             shown.push(b'\n');
         }
         let text = reply_text(self.text)?;
-        Ok(Finished { text, shown, error: self.error, malformed: self.malformed })
+        Ok(Finished { text, shown, error: self.error, malformed: self.malformed, usage: self.usage })
     }
 }
 
@@ -414,5 +480,47 @@ mod tests {
         let pieces: Vec<&[u8]> = event.as_bytes().chunks(1000).collect();
         let (text, _) = decode_all(&pieces);
         assert_eq!(text, content);
+    }
+
+    #[test]
+    fn usage_comes_from_the_last_event_of_a_stream_and_from_an_object() {
+        let stream = b"data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}],\"usage\":null}\n\ndata: {\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3,\"total_tokens\":15,\"prompt_tokens_details\":{\"cached_tokens\":0}}}\n\ndata: [DONE]\n\n";
+        for split in 1..stream.len() {
+            let mut d = Decoder::default();
+            d.feed(&stream[..split]).unwrap();
+            d.feed(&stream[split..]).unwrap();
+            let f = d.finish().unwrap();
+            assert_eq!(f.text, "Hi");
+            assert_eq!(f.usage, Some(Usage { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 }));
+        }
+        let mut d = Decoder::default();
+        d.feed(br#"{"choices":[{"message":{"content":"ok"}}],"usage":{"input_tokens":7,"output_tokens":2}}"#)
+            .unwrap();
+        let f = d.finish().unwrap();
+        assert_eq!((f.text.as_str(), f.usage), ("ok", Some(Usage::new(7, 2, None))));
+        assert_eq!(f.usage.unwrap().total_tokens, 9);
+    }
+
+    #[test]
+    fn a_count_of_another_shape_loses_the_count_not_the_reply() {
+        let (text, _) = decode_all(&[
+            b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"usage\":{\"prompt_tokens\":\"many\"}}\n\n",
+        ]);
+        assert_eq!(text, "a");
+        let mut d = Decoder::default();
+        d.feed(b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"usage\":{\"prompt_tokens\":-4}}\n\n")
+            .unwrap();
+        assert_eq!(d.finish().unwrap().usage, None);
+        let (text, _) = decode_all(&[b"plain text with \"usage\": {\"prompt_tokens\": 5}"]);
+        assert!(text.starts_with("plain"));
+    }
+
+    #[test]
+    fn a_side_channel_reports_usage_with_or_without_its_key() {
+        let usage = Some(Usage { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 });
+        assert_eq!(usage_reported(br#"{"prompt_tokens":5,"completion_tokens":6}"#), usage);
+        assert_eq!(usage_reported(br#" {"usage": {"prompt_tokens":5,"completion_tokens":6}}"#), usage);
+        assert_eq!(usage_reported(b"{}"), None);
+        assert_eq!(usage_reported(b"5 in, 6 out"), None);
     }
 }

@@ -6,13 +6,16 @@
 pub(crate) mod compact;
 pub(crate) mod curl;
 pub mod decode;
+pub(crate) mod models;
 pub(crate) mod probe;
 pub(crate) mod process;
+pub(crate) mod role;
 pub(crate) mod shipped;
 
 use std::io::{self, Read, Write};
 use std::os::unix::io::AsRawFd;
 use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::Duration;
 
@@ -23,7 +26,7 @@ use crate::settings::{self, AgentInput, Settings};
 use crate::store::Store;
 use crate::store::context::Plan;
 use crate::store::format::{Fault, Reader};
-use crate::store::session::{Header, MAX_MESSAGE_BYTES, Message};
+use crate::store::session::{Header, MAX_MESSAGE_BYTES, Message, Usage};
 use crate::sys;
 use decode::{Decoder, TooLarge};
 use process::{Bounded, Process};
@@ -39,6 +42,38 @@ pub(crate) struct Agent {
     /// When the agent is the shipped `openai-compatible`: the chat
     /// completions URL hermes posts to itself, with curl (see `curl`).
     pub(crate) server: Option<String>,
+    /// Where the file an agent may report a reply's tokens in is made
+    /// (`$HERMES_USAGE_FILE`, see `UsageFile`): the profile's directory.
+    pub(crate) usage_dir: Option<PathBuf>,
+}
+
+/// The side channel for a reply's token counts, for agents whose output
+/// cannot carry them (plain text): `$HERMES_USAGE_FILE` names a file that
+/// does not exist yet, in the profile's private directory; an agent that
+/// knows the counts writes them there as JSON (`{"prompt_tokens":12,
+/// "completion_tokens":34}`, or an object with `usage` as a server sends
+/// it), and hermes reads it once the agent has exited, and removes it. A
+/// count in the agent's output (an OpenAI stream or object) needs none.
+struct UsageFile(PathBuf);
+
+impl UsageFile {
+    /// A fresh name in `dir`, shaped like the temporaries prune removes.
+    fn new(dir: &Path) -> UsageFile {
+        UsageFile(dir.join(format!(".usage.{}{}", crate::fsio::random_hex(12), crate::fsio::TEMP_SUFFIX)))
+    }
+
+    /// What the agent reported, if anything; the file is gone after.
+    fn take(self) -> Option<Usage> {
+        let bytes = crate::fsio::read_limited(&self.0, 64 << 10);
+        drop(self);
+        decode::usage_reported(&bytes.ok()?)
+    }
+}
+
+impl Drop for UsageFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// Where the API key comes from: it is given to the agent as
@@ -129,7 +164,7 @@ pub(crate) enum Choice {
 /// bare agent name is one that comes with hermes and what it reads.
 pub(crate) fn resolve_settings(
     store: &Store,
-    flags: Vec<(&'static str, String, &'static str)>,
+    flags: Vec<(&'static str, String, String)>,
 ) -> Result<Settings> {
     let settings = Settings::resolve(&settings::Sources {
         flags,
@@ -152,9 +187,9 @@ pub(crate) fn choose(settings: &Settings, choice: &Choice) -> Result<Option<Agen
 }
 
 /// `--agent CMD` as a setting's flag, for `settings`.
-pub(crate) fn choice_flag(choice: &Choice) -> Option<(&'static str, String, &'static str)> {
+pub(crate) fn choice_flag(choice: &Choice) -> Option<(&'static str, String, String)> {
     match choice {
-        Choice::Command(command) => Some(("agent", command.clone(), "--agent")),
+        Choice::Command(command) => Some(("agent", command.clone(), "--agent".to_string())),
         _ => None,
     }
 }
@@ -166,6 +201,8 @@ pub(crate) struct Reply {
     /// stdout failed (other than a closed pipe) while the reply was shown:
     /// the reply is still whole and worth saving; the caller reports this.
     pub(crate) output_error: Option<io::Error>,
+    /// The tokens the server counted, when the agent said.
+    pub(crate) usage: Option<Usage>,
 }
 
 /// Write what the agent reads on stdin, reading the conversation one
@@ -184,13 +221,15 @@ pub(crate) fn write_input(
     let mut at = 0u64;
     match format {
         AgentInput::Json => {
-            // `{"model":"...","stream":true,"messages":[{"role":...,"content":...},...]}`:
-            // streaming is always asked for, as hermes shows a streamed
-            // reply as it arrives, and an agent can hand the body to the
+            // `{"model":"...","stream":true,"stream_options":{"include_usage":true},
+            // "messages":[{"role":...,"content":...},...]}`: streaming is
+            // always asked for, as hermes shows a streamed reply as it
+            // arrives, with the tokens counted in a last event (recorded
+            // with the reply), and an agent can hand the body to the
             // server untouched.
             to.write_all(b"{\"model\":")?;
             to.write_all(model.unwrap_or("").to_string().serialize_json().as_bytes())?;
-            to.write_all(b",\"stream\":true,\"messages\":[")?;
+            to.write_all(b",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":[")?;
             let mut first = true;
             let mut one = |to: &mut dyn Write, role: &[u8], content: &[u8]| {
                 let comma: &[u8] = if first { b"" } else { b"," };
@@ -287,12 +326,29 @@ impl Agent {
         // The shipped agent's turn, done without its shell.
         let server = (input == AgentInput::Json && curl::is_shipped(&command))
             .then(|| curl::url_of(settings.value("base_url").unwrap_or(settings::DEFAULT_SERVER)));
-        Ok(Some(Agent { command, input, model: settings.model().map(str::to_string), base_url, key, server }))
+        Ok(Some(Agent {
+            command,
+            input,
+            model: settings.model().map(str::to_string),
+            base_url,
+            key,
+            server,
+            usage_dir: None,
+        }))
     }
 
     /// `program` set up as the agent: the session in its environment, its
     /// stdin and stdout hermes's pipes.
-    fn command(&self, header: &Header, key: Option<&str>, mut program: Command) -> Command {
+    fn command(
+        &self,
+        header: &Header,
+        key: Option<&str>,
+        usage: Option<&UsageFile>,
+        mut program: Command,
+    ) -> Command {
+        if let Some(usage) = usage {
+            program.env("HERMES_USAGE_FILE", &usage.0);
+        }
         if let Some(url) = &self.base_url {
             program.env("OPENAI_BASE_URL", url);
         }
@@ -345,25 +401,29 @@ impl Agent {
             let model = header.model.clone().or_else(|| self.model.clone());
             return self.start_curl(model, url, key);
         }
+        let usage = self.usage_dir.as_deref().map(UsageFile::new);
         // A command of one plain word is what `sh -c` would run, started
         // without the shell in between; if it cannot be started so (not
         // found, no #! line), the shell runs it and says why as it would.
         let direct = is_one_word(&self.command)
-            .then(|| Process::spawn(&mut self.command(header, key, Command::new(&self.command))).ok())
+            .then(|| {
+                Process::spawn(&mut self.command(header, key, usage.as_ref(), Command::new(&self.command)))
+                    .ok()
+            })
             .flatten();
         let spawned = match direct {
             Some(spawned) => Ok(spawned),
             None => {
                 let mut shell = Command::new("/bin/sh");
                 shell.arg("-c").arg(&self.command);
-                Process::spawn(&mut self.command(header, key, shell))
+                Process::spawn(&mut self.command(header, key, usage.as_ref(), shell))
             }
         };
         let (process, stdin, stdout) = spawned
             .map_err(|e| Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e))))?;
         // The session's model (`-m`, `/model`, recorded), else the default.
         let model = header.model.clone().or_else(|| self.model.clone());
-        Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model })
+        Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model, usage })
     }
 
     /// Whether the agent reads nothing of the session but its input: hermes's
@@ -397,7 +457,7 @@ impl Agent {
             let status = curl::not_started(&e);
             Error::Agent(format!("agent '{}' exited with status {status}", self.command))
         })?;
-        Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model })
+        Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model, usage: None })
     }
 }
 
@@ -409,6 +469,8 @@ pub(crate) struct Started<'a> {
     stdout: Option<std::process::ChildStdout>,
     /// The model the request names.
     model: Option<String>,
+    /// Where the agent may report its reply's tokens.
+    usage: Option<UsageFile>,
 }
 
 impl Started<'_> {
@@ -471,7 +533,11 @@ impl Started<'_> {
                 sys::stop_signal_name(signal)
             )));
         }
-        agent.verdict(Output { interrupted, ..output }, status, out)
+        let reply = agent.verdict(Output { interrupted, ..output }, status, out)?;
+        // What the agent reported besides its output counts over what its
+        // output held.
+        let reported = self.usage.take().and_then(UsageFile::take);
+        Ok(Reply { usage: reported.or(reply.usage), ..reply })
     }
 }
 
@@ -556,7 +622,7 @@ impl Agent {
         // the reply is safe.
         let output_error = write_failed.filter(|e| e.kind() != io::ErrorKind::BrokenPipe);
         if interrupted {
-            return Ok(Reply { text: finished.text, interrupted: true, output_error });
+            return Ok(Reply { text: finished.text, interrupted: true, output_error, usage: finished.usage });
         }
         if let Some(message) = finished.error {
             return Err(Error::Agent(format!("agent '{}' returned an error: {message}", self.command)));
@@ -569,7 +635,7 @@ impl Agent {
             };
             return Err(Error::Agent(format!("agent '{}' {how}", self.command)));
         }
-        Ok(Reply { text: finished.text, interrupted: false, output_error })
+        Ok(Reply { text: finished.text, interrupted: false, output_error, usage: finished.usage })
     }
 
     /// An I/O error of hermes' own while it ran the agent, as the user sees it.

@@ -3,7 +3,8 @@
 //! beside the running binary (any PREFIX, DESTDIR layout or package), then,
 //! for a binary not installed but built (`target/release/hermes`), the
 //! source tree's `contrib/agents`, then the DATADIR the build was given
-//! (`make` passes it as `HERMES_DATADIR`).
+//! (`make` passes it as `HERMES_DATADIR`). The roles that come with hermes
+//! are found the same way, in `roles` beside `agents` (`data_dirs`).
 
 use std::path::{Path, PathBuf};
 
@@ -19,19 +20,27 @@ pub(crate) fn input(name: &str) -> Option<AgentInput> {
 
 /// The directories the shipped agents may be in, in the order looked in.
 pub(crate) fn dirs() -> Vec<PathBuf> {
+    data_dirs("agents")
+}
+
+/// The directories of what comes with hermes of one kind (`agents`,
+/// `roles`), in the order looked in: `../share/hermes/KIND` beside the
+/// binary, the source tree's `contrib/KIND` for a binary built there,
+/// then the DATADIR the build was given.
+pub(crate) fn data_dirs(kind: &str) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     if let Ok(exe) = std::env::current_exe()
         && let Some(bin) = exe.parent()
     {
-        dirs.push(bin.join("../share/hermes/agents"));
-        // Built and not installed (target/release/hermes): the agents of
-        // the source tree it was built in.
+        dirs.push(bin.join("../share/hermes").join(kind));
+        // Built and not installed (target/release/hermes): the source tree
+        // it was built in.
         if bin.parent().and_then(Path::file_name).is_some_and(|name| name == "target") {
-            dirs.push(bin.join("../../contrib/agents"));
+            dirs.push(bin.join("../../contrib").join(kind));
         }
     }
     if let Some(datadir) = option_env!("HERMES_DATADIR").filter(|d| !d.is_empty()) {
-        let dir = Path::new(datadir).join("hermes/agents");
+        let dir = Path::new(datadir).join("hermes").join(kind);
         if !dirs.iter().any(|d| same_dir(d, &dir)) {
             dirs.push(dir);
         }

@@ -21,6 +21,12 @@ pub(crate) struct Args {
     pub(crate) plain: bool,
     /// `--context N`: this call's context budget (checked).
     pub(crate) context: Option<String>,
+    /// `--json`: a one-shot turn's outcome as one JSON object.
+    pub(crate) json: bool,
+    /// `--role NAME`: the role the chat starts with.
+    pub(crate) role: Option<String>,
+    /// `-f FILE`, each: files put into the message.
+    pub(crate) files: Vec<std::ffi::OsString>,
     /// `-c [NAME]`, `-r ID`, `--pick` as given: `target` says what they mean.
     continued: Option<Option<String>>,
     resumed: Option<String>,
@@ -80,7 +86,12 @@ pub(crate) const SPEC: Spec<Args> = Spec {
                 a.query = Some(if query == "-" { Query::Stdin } else { Query::Text(query) });
                 Ok(())
             }),
+        option("-f", "--file", Value::new("FILE", Kind::File), "put the text file FILE into the message, fenced and named (after stdin, before TEXT); again for more, at most 32; a file that is not text is refused").repeats().takes(|a, v| {
+            a.files.push(v.os());
+            Ok(())
+        }),
         flag("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr").sets(|a| a.quiet = true),
+        flag("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, usage, error)").sets(|a| a.json = true),
         option("-m", "--model", Value::new("MODEL", Kind::Model), "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)").takes(|a, v| {
                 let model = crate::store::session::clean_model(&v.utf8("-m")?)
                     .map_err(|why| Error::usage(format!("-m: {why}")))?;
@@ -93,6 +104,10 @@ pub(crate) const SPEC: Spec<Args> = Spec {
             }),
         option("", "--system-file", Value::new("FILE", Kind::File), "the system prompt from FILE").group(2).takes(|a, v| {
             a.system = Some(System::File(v.os()));
+            Ok(())
+        }),
+        option("", "--role", Value::new("NAME", Kind::Role), "start with the role NAME: its system prompt, and its model, context budget and agent where no option here says otherwise; a session it makes records it (see 'hermes roles')").takes(|a, v| {
+            a.role = Some(v.text());
             Ok(())
         }),
         option("", "--agent", Value::new("CMD", Kind::Shell), "the command that writes replies (default: $HERMES_AGENT, then 'agent' in config.toml)").group(3).takes(|a, v| {
@@ -123,7 +138,7 @@ const ABOUT: &str = "\
 {options}
 
 Interactive commands: {slash}; Tab completes them, and after them a title,
-a file name or a model. Ctrl-D quits; Ctrl-C stops a running reply. On a
+a file name, a model or a role. Ctrl-D quits; Ctrl-C stops a running reply. On a
 terminal the prompt names the session and edits the line: arrows, Home, End
 and Emacs keys; Up, Down and Ctrl-R for earlier messages; Alt-Enter or Ctrl-J
 for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR (with TERM=dumb, line by

@@ -3,7 +3,11 @@
 //! reply after it finishes, so nothing typed is ever lost.
 
 pub(crate) mod args;
+mod attach;
+mod copy;
+mod oneshot;
 mod repl;
+mod role;
 mod slash;
 mod state;
 
@@ -44,8 +48,15 @@ struct Chat<'a> {
     /// none again after `/new` or `/continue`): recorded in the session
     /// with each message, over the session's own.
     model: RefCell<Option<String>>,
-    /// config.toml's settings, with what the command line said of them.
-    settings: Settings,
+    /// config.toml's settings, with what the command line said of them
+    /// (and the role: `--role`, then `/role`).
+    settings: RefCell<Settings>,
+    /// What the command line said of the settings, without a role: what
+    /// `/role` resolves them from again.
+    flags: Vec<(&'static str, String, String)>,
+    /// The role of this chat (`--role`, `/role`): the sessions it makes are
+    /// started with it, and record it.
+    role: RefCell<Option<String>>,
     /// The system prompt a new session starts with (`-s`, `--system-file`,
     /// else `system` in config.toml, or `/system` before the first message).
     system: RefCell<Option<String>>,
@@ -62,6 +73,14 @@ struct Chat<'a> {
     auto_compact: bool,
     /// Sessions this chat said are over the budget (once each).
     noted: RefCell<Vec<String>>,
+    /// `--json`: a one-shot turn prints one JSON object, not the reply.
+    json: bool,
+    /// Whether this chat made a session (the last one it settled on).
+    created: Cell<bool>,
+    /// What a new session's automatic title comes from when its first
+    /// message starts with files (`-f`, `/file`): the text typed with
+    /// them, else the first file's name, not the line naming the file.
+    title_hint: RefCell<Option<String>>,
 }
 
 /// The slash commands, for `chat --help` and the man page's check.
@@ -71,50 +90,32 @@ pub(crate) fn slash_commands() -> &'static [slash::Slash] {
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let interactive = args.query.is_none() && sys::isatty(0);
-    // A system prompt from a file that cannot be read fails before anything.
+    if interactive && args.json {
+        return Err(Error::usage(
+            "--json is for a one-shot chat: -q TEXT, -q - or a message on stdin; the interactive chat prints no JSON",
+        ));
+    }
+    // A system prompt from a file that cannot be read, or a role that is
+    // nowhere, fails before anything.
     let explicit_system = match &args.system {
         Some(System::Text(text)) => Some(system_prompt(text.clone())?),
         Some(System::File(path)) => Some(read_system_file(path)?),
         None => None,
     };
+    let role = args.role.as_deref().map(|name| agent::role::find(store, name)).transpose()?;
+    let files = args.files.iter().map(|path| attach::read(path, "-f")).collect::<Result<Vec<_>>>()?;
     let terminal = terminal::identify();
     // Which session first: a wrong name fails before anything is read or written.
-    let mut pending_title = match &args.title {
-        Some(raw) => Some(titles::user_title(store, raw)?),
+    let Settled { target, chose_by, pending_title } = settle(store, &args, terminal.as_ref())?;
+    let flags = command_line_flags(&args);
+    let settings = chat_settings(store, &args, &flags, role.as_ref())?;
+    let agent = agent::choose(&settings, &args.agent)?
+        .map(|agent| agent::Agent { usage_dir: Some(store.home().to_path_buf()), ..agent });
+    // `-s` or `--role` on a session that exists: its system prompt (and
+    // role) now.
+    let target = match target {
+        Some(h) => Some(role::apply_to_session(store, h, explicit_system.as_deref(), role.as_ref())?),
         None => None,
-    };
-    let mut chose_by = None;
-    let target = match &args.target {
-        Target::New => None,
-        Target::ContinueHere => match resolve::resolve_continue(store, terminal.as_ref(), time::now())? {
-            Some((header, reason)) => {
-                chose_by = Some(reason);
-                Some(header)
-            }
-            None => return Err(Error::NothingToContinue),
-        },
-        Target::Resume(id) => Some(resolve::find_by_id(store, id)?),
-        Target::Pick => Some(pick_session(store)?),
-        Target::ContinueNamed(name) if args.create_if_missing => match resolve::lookup_title(store, name)? {
-            Lookup::Found(header) => Some(header),
-            Lookup::Missing { .. } => {
-                pending_title = Some(titles::user_title(store, name)?);
-                None
-            }
-        },
-        Target::ContinueNamed(name) => match resolve::lookup(store, name)? {
-            Lookup::Found(header) => Some(header),
-            Lookup::Missing { did_you_mean } => {
-                return Err(Error::NotFound { name: name.clone(), did_you_mean });
-            }
-        },
-    };
-    let settings = chat_settings(store, &args)?;
-    let agent = agent::choose(&settings, &args.agent)?;
-    // `-s` on a session that exists sets its system prompt now.
-    let target = match (target, &explicit_system) {
-        (Some(h), Some(text)) => Some(set_system(store, &h.id, text)?),
-        (target, _) => target,
     };
     let chat = Chat {
         store,
@@ -127,8 +128,13 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         saved_here: Default::default(),
         budget: Cell::new(settings.budget()),
         auto_compact: settings.auto_compact(),
-        settings,
+        settings: RefCell::new(settings),
+        flags,
+        role: RefCell::new(role.map(|r| r.name)),
         noted: RefCell::new(Vec::new()),
+        json: args.json,
+        created: Cell::new(false),
+        title_hint: RefCell::new(None),
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
@@ -139,24 +145,91 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     };
     if interactive {
         sys::catch_interrupts();
-        chat.interactive(target, chose_by, pending_title)
+        chat.interactive(target, chose_by, pending_title, files)
     } else {
-        let text = read_message(args.query.as_ref())?;
+        let text = read_message(args.query.as_ref(), &files)?;
+        let typed = match &args.query {
+            Some(Query::Text(typed)) => typed.as_str(),
+            _ => "",
+        };
+        *chat.title_hint.borrow_mut() = attach::title_hint(&files, typed);
         sys::catch_interrupts();
         chat.one_shot(target, pending_title, text)
     }
 }
 
-/// config.toml's settings with what this chat's command line says of them
-/// (`--agent`, `--plain`, `--context`).
-fn chat_settings(store: &Store, args: &Args) -> Result<Settings> {
-    let mut flags: Vec<(&'static str, String, &'static str)> =
+/// The session a chat starts in, as the command line names it.
+struct Settled {
+    /// None: a new session.
+    target: Option<Header>,
+    /// How bare `-c` chose it.
+    chose_by: Option<resolve::Reason>,
+    /// A new session's title (`--title`, `-c NAME --create-if-missing`).
+    pending_title: Option<String>,
+}
+
+/// Which session `args` name: a wrong name fails before anything is read
+/// or written.
+fn settle(store: &Store, args: &Args, terminal: Option<&Terminal>) -> Result<Settled> {
+    let mut pending_title = match &args.title {
+        Some(raw) => Some(titles::user_title(store, raw)?),
+        None => None,
+    };
+    let mut chose_by = None;
+    let target = match &args.target {
+        Target::New => None,
+        Target::ContinueHere => match resolve::resolve_continue(store, terminal, time::now())? {
+            Some((header, reason)) => {
+                chose_by = Some(reason);
+                Some(header)
+            }
+            None => return Err(Error::NothingToContinue),
+        },
+        Target::Resume(id) => Some(resolve::find_by_id(store, id)?),
+        Target::Pick => Some(pick_session(store)?),
+        Target::ContinueNamed(name) if args.create_if_missing => match resolve::lookup_title(store, name)? {
+            Lookup::Found(header) => Some(*header),
+            Lookup::Missing { .. } => {
+                pending_title = Some(titles::user_title(store, name)?);
+                None
+            }
+        },
+        Target::ContinueNamed(name) => match resolve::lookup(store, name)? {
+            Lookup::Found(header) => Some(*header),
+            Lookup::Missing { did_you_mean } => {
+                return Err(Error::NotFound { name: name.clone(), did_you_mean });
+            }
+        },
+    };
+    Ok(Settled { target, chose_by, pending_title })
+}
+
+/// What this chat's command line says of the settings (`--agent`,
+/// `--plain`, `--context`).
+fn command_line_flags(args: &Args) -> Vec<(&'static str, String, String)> {
+    let mut flags: Vec<(&'static str, String, String)> =
         agent::choice_flag(&args.agent).into_iter().collect();
     if args.plain {
-        flags.push(("render", "plain".to_string(), "--plain"));
+        flags.push(("render", "plain".to_string(), "--plain".to_string()));
     }
     if let Some(budget) = &args.context {
-        flags.push(("context", budget.clone(), "--context"));
+        flags.push(("context", budget.clone(), "--context".to_string()));
+    }
+    flags
+}
+
+/// config.toml's settings with what this chat's command line says of
+/// them, and then its role's (`--role`): an option given wins over the
+/// role's value.
+fn chat_settings(
+    store: &Store,
+    args: &Args,
+    given: &[(&'static str, String, String)],
+    role: Option<&agent::role::Role>,
+) -> Result<Settings> {
+    let mut flags = given.to_vec();
+    if let Some(role) = role {
+        flags.extend(role.flags(&format!("--role {}", role.name)));
     }
     match agent::resolve_settings(store, flags.clone()) {
         Ok(settings) => Ok(settings),
@@ -238,22 +311,20 @@ pub(super) fn set_system(store: &Store, id: &str, text: &str) -> Result<Header> 
 /// With `-q TEXT` and stdin a pipe or a file, both are kept in one
 /// message: what came on stdin, a blank line, then TEXT (`cat log |
 /// hermes chat -q "why does this fail?"`).
-fn read_message(query: Option<&Query>) -> Result<String> {
-    let text = match query {
-        Some(Query::Text(t)) if stdin_is_piped() => {
-            let piped = read_stdin()?;
-            let piped = piped.trim_end_matches(['\n', '\r']);
-            if piped.trim().is_empty() { t.clone() } else { format!("{piped}\n\n{t}") }
-        }
-        Some(Query::Text(t)) => t.clone(),
-        Some(Query::Stdin) | None => read_stdin()?,
+fn read_message(query: Option<&Query>, files: &[attach::Attached]) -> Result<String> {
+    let (before, after) = match query {
+        Some(Query::Text(t)) if stdin_is_piped() => (read_stdin()?, t.as_str()),
+        Some(Query::Text(t)) => (String::new(), t.as_str()),
+        Some(Query::Stdin) | None => (read_stdin()?, ""),
     };
-    if text.len() > MAX_MESSAGE_BYTES {
+    if before.len() > MAX_MESSAGE_BYTES {
         return Err(Error::TooLarge(format!(
             "the message is larger than {} MiB; nothing was saved",
             MAX_MESSAGE_BYTES >> 20
         )));
     }
+    // With -f FILE: what came on stdin, the files, then TEXT.
+    let text = attach::compose(&before, files, after)?;
     let text = text.trim_end_matches(['\n', '\r']).to_string();
     check_not_blank(&text)?;
     Ok(text)
@@ -286,75 +357,6 @@ fn check_not_blank(text: &str) -> Result<()> {
 }
 
 impl Chat<'_> {
-    fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
-        let message = Message::new("user", text, time::now());
-        // hermes's own request (curl) reads nothing of the session: it
-        // starts first, its start-up overlapping the save, and gets its
-        // input only once the message is saved (see `reply`).
-        let mut started = self.start_request_early(target.as_ref());
-        // In an existing session another agent starts as soon as the
-        // message is in the session's file, while the directory is synced.
-        let start = || {
-            if started.is_some() {
-                return;
-            }
-            // With `compact = "auto"` a summariser may have to run first:
-            // one agent at a time, so this one starts after it (in `reply`),
-            // unless the session is too small to be compacted. Nor does it
-            // start here, under the session's lock, when api_key_command
-            // must run first: that may take longer than a lock is waited for.
-            if let (Some(agent), Some(h)) = (&self.agent, &target)
-                && (!self.auto_compact || self.fits_whole(&h.id))
-                && agent.starts_at_once()
-            {
-                // With the model the append records (see `note_model`).
-                let mut h = h.clone();
-                self.note_model(&mut h);
-                started = Some(agent.start(&h));
-            }
-        };
-        let (header, later) = self.save_user_message(target.as_ref(), title.as_deref(), message, start)?;
-        // The catalog's bookkeeping and the breadcrumb wait until the agent
-        // has its input, so that it is not kept waiting for them.
-        let mut pending = Some(later);
-        let mut settle = || {
-            if let Some(later) = pending.take() {
-                drop(later);
-                self.point_breadcrumb(&header);
-            }
-        };
-        let result = self.reply(&header, started, &mut settle, &mut io::stdout().lock());
-        settle();
-        if !self.quiet {
-            crate::output::note!("session_id: {}", header.id);
-        }
-        match result? {
-            ReplyOutcome::Interrupted => Err(Error::Interrupted),
-            _ => Ok(()),
-        }
-    }
-
-    /// The agent started before the message is saved, when it reads only
-    /// its input (`Agent::reads_input_only`) and no summariser may have to
-    /// run first (`compact = "auto"` on a session larger than the budget).
-    fn start_request_early(&self, target: Option<&Header>) -> Option<Result<Started<'_>>> {
-        let agent = self.agent.as_ref().filter(|a| a.reads_input_only())?;
-        if self.auto_compact && !target.is_some_and(|h| self.fits_whole(&h.id)) {
-            return None;
-        }
-        // The model the save records (see `note_model`), which the
-        // request names.
-        let model = match target {
-            Some(h) => {
-                let mut h = h.clone();
-                self.note_model(&mut h);
-                h.model
-            }
-            None => self.model_for(None).map(|(model, _)| model),
-        };
-        Some(agent.start_request(model))
-    }
-
     /// Save the user's message: appended to the target session, or as the
     /// first message of a new one (titled, for `--create-if-missing`).
     /// Appended, `renamed` runs once it is in the file, and the catalog's
@@ -403,7 +405,7 @@ impl Chat<'_> {
             // two, appending to either would be a guess (and a third is
             // never made).
             let existing = match resolve::lookup_title(store, title)? {
-                Lookup::Found(one) => one,
+                Lookup::Found(one) => *one,
                 Lookup::Missing { .. } => existing,
             };
             // Still under the store lock, which a delete takes too: the
@@ -417,6 +419,13 @@ impl Chat<'_> {
         if let Some(title) = title {
             header.title = title.to_string();
             header.title_source = TITLE_USER.to_string();
+        }
+        header.role = self.role.borrow().clone();
+        if title.is_none()
+            && let Some(hint) = self.title_hint.borrow().as_deref().and_then(session::clean_title)
+        {
+            header.title = hint;
+            header.title_source = crate::store::session::TITLE_AUTO.to_string();
         }
         for m in messages {
             header.note_message(m);
@@ -433,6 +442,7 @@ impl Chat<'_> {
         }
         let all: Vec<Message> = system.into_iter().chain(messages.iter().cloned()).collect();
         store.create(&header, &all)?;
+        self.created.set(true);
         Ok(header)
     }
 
@@ -457,12 +467,15 @@ impl Chat<'_> {
     /// or the environment's (with an agent only: a thread of notes records
     /// none).
     fn model_for(&self, header: Option<&Header>) -> Option<(String, Origin)> {
-        let chosen = self.model.borrow().clone().map(|m| (m, Origin::Flag("this chat")));
-        let default = || {
-            self.agent.as_ref()?;
-            self.settings.get("model").map(|(m, origin)| (m.to_string(), origin.clone()))
-        };
-        chosen.or_else(|| header?.model.clone().map(|m| (m, Origin::Session))).or_else(default)
+        let chosen = self.model.borrow().clone().map(|m| (m, Origin::Flag("this chat".to_string())));
+        let settings = self.settings.borrow();
+        let default = self.agent.as_ref().and(settings.get("model"));
+        let default = default.map(|(m, origin)| (m.to_string(), origin.clone()));
+        // The role's model (the settings' only flag for it) is chosen for
+        // a new session and one of the chat's role, over its own.
+        let of_role = header.is_none_or(|h| h.role.is_some() && h.role == *self.role.borrow());
+        let role = default.clone().filter(|(_, origin)| of_role && matches!(origin, Origin::Flag(_)));
+        chosen.or(role).or_else(|| header?.model.clone().map(|m| (m, Origin::Session))).or(default)
     }
 
     fn point_breadcrumb(&self, header: &Header) {
@@ -514,7 +527,7 @@ impl Chat<'_> {
                         output::notice(&outcome.describe());
                     }
                 }
-                Err(Error::Interrupted) => return Ok(ReplyOutcome::Interrupted),
+                Err(Error::Interrupted) => return Ok(ReplyOutcome::Interrupted(None)),
                 Err(e) => output::warn(&format!(
                     "automatic compaction failed: {}; this turn sends what fits in the budget",
                     e.to_string().trim_end().trim_start_matches("hermes: ")
@@ -542,7 +555,7 @@ impl Chat<'_> {
                 fed();
             }
         };
-        let reply = if sys::isatty(1) {
+        let reply = if sys::isatty(1) && !self.json {
             let mut shown =
                 view::reply::OnTerminal::new(out, self.render, crate::text::colors_allowed(), true);
             let reply = started.answer(conversation, plan, &mut shown, fed);
@@ -565,12 +578,16 @@ impl Chat<'_> {
                 agent.command
             )));
         }
+        let mut saved = None;
         if !empty {
             let message = Message {
                 interrupted: reply.interrupted.then_some(true),
+                usage: reply.usage,
                 ..Message::new("assistant", reply.text, time::now())
             };
             self.saved_here.borrow_mut().push(state::Mark::of(&message));
+            // Kept for `--json` only: a reply may be large.
+            saved = self.json.then(|| message.clone());
             match self.store.append(&header.id, &[message], |_| {}) {
                 Ok(_) => {}
                 // Shown, but the session has no room for it.
@@ -586,7 +603,7 @@ impl Chat<'_> {
         if let Some(e) = reply.output_error {
             return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
         }
-        Ok(if reply.interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
+        Ok(if reply.interrupted { ReplyOutcome::Interrupted(saved) } else { ReplyOutcome::Replied(saved) })
     }
 
     /// A message saved with no agent to answer it: how to configure one,
@@ -643,8 +660,10 @@ fn title_taken(title: &str, holder: &str, in_chat: bool) -> Error {
     ))
 }
 
+/// What came of a turn; with `--json`, the reply as saved (none when it
+/// was empty and interrupted: nothing saved).
 enum ReplyOutcome {
     NoAgent,
-    Replied,
-    Interrupted,
+    Replied(Option<Message>),
+    Interrupted(Option<Message>),
 }

@@ -3,6 +3,7 @@
 
 use std::io;
 
+use super::attach::{self, Attached};
 use super::slash;
 use super::state::{Interactive, Known, Mark, Next, Own, go_on_after, message_text, note_in_chat};
 use super::{Chat, ReplyOutcome, check_not_blank};
@@ -20,10 +21,12 @@ impl Chat<'_> {
         target: Option<Header>,
         chose_by: Option<Reason>,
         title: Option<String>,
+        attached: Vec<Attached>,
     ) -> Result<()> {
         let mut state = Interactive {
             current: target,
             pending_title: title,
+            attached,
             history: Vec::new(),
             unanswered: None,
             mine: None,
@@ -31,6 +34,9 @@ impl Chat<'_> {
             lines: LineReader::for_chat(),
         };
         self.greet(&mut state, chose_by)?;
+        if !state.attached.is_empty() {
+            self.say_attached(&state);
+        }
         loop {
             // A Ctrl-C that came after the last reply (while it was saved)
             // is spent; a SIGTERM or SIGHUP (the terminal closed) ends the
@@ -108,7 +114,20 @@ impl Chat<'_> {
         if let Err(e) = self.news_from_elsewhere(state) {
             go_on_after(e)?;
         }
-        let (header, mine) = match self.save_typed(state, &text) {
+        // The files /file (or -f) attached go first; what was typed stays
+        // what the prompt and its history know.
+        *self.title_hint.borrow_mut() = attach::title_hint(&state.attached, &text);
+        let message = match state.attached.as_slice() {
+            [] => text.clone(),
+            files => match attach::compose("", files, &text) {
+                Ok(message) => message,
+                Err(e) => {
+                    state.lines.prefill(text);
+                    return go_on_after(e);
+                }
+            },
+        };
+        let (header, mine) = match self.save_typed(state, &message) {
             Ok(saved) => saved,
             // Nothing typed is lost: the text goes back to the prompt and
             // into its history (a full disk, a lock another hermes holds),
@@ -130,6 +149,7 @@ impl Chat<'_> {
                 return Ok(());
             }
         };
+        state.attached.clear();
         if state.current.is_none() {
             self.point_breadcrumb(&header);
             state.known = Known::default();
@@ -196,12 +216,12 @@ impl Chat<'_> {
         let outcome = state.lines.replying(|| self.reply(header, None, &mut || {}, &mut io::stdout().lock()));
         match outcome {
             // SIGTERM or SIGHUP: what came of the reply is saved; the chat ends.
-            Ok(ReplyOutcome::Interrupted) | Err(Error::Interrupted) if sys::ending() => {
+            Ok(ReplyOutcome::Interrupted(_)) | Err(Error::Interrupted) if sys::ending() => {
                 Err(Error::Interrupted)
             }
             // Ctrl-C stops the turn wherever it was (the key's command, a
             // summary, the reply), not the chat.
-            Ok(ReplyOutcome::Interrupted) | Err(Error::Interrupted) => {
+            Ok(ReplyOutcome::Interrupted(_)) | Err(Error::Interrupted) => {
                 // On a terminal the reply's line is ended already.
                 let before = if sys::isatty(1) { "" } else { "\n" };
                 crate::output::note!(

@@ -118,6 +118,22 @@ pub(crate) const COMMANDS: &[Slash] = &[
         run: |chat, state, arg| chat.save(state, arg, true).map(|()| Next::Prompt),
     },
     Slash {
+        name: "file",
+        aliases: &[],
+        args: "[FILE]",
+        help: "put the text file FILE into the next message, fenced and named (again for more); without FILE, say which files go with it",
+        takes: Takes::Words(Kind::File),
+        run: |chat, state, arg| chat.file_command(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
+        name: "copy",
+        aliases: &[],
+        args: "[code]",
+        help: "put the last reply (or its last code block) on the clipboard, through the terminal (OSC 52: over ssh, and in tmux with set-clipboard on)",
+        takes: Takes::Words(Kind::Words(&["code"])),
+        run: |chat, state, arg| chat.copy_command(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
         name: "sessions",
         aliases: &[],
         args: "",
@@ -169,6 +185,14 @@ pub(crate) const COMMANDS: &[Slash] = &[
         run: |chat, state, arg| chat.model_command(state, arg).map(|()| Next::Prompt),
     },
     Slash {
+        name: "role",
+        aliases: &[],
+        args: "[NAME]",
+        help: "show the session's role and the roles there are, or start a new session with the role NAME (see 'hermes roles')",
+        takes: Takes::Words(Kind::Role),
+        run: |chat, state, arg| chat.role_command(state, arg).map(|()| Next::Prompt),
+    },
+    Slash {
         name: "system",
         aliases: &[],
         args: "[TEXT]",
@@ -194,7 +218,7 @@ Ctrl-C while a reply is running stops it and keeps the conversation.
 Keys: Left/Right, Home/End, Ctrl-A/E/B/F, Alt-B/F, Ctrl-W/U/K/Y, Ctrl-L;
 Up/Down and Ctrl-R: earlier messages; Alt-Enter or Ctrl-J: a new line;
 Ctrl-X Ctrl-E: edit the line in $VISUAL/$EDITOR; Ctrl-C clears the line;
-Tab completes a slash command, and after it a title, a file name or a model.
+Tab completes a slash command, and after it a title, a file, a model or a role.
 ";
 
 /// The command `name` (without its slash) names.
@@ -259,6 +283,20 @@ pub(super) fn complete(chat: &Chat<'_>, typed: &str) -> Vec<String> {
     let found = match kind {
         Kind::Session => titles_starting(chat, partial),
         Kind::File => file_names(partial),
+        Kind::Model => match &chat.agent {
+            Some(agent) => {
+                let names = crate::agent::models::for_completion(chat.store, agent).into_iter();
+                names.filter(|name| name.starts_with(partial)).collect()
+            }
+            None => Vec::new(),
+        },
+        Kind::Words(words) => {
+            words.iter().filter(|w| w.starts_with(partial)).map(|w| w.to_string()).collect()
+        }
+        Kind::Role => {
+            let names = crate::agent::role::names(chat.store).into_iter().map(|(name, _, _)| name);
+            names.filter(|name| name.starts_with(partial)).collect()
+        }
         _ => Vec::new(),
     };
     found.into_iter().map(|found| format!("{word} {found}")).collect()
@@ -336,7 +374,7 @@ impl Chat<'_> {
     }
 
     /// `/new [TITLE]`: a new session, saved with its first message.
-    fn new_session(&self, state: &mut Interactive, rest: &str) -> Result<()> {
+    pub(super) fn new_session(&self, state: &mut Interactive, rest: &str) -> Result<()> {
         // Check the title before leaving the current session: a refused
         // `/new TITLE` changes nothing.
         state.pending_title = if rest.is_empty() { None } else { Some(self.title_for_new_session(rest)?) };
@@ -355,7 +393,7 @@ impl Chat<'_> {
     /// has its own, or the configured default.
     fn leave_session(&self) {
         *self.model.borrow_mut() = None;
-        *self.system.borrow_mut() = self.settings.system().map(str::to_string);
+        *self.system.borrow_mut() = self.settings.borrow().system().map(str::to_string);
     }
 
     /// `/context [N]`: show the budget and this session's size; with N,
@@ -419,7 +457,7 @@ impl Chat<'_> {
             return Err(Error::usage("name the session to continue: /continue NAME"));
         }
         let header = match resolve::lookup(self.store, rest)? {
-            Lookup::Found(header) => header,
+            Lookup::Found(header) => *header,
             Lookup::Missing { did_you_mean } => {
                 say_not_found_in_chat(rest, &did_you_mean);
                 return Ok(());
@@ -489,7 +527,10 @@ impl Chat<'_> {
     fn model_command(&self, state: &mut Interactive, name: &str) -> Result<()> {
         if name.is_empty() {
             let said = match self.model_for(state.current.as_ref()) {
-                Some((model, Origin::Flag(_))) => format!("{model} (chosen in this chat for this session)"),
+                Some((model, Origin::Flag(flag))) if flag == "this chat" => {
+                    format!("{model} (chosen in this chat for this session)")
+                }
+                Some((model, Origin::Flag(role))) => format!("{model} (the role's: {role})"),
                 Some((model, Origin::Session)) => format!("{model} (this session's)"),
                 Some((model, origin)) => format!("{model} (the default: {})", origin.describe()),
                 None if self.agent.is_none() => "none: no agent answers here".to_string(),
@@ -563,7 +604,7 @@ fn say_not_found_in_chat(name: &str, did_you_mean: &[String]) {
 }
 
 /// `~/x` as a shell would read it (no shell reads what /save is given).
-fn home_relative(file: &str) -> String {
+pub(super) fn home_relative(file: &str) -> String {
     match (file.strip_prefix("~/"), std::env::var("HOME")) {
         (Some(rest), Ok(home)) if !home.is_empty() => format!("{}/{rest}", home.trim_end_matches('/')),
         _ => file.to_string(),

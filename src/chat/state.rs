@@ -17,6 +17,8 @@ use crate::view;
 pub(super) struct Interactive {
     pub(super) current: Option<Header>,
     pub(super) pending_title: Option<String>,
+    /// The files `-f` and `/file` put into the next message.
+    pub(super) attached: Vec<super::attach::Attached>,
     /// The session's user messages, oldest first: Up, Down and Ctrl-R.
     pub(super) history: Vec<String>,
     /// The last send failed (the agent did): this chat's message that has

@@ -144,6 +144,7 @@ fn kind_word(kind: Kind) -> String {
         Kind::SettingValue => "setting-value".into(),
         Kind::Model => "model".into(),
         Kind::Profile => "profile".into(),
+        Kind::Role => "role".into(),
         Kind::Command => "command".into(),
         Kind::Words(words) => format!("words:{}", words.join(",")),
         Kind::Number => "number".into(),
@@ -238,9 +239,11 @@ fn zsh_action(kind: Kind) -> String {
         Kind::Setting => format!("({})", settings::keys().collect::<Vec<_>>().join(" ")),
         Kind::SettingValue => "_hermes_setting_values".into(),
         Kind::Profile => "_hermes_profiles".into(),
+        Kind::Role => "_hermes_roles".into(),
         Kind::Command => format!("({})", command_names()),
         Kind::Words(words) => format!("({})", words.join(" ")),
-        Kind::Model | Kind::Number | Kind::Text => " ".into(),
+        Kind::Model => "_hermes_models".into(),
+        Kind::Number | Kind::Text => " ".into(),
     }
 }
 
@@ -371,9 +374,11 @@ fn fish_values(kind: Kind) -> String {
         Kind::Setting => format!("-a '{}'", settings::keys().collect::<Vec<_>>().join(" ")),
         Kind::SettingValue => "-a '(__hermes_setting_values)'".into(),
         Kind::Profile => "-a '(__hermes_profiles)'".into(),
+        Kind::Role => "-a '(__hermes_roles)'".into(),
         Kind::Command => format!("-a '{}'", command_names()),
         Kind::Words(words) => format!("-a '{}'", words.join(" ")),
-        Kind::Model | Kind::Number | Kind::Text => String::new(),
+        Kind::Model => "-a '(__hermes_models)'".into(),
+        Kind::Number | Kind::Text => String::new(),
     }
 }
 

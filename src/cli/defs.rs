@@ -82,6 +82,8 @@ only one session has them. Run 'hermes sessions COMMAND --help' for more.
         about: config::ABOUT,
         verbs: config::VERBS,
     }),
+    Node::Leaf(&config::roles::SPEC),
+    Node::Leaf(&config::models::SPEC),
     Node::Own(&completion::SPEC),
     Node::Own(&help::SPEC),
 ];

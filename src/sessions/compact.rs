@@ -89,7 +89,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let header = resolve::find_by_name(store, &args.name)?;
     let flags = [("agent", args.agent, "--agent"), ("context", args.context, "--context")]
         .into_iter()
-        .filter_map(|(key, value, flag)| Some((key, value?, flag)))
+        .filter_map(|(key, value, flag)| Some((key, value?, flag.to_string())))
         .collect();
     let settings = crate::agent::resolve_settings(store, flags)?;
     let outcome = crate::agent::compact::summarise(store, &header, &settings, args.keep)?;

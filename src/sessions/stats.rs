@@ -8,6 +8,7 @@ use crate::output::Out;
 use crate::resolve;
 use crate::store::Store;
 use crate::store::context;
+use crate::store::session::Usage;
 use crate::terminal::breadcrumb;
 use crate::time;
 
@@ -28,6 +29,8 @@ struct Stats {
     /// under it (their system prompt, latest summary and what follows).
     budget: u64,
     over_budget: u64,
+    /// The tokens of the replies that reported them, added up.
+    usage: Option<Usage>,
 }
 
 /// One session, with a name.
@@ -41,6 +44,7 @@ struct One {
     context_chars: u64,
     budget: u64,
     over_budget: bool,
+    usage: Option<Usage>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -57,13 +61,15 @@ pub(crate) const SPEC: Spec<Args> = Spec {
     about: "\
 Print the number of sessions and messages, bytes on disk, the oldest and
 newest activity, the number of terminal breadcrumbs, the temporary files
-interrupted writes left (count and bytes; prune removes them), and how
-many sessions a turn could not send whole under the context budget.
+interrupted writes left (count and bytes; prune removes them), how
+many sessions a turn could not send whole under the context budget, and
+the tokens of every reply whose server counted them, added up (in: what
+the requests sent; out: what the replies took).
 
 With NAME, one session: its messages, bytes, characters, summaries, the
 characters a turn would send without a budget (the system prompt, the
-latest summary and the messages after it), the budget, and whether that
-is over it.
+latest summary and the messages after it), the budget, whether that is
+over it, and its replies' tokens.
 
 {options}
 ",
@@ -110,6 +116,9 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
                     Some(stats.oldest_activity.map_or(h.updated_at, |o| o.min(h.updated_at)));
                 stats.newest_activity =
                     Some(stats.newest_activity.map_or(h.updated_at, |n| n.max(h.updated_at)));
+                if let Some(usage) = &h.usage {
+                    stats.usage.get_or_insert_default().add(usage);
+                }
             }
             Err(_) => stats.unreadable += 1,
         }
@@ -133,7 +142,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     }
     let when = |t: Option<f64>| t.map_or("-".to_string(), time::local_minutes);
     out.write(&format!(
-        "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       {}\nnewest:       {}\nbreadcrumbs:  {}\ntemporaries:  {} ({} bytes)\nbudget:       {}\nover budget:  {}\n",
+        "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       {}\nnewest:       {}\nbreadcrumbs:  {}\ntemporaries:  {} ({} bytes)\nbudget:       {}\nover budget:  {}\ntokens:       {}\n",
         stats.sessions,
         stats.messages,
         stats.bytes,
@@ -144,7 +153,8 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         stats.temporaries,
         stats.temporary_bytes,
         context::describe(budget),
-        stats.over_budget
+        stats.over_budget,
+        tokens(stats.usage.as_ref()),
     ))?;
     out.flush()
 }
@@ -164,6 +174,7 @@ fn one(store: &Store, name: &str, budget: u64, json: bool) -> Result<()> {
         context_chars: m.context_chars,
         budget,
         over_budget: m.over(budget),
+        usage: header.usage,
     };
     let mut out = Out::new();
     if json {
@@ -172,7 +183,7 @@ fn one(store: &Store, name: &str, budget: u64, json: bool) -> Result<()> {
         return out.flush();
     }
     out.write(&format!(
-        "id:           {}\nmessages:     {}\nbytes:        {}\ncharacters:   {}\nsummaries:    {}\na turn sends: {} characters without a budget\nbudget:       {}\nover budget:  {}\n",
+        "id:           {}\nmessages:     {}\nbytes:        {}\ncharacters:   {}\nsummaries:    {}\na turn sends: {} characters without a budget\nbudget:       {}\nover budget:  {}\ntokens:       {}\n",
         one.id,
         one.messages,
         one.bytes,
@@ -180,7 +191,16 @@ fn one(store: &Store, name: &str, budget: u64, json: bool) -> Result<()> {
         one.summaries,
         one.context_chars,
         context::describe(budget),
-        if one.over_budget { "yes" } else { "no" }
+        if one.over_budget { "yes" } else { "no" },
+        tokens(one.usage.as_ref()),
     ))?;
     out.flush()
+}
+
+/// The tokens the replies reported, added up: `1,234 in, 56 out`, or `-`
+/// when none reported any.
+fn tokens(usage: Option<&Usage>) -> String {
+    usage.map_or("-".to_string(), |u| {
+        format!("{} ({} in all)", u.describe(), context::thousands(u.total_tokens))
+    })
 }

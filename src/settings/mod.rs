@@ -32,8 +32,8 @@ pub(crate) struct Setting {
 /// Where a setting's value came from.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Origin {
-    /// An option of the command line (`-m`).
-    Flag(&'static str),
+    /// An option of the command line (`-m`, `--role commit`).
+    Flag(String),
     /// The session's own (its model).
     Session,
     /// config.toml.
@@ -61,8 +61,9 @@ impl Origin {
 /// Everything a value may come from besides the table itself.
 #[derive(Default)]
 pub(crate) struct Sources {
-    /// What the command line said: (key, value, the option's spelling).
-    pub(crate) flags: Vec<(&'static str, String, &'static str)>,
+    /// What the command line said: (key, value, the option's spelling,
+    /// `--role commit` for what a role gives).
+    pub(crate) flags: Vec<(&'static str, String, String)>,
     /// The session's own model, when a session is in hand.
     pub(crate) session_model: Option<String>,
     /// config.toml's values.
@@ -74,7 +75,10 @@ pub(crate) struct Sources {
 
 impl Sources {
     fn flag(&self, key: &str) -> Option<(String, Origin)> {
-        self.flags.iter().find(|(k, _, _)| *k == key).map(|(_, v, flag)| (v.clone(), Origin::Flag(flag)))
+        self.flags
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map(|(_, v, flag)| (v.clone(), Origin::Flag(flag.clone())))
     }
 
     fn file(&self, key: &str) -> Option<(String, Origin)> {

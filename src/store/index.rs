@@ -16,10 +16,11 @@ use std::path::Path;
 
 use crate::fsio;
 use crate::store::context::Measure;
-use crate::store::session::Header;
+use crate::store::session::{Header, Usage};
 
-/// Format 4 adds what each session holds in characters (`Measure`).
-const MAGIC: &str = "hermes-index 4";
+/// Format 4 added what each session holds in characters (`Measure`);
+/// format 5 the session's role and the tokens its replies reported.
+const MAGIC: &str = "hermes-index 5";
 /// Files modified this recently are not cached.
 const RACY_SECS: i64 = 2;
 /// Below this many sessions the index is not worth its upkeep.
@@ -170,7 +171,7 @@ impl Writer {
 /// An entry as a line of the index (without its line end), its checksum last.
 fn line(id: &str, stamp: Stamp, h: &Header, m: &Measure) -> String {
     let line = format!(
-        "{id}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+        "{id}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
         stamp.size,
         stamp.mtime_sec,
         stamp.mtime_nsec,
@@ -187,6 +188,8 @@ fn line(id: &str, stamp: Stamp, h: &Header, m: &Measure) -> String {
         escape(&h.cwd),
         escape(&h.preview),
         escape(h.model.as_deref().unwrap_or("")),
+        escape(h.role.as_deref().unwrap_or("")),
+        h.usage.map_or(String::new(), |u| format!("{},{},{}", u.prompt_tokens, u.completion_tokens, u.total_tokens)),
     );
     let sum = checksum(&line);
     format!("{line}\t{sum:016x}")
@@ -395,11 +398,28 @@ fn parse_line(line: &str) -> Option<Entry> {
         cwd: unescape(f.next()?)?,
         preview: unescape(f.next()?)?,
         model: Some(unescape(f.next()?)?).filter(|m| !m.is_empty()),
+        role: Some(unescape(f.next()?)?).filter(|r| !r.is_empty()),
+        usage: usage_field(f.next()?)?,
     };
     if f.next().is_some() {
         return None;
     }
     Some(Entry { id: id.to_string(), stamp, header, measure })
+}
+
+/// The usage field: empty for none, else `prompt,completion,total`;
+/// None when it is neither (a damaged line).
+fn usage_field(text: &str) -> Option<Option<Usage>> {
+    if text.is_empty() {
+        return Some(None);
+    }
+    let counts: Vec<u64> = text.split(',').map(|n| n.parse().ok()).collect::<Option<_>>()?;
+    match counts[..] {
+        [prompt_tokens, completion_tokens, total_tokens] => {
+            Some(Some(Usage { prompt_tokens, completion_tokens, total_tokens }))
+        }
+        _ => None,
+    }
 }
 
 pub(crate) fn escape(s: &str) -> String {
@@ -465,6 +485,8 @@ mod tests {
                 message_count: 0,
                 preview: "".into(),
                 model: None,
+                role: None,
+                usage: None,
             };
             w.add(id, stamp, &h, &Measure::default());
         }
@@ -492,6 +514,8 @@ mod tests {
             message_count: 2,
             preview: "".into(),
             model: None,
+            role: None,
+            usage: None,
         }
     }
 
@@ -566,10 +590,12 @@ mod tests {
             message_count: 3,
             preview: "".into(),
             model: Some("org/m:7b".into()),
+            role: Some("commit".into()),
+            usage: Some(Usage { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 }),
         };
         let stamp = Stamp { size: 10, mtime_sec: 5, mtime_nsec: 7, ino: 9 };
         let line = format!(
-            "{}\t10\t5\t7\t9\t1\t1.25\t1796222001.5\t3\t40\t30\t1\tuser\t{}\t/x y\t\torg/m:7b",
+            "{}\t10\t5\t7\t9\t1\t1.25\t1796222001.5\t3\t40\t30\t1\tuser\t{}\t/x y\t\torg/m:7b\tcommit\t1,2,3",
             header.id,
             escape(&header.title)
         );

@@ -109,6 +109,7 @@ pub(crate) fn union(ours: &Session, theirs: &Session) -> Merged {
     }
     header.updated_at = header.updated_at.max(o.updated_at).max(t.updated_at);
     header.model = merged_model(o, t);
+    header.role = o.role.clone().or_else(|| t.role.clone());
     debug_assert!(
         header.title_source.is_empty() || [TITLE_USER, TITLE_AUTO].contains(&header.title_source.as_str())
     );
@@ -251,6 +252,7 @@ mod tests {
             interrupted: None,
             replaced: None,
             summary: None,
+            usage: None,
         }
     }
 

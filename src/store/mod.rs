@@ -117,6 +117,11 @@ impl Store {
         }
     }
 
+    /// The profile's directory: `$HERMES_HOME`, or `profiles/NAME` in it.
+    pub(crate) fn home(&self) -> &Path {
+        &self.home
+    }
+
     pub(crate) fn sessions_dir(&self) -> &Path {
         &self.sessions_dir
     }

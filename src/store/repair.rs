@@ -48,6 +48,7 @@ impl Store {
         let aside = self.put_aside(id, &bytes)?;
         let mut header = salvage.header;
         header.message_count = kept as u64;
+        header.usage = crate::store::session::usage_of(&salvage.kept);
         self.replace(&path, &Session { header, messages: salvage.kept })?;
         Ok(Some(Repair { title, kept, lost, aside: Some(aside) }))
     }

@@ -36,6 +36,58 @@ pub struct Header {
     /// written only when known, after the other header fields; readers
     /// that do not know it pass over it.
     pub model: Option<String>,
+    /// The role the session was started with (`--role`, `/role`).
+    /// Optional in format 1, as `model` is.
+    pub role: Option<String>,
+    /// The tokens of every reply that reported some, added up (see
+    /// `Message::usage`). Optional in format 1, as `model` is: written
+    /// once a reply reported usage.
+    pub usage: Option<Usage>,
+}
+
+/// The tokens a server counted for one reply (OpenAI's `usage`), or for
+/// the replies of a session added up.
+#[derive(Clone, Copy, Debug, Default, DeJson, SerJson, PartialEq)]
+pub struct Usage {
+    /// What the request sent: the conversation, as the server counts it.
+    #[nserde(default)]
+    pub prompt_tokens: u64,
+    /// What the reply took.
+    #[nserde(default)]
+    pub completion_tokens: u64,
+    #[nserde(default)]
+    pub total_tokens: u64,
+}
+
+impl Usage {
+    /// Counts as a server reported them: a total it left out is the sum.
+    pub(crate) fn new(prompt_tokens: u64, completion_tokens: u64, total_tokens: Option<u64>) -> Usage {
+        let sum = prompt_tokens.saturating_add(completion_tokens);
+        Usage { prompt_tokens, completion_tokens, total_tokens: total_tokens.unwrap_or(sum).max(sum) }
+    }
+
+    pub(crate) fn add(&mut self, other: &Usage) {
+        self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
+        self.completion_tokens = self.completion_tokens.saturating_add(other.completion_tokens);
+        self.total_tokens = self.total_tokens.saturating_add(other.total_tokens);
+    }
+
+    /// `1,234 in, 56 out`: as `show` and `stats` say it.
+    pub(crate) fn describe(&self) -> String {
+        format!(
+            "{} in, {} out",
+            crate::store::context::thousands(self.prompt_tokens),
+            crate::store::context::thousands(self.completion_tokens)
+        )
+    }
+}
+
+/// The usage of `messages` added up; None when none reported any.
+pub(crate) fn usage_of(messages: &[Message]) -> Option<Usage> {
+    messages.iter().filter_map(|m| m.usage).reduce(|mut sum, u| {
+        sum.add(&u);
+        sum
+    })
 }
 
 #[derive(Clone, Debug, DeJson, SerJson, PartialEq)]
@@ -57,11 +109,22 @@ pub struct Message {
     /// Optional in format 1 like `interrupted`; an older hermes reads it
     /// as an ordinary system message.
     pub summary: Option<bool>,
+    /// The tokens the server counted for this reply, when it said. Optional
+    /// in format 1 like `interrupted`: written only when known.
+    pub usage: Option<Usage>,
 }
 
 impl Message {
     pub fn new(role: &str, content: String, ts: f64) -> Message {
-        Message { role: role.to_string(), content, ts, interrupted: None, replaced: None, summary: None }
+        Message {
+            role: role.to_string(),
+            content,
+            ts,
+            interrupted: None,
+            replaced: None,
+            summary: None,
+            usage: None,
+        }
     }
 
     pub(crate) fn is_replaced(&self) -> bool {
@@ -104,6 +167,8 @@ impl Header {
             message_count: 0,
             preview: String::new(),
             model: None,
+            role: None,
+            usage: None,
         }
     }
 
@@ -133,6 +198,9 @@ impl Header {
         let first = self.message_count == 0;
         self.message_count = self.message_count.saturating_add(1);
         self.updated_at = self.updated_at.max(message.ts);
+        if let Some(usage) = &message.usage {
+            self.usage.get_or_insert_default().add(usage);
+        }
         if message.role == "user" {
             if self.preview.is_empty() {
                 self.preview = preview_of(&message.content);

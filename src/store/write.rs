@@ -168,7 +168,8 @@ impl Store {
         self.commit_session_write(out, &mut watch, renamed)?;
         // A new title (rename, under the store lock) changes the catalog;
         // a new message only moves the session's activity.
-        let change = if retitled { Noted::Put(header.clone()) } else { Noted::Touch(id.to_string()) };
+        let change =
+            if retitled { Noted::Put(Box::new(header.clone())) } else { Noted::Touch(id.to_string()) };
         Ok((header, Later { store: self, watch: Some(watch), change }))
     }
 
@@ -220,6 +221,7 @@ impl Store {
             return Ok(header);
         }
         header.message_count = messages.len() as u64;
+        header.usage = crate::store::session::usage_of(&messages);
         header.updated_at = messages.iter().map(|m| m.ts).fold(header.updated_at, f64::max);
         let out = format::encode(&header, &messages);
         if out.len() as u64 > MAX_SESSION_BYTES {
@@ -300,7 +302,8 @@ pub(crate) struct Later<'a> {
 
 /// What an append did, for the catalog.
 enum Noted {
-    Put(Header),
+    /// Boxed: a header is large beside the other variant.
+    Put(Box<Header>),
     Touch(String),
 }
 

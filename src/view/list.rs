@@ -30,6 +30,10 @@ struct Entry<'a> {
     current: bool,
     /// Written only when the session has one.
     model: Option<String>,
+    /// The role it was started with, when it was.
+    role: Option<String>,
+    /// Its replies' tokens added up, when any reported them.
+    usage: Option<session::Usage>,
     /// With a budget (`sessions list`): the session's characters, what a
     /// turn would send without a budget, and whether that is over it.
     chars: Option<u64>,
@@ -353,6 +357,8 @@ fn entry(h: &Header, current: bool) -> Entry<'_> {
         preview: &h.preview,
         current,
         model: h.model.clone(),
+        role: h.role.clone(),
+        usage: h.usage,
         chars: None,
         context_chars: None,
         over_budget: None,

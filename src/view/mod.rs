@@ -41,13 +41,17 @@ impl Screen {
 pub(crate) fn render(session: &Session, screen: Option<Screen>) -> String {
     let h = &session.header;
     let model = h.model.as_deref().map(|m| format!("  model: {}", printable(m, false))).unwrap_or_default();
-    let head = format!(
-        "{}\nid: {}  messages: {}  last active: {}{model}\n",
+    let role = h.role.as_deref().map(|r| format!("  role: {}", printable(r, false))).unwrap_or_default();
+    let mut head = format!(
+        "{}\nid: {}  messages: {}  last active: {}{model}{role}\n",
         if h.title.is_empty() { "(untitled)".into() } else { printable(&h.title, false) },
         h.id,
         h.message_count,
         time::local_minutes(h.updated_at),
     );
+    if let Some(usage) = &h.usage {
+        head.push_str(&format!("tokens: {} (the replies that reported them)\n", usage.describe()));
+    }
     let mut text = fit(&head, screen);
     for (at, m) in session.messages.iter().enumerate() {
         text.push('\n');
@@ -64,11 +68,13 @@ pub(crate) fn render(session: &Session, screen: Option<Screen>) -> String {
 }
 
 /// `[role] time` (`[assistant, interrupted] time` for a reply cut by
-/// Ctrl-C) then the content; content longer than `max_chars` is cut. On a
-/// `screen`, wrapped to it, a reply drawn as Markdown.
+/// Ctrl-C; with its tokens, when the server counted them) then the
+/// content; content longer than `max_chars` is cut. On a `screen`,
+/// wrapped to it, a reply drawn as Markdown.
 pub(crate) fn render_message(m: &Message, max_chars: usize, screen: Option<Screen>) -> String {
     let cut = how_it_ended(m);
-    let head = format!("[{}{cut}] {}\n", printable(&m.role, false), time::local_minutes(m.ts));
+    let tokens = m.usage.map(|u| format!("  tokens: {}", u.describe())).unwrap_or_default();
+    let head = format!("[{}{cut}] {}{tokens}\n", printable(&m.role, false), time::local_minutes(m.ts));
     let content =
         if max_chars == usize::MAX { m.content.clone() } else { truncate_words(&m.content, max_chars) };
     match screen {
@@ -120,6 +126,12 @@ pub(crate) fn markdown_one(session: &Session) -> String {
     );
     if let Some(model) = &h.model {
         text.push_str(&format!("- model: `{model}`\n"));
+    }
+    if let Some(role) = &h.role {
+        text.push_str(&format!("- role: `{role}`\n"));
+    }
+    if let Some(usage) = &h.usage {
+        text.push_str(&format!("- tokens: {}\n", usage.describe()));
     }
     for (at, m) in session.messages.iter().enumerate() {
         let cut = how_it_ended(m);

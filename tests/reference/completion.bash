@@ -61,6 +61,32 @@ _hermes_add_sessions() {
 	done < <(command "$hermes" "${profile[@]}" sessions list --completing "$_hermes_cur" 2>/dev/null)
 }
 
+# Add the roles whose name starts with $1, from 'hermes roles', whose
+# piped output is NAME<TAB>MODEL<TAB>DESCRIPTION<TAB>FILE.
+_hermes_add_roles() {
+	local hermes=${_hermes_words[0]:-hermes} line
+	local -a profile=()
+	# shellcheck disable=SC2088
+	[[ $hermes == '~/'* ]] && hermes=$HOME/${hermes:2}
+	[[ -n $_hermes_profile ]] && profile=(-p "$_hermes_profile")
+	while IFS= read -r line; do
+		_hermes_add_words "${line%%$'\t'*}" "$1"
+	done < <(command "$hermes" "${profile[@]}" roles 2>/dev/null)
+}
+
+# Add the models whose name starts with $1: the list 'hermes models' kept
+# (the shell never has the agent asked).
+_hermes_add_models() {
+	local hermes=${_hermes_words[0]:-hermes} line
+	local -a profile=()
+	# shellcheck disable=SC2088
+	[[ $hermes == '~/'* ]] && hermes=$HOME/${hermes:2}
+	[[ -n $_hermes_profile ]] && profile=(-p "$_hermes_profile")
+	while IFS= read -r line; do
+		[[ $line == "$1"* ]] && COMPREPLY+=("$line")
+	done < <(command "$hermes" "${profile[@]}" models --cached 2>/dev/null)
+}
+
 _hermes_add_words() {
 	local w
 	for w in $1; do
@@ -91,8 +117,8 @@ _hermes_global='-p --profile -h --help -V --version --no-pager -v --verbose'
 # own and chat's, as hermes -c NAME is chat).
 _hermes_options() {
 	case $1 in
-	'') REPLY='-p --profile -h --help -V --version --no-pager -c --continue --create-if-missing -r --resume --pick --title -q --query -Q --quiet -m --model -s --system --system-file --agent --no-agent --plain --context' ;;
-	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -Q --quiet -m --model -s --system --system-file --agent --no-agent --plain --context -h --help' ;;
+	'') REPLY='-p --profile -h --help -V --version --no-pager -c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context' ;;
+	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context -h --help' ;;
 	'sessions') REPLY='-h --help' ;;
 	'sessions/list' | 'sessions/ls') REPLY='-n --limit --all --here --json -h --help' ;;
 	'sessions/search') REPLY='-n --limit --json -h --help' ;;
@@ -116,6 +142,8 @@ _hermes_options() {
 	'config/list') REPLY='-h --help' ;;
 	'config/path') REPLY='-h --help' ;;
 	'config/check') REPLY='--timeout -h --help' ;;
+	'roles') REPLY='--json -h --help' ;;
+	'models') REPLY='--json --cached --timeout -h --help' ;;
 	'completion') REPLY='-h --help' ;;
 	'help') REPLY='--all -h --help' ;;
 	*) REPLY='-h --help' ;;
@@ -131,9 +159,11 @@ _hermes_value() {
 	'chat'/-r | 'chat'/--resume) REPLY='session-id' ;;
 	'chat'/--title) REPLY='text' ;;
 	'chat'/-q | 'chat'/--query) REPLY='text' ;;
+	'chat'/-f | 'chat'/--file) REPLY='file' ;;
 	'chat'/-m | 'chat'/--model) REPLY='model' ;;
 	'chat'/-s | 'chat'/--system) REPLY='text' ;;
 	'chat'/--system-file) REPLY='file' ;;
+	'chat'/--role) REPLY='role' ;;
 	'chat'/--agent) REPLY='shell' ;;
 	'chat'/--context) REPLY='number' ;;
 	'sessions/list'/-n | 'sessions/list'/--limit | 'sessions/ls'/-n | 'sessions/ls'/--limit) REPLY='number' ;;
@@ -147,6 +177,7 @@ _hermes_value() {
 	'sessions/compact'/--agent) REPLY='shell' ;;
 	'sessions/compact'/--context) REPLY='number' ;;
 	'config/check'/--timeout) REPLY='number' ;;
+	'models'/--timeout) REPLY='number' ;;
 	*) REPLY= ;;
 	esac
 }
@@ -170,6 +201,7 @@ _hermes_args() {
 	'config/get') REPLY='setting' ;;
 	'config/set') REPLY='setting setting-value' ;;
 	'config/unset') REPLY='setting' ;;
+	'roles') REPLY='role' ;;
 	'completion') REPLY='words:bash,zsh,fish' ;;
 	'help') REPLY='command...' ;;
 	*) REPLY= ;;
@@ -199,6 +231,8 @@ _hermes_complete_kind() {
 			[[ -d $dir ]] && dir=${dir%/} && _hermes_add_words "${dir##*/}" "$text"
 		done
 		;;
+	role) _hermes_add_roles "$text" ;;
+	model) _hermes_add_models "$text" ;;
 	setting) _hermes_add_words 'agent agent_input model base_url api_key_env api_key_command system render context compact' "$text" ;;
 	setting-value)
 		_hermes_setting_values "${_hermes_words[${#_hermes_words[@]} - 1]}"
@@ -206,7 +240,7 @@ _hermes_complete_kind() {
 		;;
 	command)
 		if ((${#_hermes_given[@]} == 0)); then
-			_hermes_add_words 'chat sessions config completion help' "$text"
+			_hermes_add_words 'chat sessions config roles models completion help' "$text"
 		else
 			_hermes_verbs "${_hermes_given[0]}"
 			_hermes_add_words "$REPLY" "$text"
@@ -220,7 +254,7 @@ _hermes_complete_kind() {
 }
 
 _hermes() {
-	local text=$2 context='' pending='' optional='' w i kind REPLY commands='chat sessions config completion help'
+	local text=$2 context='' pending='' optional='' w i kind REPLY commands='chat sessions config roles models completion help'
 	local -a _hermes_words _hermes_given=() kinds
 	local _hermes_cur _hermes_raw _hermes_quote _hermes_profile=
 	COMPREPLY=()

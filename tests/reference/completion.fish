@@ -34,12 +34,16 @@ function __hermes_value
             echo 'text'
         case 'chat/-q' 'chat/--query'
             echo 'text'
+        case 'chat/-f' 'chat/--file'
+            echo 'file'
         case 'chat/-m' 'chat/--model'
             echo 'model'
         case 'chat/-s' 'chat/--system'
             echo 'text'
         case 'chat/--system-file'
             echo 'file'
+        case 'chat/--role'
+            echo 'role'
         case 'chat/--agent'
             echo 'shell'
         case 'chat/--context'
@@ -65,6 +69,8 @@ function __hermes_value
         case 'sessions/compact/--context'
             echo 'number'
         case 'config/check/--timeout'
+            echo 'number'
+        case 'models/--timeout'
             echo 'number'
     end
 end
@@ -103,7 +109,7 @@ function __hermes_walk
             continue
         end
         if test -z "$context"
-            if contains -- $w chat sessions config completion help
+            if contains -- $w chat sessions config roles models completion help
                 set context $w
             else
                 set context chat
@@ -168,6 +174,20 @@ function __hermes_profile_args
     end
 end
 
+# The models 'hermes models' kept (the shell never has the agent asked).
+function __hermes_models
+    command hermes (__hermes_profile_args) models --cached 2>/dev/null
+end
+
+# Role names, each with its description, from 'hermes roles':
+# NAME<TAB>MODEL<TAB>DESCRIPTION<TAB>FILE.
+function __hermes_roles
+    command hermes (__hermes_profile_args) roles 2>/dev/null | while read -l line
+        set -l fields (string split \t -- $line)
+        printf '%s\t%s\n' $fields[1] $fields[3]
+    end
+end
+
 # Session titles, or IDs with "id", each with a description, from
 # 'hermes sessions list --completing WORD' (those whose title or ID starts
 # with the word typed, any case; from the catalog):
@@ -210,6 +230,8 @@ complete -c hermes -f
 complete -c hermes -n '__hermes_at ""' -a chat -d 'talk in a new or continued session (the default)'
 complete -c hermes -n '__hermes_at ""' -a sessions -d 'your sessions: list, search, pick, show, current, export, import, rename, repair, delete, prune, stats, compact, merge and merge-file'
 complete -c hermes -n '__hermes_at ""' -a config -d 'the agent, server, key and model in config.toml: get, set, unset, list, path and check'
+complete -c hermes -n '__hermes_at ""' -a roles -d 'the roles chat --role takes: a system prompt with its model, budget and agent'
+complete -c hermes -n '__hermes_at ""' -a models -d 'the models the configured server offers, asked of the agent'
 complete -c hermes -n '__hermes_at ""' -a completion -d 'print a shell completion script'
 complete -c hermes -n '__hermes_at ""' -a help -d 'show help for a command'
 complete -c hermes -n '__hermes_at ""' -s p -l profile -x -a '(__hermes_profiles)' -d 'use $HERMES_HOME/profiles/NAME'
@@ -223,10 +245,13 @@ complete -c hermes -n '__hermes_at "" chat' -s r -l resume -x -a '(__hermes_sess
 complete -c hermes -n '__hermes_at "" chat' -l pick -d 'choose the session on a full-screen list and continue it here (see '\''hermes sessions pick --help'\'')'
 complete -c hermes -n '__hermes_at "" chat' -l title -x -d 'title for a new session (refused if another session has it, or if it would be read as an ID)'
 complete -c hermes -n '__hermes_at "" chat' -s q -l query -x -d 'send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT'
+complete -c hermes -n '__hermes_at "" chat' -s f -l file -r -F -d 'put the text file FILE into the message, fenced and named (after stdin, before TEXT); again for more, at most 32; a file that is not text is refused'
 complete -c hermes -n '__hermes_at "" chat' -s Q -l quiet -d 'do not print '\''session_id: ID'\'' or hints to stderr'
-complete -c hermes -n '__hermes_at "" chat' -s m -l model -x -d 'the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)'
+complete -c hermes -n '__hermes_at "" chat' -l json -d 'one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, usage, error)'
+complete -c hermes -n '__hermes_at "" chat' -s m -l model -x -a '(__hermes_models)' -d 'the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)'
 complete -c hermes -n '__hermes_at "" chat' -s s -l system -x -d 'the session'\''s system prompt (a new session'\''s default: '\''system'\'' in config.toml)'
 complete -c hermes -n '__hermes_at "" chat' -l system-file -r -F -d 'the system prompt from FILE'
+complete -c hermes -n '__hermes_at "" chat' -l role -x -a '(__hermes_roles)' -d 'start with the role NAME: its system prompt, and its model, context budget and agent where no option here says otherwise; a session it makes records it (see '\''hermes roles'\'')'
 complete -c hermes -n '__hermes_at "" chat' -l agent -r -F -d 'the command that writes replies (default: $HERMES_AGENT, then '\''agent'\'' in config.toml)'
 complete -c hermes -n '__hermes_at "" chat' -l no-agent -d 'only save the message; no reply'
 complete -c hermes -n '__hermes_at "" chat' -l plain -d 'show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = "plain" in config.toml, or TERM=dumb)'
@@ -298,11 +323,18 @@ complete -c hermes -n '__hermes_at config/list' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/path' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/check' -l timeout -x -d 'how long check waits (default 30)'
 complete -c hermes -n '__hermes_at config/check' -s h -l help -d 'show this help'
+complete -c hermes -n '__hermes_at roles' -l json -d 'the same as JSON'
+complete -c hermes -n '__hermes_at roles' -s h -l help -d 'show this help'
+complete -c hermes -n '__hermes_arg 0 roles' -a '(__hermes_roles)'
+complete -c hermes -n '__hermes_at models' -l json -d 'the same as a JSON array'
+complete -c hermes -n '__hermes_at models' -l cached -d 'the list kept from the last time, without asking the agent (exit 1 when there is none)'
+complete -c hermes -n '__hermes_at models' -l timeout -x -d 'how long the agent may take (default 30)'
+complete -c hermes -n '__hermes_at models' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at completion' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_arg 0 completion' -a 'bash zsh fish'
 complete -c hermes -n '__hermes_at help' -l all -d 'the help of every command and verb'
 complete -c hermes -n '__hermes_at help' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 help' -a 'chat sessions config completion help'
+complete -c hermes -n '__hermes_arg 0 help' -a 'chat sessions config roles models completion help'
 complete -c hermes -n '__hermes_arg 1 help' -a '(__hermes_verbs (__hermes_first))'
 complete -c hermes -n '__hermes_at sessions' -a list -d 'sessions, newest activity first (with TEXT, those whose title holds it)'
 complete -c hermes -n '__hermes_at sessions' -a search -d 'sessions whose title or messages hold TEXT'

@@ -26,6 +26,29 @@ _hermes_sessions() {
   _wanted sessions expl "session ${what/id/ID}" compadd -l -d descriptions -a values
 }
 
+# Role names from 'hermes roles': NAME<TAB>MODEL<TAB>DESCRIPTION<TAB>FILE.
+_hermes_roles() {
+  local line expl
+  local -a roles descriptions fields profile
+  local name=${_hermes_profile:-${opt_args[-p]:-$opt_args[--profile]}}
+  [[ -n $name ]] && profile=(-p $name)
+  for line in ${(f)"$(_call_program roles command hermes ${(q)profile[@]} roles 2>/dev/null)"}; do
+    fields=("${(@ps:\t:)line}")
+    roles+=("$fields[1]")
+    descriptions+=("$fields[1]  -- $fields[3]")
+  done
+  _wanted roles expl role compadd -l -d descriptions -a roles
+}
+
+# The models 'hermes models' kept (the shell never has the agent asked).
+_hermes_models() {
+  local expl name=${_hermes_profile:-${opt_args[-p]:-$opt_args[--profile]}}
+  local -a models profile
+  [[ -n $name ]] && profile=(-p $name)
+  models=(${(f)"$(_call_program models command hermes ${(q)profile[@]} models --cached 2>/dev/null)"})
+  _wanted models expl model compadd -a models
+}
+
 _hermes_profiles() {
   local expl
   local -a profiles
@@ -65,10 +88,13 @@ _hermes_chat_options=(
   --pick'[choose the session on a full-screen list and continue it here (see '\''hermes sessions pick --help'\'')]'
   --title='[title for a new session (refused if another session has it, or if it would be read as an ID)]:title: '
   '(-q --query)'{-q+,--query=}'[send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT]:text or -: '
+  '(-f --file)'{-f+,--file=}'[put the text file FILE into the message, fenced and named (after stdin, before TEXT); again for more, at most 32; a file that is not text is refused]:file:_files'
   '(-Q --quiet)'{-Q,--quiet}'[do not print '\''session_id: ID'\'' or hints to stderr]'
-  '(-m --model)'{-m+,--model=}'[the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)]:model: '
+  --json'[one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, usage, error)]'
+  '(-m --model)'{-m+,--model=}'[the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)]:model:_hermes_models'
   '(-s --system)'{-s+,--system=}'[the session'\''s system prompt (a new session'\''s default: '\''system'\'' in config.toml)]:text: '
   --system-file='[the system prompt from FILE]:file:_files'
+  --role='[start with the role NAME: its system prompt, and its model, context budget and agent where no option here says otherwise; a session it makes records it (see '\''hermes roles'\'')]:name:_hermes_roles'
   --agent='[the command that writes replies (default: $HERMES_AGENT, then '\''agent'\'' in config.toml)]:cmd:_cmdstring'
   --no-agent'[only save the message; no reply]'
   --plain'[show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = "plain" in config.toml, or TERM=dumb)]'
@@ -151,12 +177,30 @@ _hermes_cmd_config() {
   esac
 }
 
+_hermes_chat_options=(
+  --json'[the same as JSON]'
+)
+
+_hermes_cmd_roles() {
+  _arguments -s $_hermes_help $_hermes_chat_options '1::name:_hermes_roles'
+}
+
+_hermes_chat_options=(
+  --json'[the same as a JSON array]'
+  --cached'[the list kept from the last time, without asking the agent (exit 1 when there is none)]'
+  --timeout='[how long the agent may take (default 30)]:seconds: '
+)
+
+_hermes_cmd_models() {
+  _arguments -s $_hermes_help $_hermes_chat_options
+}
+
 _hermes_cmd_completion() {
   _arguments -s $_hermes_help '1:value:(bash zsh fish)'
 }
 
 _hermes_cmd_help() {
-  _arguments -s $_hermes_help --all'[the help of every command and verb]' '1:command:(chat sessions config completion help)' '2:verb:_hermes_verbs_of'
+  _arguments -s $_hermes_help --all'[the help of every command and verb]' '1:command:(chat sessions config roles models completion help)' '2:verb:_hermes_verbs_of'
 }
 
 _hermes() {
@@ -179,6 +223,8 @@ _hermes() {
       'chat:talk in a new or continued session (the default)'
       'sessions:your sessions: list, search, pick, show, current, export, import, rename, repair, delete, prune, stats, compact, merge and merge-file'
       'config:the agent, server, key and model in config.toml: get, set, unset, list, path and check'
+      'roles:the roles chat --role takes: a system prompt with its model, budget and agent'
+      'models:the models the configured server offers, asked of the agent'
       'completion:print a shell completion script'
       'help:show help for a command'
     )
@@ -190,6 +236,8 @@ _hermes() {
     chat) _hermes_cmd_chat && ret=0 ;;
     sessions) _hermes_cmd_sessions && ret=0 ;;
     config) _hermes_cmd_config && ret=0 ;;
+    roles) _hermes_cmd_roles && ret=0 ;;
+    models) _hermes_cmd_models && ret=0 ;;
     completion) _hermes_cmd_completion && ret=0 ;;
     help) _hermes_cmd_help && ret=0 ;;
     esac

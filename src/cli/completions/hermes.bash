@@ -61,6 +61,32 @@ _hermes_add_sessions() {
 	done < <(command "$hermes" "${profile[@]}" sessions list --completing "$_hermes_cur" 2>/dev/null)
 }
 
+# Add the roles whose name starts with $1, from 'hermes roles', whose
+# piped output is NAME<TAB>MODEL<TAB>DESCRIPTION<TAB>FILE.
+_hermes_add_roles() {
+	local hermes=${_hermes_words[0]:-hermes} line
+	local -a profile=()
+	# shellcheck disable=SC2088
+	[[ $hermes == '~/'* ]] && hermes=$HOME/${hermes:2}
+	[[ -n $_hermes_profile ]] && profile=(-p "$_hermes_profile")
+	while IFS= read -r line; do
+		_hermes_add_words "${line%%$'\t'*}" "$1"
+	done < <(command "$hermes" "${profile[@]}" roles 2>/dev/null)
+}
+
+# Add the models whose name starts with $1: the list 'hermes models' kept
+# (the shell never has the agent asked).
+_hermes_add_models() {
+	local hermes=${_hermes_words[0]:-hermes} line
+	local -a profile=()
+	# shellcheck disable=SC2088
+	[[ $hermes == '~/'* ]] && hermes=$HOME/${hermes:2}
+	[[ -n $_hermes_profile ]] && profile=(-p "$_hermes_profile")
+	while IFS= read -r line; do
+		[[ $line == "$1"* ]] && COMPREPLY+=("$line")
+	done < <(command "$hermes" "${profile[@]}" models --cached 2>/dev/null)
+}
+
 _hermes_add_words() {
 	local w
 	for w in $1; do
@@ -132,6 +158,8 @@ _hermes_complete_kind() {
 			[[ -d $dir ]] && dir=${dir%/} && _hermes_add_words "${dir##*/}" "$text"
 		done
 		;;
+	role) _hermes_add_roles "$text" ;;
+	model) _hermes_add_models "$text" ;;
 	setting) _hermes_add_words '@SETTINGS@' "$text" ;;
 	setting-value)
 		_hermes_setting_values "${_hermes_words[${#_hermes_words[@]} - 1]}"

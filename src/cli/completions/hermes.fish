@@ -120,6 +120,20 @@ function __hermes_profile_args
     end
 end
 
+# The models 'hermes models' kept (the shell never has the agent asked).
+function __hermes_models
+    command hermes (__hermes_profile_args) models --cached 2>/dev/null
+end
+
+# Role names, each with its description, from 'hermes roles':
+# NAME<TAB>MODEL<TAB>DESCRIPTION<TAB>FILE.
+function __hermes_roles
+    command hermes (__hermes_profile_args) roles 2>/dev/null | while read -l line
+        set -l fields (string split \t -- $line)
+        printf '%s\t%s\n' $fields[1] $fields[3]
+    end
+end
+
 # Session titles, or IDs with "id", each with a description, from
 # 'hermes sessions list --completing WORD' (those whose title or ID starts
 # with the word typed, any case; from the catalog):

@@ -136,6 +136,7 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Incoming {
                     interrupted: None,
                     replaced: None,
                     summary: None,
+                    usage: None,
                 });
             }
             Content::Text(_) | Content::Missing if m.tool_calls.0 > 0 => {

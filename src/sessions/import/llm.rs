@@ -12,7 +12,7 @@ use nanoserde::DeJson;
 
 use crate::error::{Error, Result};
 use crate::store::json;
-use crate::store::session::{Header, Message, Session, TITLE_AUTO};
+use crate::store::session::{Header, Message, Session, TITLE_AUTO, Usage};
 
 use super::source::{self, Count, Incoming, Source, Tally};
 
@@ -51,6 +51,23 @@ struct Exchange {
     prompt_fragments: Count,
     #[nserde(default)]
     system_fragments: Count,
+    /// The tokens the model counted (null when it did not say): kept as
+    /// the reply's usage.
+    #[nserde(default)]
+    input_tokens: Option<f64>,
+    #[nserde(default)]
+    output_tokens: Option<f64>,
+}
+
+impl Exchange {
+    /// The tokens of its reply, when llm logged some.
+    fn usage(&self) -> Option<Usage> {
+        let whole = |n: Option<f64>| n.filter(|n| n.is_finite() && *n >= 0.0).map(|n| n as u64);
+        match (whole(self.input_tokens), whole(self.output_tokens)) {
+            (None, None) => None,
+            (input, output) => Some(Usage::new(input.unwrap_or(0), output.unwrap_or(0), None)),
+        }
+    }
 }
 
 /// Where one exchange lies in the input, when it happened, and which
@@ -200,6 +217,7 @@ fn convert(conversation: &str, exchanges: Vec<(f64, Exchange)>, tally: &mut Tall
         if let Some(model) = e.model.clone().filter(|m| !m.trim().is_empty()) {
             header.model = Some(model);
         }
+        let usage = e.usage();
         tally.leave_out("tool calls", e.tool_calls.0);
         tally.leave_out("tool results", e.tool_results.0);
         tally.leave_out("attachments", e.attachments.0);
@@ -221,7 +239,7 @@ fn convert(conversation: &str, exchanges: Vec<(f64, Exchange)>, tally: &mut Tall
             // A duration past a year is no duration (and could carry the
             // time past year 9999).
             let took = e.duration_ms.filter(|d| (0.0..=3.2e10).contains(d)).unwrap_or(0.0) / 1000.0;
-            messages.push(Message::new("assistant", response, ts + took));
+            messages.push(Message { usage, ..Message::new("assistant", response, ts + took) });
         }
     }
     for m in &messages {

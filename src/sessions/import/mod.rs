@@ -181,6 +181,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             retitled += 1;
         }
         s.header.message_count = s.messages.len() as u64;
+        s.header.usage = crate::store::session::usage_of(&s.messages);
         imported += 1;
         if args.dry_run {
             return Ok(());

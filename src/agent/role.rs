@@ -1,0 +1,257 @@
+//! Roles: a named system prompt with the settings that go with it (a
+//! model, a context budget, an agent), chosen in one word (`chat --role
+//! commit`, `/role commit`). A role is a Markdown file, `NAME.md`, in the
+//! profile's `roles/` directory, else among the roles that come with
+//! hermes (beside the shipped agents, see `shipped`): an optional header
+//! of config.toml's lines between two `+++` lines, then the prompt.
+//!
+//! ```text
+//! +++
+//! description = "a commit message for the staged diff"
+//! model = "gpt-4o-mini"
+//! +++
+//! Write a git commit message for the diff you are given. ...
+//! ```
+//!
+//! Its settings reach the settings resolver as flags, named `--role
+//! NAME` (or `/role NAME`), so that where a value came from stays one
+//! answer (`Settings::get`).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::shipped;
+use crate::error::{Error, Result};
+use crate::settings::{self, file::parse_line};
+use crate::store::Store;
+use crate::store::trust;
+
+/// The keys a role's header may set: the prompt's own and those of
+/// config.toml that belong to a way of talking, not to the server or its key.
+pub(crate) const KEYS: [&str; 5] = ["description", "model", "context", "agent", "agent_input"];
+
+/// The largest role file read: a prompt, not a document.
+const MAX_ROLE_BYTES: u64 = 256 << 10;
+
+/// The line that opens and closes a role's header.
+const FENCE: &str = "+++";
+
+/// A role, read from its file.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Role {
+    pub(crate) name: String,
+    pub(crate) path: PathBuf,
+    /// One of those that come with hermes (none of the profile's has its name).
+    pub(crate) shipped: bool,
+    /// What it is for, in a line: its `description`, else the prompt's
+    /// first line.
+    pub(crate) description: String,
+    /// The settings of its header (key, value), in the file's order.
+    pub(crate) settings: Vec<(&'static str, String)>,
+    /// The system prompt; none when the file has only a header.
+    pub(crate) prompt: Option<String>,
+}
+
+impl Role {
+    /// Its settings and prompt as flags of the settings resolver, said to
+    /// come from `given` (`--role NAME`, `/role NAME`).
+    pub(crate) fn flags(&self, given: &str) -> Vec<(&'static str, String, String)> {
+        let prompt = self.prompt.iter().map(|p| ("system", p.clone()));
+        let settings = self.settings.iter().filter(|(key, _)| *key != "description").cloned();
+        settings.chain(prompt).map(|(key, value)| (key, value, given.to_string())).collect()
+    }
+
+    /// A setting of its header.
+    pub(crate) fn get(&self, key: &str) -> Option<&str> {
+        self.settings.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+/// The directories roles are looked for in, first first: the profile's,
+/// then those that come with hermes.
+fn dirs(store: &Store) -> Vec<(PathBuf, bool)> {
+    let own = std::iter::once((store.home().join("roles"), false));
+    // `bin/../share/hermes/roles` as the user reads it: `share/hermes/roles`.
+    let shipped =
+        shipped::data_dirs("roles").into_iter().map(|dir| (dir.canonicalize().unwrap_or(dir), true));
+    own.chain(shipped).collect()
+}
+
+/// Whether `name` can be a role's: one word of letters, digits, `.`, `_`
+/// and `-`, not starting with a dot, at most 64 characters.
+pub(crate) fn is_role_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+}
+
+/// Every role's name and file, the profile's over a shipped one of the
+/// same name, sorted by name.
+pub(crate) fn names(store: &Store) -> Vec<(String, PathBuf, bool)> {
+    let mut found: Vec<(String, PathBuf, bool)> = Vec::new();
+    for (dir, shipped) in dirs(store) {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let Some(name) = entry.file_name().to_str().and_then(|n| n.strip_suffix(".md")).map(String::from)
+            else {
+                continue;
+            };
+            if is_role_name(&name) && !found.iter().any(|(n, _, _)| *n == name) {
+                found.push((name, entry.path(), shipped));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The role called `name`: the profile's, else one that comes with hermes.
+/// One that is nowhere is an error with the nearest name, if one is near.
+pub(crate) fn find(store: &Store, name: &str) -> Result<Role> {
+    if is_role_name(name) {
+        for (dir, shipped) in dirs(store) {
+            let path = dir.join(format!("{name}.md"));
+            if let Some(role) = read(&path, name, shipped)? {
+                return Ok(role);
+            }
+        }
+    }
+    let known: Vec<String> = names(store).into_iter().map(|(n, _, _)| n).collect();
+    let did_you_mean = crate::text::nearest(name, known.iter().map(String::as_str))
+        .or_else(|| known.iter().find(|k| k.starts_with(name) && !name.is_empty()).map(String::as_str))
+        .map(str::to_string);
+    Err(Error::NoSuchRole { name: name.to_string(), did_you_mean, known })
+}
+
+/// The role in `path`, if there is such a file. It may name a command
+/// hermes runs (its agent): one that another user owns or can write is
+/// refused, as config.toml is, and so is its directory.
+pub(crate) fn read(path: &Path, name: &str, shipped: bool) -> Result<Option<Role>> {
+    if let Some(dir) = path.parent()
+        && let Err(problem) = trust::check_dir(dir, trust::Place::Home)
+    {
+        return Err(Error::Untrusted(problem.message()));
+    }
+    let mut file = match trust::open_config(path) {
+        Ok(None) => return Ok(None),
+        Ok(Some(Ok(file))) => file,
+        Ok(Some(Err(problem))) => return Err(Error::Untrusted(problem.message())),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let bad = |why: String| Error::NotAConfig { path: path.to_path_buf(), why };
+    let mut bytes = Vec::new();
+    file.by_ref().take(MAX_ROLE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_ROLE_BYTES {
+        return Err(bad(format!("a role larger than {} KiB", MAX_ROLE_BYTES >> 10)));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".into()))?;
+    parse(path, name, shipped, &text).map(Some)
+}
+
+/// A role file's text: its header (if it starts with a `+++` line) and
+/// its prompt.
+fn parse(path: &Path, name: &str, shipped: bool, text: &str) -> Result<Role> {
+    let text = text.trim_start_matches('\u{feff}');
+    let at_line = |line: usize, why: String| Error::ConfigSyntax { path: path.to_path_buf(), line, why };
+    let mut settings: Vec<(&'static str, String)> = Vec::new();
+    // Each line with where the text after it starts.
+    let mut lines = text.split_inclusive('\n').scan(0, |end, line| {
+        *end += line.len();
+        Some((line.trim_end(), *end))
+    });
+    let mut body = text;
+    if let Some((FENCE, _)) = lines.next() {
+        let mut number = 1;
+        body = loop {
+            number += 1;
+            let Some((line, end)) = lines.next() else {
+                return Err(at_line(
+                    1,
+                    format!("the header that opens with {FENCE} does not end with a {FENCE} line"),
+                ));
+            };
+            if line == FENCE {
+                break &text[end..];
+            }
+            let Some((key, value)) = parse_line(line).map_err(|why| at_line(number, why))? else {
+                continue;
+            };
+            let Some(key) = KEYS.iter().copied().find(|k| *k == key) else {
+                return Err(at_line(number, format!("a role sets only {}, not '{key}'", KEYS.join(", "))));
+            };
+            if settings.iter().any(|(k, _)| *k == key) {
+                return Err(at_line(number, format!("'{key}' is set twice")));
+            }
+            if key != "description" {
+                settings::check_value(key, &value).map_err(|why| at_line(number, why))?;
+            }
+            settings.push((key, value.trim().to_string()));
+        };
+    }
+    let prompt = Some(body.trim().to_string()).filter(|p| !p.is_empty());
+    let description = settings
+        .iter()
+        .find(|(k, _)| *k == "description")
+        .map(|(_, d)| d.clone())
+        .or_else(|| prompt.as_deref().and_then(|p| p.lines().next()).map(str::to_string))
+        .unwrap_or_default();
+    Ok(Role { name: name.to_string(), path: path.to_path_buf(), shipped, description, settings, prompt })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn role(text: &str) -> Result<Role> {
+        parse(Path::new("roles/x.md"), "x", false, text)
+    }
+
+    #[test]
+    fn a_header_of_settings_then_the_prompt() {
+        let r = role("+++\ndescription = \"a test\"\nmodel = \"m-1\" # small\n\ncontext = '24k'\n+++\n\nBe brief.\nVery.\n").unwrap();
+        assert_eq!(r.description, "a test");
+        assert_eq!(r.prompt.as_deref(), Some("Be brief.\nVery."));
+        assert_eq!(r.get("model"), Some("m-1"));
+        let flags = r.flags("--role x");
+        let keys: Vec<&str> = flags.iter().map(|(k, _, _)| *k).collect();
+        assert_eq!(keys, ["model", "context", "system"]);
+        assert!(flags.iter().all(|(_, _, given)| given == "--role x"));
+    }
+
+    #[test]
+    fn without_a_header_the_whole_file_is_the_prompt() {
+        let r = role("Explain the shell command.\n\n+++\n").unwrap();
+        assert_eq!(r.prompt.as_deref(), Some("Explain the shell command.\n\n+++"));
+        assert_eq!(r.description, "Explain the shell command.");
+        assert!(r.settings.is_empty());
+        let only_settings = role("+++\nmodel = \"m\"\n+++\n").unwrap();
+        assert_eq!((only_settings.prompt, only_settings.description.as_str()), (None, ""));
+    }
+
+    #[test]
+    fn mistakes_are_named_by_their_line() {
+        let why = |text: &str| match role(text) {
+            Err(Error::ConfigSyntax { line, why, .. }) => format!("{line}: {why}"),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            why("+++\nbase_url = \"http://x\"\n+++\nhi"),
+            "2: a role sets only description, model, context, agent, agent_input, not 'base_url'"
+        );
+        assert_eq!(why("+++\nmodel = \"a\"\nmodel = \"b\"\n+++\n"), "3: 'model' is set twice");
+        assert!(why("+++\n\ncontext = \"lots\"\n+++\n").starts_with("3: context must be"));
+        assert!(why("+++\nmodel = \"m\"\n").starts_with("1: the header that opens with +++ does not end"));
+        assert!(why("+++\nmodel = m\n+++\n").starts_with("2: the value of 'model' must be a quoted string"));
+    }
+
+    #[test]
+    fn role_names_are_one_plain_word() {
+        for name in ["commit", "shell-explain", "v2.review", "a_b"] {
+            assert!(is_role_name(name), "{name}");
+        }
+        for name in ["", ".hidden", "../x", "a b", "a/b", &"x".repeat(65)] {
+            assert!(!is_role_name(name), "{name}");
+        }
+    }
+}

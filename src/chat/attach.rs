@@ -1,0 +1,225 @@
+//! Files in a message (`chat -f FILE`, `/file FILE`): each text file read
+//! whole before anything is saved, and put into the message fenced and
+//! named, as Markdown shows code:
+//!
+//! ````text
+//! notes/todo.md:
+//! ```md
+//! ...
+//! ```
+//! ````
+//!
+//! A file that is not text (a NUL byte, or not UTF-8: an image, a PDF, a
+//! program) is refused, saying what it looks like; so are more files, or
+//! more text, than one message may hold.
+
+use std::ffi::OsStr;
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::store::session::MAX_MESSAGE_BYTES;
+
+/// The most files one message takes.
+pub(crate) const MAX_FILES: usize = 32;
+
+/// A text file, read.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Attached {
+    /// Its name as given (`notes/todo.md`), on one line.
+    pub(crate) name: String,
+    pub(crate) text: String,
+}
+
+impl Attached {
+    /// The file fenced and named, as the message holds it: a fence longer
+    /// than any run of backticks in it, the name's extension as its
+    /// language.
+    pub(crate) fn fenced(&self) -> String {
+        let longest = self.text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        let fence = "`".repeat((longest + 1).max(3));
+        let language = Path::new(&self.name).extension().and_then(OsStr::to_str).unwrap_or("");
+        let language = if language.chars().all(|c| c.is_ascii_alphanumeric()) { language } else { "" };
+        let text = self.text.trim_end_matches(['\n', '\r']);
+        format!("{}:\n{fence}{language}\n{text}\n{fence}", self.name)
+    }
+}
+
+/// Read `path` (`-f FILE`, `/file FILE`: `place` says which) as a file to
+/// put into a message: text, within the message's limit.
+pub(crate) fn read(path: &OsStr, place: &str) -> Result<Attached> {
+    let shown = Path::new(path).display().to_string();
+    let name = crate::text::printable(&shown, false).into_owned();
+    let fail = |why: String| Error::usage(format!("{place} {name}: {why}"));
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let near =
+                nearest_file(Path::new(path)).map(|n| format!(" (did you mean {n}?)")).unwrap_or_default();
+            return Err(fail(format!("no such file{near}")));
+        }
+        Err(e) => return Err(fail(format!("cannot read it: {}", crate::error::describe_io(&e)))),
+    };
+    let meta = file.metadata().map_err(|e| fail(crate::error::describe_io(&e)))?;
+    if meta.is_dir() {
+        return Err(fail("a directory; give its files one by one".into()));
+    }
+    let mut bytes = Vec::new();
+    let read = file.by_ref().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_end(&mut bytes);
+    read.map_err(|e| fail(format!("cannot read it: {}", crate::error::describe_io(&e))))?;
+    if bytes.len() > MAX_MESSAGE_BYTES {
+        return Err(Error::TooLarge(format!(
+            "{place} {name}: larger than a message may be ({} MiB); nothing was saved",
+            MAX_MESSAGE_BYTES >> 20
+        )));
+    }
+    if let Some(kind) = not_text(&bytes) {
+        return Err(fail(format!(
+            "not a text file ({kind}); a message holds text files only, nothing was saved"
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))?;
+    Ok(Attached { name, text })
+}
+
+/// What a file that is not text looks like: a kind of image or document
+/// hermes knows by its first bytes, else where the first byte that no
+/// text has is; None for UTF-8 text without a NUL.
+fn not_text(bytes: &[u8]) -> Option<String> {
+    const KNOWN: [(&[u8], &str); 6] = [
+        (b"\x89PNG", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF8", "a GIF image"),
+        (b"%PDF", "a PDF document"),
+        (b"\x7fELF", "a program"),
+        (b"PK\x03\x04", "a zip archive"),
+    ];
+    if let Some((_, kind)) = KNOWN.iter().find(|(magic, _)| bytes.starts_with(magic)) {
+        return Some(kind.to_string());
+    }
+    if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WEBP") {
+        return Some("a WebP image".into());
+    }
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        return Some(format!("binary: a NUL byte at offset {at}"));
+    }
+    std::str::from_utf8(bytes)
+        .err()
+        .map(|e| format!("not UTF-8: byte {} at offset {}", bytes[e.valid_up_to()], e.valid_up_to()))
+}
+
+/// The name in `path`'s directory nearest to the one missing there, as
+/// it would be given (`notes/todo.md`).
+fn nearest_file(path: &Path) -> Option<String> {
+    let wanted = path.file_name()?.to_str()?;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let names: Vec<String> = std::fs::read_dir(dir.unwrap_or(Path::new(".")))
+        .ok()?
+        .flatten()
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    let near = crate::text::nearest(wanted, names.iter().map(String::as_str))?;
+    Some(match dir {
+        Some(dir) => dir.join(near).display().to_string(),
+        None => near.to_string(),
+    })
+}
+
+impl super::Chat<'_> {
+    /// `/file FILE`: put FILE into the next message; `/file`: say which
+    /// files go with it.
+    pub(super) fn file_command(&self, state: &mut super::state::Interactive, path: &str) -> Result<()> {
+        if !path.is_empty() {
+            if state.attached.len() >= MAX_FILES {
+                return Err(Error::usage(format!(
+                    "the next message has {MAX_FILES} files already, as many as it takes"
+                )));
+            }
+            let path = super::slash::home_relative(path);
+            state.attached.push(read(OsStr::new(&path), "/file")?);
+        }
+        self.say_attached(state);
+        Ok(())
+    }
+
+    /// Which files go with the next message, if any.
+    pub(super) fn say_attached(&self, state: &super::state::Interactive) {
+        match state.attached.as_slice() {
+            [] => crate::output::say!("No files attached: /file FILE puts one into the next message."),
+            files => {
+                let names: Vec<String> = files
+                    .iter()
+                    .map(|f| {
+                        format!("{} ({})", f.name, crate::text::counted(f.text.chars().count(), "character"))
+                    })
+                    .collect();
+                crate::output::say!("Attached to the next message: {}.", names.join(", "));
+            }
+        }
+    }
+}
+
+/// What titles a new session whose first message holds `files` (and
+/// `typed`, typed with them): the text typed, else the first file's name;
+/// none without files (the message's first line titles it).
+pub(crate) fn title_hint(files: &[Attached], typed: &str) -> Option<String> {
+    let first = files.first()?;
+    Some(if typed.trim().is_empty() { first.name.clone() } else { typed.to_string() })
+}
+
+/// A message made of pieces, each kept apart from the next by a blank
+/// line, blank pieces left out: what came on stdin, the files, the text.
+pub(crate) fn compose(before: &str, files: &[Attached], after: &str) -> Result<String> {
+    if files.len() > MAX_FILES {
+        return Err(Error::usage(format!(
+            "{} files in one message; it takes at most {MAX_FILES}",
+            files.len()
+        )));
+    }
+    let fenced = files.iter().map(Attached::fenced);
+    let pieces = std::iter::once(before.trim_end_matches(['\n', '\r']).to_string()).chain(fenced);
+    let pieces = pieces.chain(std::iter::once(after.to_string()));
+    let text = pieces.filter(|p| !p.trim().is_empty()).collect::<Vec<_>>().join("\n\n");
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err(Error::TooLarge(format!(
+            "the message with its files is larger than {} MiB; nothing was saved",
+            MAX_MESSAGE_BYTES >> 20
+        )));
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_fenced_and_named_with_a_fence_longer_than_its_backticks() {
+        let a = Attached { name: "src/x.rs".into(), text: "fn main() {}\n".into() };
+        assert_eq!(a.fenced(), "src/x.rs:\n```rs\nfn main() {}\n```");
+        let b = Attached { name: "README".into(), text: "a ```` b\n".into() };
+        assert_eq!(b.fenced(), "README:\n`````\na ```` b\n`````");
+        let c = Attached { name: "odd.t-x".into(), text: "x".into() };
+        assert_eq!(c.fenced(), "odd.t-x:\n```\nx\n```");
+    }
+
+    #[test]
+    fn what_is_not_text_is_said_by_what_it_looks_like() {
+        assert_eq!(not_text(b"\x89PNG\r\n\x1a\n\0\0").as_deref(), Some("a PNG image"));
+        assert_eq!(not_text(b"RIFF\0\0\0\0WEBPVP8 ").as_deref(), Some("a WebP image"));
+        assert_eq!(not_text(b"ab\0c").as_deref(), Some("binary: a NUL byte at offset 2"));
+        assert_eq!(not_text(b"caf\xe9").as_deref(), Some("not UTF-8: byte 233 at offset 3"));
+        assert_eq!(not_text("café\n".as_bytes()), None);
+    }
+
+    #[test]
+    fn pieces_are_kept_apart_by_a_blank_line_and_blank_ones_left_out() {
+        let f = [Attached { name: "a".into(), text: "x\n".into() }];
+        assert_eq!(compose("log\n", &f, "why?").unwrap(), "log\n\na:\n```\nx\n```\n\nwhy?");
+        assert_eq!(compose("", &f, "").unwrap(), "a:\n```\nx\n```");
+        assert_eq!(compose("", &[], "q").unwrap(), "q");
+        let many: Vec<Attached> =
+            (0..=MAX_FILES).map(|_| Attached { name: "a".into(), text: "x".into() }).collect();
+        assert!(compose("", &many, "").is_err());
+    }
+}

@@ -1,0 +1,93 @@
+//! `hermes models`: the models the configured server offers, asked of the
+//! agent (see `agent::models`), one a line, and kept for `/model` Tab and
+//! the shell's completion of `-m`.
+
+use std::time::Duration;
+
+use nanoserde::SerJson;
+
+use crate::agent::{self, Agent, models};
+use crate::args::{Access, Kind, Run, Spec, Value, flag, option};
+use crate::error::{EXIT_NOT_FOUND, Error, Result};
+use crate::output::Out;
+use crate::store::Store;
+
+pub(crate) struct Args {
+    json: bool,
+    cached: bool,
+    timeout: u64,
+}
+
+pub(crate) const SPEC: Spec<Args> = Spec {
+    path: "models",
+    alias: None,
+    summary: "the models the configured server offers, asked of the agent",
+    about: "\
+Ask the configured agent for the models its server offers and print them,
+one a line, sorted. The agent is run with $HERMES_REQUEST set to 'models'
+and nothing on its stdin; those that come with hermes ask the server
+(openai-compatible: GET $OPENAI_BASE_URL/models) or their own tool. The
+list is kept in the profile for an hour, for /model Tab in a chat and the
+shell's completion of -m. A failure is exit 3, with what the agent said.
+
+{options}
+",
+    options: &[
+        flag("", "--json", "the same as a JSON array").sets(|a| a.json = true),
+        flag(
+            "",
+            "--cached",
+            "the list kept from the last time, without asking the agent (exit 1 when there is none)",
+        )
+        .sets(|a| a.cached = true),
+        option(
+            "",
+            "--timeout",
+            Value::new("SECONDS", Kind::Number),
+            "how long the agent may take (default 30)",
+        )
+        .takes(|a, v| {
+            a.timeout = v.positive()? as u64;
+            Ok(())
+        }),
+    ],
+    args: &[],
+    start: || Args { json: false, cached: false, timeout: 30 },
+    finish: Ok,
+    stray: None,
+};
+
+impl Run<Store> for Args {
+    fn run(self, store: &Store) -> Result<()> {
+        let settings = agent::resolve_settings(store, Vec::new())?;
+        let no_agent = || {
+            Error::Agent(
+                "no agent configured to ask: run 'hermes config set base_url URL' (an OpenAI-compatible server), or 'hermes config set agent CMD'".into(),
+            )
+        };
+        let agent: Agent = Agent::from_settings(&settings)?.ok_or_else(no_agent)?;
+        let names = if self.cached {
+            let (names, _) = models::cached(store, &agent).ok_or(Error::Silent(EXIT_NOT_FOUND))?;
+            names
+        } else {
+            crate::sys::catch_interrupts();
+            let names = agent.list_models(Duration::from_secs(self.timeout), false)?;
+            models::keep(store, &agent, &names);
+            names
+        };
+        let mut out = Out::new();
+        if self.json {
+            out.data(&names.serialize_json())?;
+            out.write_own("\n")?;
+        } else {
+            for name in &names {
+                out.data(name)?;
+                out.write_own("\n")?;
+            }
+        }
+        out.flush()
+    }
+    fn access(&self) -> Access {
+        Access::RunsAgent
+    }
+}
