@@ -67,7 +67,7 @@ Answer in one line." &&
 	grep "^commit	.*	$HERMES_HOME/roles/commit.md$" out
 '
 
-test_expect_success 'chat --role: its prompt is the first message, its model is sent, the session records the role' '
+test_expect_success 'chat --role: its prompt is the first message (its time not after the message'"'"'s), its model is sent, the session records the role' '
 	role terse "+++
 model = \"m-small\"
 +++
@@ -84,6 +84,9 @@ Answer in one line." &&
 	id=$(sed -n "s/^session_id: //p" err) &&
 	header_of "$id" "[v[\"role\"], v[\"model\"], v[\"title\"]]" >actual &&
 	printf "terse\nm-small\nwhy is the sky blue\n" >expect &&
+	test_cmp expect actual &&
+	header_of "$id" "[m[\"ts\"] for m in v[\"messages\"]] == sorted(m[\"ts\"] for m in v[\"messages\"])" >actual &&
+	echo true >expect &&
 	test_cmp expect actual &&
 	hermes sessions list --json | json_get - "v[0][\"role\"]" >actual &&
 	echo terse >expect &&

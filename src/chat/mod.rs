@@ -433,7 +433,10 @@ impl Chat<'_> {
         self.note_model(&mut header);
         // The system prompt goes first, noted last: the first user message
         // still titles the session.
-        let system = self.system.borrow().clone().map(|text| Message::new("system", text, created));
+        // Dated no later than the message it comes before (made before
+        // the session was), so that the file's times run in order.
+        let first = messages.first().map_or(created, |m| m.ts.min(created));
+        let system = self.system.borrow().clone().map(|text| Message::new("system", text, first));
         if let Some(system) = &system {
             header.note_message(system);
         }
