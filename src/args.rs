@@ -485,7 +485,9 @@ pub(crate) fn parse<A>(spec: &Spec<A>, parser: &mut lexopt::Parser) -> Result<A>
         Step::Word(at, word) => (spec.args[at].set)(&mut args, word),
         Step::Stray(word) => Err(match spec.stray {
             Some(stray) => stray(&args, &word),
-            None => Error::usage(format!("{}: unexpected argument '{word}'; quote names with spaces", spec.path)),
+            None => {
+                Error::usage(format!("{}: unexpected argument '{word}'; quote names with spaces", spec.path))
+            }
         }),
     })?;
     (spec.finish)(args)
@@ -546,7 +548,9 @@ fn read(shape: &Shape, parser: &mut lexopt::Parser, apply: &mut dyn FnMut(Step) 
         apply(Step::Option(at, Given { what: flag.long, value }))?;
     }
     words.finish(shape)?;
-    if let Some(flag) = shape.flags.iter().zip(&given).find(|(f, given)| f.required && !**given).map(|(f, _)| f) {
+    if let Some(flag) =
+        shape.flags.iter().zip(&given).find(|(f, given)| f.required && !**given).map(|(f, _)| f)
+    {
         let value = flag.value.map(|v| format!(" {}", v.name)).unwrap_or_default();
         return Err(Error::usage(format!(
             "{}: {}{value} is required; see 'hermes {} --help'",
@@ -568,7 +572,9 @@ fn check_once(shape: &Shape, given: &[bool], at: usize) -> Result<()> {
         .zip(given)
         .find(|(f, given)| **given && flag.group != 0 && f.group == flag.group && f.long != flag.long);
     match rival {
-        Some((other, _)) => Err(Error::usage(format!("{} and {}: one of them, once", other.named(), flag.named()))),
+        Some((other, _)) => {
+            Err(Error::usage(format!("{} and {}: one of them, once", other.named(), flag.named())))
+        }
         None => Ok(()),
     }
 }
@@ -595,7 +601,12 @@ struct Words {
 }
 
 impl Words {
-    fn take(&mut self, shape: &Shape, word: OsString, apply: &mut dyn FnMut(Step) -> Result<()>) -> Result<()> {
+    fn take(
+        &mut self,
+        shape: &Shape,
+        word: OsString,
+        apply: &mut dyn FnMut(Step) -> Result<()>,
+    ) -> Result<()> {
         let Some(arg) = shape.args.get(self.next) else {
             return apply(Step::Stray(word.to_string_lossy().into_owned()));
         };

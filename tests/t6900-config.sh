@@ -301,6 +301,22 @@ test_expect_success 'OPENAI_BASE_URL with a password: refused by hermes and by t
 	! test -e curl-argv
 '
 
+test_expect_success 'OPENAI_BASE_URL with a password is another program'"'"'s when a shipped agent that asks no such server is chosen: neither shown nor refused' '
+	OPENAI_BASE_URL=http://user:pw-secret@127.0.0.1:9/v1 && export OPENAI_BASE_URL &&
+	for agent in llm ollama
+	do
+		hermes config set agent $agent &&
+		hermes config list >out 2>err &&
+		! grep "^base_url" out &&
+		test_must_be_empty err &&
+		test_expect_code 1 hermes config get base_url >out 2>err || return 1
+	done &&
+	hermes config unset agent &&
+	test_expect_code 2 hermes chat --agent openai-compatible -q hi 2>err &&
+	grep "^hermes: \$OPENAI_BASE_URL: base_url holds a user name or password" err &&
+	! grep -r "pw-secret" err out "$HERMES_HOME"
+'
+
 test_expect_success SERVER 'config check: ok against a working server' '
 	hermes config set agent openai-compatible &&
 	hermes config set base_url "$BASE_URL" &&

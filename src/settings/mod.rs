@@ -139,6 +139,9 @@ impl AgentInput {
 /// agent that talks to such a server.
 pub(crate) const SERVER_AGENT: &str = "openai-compatible";
 
+/// The shipped agents that talk to no OpenAI-compatible server.
+const SERVERLESS: [&str; 2] = ["llm", "ollama"];
+
 /// The server `SERVER_AGENT` asks when none is set (ollama's).
 pub(crate) const DEFAULT_SERVER: &str = "http://127.0.0.1:11434/v1";
 
@@ -207,9 +210,15 @@ pub(crate) const TABLE: &[Setting] = &[
             }
         },
         find: |s, found| {
-            s.file("base_url").or_else(|| Sources::env("OPENAI_BASE_URL")).or_else(|| {
-                // Only the agent that talks to such a server has one.
-                let agent = found.get("agent").map(str::trim);
+            // The environment's is another program's when the agent is a
+            // shipped one that asks no such server (llm, ollama): neither
+            // shown nor checked then. A script of the user's may read it.
+            let agent = found.get("agent").map(str::trim);
+            let serverless =
+                agent.is_some_and(|a| a.rsplit('/').next().is_some_and(|a| SERVERLESS.contains(&a)));
+            let env = || Sources::env("OPENAI_BASE_URL").filter(|_| !serverless);
+            s.file("base_url").or_else(env).or_else(|| {
+                // Only the agent that talks to such a server has a default.
                 (agent == Some(SERVER_AGENT)).then(|| {
                     (DEFAULT_SERVER.to_string(), Origin::Default(Some(format!(" of {SERVER_AGENT}"))))
                 })

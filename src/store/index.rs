@@ -189,7 +189,10 @@ fn line(id: &str, stamp: Stamp, h: &Header, m: &Measure) -> String {
         escape(&h.preview),
         escape(h.model.as_deref().unwrap_or("")),
         escape(h.role.as_deref().unwrap_or("")),
-        h.usage.map_or(String::new(), |u| format!("{},{},{}", u.prompt_tokens, u.completion_tokens, u.total_tokens)),
+        h.usage.map_or(String::new(), |u| format!(
+            "{},{},{}",
+            u.prompt_tokens, u.completion_tokens, u.total_tokens
+        )),
     );
     let sum = checksum(&line);
     format!("{line}\t{sum:016x}")
