@@ -254,7 +254,8 @@ static-x86_64 static-aarch64 static-s390x static-i686:
 # The test suite against a binary of another CPU: tests/lib.sh runs
 # $(HERMES_BIN), and many tests run plain `hermes` from its directory, so
 # that directory holds a script named hermes that runs the binary under
-# qemu-user. HERMES_TEST_EMULATED tells the few tests that cannot work
+# qemu-user, named by its full path (tests run hermes with PATH=/nonexistent
+# to hide curl, which must not hide the emulator). HERMES_TEST_EMULATED tells the few tests that cannot work
 # under emulation to skip, each saying why; HERMES_TEST_EMULATED_BINARY
 # names the binary itself, for the tests that install hermes and run it
 # from there (tests/lib.sh's emulated_install).
@@ -264,7 +265,8 @@ check-aarch64: static-aarch64
 check-s390x: static-s390x
 check-aarch64 check-s390x:
 	mkdir -p "$(QEMU_DIR)-$(QEMU_ARCH)"
-	printf '#!/bin/sh\nexec qemu-%s-static "%s" "$$@"\n' "$(QEMU_ARCH)" \
+	qemu=$$(command -v qemu-$(QEMU_ARCH)-static) && \
+	printf '#!/bin/sh\nexec "%s" "%s" "$$@"\n' "$$qemu" \
 		"$(CURDIR)/target/static-$(QEMU_ARCH)/hermes" >"$(QEMU_DIR)-$(QEMU_ARCH)/hermes.new"
 	chmod 755 "$(QEMU_DIR)-$(QEMU_ARCH)/hermes.new"
 	mv -f "$(QEMU_DIR)-$(QEMU_ARCH)/hermes.new" "$(QEMU_DIR)-$(QEMU_ARCH)/hermes"

@@ -221,7 +221,8 @@ test_native() {
 emulated_install() {
 	if test -n "${HERMES_TEST_EMULATED:-}"; then
 		cp "$HERMES_TEST_EMULATED_BINARY" "$1/hermes.$HERMES_TEST_EMULATED" &&
-		printf '#!/bin/sh\nexec qemu-%s-static "%s" "$@"\n' "$HERMES_TEST_EMULATED" \
+		printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' \
+			"$(command -v "qemu-$HERMES_TEST_EMULATED-static")" \
 			"$1/hermes.$HERMES_TEST_EMULATED" >"$1/hermes"
 	fi
 }

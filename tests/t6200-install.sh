@@ -79,6 +79,7 @@ test_expect_success 'the installed files are the binary, its completions, the pa
 	for role in commit explain shell; do
 		cmp "$ROOT/contrib/roles/$role.md" "$pkg/usr/local/share/hermes/roles/$role.md" || return 1
 	done &&
+	emulated_install "$pkg/usr/local/bin" &&
 	HERMES_HOME=$TRASH/home "$pkg/usr/local/bin/hermes" roles >roles &&
 	cut -f1,4 roles >actual &&
 	cat >expect <<-EOF &&

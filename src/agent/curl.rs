@@ -118,6 +118,14 @@ pub(crate) fn judge(url: &str, status: ExitStatus, stderr: &[u8]) -> ExitStatus 
             say(&format!("{ME}: {url} answered HTTP {http}{hint}"));
             1
         }
+        // Where the spawn cannot tell a missing program (a vfork emulated
+        // as fork, as under qemu-user) the child exits 127 saying nothing;
+        // curl itself never exits 127, and a loader that cannot load it
+        // says why.
+        127 if result.is_empty() => {
+            say(&format!("{ME}: curl is not installed"));
+            code
+        }
         126 | 127 => {
             if !result.is_empty() {
                 say(result);
