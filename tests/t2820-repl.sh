@@ -157,6 +157,48 @@ test_expect_success TMUX 'no news of its own changes: /system and /compact after
 	keys C-d && hermes_exited 0
 '
 
+# A new session's system prompt (-s, a role's, config.toml's, /system
+# before the first message) is written with that message: this chat's own.
+test_expect_success TMUX 'no news of a new session'"'"'s own system prompt: -s, --role, /system after /new' '
+	agent answer.sh "cat >/dev/null; echo the answer" &&
+	mkdir -p "$HERMES_HOME/roles" &&
+	printf "%s\n" "You review code." >"$HERMES_HOME/roles/review.md" &&
+	start_pane &&
+	start_hermes "chat -s \"be brief\" --agent $TRASH/answer.sh" &&
+	wait_until ready "new session>" &&
+	typed "hello" && keys Enter &&
+	wait_until on_screen -x "the answer" &&
+	wait_until ready "hello>" &&
+	typed "again" && keys Enter &&
+	wait_until screen_count "^the answer" 2 &&
+	wait_until ready "hello>" &&
+	typed "/new" && keys Enter &&
+	wait_until ready "new session>" &&
+	typed "/system be terse" && keys Enter &&
+	wait_until on_screen -x "The new session will start with this system prompt." &&
+	typed "next" && keys Enter &&
+	wait_until screen_count "^the answer" 3 &&
+	wait_until ready "next>" &&
+	typed "more" && keys Enter &&
+	wait_until screen_count "^the answer" 4 &&
+	wait_until ready "next>" &&
+	keys C-d && hermes_exited 0 && rm hermes.rc &&
+	start_hermes "chat --role review --agent $TRASH/answer.sh" &&
+	wait_until ready "new session>" &&
+	typed "patch" && keys Enter &&
+	wait_until screen_count "^the answer" 5 &&
+	wait_until ready "patch>" &&
+	typed "and more" && keys Enter &&
+	wait_until screen_count "^the answer" 6 &&
+	wait_until ready "patch>" &&
+	! on_screen "from another terminal" &&
+	printf "%s\n" "system: be brief" "user: hello" "assistant: the answer" "user: again" "assistant: the answer" >expect &&
+	messages "$(session_id_by_title hello)" >actual && test_cmp expect actual &&
+	messages "$(session_id_by_title next)" | head -n 1 >actual &&
+	echo "system: be terse" >expect && test_cmp expect actual &&
+	keys C-d && hermes_exited 0
+'
+
 test_expect_success TMUX 'a failed send is joined only by this chat: another terminal'"'"'s message in between is shown as news and never rewritten' '
 	agent fail.sh "echo down >&2; exit 7" &&
 	start_pane &&

@@ -445,6 +445,10 @@ impl Chat<'_> {
         }
         let all: Vec<Message> = system.into_iter().chain(messages.iter().cloned()).collect();
         store.create(&header, &all)?;
+        // The system prompt is this chat's own: never news from elsewhere.
+        if let Some(system) = all.first().filter(|m| m.role == "system") {
+            self.saved_here.borrow_mut().push(state::Mark::of(system));
+        }
         self.created.set(true);
         Ok(header)
     }
