@@ -424,7 +424,7 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
-        names.sort_unstable();
+        crate::order::sort(&mut names);
         names
     }
 

@@ -17,6 +17,7 @@ mod config;
 mod error;
 mod fsio;
 mod hash;
+mod order;
 mod output;
 mod resolve;
 mod sessions;

@@ -362,7 +362,9 @@ fn short_id_candidates(store: &Store, name: &str) -> Result<Vec<Header>> {
 /// so the user can choose.
 fn ambiguous_id(name: &str, fitting: Vec<Header>) -> Error {
     let mut fitting = fitting;
-    fitting.sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
+    crate::order::sort_by(&mut fitting, |a, b| {
+        b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id))
+    });
     Error::AmbiguousId {
         name: name.to_string(),
         candidates: fitting.into_iter().map(|h| (h.id, h.title, h.updated_at)).collect(),

@@ -88,7 +88,7 @@ fn parse(out: &[u8]) -> std::result::Result<Vec<String>, Unreadable> {
         text.lines().filter_map(|line| line.split_whitespace().next()).map(str::to_string).collect()
     };
     names.retain(|name| clean_model(name).as_deref() == Ok(name.as_str()));
-    names.sort();
+    crate::order::sort(&mut names);
     names.dedup();
     Ok(names)
 }

@@ -102,7 +102,7 @@ pub(crate) fn names(store: &Store) -> Vec<(String, PathBuf, bool)> {
             }
         }
     }
-    found.sort();
+    crate::order::sort(&mut found);
     found
 }
 

@@ -73,7 +73,7 @@ pub(crate) fn names() -> Vec<String> {
         .filter(|entry| is_executable(&entry.path()))
         .filter_map(|entry| entry.file_name().into_string().ok())
         .collect();
-    names.sort();
+    crate::order::sort(&mut names);
     names.dedup();
     names
 }

@@ -317,7 +317,7 @@ fn titles_starting(chat: &Chat<'_>, partial: &str) -> Vec<String> {
             titles.push((h.updated_at, h.title));
         }
     });
-    titles.sort_by(|a, b| b.0.total_cmp(&a.0));
+    crate::order::sort_by(&mut titles, |a, b| b.0.total_cmp(&a.0));
     let as_typed =
         |title: String| if title.contains(['\'', '"', '\\']) { words::quoted(&title) } else { title };
     titles.into_iter().map(|(_, title)| as_typed(title)).collect()
@@ -346,7 +346,7 @@ fn file_names(partial: &str) -> Vec<String> {
             Some(words::quoted(&format!("{shown_dir}{name}{slash}")))
         })
         .collect();
-    names.sort();
+    crate::order::sort(&mut names);
     names
 }
 

@@ -206,12 +206,12 @@ mod tests {
             let mut verbs: Vec<&str> =
                 node.verbs().iter().flat_map(|v| [Some(v.name()), v.alias()]).flatten().collect();
             let count = verbs.len();
-            verbs.sort_unstable();
+            crate::order::sort(&mut verbs);
             verbs.dedup();
             assert_eq!(verbs.len(), count, "{}", node.name());
         }
         let count = names.len();
-        names.sort_unstable();
+        crate::order::sort(&mut names);
         names.dedup();
         assert_eq!(names.len(), count);
     }

@@ -172,7 +172,7 @@ fn completing(store: &Store, word: &str) -> Result<()> {
                     found.push((h.updated_at, h.title, h.id));
                 }
             })?;
-            found.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.2.cmp(&a.2)));
+            crate::order::sort_by(&mut found, |a, b| b.0.total_cmp(&a.0).then_with(|| b.2.cmp(&a.2)));
             found
         }
     };
@@ -202,7 +202,7 @@ fn list_in_pages(
     printer.current =
         scan_listed(store, terminal, filter, |h| ranked.push((h.activity(now), session::id_key(&h.id))))?;
     let total = ranked.len();
-    ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
+    crate::order::sort_by(&mut ranked, |a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
     ranked.truncate(limit);
     if total == 0 && printer.json {
         printer.begin()?;
@@ -214,7 +214,7 @@ fn list_in_pages(
             page.iter().enumerate().map(|(i, (_, id))| (*id, i)).collect();
         let mut slots: Vec<Option<Header>> = vec![None; page.len()];
         let mut ids: Vec<[u8; 22]> = page.iter().map(|(_, id)| *id).collect();
-        ids.sort_unstable();
+        crate::order::sort(&mut ids);
         store.scan_ids(&ids, |entry| {
             if let Ok(h) = entry.header
                 && let Some(&i) = slot_of.get(&session::id_key(&h.id))

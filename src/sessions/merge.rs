@@ -196,7 +196,7 @@ fn merge_titled(store: &Store, title: &str, dry_run: bool, yes: bool) -> Result<
         crate::output::note!("only one session is titled '{}'; nothing to merge", printable(title, false));
         return Ok(());
     }
-    sessions.sort_unstable_by(|a, b| a.created_at.total_cmp(&b.created_at).then(a.id.cmp(&b.id)));
+    crate::order::sort_by(&mut sessions, |a, b| a.created_at.total_cmp(&b.created_at).then(a.id.cmp(&b.id)));
     let into = sessions.remove(0);
     if !dry_run && !yes {
         let question = format!(

@@ -99,7 +99,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let mut temps: Vec<PathBuf> = unheld_temporaries(store, dry_run)?;
     let crumbs = doomed_breadcrumbs(store, &sessions);
     // Directory order is arbitrary; a listing people read (and diff) is sorted.
-    temps.sort_unstable();
+    crate::order::sort(&mut temps);
     if dry_run {
         return show_dry_run(&sessions, &temps, &crumbs);
     }
@@ -152,7 +152,7 @@ fn inactive_sessions(
         Ok(_) => {}
         Err(ref why) => output::warn_not_a_session_file(&entry.path(), why, "left in place"),
     })?;
-    sessions.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    crate::order::sort_by(&mut sessions, |a, b| a.id.cmp(&b.id));
     Ok(sessions)
 }
 
@@ -261,7 +261,7 @@ fn doomed_breadcrumbs(store: &Store, pruned: &[Header]) -> Vec<(PathBuf, Crumb)>
         }
     }
     doomed.extend(stale.into_iter().map(|p| (p, Crumb::Stale)));
-    doomed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    crate::order::sort_by(&mut doomed, |a, b| a.0.cmp(&b.0));
     doomed
 }
 

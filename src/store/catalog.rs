@@ -441,8 +441,9 @@ impl Builder {
 
     /// Write the catalog (a cache: no fsync) under `generation`.
     pub(crate) fn write(mut self, path: &Path, generation: u64) -> io::Result<()> {
-        self.items
-            .sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
+        crate::order::sort_by(&mut self.items, |a, b| {
+            b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id))
+        });
         let sessions = self.items.len() as u64;
         let buckets = (sessions / 8).next_power_of_two().max(64);
         let dir = path.parent().unwrap_or(Path::new("."));
@@ -467,7 +468,7 @@ impl Builder {
             // What is left to write needs only the postings.
             self.items = Vec::new();
             self.text = String::new();
-            postings.sort_unstable();
+            crate::order::sort(&mut postings);
             let raw_of = |slice: &[(u32, u32)]| -> Vec<u8> {
                 slice.iter().flat_map(|&(_, off)| (off as u64).to_le_bytes()).collect()
             };
@@ -556,7 +557,7 @@ mod tests {
         assert_eq!((c.generation, c.sessions), (42, 1000));
         assert_eq!(c.titled("t\t5").unwrap(), vec![session::id_key("20260101_000000_000005")]);
         let mut twice = c.titled("twice").unwrap();
-        twice.sort_unstable();
+        crate::order::sort(&mut twice);
         assert_eq!(twice.len(), 2);
         assert!(c.titled("nobody").unwrap().is_empty());
         let first: Vec<Entry> = c.entries().unwrap().take(2).map(Option::unwrap).collect();

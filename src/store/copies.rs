@@ -31,7 +31,7 @@ impl Store {
                 copies.push(merge::ConflictCopy { path: entry.path(), id: id.to_string() });
             }
         }
-        copies.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        crate::order::sort_by(&mut copies, |a, b| a.path.cmp(&b.path));
         Ok(copies)
     }
 

@@ -77,7 +77,7 @@ pub(crate) fn union(ours: &Session, theirs: &Session) -> Merged {
             added += 1;
         }
     }
-    messages.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+    crate::order::sort_by(&mut messages, |a, b| a.ts.total_cmp(&b.ts));
     let (o, t) = (&ours.header, &theirs.header);
     let mut header = Header::new(o.id.clone(), o.cwd.clone(), o.created_at.min(t.created_at));
     header.format = o.format;

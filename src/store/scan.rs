@@ -71,7 +71,7 @@ impl Store {
             }
         }
         self.copies_seen.set(copies);
-        ids.sort_unstable();
+        crate::order::sort(&mut ids);
         Ok(ids)
     }
 
@@ -191,10 +191,12 @@ impl Store {
                 title: header.title,
             });
         }
-        moved.sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
+        crate::order::sort_by(&mut moved, |a, b| {
+            b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id))
+        });
         // Looked up once per catalog line: sorted, not scanned.
         let mut journaled = state.journal.clone();
-        journaled.sort_unstable();
+        crate::order::sort(&mut journaled);
         let mut moved = moved.into_iter().peekable();
         for entry in catalog.entries()? {
             let entry = entry?;
@@ -236,7 +238,9 @@ impl Store {
         for entry in found.iter_mut().filter(|e| state.journal.contains(&e.id)) {
             entry.updated_at = self.header(entry.id()).ok()??.updated_at;
         }
-        found.sort_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
+        crate::order::sort_by(&mut found, |a, b| {
+            b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id))
+        });
         Some(found)
     }
 

@@ -252,10 +252,10 @@ pub(crate) fn search(
         let mut candidates = candidates_in(store.sessions_dir(), &ids, pattern);
         // Newest first by the time the raw header gives, so that a word
         // found in every file needs only the newest few decoded.
-        candidates.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
+        crate::order::sort_by(&mut candidates, |a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
         take_hits(store, &candidates, pattern, limit, &mut found, &mut skipped);
     }
-    found.hits.sort_unstable_by(|a, b| {
+    crate::order::sort_by(&mut found.hits, |a, b| {
         b.header.updated_at.total_cmp(&a.header.updated_at).then_with(|| b.header.id.cmp(&a.header.id))
     });
     Ok(found)

@@ -222,11 +222,9 @@ pub(crate) fn newest_first(a: &Header, b: &Header, now: f64) -> std::cmp::Orderi
     b.activity(now).total_cmp(&a.activity(now)).then_with(|| b.id.cmp(&a.id))
 }
 
-/// Sort headers in a listing's order. The one place that sorts headers so:
-/// each sort call with its own closure is its own copy of the sort (some
-/// 3 KB of code each).
+/// Sort headers in a listing's order.
 pub(crate) fn sort_newest_first(headers: &mut [Header], now: f64) {
-    headers.sort_unstable_by(|a, b| newest_first(a, b, now));
+    crate::order::sort_by(headers, |a, b| newest_first(a, b, now));
 }
 
 /// A model's name as typed (`-m`, `/model`, `config set model`, config.toml,

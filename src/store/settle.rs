@@ -71,7 +71,7 @@ impl Settling {
         }
         let Ok(lock) = store.lock_file() else { return };
         let Ok(_guard) = lock.catalog() else { return };
-        self.written.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        crate::order::sort_by(&mut self.written, |a, b| a.0.cmp(&b.0));
         let keys: Vec<[u8; 22]> = self.written.iter().map(|(id, ..)| session::id_key(id)).collect();
         let Some(stamps) = stamps_of(store, &keys) else { return };
         let entries: Vec<(String, Stamp, Header, Measure)> = self
@@ -109,10 +109,10 @@ fn stamps_of(store: &Store, keys: &[[u8; 22]]) -> Option<Vec<Option<Stamp>>> {
 /// and no other, and stayed so while it was looked at.
 fn as_seen(store: &Store, mut before: Vec<([u8; 22], Stamp)>, keys: &[[u8; 22]]) -> Option<DirStamp> {
     let dir = DirStamp::of(&store.sessions_dir)?;
-    before.sort_unstable_by_key(|(key, _)| *key);
+    crate::order::sort_by_key(&mut before, |(key, _)| *key);
     let old: Vec<[u8; 22]> = before.iter().map(|(key, _)| *key).collect();
     let mut expected: Vec<[u8; 22]> = old.iter().chain(keys).copied().collect();
-    expected.sort_unstable();
+    crate::order::sort(&mut expected);
     if store.session_ids().ok()? != expected {
         return None;
     }

@@ -173,8 +173,9 @@ impl Picker<'_> {
                     });
                 }
             })?;
-            self.entries
-                .sort_unstable_by(|a, b| b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id)));
+            crate::order::sort_by(&mut self.entries, |a, b| {
+                b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id))
+            });
         }
         for key in typed {
             keys.requeue(key);
@@ -188,7 +189,7 @@ impl Picker<'_> {
     /// sessions read so far.
     fn index(&mut self) {
         self.ids = self.entries.iter().map(|e| e.id).collect();
-        self.ids.sort_unstable();
+        crate::order::sort(&mut self.ids);
         self.title_width =
             self.entries.iter().map(|e| columns_of(&e.title)).max().unwrap_or(0).clamp(10, TITLE_CAP);
         self.filter();
@@ -266,7 +267,7 @@ impl Picker<'_> {
                 }
             })
             .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        crate::order::sort_by(&mut scored, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         self.shown = scored.into_iter().map(|(_, i)| i).collect();
         self.searching = !self.query.is_empty() && found.is_none();
         self.selected = self.selected.min(self.shown.len().saturating_sub(1));

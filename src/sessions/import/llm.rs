@@ -153,7 +153,7 @@ fn read(
     drop(numbers);
     // Each conversation's exchanges together, in order of time (of place
     // in the input for equal times), conversations in order of appearance.
-    places.sort_unstable_by(|a, b| {
+    crate::order::sort_by(&mut places, |a, b| {
         (a.conversation.cmp(&b.conversation)).then(a.ts.total_cmp(&b.ts)).then(a.offset.cmp(&b.offset))
     });
     let mut bytes = Vec::new();

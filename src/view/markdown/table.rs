@@ -152,7 +152,7 @@ fn fit(natural: &[usize], room: usize) -> Option<Vec<usize>> {
         return Some(natural.to_vec());
     }
     let mut sorted = natural.to_vec();
-    sorted.sort_unstable();
+    crate::order::sort(&mut sorted);
     let mut used = 0;
     for (k, &width) in sorted.iter().enumerate() {
         let left = sorted.len() - k;
