@@ -212,6 +212,33 @@ test_expect_success 'openai-compatible: a curl that writes more than a pipe hold
 	grep "^openai-compatible: the request to http://127.0.0.1:9/v1/chat/completions failed (curl exit status 56)$" err
 '
 
+# A curl that answers a whole stream, [DONE] included, then lingers (as
+# one does while a server is slow to close its connection), holding its
+# stdout open; its pid in curl.pid.
+lingering_curl() {
+	mkdir -p lingering &&
+	cat >lingering/curl <<-\EOF &&
+	#!/bin/sh
+	echo $$ >curl.pid
+	cat >/dev/null
+	printf "data: {\"choices\":[{\"delta\":{\"content\":\"whole\"}}]}\n\ndata: [DONE]\n\n"
+	exec sleep 120
+	EOF
+	chmod +x lingering/curl
+}
+
+test_expect_success 'openai-compatible: the stream'"'"'s [DONE] ends the turn: the reply is saved, a curl that lingers is stopped, not waited for' '
+	lingering_curl &&
+	env PATH="$PWD/lingering:$PATH" OPENAI_BASE_URL=http://127.0.0.1:9/v1 \
+		timeout 60 hermes chat --agent "$AGENTS/openai-compatible" --title linger -q hi >out 2>err &&
+	echo whole >expect &&
+	test_cmp expect out &&
+	printf "%s\n" "user: hi" "assistant: whole" >expect &&
+	messages "$(session_id_by_title linger)" >actual &&
+	test_cmp expect actual &&
+	! kill -0 "$(cat curl.pid)" 2>/dev/null
+'
+
 test_expect_success SERVER,DASH 'openai-compatible runs under dash' '
 	OPENAI_MODEL=m hermes chat --agent "dash $AGENTS/openai-compatible" -q hi >out &&
 	grep "^Hello from the fake server$" out

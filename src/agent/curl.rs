@@ -14,7 +14,7 @@
 
 use std::io::{self, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Command, ExitStatus};
 
@@ -50,7 +50,17 @@ pub(crate) fn url_of(base: &str) -> String {
 /// from a pipe: the command, and the pipe's end for curl, which the caller
 /// drops once curl has started.
 pub(crate) fn command(url: &str, key: Option<&str>) -> io::Result<(Command, Option<OwnedFd>)> {
-    let mut curl = Command::new("curl");
+    // Found here, once, with a few stat calls: not by the child trying
+    // every directory of PATH with exec while hermes waits for it. Named
+    // "curl" still, as the loader's and curl's own messages show it.
+    let mut curl = match super::shipped::find_on_path("curl") {
+        Some(path) => {
+            let mut curl = Command::new(path);
+            curl.arg0("curl");
+            curl
+        }
+        None => Command::new("curl"),
+    };
     let mut key_pipe = None;
     if let Some(key) = key {
         if key.contains(['\n', '\r']) {

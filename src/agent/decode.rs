@@ -299,6 +299,12 @@ impl Decoder {
         Ok(shown)
     }
 
+    /// Whether an SSE stream has ended (`data: [DONE]`): the reply is
+    /// whole, whatever the agent does next.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
     pub fn finish(mut self) -> Result<Finished, TooLarge> {
         let mut shown = match self.form {
             Form::Sse => self.sse_lines(true)?,

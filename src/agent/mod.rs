@@ -203,6 +203,20 @@ pub(crate) struct Reply {
     pub(crate) output_error: Option<io::Error>,
     /// The tokens the server counted, when the agent said.
     pub(crate) usage: Option<Usage>,
+    /// hermes's own request, still ending after the server said the reply
+    /// was whole: waited for (briefly) when the reply is dropped, so that
+    /// saving it does not wait on curl's exit.
+    pub(crate) ending: Option<Ending>,
+}
+
+/// The agent of a reply already whole, let end by itself when dropped (for
+/// at most `process::AFTER_EXIT`), then stopped.
+pub(crate) struct Ending(Process);
+
+impl Drop for Ending {
+    fn drop(&mut self) {
+        self.0.finish_within(process::AFTER_EXIT);
+    }
 }
 
 /// Write what the agent reads on stdin, reading the conversation one
@@ -423,7 +437,14 @@ impl Agent {
             .map_err(|e| Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e))))?;
         // The session's model (`-m`, `/model`, recorded), else the default.
         let model = header.model.clone().or_else(|| self.model.clone());
-        Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model, usage })
+        Ok(Started {
+            agent: self,
+            process: Some(process),
+            stdin: Some(stdin),
+            stdout: Some(stdout),
+            model,
+            usage,
+        })
     }
 
     /// Whether the agent reads nothing of the session but its input: hermes's
@@ -457,14 +478,22 @@ impl Agent {
             let status = curl::not_started(&e);
             Error::Agent(format!("agent '{}' exited with status {status}", self.command))
         })?;
-        Ok(Started { agent: self, process, stdin: Some(stdin), stdout: Some(stdout), model, usage: None })
+        Ok(Started {
+            agent: self,
+            process: Some(process),
+            stdin: Some(stdin),
+            stdout: Some(stdout),
+            model,
+            usage: None,
+        })
     }
 }
 
 /// An agent started and waiting for its input (see `Agent::start`).
 pub(crate) struct Started<'a> {
     agent: &'a Agent,
-    process: Process,
+    /// Taken only by an answer that leaves it ending (`Reply::ending`).
+    process: Option<Process>,
     stdin: Option<std::process::ChildStdin>,
     stdout: Option<std::process::ChildStdout>,
     /// The model the request names.
@@ -485,7 +514,9 @@ impl Started<'_> {
         fed: impl FnOnce(),
     ) -> Result<Reply> {
         let agent = self.agent;
-        let (Some(stdin), Some(stdout)) = (self.stdin.take(), self.stdout.take()) else {
+        let (Some(stdin), Some(stdout), Some(mut process)) =
+            (self.stdin.take(), self.stdout.take(), self.process.take())
+        else {
             unreachable!("taken only here");
         };
         // Feed input from a thread so a large conversation cannot deadlock
@@ -498,22 +529,29 @@ impl Started<'_> {
             let _ = write_input(input, model.as_deref(), conversation, &plan, &mut stdin);
         });
         if let Err(e) = feeder {
-            self.process.abandon();
+            process.abandon();
             return Err(agent.failure("cannot start a thread to feed", &e));
         }
         fed();
-        let output = match agent.read_output(&mut self.process, stdout, out) {
+        let output = match agent.read_output(&mut process, stdout, out) {
             Ok(output) => output,
             Err(e) => {
-                self.process.abandon();
+                process.abandon();
                 return Err(e);
             }
         };
+        // hermes's own request whose stream the server ended (`[DONE]`,
+        // after an answer with status 200: an error status has no such
+        // stream): the reply is whole, and is saved while curl ends.
+        if agent.server.is_some() && output.decoder.is_done() && !output.interrupted && !output.too_large {
+            let reply = agent.verdict(output, ExitStatus::from_raw(0), out)?;
+            return Ok(Reply { ending: Some(Ending(process)), ..reply });
+        }
         let mut interrupted = output.interrupted;
-        let status = match self.process.wait(&mut interrupted) {
+        let status = match process.wait(&mut interrupted) {
             Ok(status) => status,
             Err(e) => {
-                self.process.abandon();
+                process.abandon();
                 return Err(agent.failure("waiting for", &e));
             }
         };
@@ -523,10 +561,10 @@ impl Started<'_> {
         }
         // The shipped agent's words, said as its script would say them.
         let status = match &agent.server {
-            Some(url) if !interrupted => curl::judge(url, status, &self.process.kept_stderr()),
+            Some(url) if !interrupted => curl::judge(url, status, &process.kept_stderr()),
             _ => status,
         };
-        if let Some(signal) = self.process.stopped() {
+        if let Some(signal) = process.stopped() {
             return Err(Error::Agent(format!(
                 "agent '{}' was stopped by {}, probably reading the terminal, which an agent cannot use; it was killed. An agent reads the conversation on its stdin only",
                 agent.command,
@@ -545,8 +583,10 @@ impl Drop for Started<'_> {
     /// Never given its input: killed before its stdin closes, so that it
     /// cannot take the end of its input for an empty conversation.
     fn drop(&mut self) {
-        if self.stdin.is_some() {
-            self.process.abandon();
+        if self.stdin.is_some()
+            && let Some(process) = &mut self.process
+        {
+            process.abandon();
         }
     }
 }
@@ -587,7 +627,14 @@ impl Agent {
                 continue; // drained, not kept, until the agent has stopped
             }
             match o.decoder.feed(&buf[..n]) {
-                Ok(shown) => show(out, &shown, &mut o.write_failed),
+                Ok(shown) => {
+                    show(out, &shown, &mut o.write_failed);
+                    // hermes's own request: the server's end of the stream
+                    // is the reply's, whenever curl ends.
+                    if self.server.is_some() && o.decoder.is_done() {
+                        break;
+                    }
+                }
                 Err(TooLarge) => {
                     o.too_large = true;
                     o.decoder = Decoder::default(); // its memory back now
@@ -622,7 +669,13 @@ impl Agent {
         // the reply is safe.
         let output_error = write_failed.filter(|e| e.kind() != io::ErrorKind::BrokenPipe);
         if interrupted {
-            return Ok(Reply { text: finished.text, interrupted: true, output_error, usage: finished.usage });
+            return Ok(Reply {
+                text: finished.text,
+                interrupted: true,
+                output_error,
+                usage: finished.usage,
+                ending: None,
+            });
         }
         if let Some(message) = finished.error {
             return Err(Error::Agent(format!("agent '{}' returned an error: {message}", self.command)));
@@ -635,7 +688,13 @@ impl Agent {
             };
             return Err(Error::Agent(format!("agent '{}' {how}", self.command)));
         }
-        Ok(Reply { text: finished.text, interrupted: false, output_error, usage: finished.usage })
+        Ok(Reply {
+            text: finished.text,
+            interrupted: false,
+            output_error,
+            usage: finished.usage,
+            ending: None,
+        })
     }
 
     /// An I/O error of hermes' own while it ran the agent, as the user sees it.

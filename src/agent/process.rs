@@ -238,6 +238,32 @@ impl Process {
         kept.bytes.split_off(extra)
     }
 
+    /// Once the reply is whole: let the agent end by itself for at most
+    /// `limit`, then stop what is left of it; reaped either way. Signals
+    /// are not taken here: one that comes now is the caller's to see.
+    pub(crate) fn finish_within(&mut self, limit: Duration) {
+        let until = Instant::now() + limit;
+        while self.exited.is_none() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.exited = Some((Instant::now(), status));
+                break;
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            match &self.exit_watch {
+                Some(fd) => {
+                    let _ = sys::wait_readable(fd.as_raw_fd(), left);
+                }
+                None => std::thread::sleep(left.min(Duration::from_millis(1))),
+            }
+        }
+        if self.exited.is_none() || sys::group_exists(self.child.id()) {
+            self.abandon();
+        }
+    }
+
     /// Give up on the agent after an error of hermes' own: kill it and
     /// reap it, so that nothing is left running.
     pub(crate) fn abandon(&mut self) {

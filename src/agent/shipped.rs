@@ -115,8 +115,14 @@ fn is_bare_name(word: &str) -> bool {
 }
 
 fn on_path(name: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| is_executable(&dir.join(name))))
+    find_on_path(name).is_some()
+}
+
+/// Where the program `name` is on PATH, as a shell would find it: the
+/// first executable file of that name.
+pub(crate) fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|dir| dir.join(name)).find(|file| is_executable(file))
 }
 
 fn is_executable(path: &Path) -> bool {

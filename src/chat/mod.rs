@@ -578,8 +578,9 @@ impl Chat<'_> {
     /// short), and say what went wrong: an empty reply fails the turn and
     /// is not saved; one shown but not saved, or saved but not shown.
     fn save_reply(&self, header: &Header, agent: &Agent, reply: Reply) -> Result<ReplyOutcome> {
-        let empty = session::is_empty_reply(&reply.text);
-        if empty && !reply.interrupted {
+        let Reply { text, interrupted, output_error, usage, ending } = reply;
+        let empty = session::is_empty_reply(&text);
+        if empty && !interrupted {
             return Err(Error::Agent(format!(
                 "agent '{}' wrote an empty reply; no reply was saved, the message is kept",
                 agent.command
@@ -588,9 +589,9 @@ impl Chat<'_> {
         let mut saved = None;
         if !empty {
             let message = Message {
-                interrupted: reply.interrupted.then_some(true),
-                usage: reply.usage,
-                ..Message::new("assistant", reply.text, time::now())
+                interrupted: interrupted.then_some(true),
+                usage,
+                ..Message::new("assistant", text, time::now())
             };
             self.saved_here.borrow_mut().push(state::Mark::of(&message));
             // Kept for `--json` only: a reply may be large.
@@ -607,10 +608,12 @@ impl Chat<'_> {
                 Err(e) => return Err(e),
             }
         }
-        if let Some(e) = reply.output_error {
+        // The reply is safe: now curl may be waited for.
+        drop(ending);
+        if let Some(e) = output_error {
             return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
         }
-        Ok(if reply.interrupted { ReplyOutcome::Interrupted(saved) } else { ReplyOutcome::Replied(saved) })
+        Ok(if interrupted { ReplyOutcome::Interrupted(saved) } else { ReplyOutcome::Replied(saved) })
     }
 
     /// A message saved with no agent to answer it: how to configure one,
