@@ -71,6 +71,7 @@ test_expect_success 'a file that is not there: exit 2 with the nearest name, not
 	grep "^hermes: -f docs/desing.md: no such file (did you mean docs/design.md?)$" err &&
 	test_expect_code 2 hermes chat --no-agent -f nothing-like-it -q "look" 2>err &&
 	grep "^hermes: -f nothing-like-it: no such file$" err &&
+	grep -x "Try '"'"'hermes chat --help'"'"' for more information." err &&
 	test "$(session_count)" = 0
 '
 

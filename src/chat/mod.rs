@@ -103,7 +103,17 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         None => None,
     };
     let role = args.role.as_deref().map(|name| agent::role::find(store, name)).transpose()?;
-    let files = args.files.iter().map(|path| attach::read(path, "-f")).collect::<Result<Vec<_>>>()?;
+    // A file -f cannot take is the command line's error: chat's help is
+    // where to look.
+    let in_chat = |e| match e {
+        Error::Usage(text) => Error::UsageIn { text, command: "chat" },
+        e => e,
+    };
+    let files = args
+        .files
+        .iter()
+        .map(|path| attach::read(path, "-f").map_err(in_chat))
+        .collect::<Result<Vec<_>>>()?;
     let terminal = terminal::identify();
     // Which session first: a wrong name fails before anything is read or written.
     let Settled { target, chose_by, pending_title } = settle(store, &args, terminal.as_ref())?;
