@@ -151,4 +151,23 @@ test_expect_success SERVER,TMUX '/model Tab: the server'"'"'s models, asked once
 	test_line_count = 3 out
 '
 
+test_expect_success SERVER '-m a model the kept list lacks: exit 2 with the nearest, nothing saved; with no list, the server judges' '
+	use_server &&
+	test_expect_code 3 hermes chat -m missing -q "first" >out 2>err &&
+	grep "answered HTTP 404" err &&
+	test "$(session_count)" = 1 &&
+	hermes models >/dev/null &&
+	test_expect_code 2 hermes chat -m gpt-test-mnii -q "second" >out 2>err &&
+	cat >expect <<-\EOF &&
+	hermes: -m gpt-test-mnii: the server offers no such model (did you mean gpt-test-mini?); '"'"'hermes models'"'"' lists them, asking the server again
+	Try '"'"'hermes chat --help'"'"' for more information.
+	EOF
+	test_cmp expect err &&
+	test_must_be_empty out &&
+	test "$(session_count)" = 1 &&
+	hermes chat -m gpt-test-mini -q "third" -Q >out &&
+	test "$(session_count)" = 2 &&
+	hermes chat -m llama3.2:latest -q "fourth" -Q >out
+'
+
 test_done

@@ -216,6 +216,36 @@ pub(crate) fn for_completion(store: &Store, agent: &Agent) -> Vec<String> {
     }
 }
 
+/// A model typed for hermes's own request (`-m`, `/model`) that the
+/// server's list, kept within the hour, does not hold: the error to say,
+/// with the nearest names; nothing is saved. None when there is no fresh
+/// list (the server is not asked for one here), or the model is on it (as
+/// `NAME:latest` too). Other agents' models (llm's aliases, ollama's tags)
+/// are theirs to judge.
+pub(crate) fn unknown(store: &Store, agent: &Agent, model: &str, place: &str) -> Option<Error> {
+    agent.server.as_ref()?;
+    let (names, age) = cached(store, agent)?;
+    // ollama's `NAME` is its `NAME:latest`.
+    let latest = format!("{model}:latest");
+    let bare = model.strip_suffix(":latest").unwrap_or(model);
+    let listed = |n: &String| *n == model || *n == latest || *n == bare;
+    if !(0.0..FRESH_SECS).contains(&age) || names.is_empty() || names.iter().any(listed) {
+        return None;
+    }
+    let wanted = model.to_lowercase();
+    let near: Vec<&str> = names
+        .iter()
+        .filter(|n| crate::suggest::is_close(&wanted, &n.to_lowercase()))
+        .map(String::as_str)
+        .take(3)
+        .collect();
+    let hint = if near.is_empty() { String::new() } else { format!(" (did you mean {}?)", near.join(", ")) };
+    Some(Error::usage(format!(
+        "{place} {}: the server offers no such model{hint}; 'hermes models' lists them, asking the server again",
+        crate::text::printable(model, false)
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

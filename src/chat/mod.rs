@@ -121,6 +121,13 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let settings = chat_settings(store, &args, &flags, role.as_ref())?;
     let agent = agent::choose(&settings, &args.agent)?
         .map(|agent| agent::Agent { usage_dir: Some(store.home().to_path_buf()), ..agent });
+    // A model the server does not offer, as far as hermes knows: before
+    // anything is saved.
+    if let (Some(agent), Some(model)) = (&agent, &args.model)
+        && let Some(e) = agent::models::unknown(store, agent, model, "-m")
+    {
+        return Err(in_chat(e));
+    }
     // `-s` or `--role` on a session that exists: its system prompt (and
     // role) now.
     let target = match target {

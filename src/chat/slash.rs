@@ -540,6 +540,11 @@ impl Chat<'_> {
             return Ok(());
         }
         let model = session::clean_model(name).map_err(Error::usage)?;
+        if let Some(agent) = &self.agent
+            && let Some(e) = crate::agent::models::unknown(self.store, agent, &model, "/model")
+        {
+            return Err(e);
+        }
         *self.model.borrow_mut() = Some(model.clone());
         if let Some(h) = &state.current {
             state.current = Some(self.store.update_header(&h.id, |h| h.model = Some(model.clone()))?);
