@@ -272,6 +272,22 @@ with open(\"big.json\", \"w\") as f:
 	test "$(cat rss)" -lt 40000
 '
 
+# What an import keeps per session it writes (the index and catalog it
+# leaves) is a few hundred bytes: measured as the peak RSS of an import of
+# 20,000 short conversations over that of its --dry-run (which keeps none).
+test_expect_success 'many short conversations: what the import keeps per session is under 500 bytes' '
+	test -x /usr/bin/time || { echo "# /usr/bin/time missing: not measured"; exit 0; }
+	awk "BEGIN { printf \"[\"; for (i = 0; i < 20000; i++) printf \"%s{\\\"id\\\":\\\"e%d\\\",\\\"conversation_id\\\":\\\"conv%d\\\",\\\"conversation_name\\\":\\\"thread %d\\\",\\\"datetime_utc\\\":\\\"2026-01-01T10:00:00+00:00\\\",\\\"prompt\\\":\\\"q %d\\\",\\\"response\\\":\\\"a %d\\\"}\", (i ? \",\" : \"\"), i, i, i, i, i; printf \"]\" }" >short.json &&
+	/usr/bin/time -f %M -o dry hermes sessions import --from llm --dry-run short.json 2>err &&
+	grep "^would import 20000 sessions" err &&
+	/usr/bin/time -f %M -o wet hermes sessions import --from llm short.json 2>err &&
+	grep "^imported 20000 sessions" err &&
+	test -s "$HERMES_HOME/index" &&
+	kept=$(( ($(tail -n 1 wet) - $(tail -n 1 dry)) * 1024 / 20000 )) &&
+	figure "t3220: an import keeps $kept bytes a session (20,000 short conversations)" &&
+	test "$kept" -lt 500
+'
+
 test_expect_success 'a home shared with the Python Hermes: its files are left alone and unmentioned' '
 	py_home="$HOME/.hermes" &&
 	mkdir -p "$py_home/logs" "$py_home/skills/web" "$py_home/sessions" &&

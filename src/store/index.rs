@@ -152,6 +152,15 @@ impl Writer {
         self.failed = writeln!(self.out, "{line}").is_err();
     }
 
+    /// The entry for `id` from its `tail` (see `tail`).
+    fn add_tail(&mut self, id: &str, stamp: Stamp, tail: &str) {
+        if self.failed || !stamp.is_settled(self.now_sec) {
+            return;
+        }
+        let line = line_with(id, stamp, tail);
+        self.failed = writeln!(self.out, "{line}").is_err();
+    }
+
     /// A line of another index as it is (its checksum vouches for it).
     fn add_line(&mut self, line: &str) {
         self.failed = self.failed || writeln!(self.out, "{line}").is_err();
@@ -170,12 +179,15 @@ impl Writer {
 
 /// An entry as a line of the index (without its line end), its checksum last.
 fn line(id: &str, stamp: Stamp, h: &Header, m: &Measure) -> String {
-    let line = format!(
-        "{id}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-        stamp.size,
-        stamp.mtime_sec,
-        stamp.mtime_nsec,
-        stamp.ino,
+    line_with(id, stamp, &tail(h, m))
+}
+
+/// What an entry's line holds after its file's stamp: what an import
+/// knows of a session it wrote before it knows the stamp, kept as this
+/// one string (not the header) until the index is written.
+pub(crate) fn tail(h: &Header, m: &Measure) -> Box<str> {
+    format!(
+        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
         h.format,
         h.created_at,
         h.updated_at,
@@ -193,7 +205,13 @@ fn line(id: &str, stamp: Stamp, h: &Header, m: &Measure) -> String {
             "{},{},{}",
             u.prompt_tokens, u.completion_tokens, u.total_tokens
         )),
-    );
+    )
+    .into_boxed_str()
+}
+
+fn line_with(id: &str, stamp: Stamp, tail: &str) -> String {
+    let line =
+        format!("{id}\t{}\t{}\t{}\t{}\t{tail}", stamp.size, stamp.mtime_sec, stamp.mtime_nsec, stamp.ino);
     let sum = checksum(&line);
     format!("{line}\t{sum:016x}")
 }
@@ -201,7 +219,7 @@ fn line(id: &str, stamp: Stamp, h: &Header, m: &Measure) -> String {
 /// The index at `path` with these entries (sorted by ID) put in, each in
 /// place of any it had for the same ID: the import's new sessions, whose
 /// headers and measures it knows without reading them back.
-pub(crate) fn merge_in(path: &Path, new: &[(String, Stamp, Header, Measure)]) {
+pub(crate) fn merge_in(path: &Path, new: &[(String, Stamp, Box<str>)]) {
     let Some(mut writer) = Writer::create(path) else { return };
     let mut old = Reader::open(path);
     let mut next_old = || -> Option<String> {
@@ -222,12 +240,12 @@ pub(crate) fn merge_in(path: &Path, new: &[(String, Stamp, Header, Measure)]) {
                 if id == old_id {
                     pending = next_old();
                 }
-                let (id, stamp, header, measure) = new.next().expect("peeked");
-                writer.add(id, *stamp, header, measure);
+                let (id, stamp, tail) = new.next().expect("peeked");
+                writer.add_tail(id, *stamp, tail);
             }
             (None, Some(_)) => {
-                let (id, stamp, header, measure) = new.next().expect("peeked");
-                writer.add(id, *stamp, header, measure);
+                let (id, stamp, tail) = new.next().expect("peeked");
+                writer.add_tail(id, *stamp, tail);
             }
             (Some(old_id), _) => {
                 // A damaged line (too short to hold an ID) is dropped.
@@ -568,7 +586,7 @@ mod tests {
         w.finish();
         let new: Vec<_> = ["20260101_000000_000001", "20260101_000000_000004", "20260101_000000_000009"]
             .iter()
-            .map(|id| (id.to_string(), stamp, header(id, "new"), m))
+            .map(|id| (id.to_string(), stamp, tail(&header(id, "new"), &m)))
             .collect();
         merge_in(&path, &new);
         let mut r = Reader::open(&path);

@@ -319,6 +319,11 @@ pub(crate) fn id_key(id: &str) -> [u8; 22] {
     key
 }
 
+/// The ID an `id_key` was made from (every valid ID is 22 ASCII bytes).
+pub(crate) fn id_of_key(key: &[u8; 22]) -> Option<String> {
+    std::str::from_utf8(key).ok().filter(|id| is_valid_id(id)).map(str::to_string)
+}
+
 /// Characters a title never keeps: controls, and the invisible or
 /// direction-changing marks that could disguise one title as another.
 fn is_invisible(c: char) -> bool {

@@ -15,7 +15,6 @@ use std::fs;
 
 use super::Store;
 use super::catalog::{self, DirStamp};
-use super::context::Measure;
 use super::index::{self, Stamp};
 use super::scan::{Scanned, stamps_in, stat_threads};
 use super::session::{self, Header};
@@ -26,8 +25,9 @@ pub(crate) struct Settling {
     /// The sessions there before it, with their stamps; None once one was
     /// seen that the catalog cannot hold (damaged, or without a stamp).
     before: Option<Vec<([u8; 22], Stamp)>>,
-    /// The sessions it wrote, with what they hold.
-    written: Vec<(String, Header, Measure)>,
+    /// The sessions it wrote: ID, and its index line's tail (`index::tail`:
+    /// a few hundred bytes where a header would take a kilobyte).
+    written: Vec<([u8; 22], Box<str>)>,
     catalog: catalog::Builder,
     /// A file it meant to write was made by someone else meanwhile.
     unsure: bool,
@@ -52,7 +52,8 @@ impl Settling {
     /// A session the import wrote, holding `messages`.
     pub(crate) fn wrote(&mut self, header: &Header, messages: &[session::Message]) {
         self.catalog.add_header(header);
-        self.written.push((header.id.clone(), header.clone(), super::context::measure_messages(messages)));
+        let measure = super::context::measure_messages(messages);
+        self.written.push((session::id_key(&header.id), index::tail(header, &measure)));
     }
 
     /// Some file meant for the import turned out to be someone else's.
@@ -72,13 +73,13 @@ impl Settling {
         let Ok(lock) = store.lock_file() else { return };
         let Ok(_guard) = lock.catalog() else { return };
         crate::order::sort_by(&mut self.written, |a, b| a.0.cmp(&b.0));
-        let keys: Vec<[u8; 22]> = self.written.iter().map(|(id, ..)| session::id_key(id)).collect();
+        let keys: Vec<[u8; 22]> = self.written.iter().map(|(key, _)| *key).collect();
         let Some(stamps) = stamps_of(store, &keys) else { return };
-        let entries: Vec<(String, Stamp, Header, Measure)> = self
+        let entries: Vec<(String, Stamp, Box<str>)> = self
             .written
             .drain(..)
             .zip(&stamps)
-            .filter_map(|((id, header, measure), stamp)| Some((id, (*stamp)?, header, measure)))
+            .filter_map(|((key, tail), stamp)| Some((session::id_of_key(&key)?, (*stamp)?, tail)))
             .collect();
         index::merge_in(&store.home.join("index"), &entries);
         let Some(before) = self.before.take() else { return };
