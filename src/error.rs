@@ -51,6 +51,8 @@ pub enum Error {
     IdLikeTitle {
         title: String,
         shape: &'static str,
+        /// Which part of their IDs it is: "the short ID", ...
+        part: &'static str,
         sessions: Vec<(String, String)>,
         create_if_missing: bool,
     },
@@ -386,7 +388,7 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::IdLikeTitle { title, shape, sessions, create_if_missing } => {
+            Error::IdLikeTitle { title, shape, part, sessions, create_if_missing } => {
                 let title = visible(title);
                 let example = format!("(e.g. 'report {title}')");
                 // As --create-if-missing's NAME the way on is -r; as a
@@ -412,20 +414,16 @@ impl fmt::Display for Error {
                     [] => write!(f, "'{title}' has the shape of {shape}{rule} {instead}"),
                     [(id, held)] if *create_if_missing => write!(
                         f,
-                        "'{title}' is not a title but a short ID of session {id} ('{}'){rule} continue that session with 'hermes chat -r {title}', or {instead}",
+                        "'{title}' is not a title but {part} of session {id} ('{}'){rule} continue that session with 'hermes chat -r {title}', or {instead}",
                         visible(held)
                     ),
                     [(id, held)] => {
-                        write!(
-                            f,
-                            "'{title}' is the short ID of session {id} ('{}'){rule} {instead}",
-                            visible(held)
-                        )
+                        write!(f, "'{title}' is {part} of session {id} ('{}'){rule} {instead}", visible(held))
                     }
                     several => {
                         write!(
                             f,
-                            "'{title}' is the short ID of {} sessions{rule} {instead}{}:",
+                            "'{title}' is {part} of {} sessions{rule} {instead}{}:",
                             several.len(),
                             if *create_if_missing {
                                 ", or continue one with 'hermes chat -r ID'"
@@ -595,6 +593,7 @@ mod tests {
                 Error::IdLikeTitle {
                     title: "20261204".into(),
                     shape: "a session ID prefix",
+                    part: "the start of the ID",
                     sessions: Vec::new(),
                     create_if_missing: true,
                 },

@@ -17,7 +17,7 @@ test_expect_success 'the issue: a date as NAME is refused (exit 2) and nothing i
 	unrelated &&
 	test_expect_code 2 hermes chat -c "$day" --create-if-missing -Q -q "daily report" --no-agent 2>err &&
 	cat >expect <<-EOF &&
-	hermes: ${Q}$day${Q} is not a title but a short ID of session $id (${Q}unrelated work${Q}); with --create-if-missing, NAME is a title: continue that session with ${Q}hermes chat -r $day${Q}, or give one that is not shaped like an ID (e.g. ${Q}report $day${Q})
+	hermes: ${Q}$day${Q} is not a title but the start of the ID of session $id (${Q}unrelated work${Q}); with --create-if-missing, NAME is a title: continue that session with ${Q}hermes chat -r $day${Q}, or give one that is not shaped like an ID (e.g. ${Q}report $day${Q})
 	EOF
 	test_cmp expect err &&
 	messages "$id" >actual &&
@@ -31,7 +31,7 @@ test_expect_success 'with two sessions of that day it is refused the same way (e
 	mk_session 20261204_110000_bbbbbb "other work" user 1796382000 / user y &&
 	test_expect_code 2 hermes chat -c 20261204 --create-if-missing -Q -q "daily report" --no-agent 2>err &&
 	cat >expect <<-EOF &&
-	hermes: ${Q}20261204${Q} is the short ID of 2 sessions; with --create-if-missing, NAME is a title: give one that is not shaped like an ID (e.g. ${Q}report 20261204${Q}), or continue one with ${Q}hermes chat -r ID${Q}:
+	hermes: ${Q}20261204${Q} is the start of the ID of 2 sessions; with --create-if-missing, NAME is a title: give one that is not shaped like an ID (e.g. ${Q}report 20261204${Q}), or continue one with ${Q}hermes chat -r ID${Q}:
 	  20261204_100000_aaaaaa  unrelated work
 	  20261204_110000_bbbbbb  other work
 	EOF

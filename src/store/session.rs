@@ -282,6 +282,15 @@ pub(crate) enum IdShape {
 
 impl IdShape {
     /// The shape in words, for messages.
+    /// The part of a session's ID a name of this shape is.
+    pub(crate) fn part(self) -> &'static str {
+        match self {
+            IdShape::Full => "the ID",
+            IdShape::Prefix => "the start of the ID",
+            IdShape::Suffix => "the short ID",
+        }
+    }
+
     pub(crate) fn words(self) -> &'static str {
         match self {
             IdShape::Full => "a session ID",

@@ -65,7 +65,13 @@ pub(crate) fn refusal(store: &Store, title: &str, like: &IdLike, create_if_missi
             (id.to_string(), title)
         })
         .collect();
-    Error::IdLikeTitle { title: title.to_string(), shape: like.shape.words(), sessions, create_if_missing }
+    Error::IdLikeTitle {
+        title: title.to_string(),
+        shape: like.shape.words(),
+        part: like.shape.part(),
+        sessions,
+        create_if_missing,
+    }
 }
 
 /// A title that came from outside (an import, a merged copy): cleaned
