@@ -146,7 +146,16 @@ pub(crate) fn warn(text: &str) {
 /// Warn about a file in the sessions folder that is not a session file;
 /// `outcome` says what became of it ("skipped", "left in place").
 pub(crate) fn warn_not_a_session_file(path: &Path, why: &str, outcome: &str) {
+    NOT_SESSION_FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     warn(&format!("{}; {outcome}", crate::error::not_a_session_file(path, why)));
+}
+
+static NOT_SESSION_FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many files this process has warned are not valid session files
+/// (see `warn_not_a_session_file`): what a listing that shows none says.
+pub(crate) fn not_session_files_warned() -> usize {
+    NOT_SESSION_FILES.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// `println!` that never panics: a closed or full stdout is not worth a

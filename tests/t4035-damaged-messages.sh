@@ -152,6 +152,12 @@ test_expect_success 'the issue: a damaged "redis debug" is never forked by --cre
 	! grep "No session found" err &&
 	test "$(session_count)" = 1 &&
 	cmp damaged.json "$f" &&
+	hermes sessions list >out 2>err &&
+	test_must_be_empty out &&
+	grep "skipped, though it keeps its title" err &&
+	tail -n 1 err >actual &&
+	echo "No readable sessions: 1 damaged file (see above)." >expect &&
+	test_cmp expect actual &&
 	hermes sessions repair "redis debug" --dry-run >out &&
 	cat >expect <<-EOF &&
 	would keep 2 readable messages of session $id '"'"'redis debug'"'"', and leave out 1 damaged part:

@@ -140,7 +140,14 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             if printer.over == 1 { "a session" } else { "sessions" }
         );
     }
-    if total == 0 {
+    let damaged = crate::output::not_session_files_warned();
+    if total == 0 && damaged > 0 {
+        crate::output::note!(
+            "No readable sessions{}: {} (see above).",
+            if here { " in this workspace" } else { "" },
+            crate::text::counted(damaged, "damaged file")
+        );
+    } else if total == 0 {
         crate::output::note!(
             "No sessions{}. Start one with 'hermes chat'.",
             if here { " in this workspace" } else { "" }
