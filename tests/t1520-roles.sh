@@ -232,4 +232,17 @@ Answer in one line." &&
 	test_cmp expect actual
 '
 
+test_expect_success SCRIPT 'on a narrow terminal the list wraps each description at words, under itself' '
+	run_in_pty "stty cols 40; hermes roles" | tr -d "\r" >out &&
+	cat >expect <<-\EOF &&
+	commit   -  a git commit message for the
+	            diff it is given: git diff
+	            --staged | hermes chat
+	            --role commit
+	EOF
+	head -n 4 out >actual &&
+	test_cmp expect actual &&
+	! grep -q ".\{41\}" out
+'
+
 test_done

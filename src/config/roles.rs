@@ -118,7 +118,10 @@ fn list(store: &Store, json: bool) -> Result<()> {
         let line = if terminal {
             let (name, model) = (pad(&r.name, name_width), pad(model, model_width));
             let from = if r.shipped { "" } else { "  (yours)" };
-            format!("{name}  {model}  {}{from}", r.description)
+            // Wrapped at words, the description's further rows under it.
+            let hang = " ".repeat(name_width + model_width + 4);
+            let line = format!("{name}  {model}  {}{from}", r.description);
+            crate::wrap::wrapped(&line, output::terminal_columns(1), &hang)
         } else {
             format!("{}\t{model}\t{}\t{}", r.name, r.description, r.path.display())
         };
