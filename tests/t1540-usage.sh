@@ -59,6 +59,7 @@ test_expect_success SERVER 'a second reply adds to the session: show, stats and 
 	test_cmp expect actual &&
 	hermes sessions stats "$id" >one &&
 	grep "^tokens:       52 in, 6 out (58 in all)$" one &&
+	grep "^in context:   [0-9,]* characters (the system prompt, the latest summary and what follows)$" one &&
 	hermes sessions stats "$id" --json | json_get - "v[\"usage\"][\"total_tokens\"]" >actual &&
 	echo 58 >expect &&
 	test_cmp expect actual &&

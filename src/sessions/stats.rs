@@ -183,7 +183,7 @@ fn one(store: &Store, name: &str, budget: u64, json: bool) -> Result<()> {
         return out.flush();
     }
     out.write(&format!(
-        "id:           {}\nmessages:     {}\nbytes:        {}\ncharacters:   {}\nsummaries:    {}\na turn sends: {} characters without a budget\nbudget:       {}\nover budget:  {}\ntokens:       {}\n",
+        "id:           {}\nmessages:     {}\nbytes:        {}\ncharacters:   {}\nsummaries:    {}\nin context:   {} characters (the system prompt, the latest summary and what follows)\nbudget:       {}\nover budget:  {}\ntokens:       {}\n",
         one.id,
         one.messages,
         one.bytes,
