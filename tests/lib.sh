@@ -187,6 +187,9 @@ test_lazy_prereq SETPRIV 'command -v setpriv'
 test_lazy_prereq PRLIMIT 'command -v prlimit'
 # EXPENSIVE: tests that take minutes (a full static build); .ci/run turns
 # them on with HERMES_TEST_EXPENSIVE=1, as git's EXPENSIVE.
+# NATIVE: not under qemu-user, whose own memory (its translated code grows
+# with the work done) is in every peak RSS measured there.
+test_lazy_prereq NATIVE 'test -z "${HERMES_TEST_EMULATED:-}"'
 test_lazy_prereq EXPENSIVE 'test -n "${HERMES_TEST_EXPENSIVE-}"'
 # Root may make mount and UTS namespaces and bind-mount over
 # /etc/machine-id: another machine.

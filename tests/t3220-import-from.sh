@@ -275,7 +275,7 @@ with open(\"big.json\", \"w\") as f:
 # What an import keeps per session it writes (the index and catalog it
 # leaves) is a few hundred bytes: measured as the peak RSS of an import of
 # 20,000 short conversations over that of its --dry-run (which keeps none).
-test_expect_success 'many short conversations: what the import keeps per session is under 500 bytes' '
+test_expect_success NATIVE 'many short conversations: what the import keeps per session is under 500 bytes' '
 	test -x /usr/bin/time || { echo "# /usr/bin/time missing: not measured"; exit 0; }
 	awk "BEGIN { printf \"[\"; for (i = 0; i < 20000; i++) printf \"%s{\\\"id\\\":\\\"e%d\\\",\\\"conversation_id\\\":\\\"conv%d\\\",\\\"conversation_name\\\":\\\"thread %d\\\",\\\"datetime_utc\\\":\\\"2026-01-01T10:00:00+00:00\\\",\\\"prompt\\\":\\\"q %d\\\",\\\"response\\\":\\\"a %d\\\"}\", (i ? \",\" : \"\"), i, i, i, i, i; printf \"]\" }" >short.json &&
 	/usr/bin/time -f %M -o dry hermes sessions import --from llm --dry-run short.json 2>err &&
