@@ -75,8 +75,14 @@ pub(crate) fn render_message(m: &Message, max_chars: usize, screen: Option<Scree
     let cut = how_it_ended(m);
     let tokens = m.usage.map(|u| format!("  tokens: {}", u.describe())).unwrap_or_default();
     let head = format!("[{}{cut}] {}{tokens}\n", printable(&m.role, false), time::local_minutes(m.ts));
-    let content =
-        if max_chars == usize::MAX { m.content.clone() } else { truncate_words(&m.content, max_chars) };
+    let markdown = screen.is_some_and(|s| s.markdown) && m.role == "assistant";
+    let content = if max_chars == usize::MAX {
+        m.content.clone()
+    } else if markdown {
+        truncate_blocks(&m.content, max_chars)
+    } else {
+        truncate_words(&m.content, max_chars)
+    };
     match screen {
         None => head + &printable(&content, true),
         Some(screen) if screen.markdown && m.role == "assistant" => {
@@ -91,6 +97,17 @@ pub(crate) fn render_message(m: &Message, max_chars: usize, screen: Option<Scree
             fit(&head, Some(screen)) + &drawn
         }
         Some(_) => fit(&head, screen) + &fit(&printable(&content, true), screen),
+    }
+}
+
+/// A reply to be drawn as Markdown, cut to at most `max_chars` between
+/// two blocks (at a blank line), so that a table or a list is drawn whole
+/// or not at all; at a word when no block ends early enough.
+fn truncate_blocks(text: &str, max_chars: usize) -> String {
+    let Some((end, _)) = text.char_indices().nth(max_chars) else { return text.to_string() };
+    match text[..end].rfind("\n\n") {
+        Some(at) if at >= end / 4 => format!("{}\n\n…", text[..at].trim_end()),
+        _ => truncate_words(text, max_chars),
     }
 }
 
@@ -139,4 +156,22 @@ pub(crate) fn markdown_one(session: &Session) -> String {
         text.push_str(&format!("\n## {role} ({}{cut})\n\n{}\n", time::local_seconds(m.ts), m.content));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::truncate_blocks;
+
+    #[test]
+    fn a_cut_reply_ends_between_blocks_so_a_table_is_whole_or_absent() {
+        let table = "| a | b |\n|---|---|\n| 1 | 2 |\n".repeat(20);
+        let reply = format!("First a paragraph of some length, which says what follows.\n\n{table}\nAfter.");
+        let cut = truncate_blocks(&reply, 200);
+        assert_eq!(cut, "First a paragraph of some length, which says what follows.\n\n…");
+        // Short enough: whole.
+        assert_eq!(truncate_blocks("a\n\nb", 200), "a\n\nb");
+        // No block ends early enough: cut at a word, as before.
+        let long = "word ".repeat(100);
+        assert!(truncate_blocks(&long, 50).ends_with("word…"));
+    }
 }
