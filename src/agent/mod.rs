@@ -544,8 +544,10 @@ impl Started<'_> {
         // after an answer with status 200: an error status has no such
         // stream): the reply is whole, and is saved while curl ends.
         if agent.server.is_some() && output.decoder.is_done() && !output.interrupted && !output.too_large {
+            // Made first: a verdict that fails lets curl end the same way.
+            let ending = Ending(process);
             let reply = agent.verdict(output, ExitStatus::from_raw(0), out)?;
-            return Ok(Reply { ending: Some(Ending(process)), ..reply });
+            return Ok(Reply { ending: Some(ending), ..reply });
         }
         let mut interrupted = output.interrupted;
         let status = match process.wait(&mut interrupted) {
