@@ -37,13 +37,15 @@ hostile_session() {
 	} 1' "$f" >"$f.new" && mv "$f.new" "$f"
 }
 
-# make_agents: agents in $TRASH that reply the corpus (and say it on
-# stderr), only say it on stderr and fail, send it as a server error, and
+# make_agents: agents in $TRASH that reply the corpus (and then, a moment
+# later, say it on stderr: a terminal shows the two streams as they come,
+# and a reply's last word waits for its line's end to be wrapped), only
+# say it on stderr and fail, send it as a server error, and
 # end a reply with reverse video and red left on.
 make_agents() {
 	corpus >"$TRASH/message" &&
 	printf '%s' "$JSON_CORPUS" >"$TRASH/json" &&
-	printf '#!/bin/sh\ncat >/dev/null\ncat %s/message\necho\ncat %s/message >&2\n' "$TRASH" "$TRASH" >"$TRASH/corpus-agent" &&
+	printf '#!/bin/sh\ncat >/dev/null\ncat %s/message\necho\nsleep 0.3\ncat %s/message >&2\n' "$TRASH" "$TRASH" >"$TRASH/corpus-agent" &&
 	printf '#!/bin/sh\ncat >/dev/null\ncat %s/message >&2\nexit 1\n' "$TRASH" >"$TRASH/said-agent" &&
 	printf '#!/bin/sh\ncat >/dev/null\nprintf %s "$(cat %s/json)"\n' \
 		"'{\"error\":{\"message\":\"%s\"}}\\n'" "$TRASH" >"$TRASH/error-agent" &&
