@@ -200,6 +200,27 @@ fn differs_at_once(text: &[u8], prefix: &str) -> bool {
     }
 }
 
+/// Whether the title that `rest` (a catalog line from its title on)
+/// begins with starts with `prefix` (lowercase); None if it is damaged.
+/// Compared where it lies, its end not searched for, when the prefix holds
+/// no tab (so it cannot run on past the title) and what is compared holds
+/// no escape (a letter takes at most 4 bytes).
+fn title_starts(rest: &str, prefix: &str) -> Option<bool> {
+    if differs_at_once(rest.as_bytes(), prefix) {
+        return Some(false);
+    }
+    let compared = &rest.as_bytes()[..rest.len().min(4 * prefix.len())];
+    if !prefix.contains('\t') && !compared.contains(&b'\\') {
+        return Some(starts_folded(rest.as_bytes(), prefix));
+    }
+    let title = rest.split_once('\t').map_or(rest, |(title, _)| title);
+    Some(if title.contains('\\') {
+        starts_folded(unescape(title)?.as_bytes(), prefix)
+    } else {
+        starts_folded(title.as_bytes(), prefix)
+    })
+}
+
 /// What `Catalog::starting` reads at a time.
 const STARTING_BLOCK: usize = 1 << 20;
 
@@ -336,16 +357,13 @@ impl Catalog {
             };
             for line in std::str::from_utf8(&block[..whole]).ok()?.split_terminator('\n') {
                 let (_, rest) = line.split_once('\t')?;
-                let (id, rest) = rest.split_once('\t')?;
+                // An ID is 22 bytes: its end is not searched for.
+                let (id, rest) = match rest.as_bytes().get(22) {
+                    Some(b'\t') => (&rest[..22], &rest[23..]),
+                    _ => rest.split_once('\t')?,
+                };
                 let (_, rest) = rest.split_once('\t')?;
-                let title = rest.split_once('\t').map_or(rest, |(title, _)| title);
-                let may_match = !differs_at_once(title.as_bytes(), &prefix)
-                    && if title.contains('\\') {
-                        starts_folded(unescape(title)?.as_bytes(), &prefix)
-                    } else {
-                        starts_folded(title.as_bytes(), &prefix)
-                    };
-                if may_match || starts_folded(id.as_bytes(), &prefix) {
+                if starts_folded(id.as_bytes(), &prefix) || title_starts(rest, &prefix)? {
                     found.push(parse_entry(line)?);
                 }
             }
@@ -558,6 +576,16 @@ impl Builder {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_title_is_compared_where_it_lies_unless_an_escape_or_tab_is_in_reach() {
+        use super::title_starts;
+        assert_eq!(title_starts("redis debug\tsum", "redis"), Some(true));
+        assert_eq!(title_starts("redis\tsum", "redis debug"), Some(false), "not past the title");
+        assert_eq!(title_starts("back\\\\slash\tsum", "back\\s"), Some(true), "unescaped first");
+        assert_eq!(title_starts("a\tsum", "a\ts"), Some(false), "a prefix with a tab: the title alone");
+        assert_eq!(title_starts("Ärger\tsum", "ärg"), Some(true));
+    }
+
     #[test]
     fn starts_folded_folds_as_to_lowercase_does() {
         use super::starts_folded;
