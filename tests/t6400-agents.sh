@@ -239,6 +239,49 @@ test_expect_success 'openai-compatible: the stream'"'"'s [DONE] ends the turn: t
 	! kill -0 "$(cat curl.pid)" 2>/dev/null
 '
 
+# A curl that notes its pid, then what it read once its stdin ends: the
+# request it would post.
+noting_curl() {
+	mkdir -p noting &&
+	cat >noting/curl <<-\EOF &&
+	#!/bin/sh
+	echo $$ >curl.pid
+	cat >request
+	echo "read $(wc -c <request) bytes" >>curl.log
+	EOF
+	chmod +x noting/curl
+}
+
+# wait_gone PIDFILE: until the process it names (if any) has ended.
+wait_gone() {
+	test -f "$1" || return 0
+	i=0
+	while kill -0 "$(cat "$1")" 2>/dev/null && test $i -lt 100; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	! kill -0 "$(cat "$1")" 2>/dev/null
+}
+
+test_expect_success 'openai-compatible: curl, started while the session is looked up, is killed unheard when no turn takes it' '
+	noting_curl &&
+	rm -f curl.pid curl.log &&
+	test_expect_code 1 env PATH="$PWD/noting:$PATH" OPENAI_BASE_URL=http://127.0.0.1:9/v1 \
+		hermes chat --agent "$AGENTS/openai-compatible" -c "no such session" -q hi 2>err &&
+	grep "No session found" err &&
+	wait_gone curl.pid &&
+	test_expect_code 2 env PATH="$PWD/noting:$PATH" OPENAI_BASE_URL=http://127.0.0.1:9/v1 \
+		hermes chat --agent "$AGENTS/openai-compatible" --title 20261205 -q hi 2>err &&
+	wait_gone curl.pid &&
+	! test -e curl.log &&
+	# The same curl, given its turn, reads the request.
+	env PATH="$PWD/noting:$PATH" OPENAI_BASE_URL=http://127.0.0.1:9/v1 \
+		hermes chat --agent "$AGENTS/openai-compatible" -q hi -Q >out 2>err;
+	wait_gone curl.pid &&
+	grep "^read [1-9][0-9]* bytes$" curl.log &&
+	grep "\"content\":\"hi\"" request
+'
+
 test_expect_success SERVER,DASH 'openai-compatible runs under dash' '
 	OPENAI_MODEL=m hermes chat --agent "dash $AGENTS/openai-compatible" -q hi >out &&
 	grep "^Hello from the fake server$" out

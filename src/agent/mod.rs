@@ -455,37 +455,96 @@ impl Agent {
     }
 
     /// `start` for an agent that `reads_input_only`, its request naming
-    /// `model`.
-    pub(crate) fn start_request(&self, model: Option<String>) -> Result<Started<'_>> {
+    /// `model`: the curl started `early` (see `prestart`), if there is
+    /// one, else a curl started now.
+    pub(crate) fn start_request(
+        &self,
+        model: Option<String>,
+        early: Option<Prestarted>,
+    ) -> Result<Started<'_>> {
+        if let Some(parts) = early.and_then(|mut early| early.0.take()) {
+            return Ok(self.curl_started(parts, model));
+        }
         let url = self.server.as_deref().expect("reads_input_only");
         let key = self.key.as_ref().map(|k| k.fetch(Duration::from_secs(KEY_COMMAND_SECONDS))).transpose()?;
         self.start_curl(model, url, key.as_deref())
+    }
+
+    /// hermes's own request (curl) started before hermes knows the session,
+    /// for an agent that `reads_input_only`: the loader's work for curl
+    /// (some 4 ms) then overlaps the lookup as well as the save. None where
+    /// it cannot be started so; `start_request` then starts it, and says
+    /// why it cannot.
+    pub(crate) fn prestart(&self) -> Option<Prestarted> {
+        if !self.reads_input_only() {
+            return None;
+        }
+        let url = self.server.as_deref()?;
+        let key =
+            self.key.as_ref().map(|k| k.fetch(Duration::from_secs(KEY_COMMAND_SECONDS))).transpose().ok()?;
+        spawn_curl(url, key.as_deref()).ok().map(|parts| Prestarted(Some(parts)))
     }
 
     /// `start` for the shipped `openai-compatible`: curl itself, posting
     /// to `url` (see `curl`), with the key the script would send: the one
     /// configured, else `$OPENAI_API_KEY`.
     fn start_curl(&self, model: Option<String>, url: &str, key: Option<&str>) -> Result<Started<'_>> {
-        let from_env = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.is_empty());
-        let key = key.or(from_env.as_deref());
-        let cannot =
-            |e: io::Error| Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e)));
-        let (mut curl, key_pipe) = curl::command(url, key).map_err(cannot)?;
-        let spawned = Process::spawn_keeping_stderr(curl.stdin(Stdio::piped()).stdout(Stdio::piped()));
-        // curl has its own copy of the key's pipe, or never will.
-        drop(key_pipe);
-        let (process, stdin, stdout) = spawned.map_err(|e| {
-            let status = curl::not_started(&e);
-            Error::Agent(format!("agent '{}' exited with status {status}", self.command))
+        let parts = spawn_curl(url, key).map_err(|e| match e {
+            CurlNotStarted::Command(e) => {
+                Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e)))
+            }
+            CurlNotStarted::Spawn(e) => {
+                let status = curl::not_started(&e);
+                Error::Agent(format!("agent '{}' exited with status {status}", self.command))
+            }
         })?;
-        Ok(Started {
+        Ok(self.curl_started(parts, model))
+    }
+
+    fn curl_started(&self, (process, stdin, stdout): CurlParts, model: Option<String>) -> Started<'_> {
+        Started {
             agent: self,
             process: Some(process),
             stdin: Some(stdin),
             stdout: Some(stdout),
             model,
             usage: None,
-        })
+        }
+    }
+}
+
+/// curl, and the ends of its stdin and stdout.
+type CurlParts = (Process, std::process::ChildStdin, std::process::ChildStdout);
+
+/// Why curl was not started: its command line could not be made (a key
+/// with a line break), or it could not be run.
+enum CurlNotStarted {
+    Command(io::Error),
+    Spawn(io::Error),
+}
+
+/// curl started to post to `url` (see `curl`) with the key the script
+/// would send: the one configured, else `$OPENAI_API_KEY`.
+fn spawn_curl(url: &str, key: Option<&str>) -> std::result::Result<CurlParts, CurlNotStarted> {
+    let from_env = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.is_empty());
+    let (mut curl, key_pipe) =
+        curl::command(url, key.or(from_env.as_deref())).map_err(CurlNotStarted::Command)?;
+    let spawned = Process::spawn_keeping_stderr(curl.stdin(Stdio::piped()).stdout(Stdio::piped()));
+    // curl has its own copy of the key's pipe, or never will.
+    drop(key_pipe);
+    spawned.map_err(CurlNotStarted::Spawn)
+}
+
+/// curl started before its turn is known (`Agent::prestart`), waiting for
+/// its request on stdin: killed, before its stdin closes, if no turn takes
+/// it (a wrong name, a model refused), so that it never posts an empty one.
+pub(crate) struct Prestarted(Option<CurlParts>);
+
+impl Drop for Prestarted {
+    fn drop(&mut self) {
+        if let Some((process, _, _)) = &mut self.0 {
+            process.abandon();
+        }
     }
 }
 

@@ -81,6 +81,9 @@ struct Chat<'a> {
     /// message starts with files (`-f`, `/file`): the text typed with
     /// them, else the first file's name, not the line naming the file.
     title_hint: RefCell<Option<String>>,
+    /// hermes's own request, started before the session was known (see
+    /// `Agent::prestart`), for the one-shot turn to take.
+    early_request: Cell<Option<agent::Prestarted>>,
 }
 
 /// The slash commands, for `chat --help` and the man page's check.
@@ -115,12 +118,12 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         .map(|path| attach::read(path, "-f").map_err(in_chat))
         .collect::<Result<Vec<_>>>()?;
     let terminal = terminal::identify();
-    // Which session first: a wrong name fails before anything is read or written.
-    let Settled { target, chose_by, pending_title } = settle(store, &args, terminal.as_ref())?;
     let flags = command_line_flags(&args);
-    let settings = chat_settings(store, &args, &flags, role.as_ref())?;
-    let agent = agent::choose(&settings, &args.agent)?
-        .map(|agent| agent::Agent { usage_dir: Some(store.home().to_path_buf()), ..agent });
+    let (chosen, early_request) = settings_and_agent(store, &args, &flags, role.as_ref(), interactive);
+    // Which session first: a wrong name fails before anything is written,
+    // and before what is wrong with the settings is said.
+    let Settled { target, chose_by, pending_title } = settle(store, &args, terminal.as_ref())?;
+    let (settings, agent) = chosen?;
     // A model the server does not offer, as far as hermes knows: before
     // anything is saved.
     if let (Some(agent), Some(model)) = (&agent, &args.model)
@@ -152,6 +155,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         json: args.json,
         created: Cell::new(false),
         title_hint: RefCell::new(None),
+        early_request: Cell::new(early_request),
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
@@ -173,6 +177,30 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         sys::catch_interrupts();
         chat.one_shot(target, pending_title, text)
     }
+}
+
+/// The settings and the agent of this chat (their faults said only once
+/// the session is settled), and hermes's own request (curl) for a message
+/// the command line holds, started now: the loader's work for it overlaps
+/// the lookup and the save. It is given its request only once the message
+/// is saved, and is killed unheard if no turn takes it.
+fn settings_and_agent(
+    store: &Store,
+    args: &Args,
+    flags: &[(&'static str, String, String)],
+    role: Option<&agent::role::Role>,
+    interactive: bool,
+) -> (Result<(Settings, Option<Agent>)>, Option<agent::Prestarted>) {
+    let chosen = chat_settings(store, args, flags, role).and_then(|settings| {
+        let agent = agent::choose(&settings, &args.agent)?
+            .map(|agent| agent::Agent { usage_dir: Some(store.home().to_path_buf()), ..agent });
+        Ok((settings, agent))
+    });
+    let early_request = match (&chosen, &args.query) {
+        (Ok((_, Some(agent))), Some(Query::Text(_))) if !interactive => agent.prestart(),
+        _ => None,
+    };
+    (chosen, early_request)
 }
 
 /// The session a chat starts in, as the command line names it.

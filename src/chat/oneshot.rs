@@ -98,6 +98,9 @@ impl Chat<'_> {
     /// its input (`Agent::reads_input_only`) and no summariser may have to
     /// run first (`compact = "auto"` on a session larger than the budget).
     fn start_request_early(&self, target: Option<&Header>) -> Option<Result<Started<'_>>> {
+        // Started already, before the lookup; killed here, unheard, if a
+        // summariser must run first.
+        let early = self.early_request.take();
         let agent = self.agent.as_ref().filter(|a| a.reads_input_only())?;
         if self.auto_compact && !target.is_some_and(|h| self.fits_whole(&h.id)) {
             return None;
@@ -112,7 +115,7 @@ impl Chat<'_> {
             }
             None => self.model_for(None).map(|(model, _)| model),
         };
-        Some(agent.start_request(model))
+        Some(agent.start_request(model, early))
     }
 
     /// `--json`: the turn as one object on stdout, whatever came of it
