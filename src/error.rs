@@ -74,6 +74,9 @@ pub enum Error {
     Agent(String),
     /// An I/O error on a path of the store.
     Io { path: PathBuf, source: io::Error },
+    /// `path` could not be made because its directory `dir` is not
+    /// writable (its mode, its owner, a read-only file system).
+    DirectoryNotWritable { verb: &'static str, path: PathBuf, dir: PathBuf, source: io::Error },
     /// A session or breadcrumb file that does not parse.
     Corrupt { path: PathBuf, why: String },
     /// A session file whose header is readable but whose messages are not
@@ -156,6 +159,18 @@ impl Error {
         Error::Io { path: path.to_path_buf(), source }
     }
 
+    /// `source`, met making `path` (or a temporary beside it) in `dir`
+    /// (to `verb` it: "write", "make"): a directory that refuses new
+    /// names is named, not only the file.
+    pub(crate) fn creating_in(verb: &'static str, path: &Path, dir: &Path, source: io::Error) -> Error {
+        match source.kind() {
+            io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => {
+                Error::DirectoryNotWritable { verb, path: path.to_path_buf(), dir: dir.to_path_buf(), source }
+            }
+            _ => Error::io(path, source),
+        }
+    }
+
     pub(crate) fn usage(text: impl Into<String>) -> Error {
         Error::Usage(text.into())
     }
@@ -182,6 +197,7 @@ impl Error {
             | Error::IdLikeTitle { .. } => EXIT_USAGE,
             Error::Agent(_) => EXIT_AGENT,
             Error::Io { .. }
+            | Error::DirectoryNotWritable { .. }
             | Error::Corrupt { .. }
             | Error::DamagedSession { .. }
             | Error::NewerFormat { .. }
@@ -465,6 +481,14 @@ impl fmt::Display for Error {
                 "{place} is not UTF-8 text (the byte 0x{byte:02x} at offset {offset}); nothing was done: convert it first, from Latin-1 with iconv -f latin1 -t utf-8"
             ),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), describe_io(source)),
+            Error::DirectoryNotWritable { verb, path, dir, source } => write!(
+                f,
+                "cannot {verb} {}: no file can be added to its directory {} ({}); see its owner and mode with: ls -ld {}",
+                path.display(),
+                dir.display(),
+                describe_io(source),
+                dir.display()
+            ),
             Error::Corrupt { path, why } => write!(f, "{}; left untouched", not_a_session_file(path, why)),
             Error::DamagedSession { path, id, why } => {
                 write!(f, "{}; nothing was written to it. {}", not_a_session_file(path, why), repair_hint(id))

@@ -73,7 +73,10 @@ pub(crate) fn ensure_private_dir(dir: &Path) -> Result<()> {
     match sys::mkdir_private(dir) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(Error::io(dir, e)),
+        Err(e) => Err(match dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(parent) => Error::creating_in("make", dir, parent, e),
+            None => Error::io(dir, e),
+        }),
     }
 }
 
@@ -142,7 +145,7 @@ impl AtomicFile {
                 // Taken (or a planted symlink): pick another name.
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
                 // Named by the file the user knows, not the temporary.
-                Err(e) => return Err(Error::io(target, e)),
+                Err(e) => return Err(Error::creating_in("write", target, dir, e)),
             }
         }
     }
@@ -313,7 +316,7 @@ impl Batch {
             match create_new_private(&temp) {
                 Ok(file) => break (temp, file),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(Error::io(&self.dir, e)),
+                Err(e) => return Err(Error::creating_in("write", target, &self.dir, e)),
             }
         };
         if let Err(e) = file.write_all(contents) {

@@ -31,7 +31,7 @@ as_user() {
 	setpriv --reuid=$LONELY_UID --regid=$LONELY_UID --clear-groups "$@"
 }
 
-test_expect_success ROOT,SETPRIV 'a home hermes cannot write (mode 0500): config set names config.toml, never its temporary' '
+test_expect_success ROOT,SETPRIV 'a home hermes cannot write (mode 0500): config set names config.toml and the directory, never its temporary' '
 	bin=$(lonely_hermes) &&
 	chmod 755 "$TRASH" &&
 	mkdir -m 700 ro &&
@@ -40,10 +40,15 @@ test_expect_success ROOT,SETPRIV 'a home hermes cannot write (mode 0500): config
 	chmod 500 ro &&
 	test_expect_code 4 env HERMES_HOME=$TRASH/ro setpriv --reuid=$LONELY_UID --regid=$LONELY_UID --clear-groups \
 		"$bin" config set model second 2>err &&
-	echo "hermes: $TRASH/ro/config.toml: Permission denied" >expect &&
+	echo "hermes: cannot write $TRASH/ro/config.toml: no file can be added to its directory $TRASH/ro (Permission denied); see its owner and mode with: ls -ld $TRASH/ro" >expect &&
 	test_cmp expect err &&
 	ls -A ro >listing &&
-	! grep "\.tmp$" listing
+	! grep "\.tmp$" listing &&
+	# The sessions directory it would make, likewise.
+	test_expect_code 4 env HERMES_HOME=$TRASH/ro setpriv --reuid=$LONELY_UID --regid=$LONELY_UID --clear-groups \
+		"$bin" chat -q hi --no-agent -Q 2>err &&
+	echo "hermes: cannot make $TRASH/ro/sessions: no file can be added to its directory $TRASH/ro (Permission denied); see its owner and mode with: ls -ld $TRASH/ro" >expect &&
+	test_cmp expect err
 '
 
 test_expect_success ROOT,SETPRIV 'a ~/.hermes that root made (HOME kept): whose it is and the fix, for chat, list and config' '
