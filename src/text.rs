@@ -56,9 +56,26 @@ pub(crate) fn printable(text: &str, keep_layout: bool) -> Cow<'_, str> {
 }
 
 /// Bytes that may not be UTF-8 (what another program wrote) through the
-/// gate: a byte that is no part of a character is shown as U+FFFD.
+/// gate: a byte that is no part of a character is shown as `\xff`.
 pub(crate) fn printable_bytes(bytes: &[u8], keep_layout: bool) -> String {
-    printable(&String::from_utf8_lossy(bytes), keep_layout).into_owned()
+    printable(&bytes_shown(bytes), keep_layout).into_owned()
+}
+
+/// `bytes` as text, each byte that is no part of a character shown as
+/// `\xff` (where `String::from_utf8_lossy` would put U+FFFD, the same for
+/// every byte).
+fn bytes_shown(bytes: &[u8]) -> Cow<'_, str> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(bytes.len() + 16);
+    for chunk in bytes.utf8_chunks() {
+        shown.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            let _ = write!(shown, "\\x{byte:02x}");
+        }
+    }
+    Cow::Owned(shown)
 }
 
 /// Output on its way to a terminal, a piece at a time (an agent's reply as
@@ -156,7 +173,7 @@ impl TerminalFilter {
     }
 
     fn render(&mut self, bytes: &[u8]) -> String {
-        let text = String::from_utf8_lossy(bytes);
+        let text = bytes_shown(bytes);
         let mut shown = String::with_capacity(text.len());
         let mut rest: &str = &text;
         while let Some(esc) = rest.find('\u{1b}') {
@@ -552,7 +569,8 @@ mod tests {
         assert_eq!(printable("crlf\r\n", false), "crlf^M^J");
         assert_eq!(printable("ab\u{202E}cd", false), "ab\\u{202e}cd");
         assert_eq!(printable("ab\u{202E}cd\u{2066}", true), "ab\\u{202e}cd\\u{2066}");
-        assert_eq!(printable_bytes(b"bad \xff\xc2\x9b end", true), "bad \u{fffd}\\u{9b} end");
+        assert_eq!(printable_bytes(b"bad \xff\xc2\x9b end", true), "bad \\xff\\u{9b} end");
+        assert_eq!(printable_bytes(b"cut \xe2\x82 short", true), "cut \\xe2\\x82 short");
     }
     #[test]
     fn fits_titles_by_terminal_columns() {
@@ -622,6 +640,15 @@ mod tests {
         let mut f = TerminalFilter::new(true);
         assert_eq!(f.push(b"a\x1b[8mb\x1b[31mc") + &f.finish(), "a^[[8mb\u{1b}[31mc");
         assert!(f.let_sgr_through());
+    }
+
+    #[test]
+    fn terminal_filter_shows_each_stray_byte() {
+        // A character cut between pieces is whole; a byte that is none is
+        // shown as itself, however the pieces fall.
+        let mut f = TerminalFilter::new(false);
+        let shown = f.push(b"caf\xc3") + &f.push(b"\xa9 \xff") + &f.push(b"x \xe2\x82") + &f.finish();
+        assert_eq!(shown, "caf\u{e9} \\xffx \\xe2\\x82");
     }
 
     #[test]

@@ -164,6 +164,9 @@ test_expect_success TMUX 'a reply, drawn as Markdown and as plain text, and what
 	on_pane "hermes chat --agent $TRASH/corpus-agent -q markdown" &&
 	untouched && shown &&
 	test "$(tr "\n" " " <visible | grep -o -F "$SHOWN" | wc -l)" = 2 &&
+	# Each byte that is not UTF-8 is shown as itself, on stdout and stderr.
+	tr "\n" " " <visible | grep -o -F "M\\xff\\xfeN" >bytes &&
+	cat bytes && test_line_count = 2 bytes &&
 	on_pane "hermes chat --plain --agent $TRASH/corpus-agent -q plain" &&
 	untouched && shown &&
 	test "$(tr "\n" " " <visible | grep -o -F "$SHOWN" | wc -l)" = 2 &&
