@@ -209,4 +209,36 @@ test_expect_success 'current: takes no name' '
 	grep "^hermes: sessions current: unexpected argument '"'foo'"'" err
 '
 
+# A session whose reply is about 15 MB of Markdown (paragraphs, lists,
+# headings), made by an agent that says it.
+big_reply_session() {
+	python3 -c "
+import random
+random.seed(1)
+w = [\"alpha\", \"**bold**\", \"*it*\", \"\\\`code\\\`\", \"[link](http://x.y)\", \"zeta\"]
+out, n = [], 0
+while n < 15000000:
+    p = \" \".join(random.choice(w) for _ in range(60))
+    p = (\"- \" + p) if random.random() < 0.1 else p
+    out.append(p)
+    n += len(p) + 2
+open(\"reply.md\", \"w\").write(\"\\n\\n\".join(out))
+" &&
+	printf "#!/bin/sh\ncat >/dev/null\ncat %s/reply.md\n" "$TRASH" >big-agent &&
+	chmod +x big-agent &&
+	hermes chat --agent "$TRASH/big-agent" --title big -q hi -Q >/dev/null
+}
+
+test_expect_success SCRIPT,NATIVE 'show of a 15 MB reply drawn on a terminal or into a pipe a piece at a time: in under 4 times its size, 2.7 into a pipe' '
+	test -x /usr/bin/time || { echo "# /usr/bin/time missing: not measured"; exit 0; }
+	big_reply_session &&
+	PAGER=cat run_in_pty "/usr/bin/time -f %M -o tty.rss hermes sessions show big" >drawn &&
+	grep -F "$(printf "\033")[1mbold" drawn >/dev/null &&
+	/usr/bin/time -f %M -o pipe.rss hermes sessions show big >shown &&
+	grep -F "$(head -c 100 reply.md)" shown >/dev/null &&
+	echo "peak KiB: terminal $(cat tty.rss), pipe $(cat pipe.rss)" &&
+	test "$(cat tty.rss)" -lt 60000 &&
+	test "$(cat pipe.rss)" -lt 40000
+'
+
 test_done

@@ -60,8 +60,8 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         if crate::output::stdout_on_terminal() { crate::view::Screen::of_stdout(plain(store)) } else { None };
     match screen {
         // Drawn for the terminal, every piece from elsewhere through the gate.
-        Some(screen) => out.write_own(&crate::view::render(&session, Some(screen)))?,
-        None => out.write(&crate::view::render(&session, None))?,
+        Some(screen) => crate::view::render(&session, Some(screen), &mut |piece| out.write_own(piece))?,
+        None => crate::view::render(&session, None, &mut |piece| out.write(piece))?,
     }
     out.flush()
 }

@@ -34,11 +34,16 @@ impl Screen {
     }
 }
 
-/// The conversation as a person reads it: control characters in what was
-/// stored are shown, not obeyed (`--json` has the raw text); on a
-/// `screen`, wrapped to it and replies drawn (the text holds hermes's own
-/// escape sequences then).
-pub(crate) fn render(session: &Session, screen: Option<Screen>) -> String {
+/// The conversation as a person reads it, a piece at a time to `emit` (a
+/// message of 16 MiB is drawn and written, not gathered with the rest
+/// first): control characters in what was stored are shown, not obeyed
+/// (`--json` has the raw text); on a `screen`, wrapped to it and replies
+/// drawn (the pieces hold hermes's own escape sequences then).
+pub(crate) fn render(
+    session: &Session,
+    screen: Option<Screen>,
+    emit: &mut dyn FnMut(&str) -> crate::error::Result<()>,
+) -> crate::error::Result<()> {
     let h = &session.header;
     let model = h.model.as_deref().map(|m| format!("  model: {}", printable(m, false))).unwrap_or_default();
     let role = h.role.as_deref().map(|r| format!("  role: {}", printable(r, false))).unwrap_or_default();
@@ -52,19 +57,19 @@ pub(crate) fn render(session: &Session, screen: Option<Screen>) -> String {
     if let Some(usage) = &h.usage {
         head.push_str(&format!("tokens: {} (the replies that reported them)\n", usage.describe()));
     }
-    let mut text = fit(&head, screen);
+    emit(&fit(&head, screen))?;
     for (at, m) in session.messages.iter().enumerate() {
-        text.push('\n');
+        emit("\n")?;
         if m.is_summary() {
             let head = format!("[summary of messages 1-{at}] {}\n", time::local_minutes(m.ts));
-            text.push_str(&fit(&head, screen));
-            text.push_str(&fit(&printable(&m.content, true), screen));
+            emit(&fit(&head, screen))?;
+            emit(&fit(&printable(&m.content, true), screen))?;
         } else {
-            text.push_str(&render_message(m, usize::MAX, screen));
+            render_message_each(m, usize::MAX, screen, emit)?;
         }
-        text.push('\n');
+        emit("\n")?;
     }
-    text
+    Ok(())
 }
 
 /// `[role] time` (`[assistant, interrupted] time` for a reply cut by
@@ -72,31 +77,62 @@ pub(crate) fn render(session: &Session, screen: Option<Screen>) -> String {
 /// content; content longer than `max_chars` is cut. On a `screen`,
 /// wrapped to it, a reply drawn as Markdown.
 pub(crate) fn render_message(m: &Message, max_chars: usize, screen: Option<Screen>) -> String {
+    let mut text = String::new();
+    let _ = render_message_each(m, max_chars, screen, &mut |piece| {
+        text.push_str(piece);
+        Ok(())
+    });
+    text
+}
+
+/// `render_message`, its heading and its content each given to `emit` as
+/// made (a reply of 16 MiB is not copied onto its heading).
+fn render_message_each(
+    m: &Message,
+    max_chars: usize,
+    screen: Option<Screen>,
+    emit: &mut dyn FnMut(&str) -> crate::error::Result<()>,
+) -> crate::error::Result<()> {
     let cut = how_it_ended(m);
     let tokens = m.usage.map(|u| format!("  tokens: {}", u.describe())).unwrap_or_default();
     let head = format!("[{}{cut}] {}{tokens}\n", printable(&m.role, false), time::local_minutes(m.ts));
     let markdown = screen.is_some_and(|s| s.markdown) && m.role == "assistant";
-    let content = if max_chars == usize::MAX {
-        m.content.clone()
+    let content: std::borrow::Cow<'_, str> = if max_chars == usize::MAX {
+        std::borrow::Cow::Borrowed(&m.content)
     } else if markdown {
-        truncate_blocks(&m.content, max_chars)
+        truncate_blocks(&m.content, max_chars).into()
     } else {
-        truncate_words(&m.content, max_chars)
+        truncate_words(&m.content, max_chars).into()
     };
     match screen {
-        None => head + &printable(&content, true),
-        Some(screen) if screen.markdown && m.role == "assistant" => {
+        None => {
+            emit(&head)?;
+            emit(&printable(&content, true))
+        }
+        Some(screen) if markdown => {
+            emit(&fit(&head, Some(screen)))?;
             // As a reply streams: its colours kept (or dropped) by the
-            // filter, every other character shown through the gate.
-            let mut filter = crate::text::TerminalFilter::for_renderer(screen.colors);
-            let text = filter.push(content.as_bytes()) + &filter.finish();
+            // filter, every other character shown through the gate. Text
+            // with no escape and no CR is the filter's already, uncopied;
+            // the filter's copy of any other is let go before the drawing.
+            let (text, coloured): (std::borrow::Cow<'_, str>, bool) = if content.contains(['\u{1b}', '\r']) {
+                let mut filter = crate::text::TerminalFilter::for_renderer(screen.colors);
+                let text = filter.push(content.as_bytes()) + &filter.finish();
+                (text.into(), filter.let_sgr_through())
+            } else {
+                (std::borrow::Cow::Borrowed(&*content), false)
+            };
             let mut drawn = crate::view::markdown::Renderer::new(screen.colors, screen.width).draw(&text);
-            if filter.let_sgr_through() {
+            drop(text);
+            if coloured {
                 drawn.push_str("\x1b[0m"); // what its colours left on ends with it
             }
-            fit(&head, Some(screen)) + &drawn
+            emit(&drawn)
         }
-        Some(_) => fit(&head, screen) + &fit(&printable(&content, true), screen),
+        Some(_) => {
+            emit(&fit(&head, screen))?;
+            emit(&fit(&printable(&content, true), screen))
+        }
     }
 }
 
