@@ -481,14 +481,20 @@ impl fmt::Display for Error {
                 "{place} is not UTF-8 text (the byte 0x{byte:02x} at offset {offset}); nothing was done: convert it first, from Latin-1 with iconv -f latin1 -t utf-8"
             ),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), describe_io(source)),
-            Error::DirectoryNotWritable { verb, path, dir, source } => write!(
-                f,
-                "cannot {verb} {}: no file can be added to its directory {} ({}); see its owner and mode with: ls -ld {}",
-                path.display(),
-                dir.display(),
-                describe_io(source),
-                dir.display()
-            ),
+            Error::DirectoryNotWritable { verb, path, dir, source } => {
+                write!(
+                    f,
+                    "cannot {verb} {}: no file can be added to its directory {} ({})",
+                    path.display(),
+                    dir.display(),
+                    describe_io(source)
+                )?;
+                // A read-only file system is not a matter of owner or mode.
+                if source.kind() != io::ErrorKind::ReadOnlyFilesystem {
+                    write!(f, "; see its owner and mode with: ls -ld {}", dir.display())?;
+                }
+                Ok(())
+            }
             Error::Corrupt { path, why } => write!(f, "{}; left untouched", not_a_session_file(path, why)),
             Error::DamagedSession { path, id, why } => {
                 write!(f, "{}; nothing was written to it. {}", not_a_session_file(path, why), repair_hint(id))
@@ -648,6 +654,15 @@ mod tests {
             (Error::ReplyNotSaved { id: "x".into(), max_bytes: 64 << 20 }, EXIT_STORE),
             (Error::TerminalRead(io_error()), EXIT_STORE),
             (Error::NoDirectory { path: path(), dir: path() }, EXIT_STORE),
+            (
+                Error::creating_in(
+                    "write",
+                    &path(),
+                    Path::new("/h"),
+                    io::Error::from(io::ErrorKind::PermissionDenied),
+                ),
+                EXIT_STORE,
+            ),
             (Error::ExportIncomplete { damaged: 2 }, EXIT_STORE),
             (Error::ImportRead { name: "f".into(), source: io_error() }, EXIT_STORE),
             (Error::ImportRejected { name: "f".into(), line: 1, why: "not JSON".into() }, EXIT_USAGE),
@@ -681,5 +696,35 @@ mod tests {
             waited: Duration::from_secs(4),
         };
         assert!(timeout.to_string().starts_with("timed out after 4s"));
+    }
+
+    #[test]
+    fn a_directory_that_takes_no_files_is_named_with_what_to_look_at() {
+        let denied = Error::creating_in(
+            "write",
+            Path::new("/h/config.toml"),
+            Path::new("/h"),
+            io::Error::from(io::ErrorKind::PermissionDenied),
+        );
+        assert!(denied.to_string().ends_with("; see its owner and mode with: ls -ld /h"), "{denied}");
+        let read_only = Error::creating_in(
+            "make",
+            Path::new("/h/sessions"),
+            Path::new("/h"),
+            io::Error::from(io::ErrorKind::ReadOnlyFilesystem),
+        );
+        let text = read_only.to_string();
+        assert!(
+            text.starts_with("cannot make /h/sessions: no file can be added to its directory /h (")
+                && !text.contains("ls -ld"),
+            "{text}"
+        );
+        let other = Error::creating_in(
+            "write",
+            Path::new("/h/x"),
+            Path::new("/h"),
+            io::Error::from(io::ErrorKind::StorageFull),
+        );
+        assert!(matches!(other, Error::Io { .. }));
     }
 }

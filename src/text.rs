@@ -128,6 +128,18 @@ impl TerminalFilter {
         shown
     }
 
+    /// A whole text at once (`push` then `finish`), borrowed as it is when
+    /// there is nothing in it to change: no escape, no CR, and (for the
+    /// gate) nothing harmful. A text of 16 MiB is then not copied.
+    pub(crate) fn whole<'t>(&mut self, text: &'t str) -> Cow<'t, str> {
+        let untouched =
+            !text.contains(['\u{1b}', '\r']) && (!self.gate || !text.chars().any(|c| is_harmful(c, true)));
+        if untouched && self.held.is_empty() {
+            return Cow::Borrowed(text);
+        }
+        Cow::Owned(self.push(text.as_bytes()) + &self.finish())
+    }
+
     /// What was held back, once no more is coming.
     pub(crate) fn finish(&mut self) -> String {
         let held = std::mem::take(&mut self.held);
@@ -640,6 +652,18 @@ mod tests {
         let mut f = TerminalFilter::new(true);
         assert_eq!(f.push(b"a\x1b[8mb\x1b[31mc") + &f.finish(), "a^[[8mb\u{1b}[31mc");
         assert!(f.let_sgr_through());
+        // A whole text: the same as push and finish, borrowed when untouched.
+        for colors in [true, false] {
+            for text in ["plain words\n", "a\x1b[8mb\x1b[31mc", "crlf\r\n", "bell\x07 \u{202e}"] {
+                let whole = TerminalFilter::for_renderer(colors).whole(text).into_owned();
+                let mut f = TerminalFilter::for_renderer(colors);
+                assert_eq!(whole, f.push(text.as_bytes()) + &f.finish(), "{text:?}");
+                let whole = TerminalFilter::new(colors).whole(text).into_owned();
+                let mut f = TerminalFilter::new(colors);
+                assert_eq!(whole, f.push(text.as_bytes()) + &f.finish(), "{text:?}");
+            }
+        }
+        assert!(matches!(TerminalFilter::for_renderer(true).whole("words"), Cow::Borrowed(_)));
     }
 
     #[test]

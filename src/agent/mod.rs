@@ -408,8 +408,7 @@ impl Agent {
     /// ready: it gets none until `Started::answer`, and nothing at all if
     /// the `Started` is dropped (then it is killed first).
     pub(crate) fn start(&self, header: &Header) -> Result<Started<'_>> {
-        let limit = Duration::from_secs(KEY_COMMAND_SECONDS);
-        let key = self.key.as_ref().map(|k| k.fetch(limit)).transpose()?;
+        let key = self.key_for_turn()?;
         let key = key.as_deref();
         if let Some(url) = &self.server {
             let model = header.model.clone().or_else(|| self.model.clone());
@@ -466,8 +465,14 @@ impl Agent {
             return Ok(self.curl_started(parts, model));
         }
         let url = self.server.as_deref().expect("reads_input_only");
-        let key = self.key.as_ref().map(|k| k.fetch(Duration::from_secs(KEY_COMMAND_SECONDS))).transpose()?;
+        let key = self.key_for_turn()?;
         self.start_curl(model, url, key.as_deref())
+    }
+
+    /// The configured key (if any) for a turn: the variable's value, or
+    /// what api_key_command printed within `KEY_COMMAND_SECONDS`.
+    fn key_for_turn(&self) -> Result<Option<String>> {
+        self.key.as_ref().map(|k| k.fetch(Duration::from_secs(KEY_COMMAND_SECONDS))).transpose()
     }
 
     /// hermes's own request (curl) started before hermes knows the session,
@@ -480,8 +485,7 @@ impl Agent {
             return None;
         }
         let url = self.server.as_deref()?;
-        let key =
-            self.key.as_ref().map(|k| k.fetch(Duration::from_secs(KEY_COMMAND_SECONDS))).transpose().ok()?;
+        let key = self.key_for_turn().ok()?;
         spawn_curl(url, key.as_deref()).ok().map(|parts| Prestarted(Some(parts)))
     }
 

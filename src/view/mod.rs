@@ -112,16 +112,12 @@ fn render_message_each(
         Some(screen) if markdown => {
             emit(&fit(&head, Some(screen)))?;
             // As a reply streams: its colours kept (or dropped) by the
-            // filter, every other character shown through the gate. Text
-            // with no escape and no CR is the filter's already, uncopied;
-            // the filter's copy of any other is let go before the drawing.
-            let (text, coloured): (std::borrow::Cow<'_, str>, bool) = if content.contains(['\u{1b}', '\r']) {
-                let mut filter = crate::text::TerminalFilter::for_renderer(screen.colors);
-                let text = filter.push(content.as_bytes()) + &filter.finish();
-                (text.into(), filter.let_sgr_through())
-            } else {
-                (std::borrow::Cow::Borrowed(&*content), false)
-            };
+            // filter, every other character shown through the gate. The
+            // filter's copy (if it made one) is let go before the drawing.
+            let mut filter = crate::text::TerminalFilter::for_renderer(screen.colors);
+            let text = filter.whole(&content);
+            let coloured = filter.let_sgr_through();
+            drop(filter);
             let mut drawn = crate::view::markdown::Renderer::new(screen.colors, screen.width).draw(&text);
             drop(text);
             if coloured {
