@@ -40,6 +40,19 @@ fails_keeping_message() {
 	messages "$id" >actual && test_cmp expect actual
 }
 
+# fails_keeping_partial PARTIAL OPTION...: a turn whose agent fails after
+# writing PARTIAL: exit 3, the message kept, and what arrived kept as a
+# reply marked incomplete, said once.
+fails_keeping_partial() {
+	partial=$1 && shift &&
+	test_expect_code 3 hermes chat -q "keep me" "$@" >out 2>err &&
+	id=$(only_id) &&
+	printf "user: keep me\nassistant: %s\n" "$partial" >expect &&
+	messages "$id" >actual && test_cmp expect actual &&
+	grep "\"incomplete\":true" "$HERMES_HOME/sessions/$id.json" &&
+	grep "that arrived .* kept, marked incomplete" err
+}
+
 test_expect_success 'agent from config.toml' '
 	config "agent = \"fake-agent text from-config\"" &&
 	hermes chat -q hi -Q >out &&
@@ -187,7 +200,7 @@ test_expect_success 'a mistake in config.toml is named by its line; comments, es
 	grep "config.toml: line 1: the value of '"'agent'"' holds a NUL character$" err &&
 	config "[agent]" &&
 	test_expect_code 4 hermes chat -q hi 2>err &&
-	grep "config.toml: line 1: tables are not used here; the keys are agent, agent_input, model, base_url, api_key_env, api_key_command, system, render, context, compact$" err &&
+	grep "config.toml: line 1: tables are not used here; the keys are agent, agent_input, model, base_url, api_key_env, api_key_command, system, render, context, timeout, compact$" err &&
 	config "agnet = \"x\"" "agent = '"'echo \"literal\"'"' # a comment" &&
 	hermes chat -q hi -Q >out 2>err &&
 	grep "config.toml: line 1: unknown key '"'agnet'"' ignored" err &&
@@ -272,15 +285,15 @@ test_expect_success 'agent output forms work with -c on an existing conversation
 
 test_expect_success 'a failing agent (exit 7): exit 3, names the command and status, keeps the message' '
 	TMUX_PANE=%1 && export TMUX_PANE &&
-	fails_keeping_message --agent "fake-agent fail 7" &&
+	fails_keeping_partial "partial reply" --agent "fake-agent fail 7" &&
 	grep "^hermes: .*fake-agent fail 7" err &&
 	grep "status 7" err &&
 	grep -x "session_id: $id" err &&
-	test "$(field "$id" message_count)" = 1 &&
+	test "$(field "$id" message_count)" = 2 &&
 	grep "\"session_id\":\"$id\"" "$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json"
 '
 
-test_expect_success 'a failing agent on a continued session: exit 3, the new message kept, no reply saved' '
+test_expect_success 'a failing agent on a continued session: exit 3, the new message kept, what arrived kept marked incomplete' '
 	test_expect_code 3 converse --agent "fake-agent fail 7" -Q >out 2>err &&
 	id=$(only_id) &&
 	grep "fake-agent fail 7" err &&
@@ -289,13 +302,13 @@ test_expect_success 'a failing agent on a continued session: exit 3, the new mes
 '
 
 test_expect_success 'an agent killed by a signal: exit 3, names the command and the signal' '
-	fails_keeping_message --agent "exec fake-agent kill KILL" &&
+	fails_keeping_partial "partial reply" --agent "exec fake-agent kill KILL" &&
 	grep "^hermes: .*exec fake-agent kill KILL" err &&
 	grep "signal 9" err
 '
 
 test_expect_success 'an agent whose shell dies of a signal: exit 3, the message kept' '
-	fails_keeping_message -Q --agent "cat >/dev/null; echo part; kill -TERM \$\$" &&
+	fails_keeping_partial part -Q --agent "cat >/dev/null; echo part; kill -TERM \$\$" &&
 	grep "^hermes: " err &&
 	grep "signal 15" err
 '
@@ -304,7 +317,7 @@ test_expect_success 'an agent killed by SIGINT on its own: exit 3, not an interr
 	# SIGINT at its default for the agent: it inherits what hermes has.
 	test_expect_code 3 $interruptible hermes chat -q "keep me" -Q --agent "exec fake-agent kill INT" >out 2>err &&
 	id=$(only_id) &&
-	echo "user: keep me" >expect &&
+	printf "user: keep me\nassistant: partial reply\n" >expect &&
 	messages "$id" >actual && test_cmp expect actual &&
 	grep "^hermes: .*exec fake-agent kill INT" err &&
 	grep "signal 2" err

@@ -14,6 +14,18 @@ body) in DIR/request.N, then answers:
   - model "nostream"           one chat-completion JSON object, even when
                                a stream was asked for
   - model "slow"               the stream below, after 1.5 seconds
+  - model "hang"               nothing at all: the request is read and
+                               never answered (until the server stops)
+  - model "stall"              the stream's first two chunks, then nothing
+  - model "cut"                the stream's first two chunks, then the
+                               connection closed before the answer's
+                               announced length
+  - model "plain500"           500 with a plain-text body, not JSON
+  - model "html502"            502 with an HTML page
+  - model "midstream-error"    a chunk, then an error event in the stream
+  - model "huge-usage"         the stream, its usage counts past 2^63
+                               (exact), a total of its own
+  - model "odd-usage"          the stream, a count written 1e30
   - "stream": true             a server-sent-event stream of three chunks,
                                then, when "stream_options" asks for it
                                ("include_usage": true), a chunk with no
@@ -35,13 +47,14 @@ It serves at most 20 requests and stops by itself after SECONDS (default
 import json
 import os
 import sys
+import threading
 import time
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 REPLY = ["Hello", " from the", " fake server"]
 MODELS = ["gpt-test-mini", "gpt-test-large", "llama3.2"]
 LIFETIME = 30
-MAX_REQUESTS = 50
+MAX_REQUESTS = 300
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -49,10 +62,12 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def record(self):
-        self.server.served += 1
+        with self.server.lock:
+            self.server.served += 1
+            served = self.server.served
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
-        path = os.path.join(self.server.dir, "request.%d" % self.server.served)
+        path = os.path.join(self.server.dir, "request.%d" % served)
         with open(path, "wb") as f:
             f.write(("%s %s\n" % (self.command, self.path)).encode())
             f.write(bytes(self.headers))
@@ -87,8 +102,39 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(500, "The server had an error while processing your request")
         if model == "slow":
             time.sleep(1.5)
+        if model == "hang":
+            time.sleep(self.server.lifetime)
+            return
+        if model == "plain500":
+            return self.raw(500, "text/plain", b"Internal Server Error")
+        if model == "html502":
+            page = b"<html><head><title>502</title></head><body><h1>502 Bad Gateway</h1></body></html>"
+            return self.raw(502, "text/html", page)
+        if model in ("stall", "cut", "midstream-error"):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            if model == "cut":
+                self.send_header("Content-Length", "100000")
+            self.end_headers()
+            for piece in REPLY[:2]:
+                chunk = {"choices": [{"index": 0, "delta": {"content": piece}}]}
+                self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+                self.wfile.flush()
+            if model == "midstream-error":
+                error = {"error": {"message": "upstream overloaded", "type": "server_error"}}
+                self.wfile.write(b"data: " + json.dumps(error).encode() + b"\n\n")
+            elif model == "stall":
+                time.sleep(self.server.lifetime)
+            self.close_connection = True
+            return
         prompt = sum(len(m.get("content") or "") for m in request.get("messages", []))
         usage = {"prompt_tokens": prompt, "completion_tokens": 3, "total_tokens": prompt + 3}
+        if model == "huge-usage":
+            usage = {"prompt_tokens": 9223372036854775807, "completion_tokens": 18446744073709551615,
+                     "total_tokens": 7}
+        raw_usage = None
+        if model == "odd-usage":
+            raw_usage = b'{"prompt_tokens":1e30,"completion_tokens":3}'
         if request.get("stream") and model != "nostream":
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -98,7 +144,9 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
                 self.wfile.flush()
                 time.sleep(0.05)
-            if (request.get("stream_options") or {}).get("include_usage"):
+            if raw_usage is not None:
+                self.wfile.write(b'data: {"choices":[],"usage":' + raw_usage + b"}\n\n")
+            elif (request.get("stream_options") or {}).get("include_usage"):
                 chunk = {"choices": [], "usage": usage}
                 self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
             self.wfile.write(b"data: [DONE]\n\n")
@@ -110,6 +158,13 @@ class Handler(BaseHTTPRequestHandler):
     def error(self, code, message):
         self.reply(code, {"error": {"message": message, "type": "invalid_request_error"}})
 
+    def raw(self, code, kind, body):
+        self.send_response(code)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def reply(self, code, obj):
         data = json.dumps(obj).encode()
         self.send_response(code)
@@ -120,15 +175,18 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
-    server = HTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
     server.dir = sys.argv[1]
     server.served = 0
+    server.lock = threading.Lock()
     server.timeout = 0.2
     port_file = os.path.join(server.dir, "port")
     with open(port_file + ".tmp", "w") as f:
         f.write("%d\n" % server.server_address[1])
     os.rename(port_file + ".tmp", port_file)
     lifetime = float(sys.argv[2]) if len(sys.argv) > 2 else LIFETIME
+    server.lifetime = lifetime
     deadline = time.time() + lifetime
     while time.time() < deadline and server.served < MAX_REQUESTS:
         server.handle_request()

@@ -40,6 +40,8 @@ pub struct Decoder {
     /// The tokens the server counted, when it said (the last event or
     /// object that did).
     usage: Option<Usage>,
+    /// A count that was no whole number hermes keeps exactly: left out.
+    odd_count: bool,
 }
 
 /// The agent wrote more than a reply may hold (`MAX_MESSAGE_BYTES` decoded,
@@ -55,6 +57,8 @@ pub struct Finished {
     pub malformed: usize,
     /// The tokens the server counted, when it said.
     pub usage: Option<Usage>,
+    /// A count was left out: it was no whole number (said once).
+    pub odd_count: bool,
 }
 
 // nanoserde's derived `DeJson` unwraps fields with a `match` clippy would
@@ -93,67 +97,93 @@ mod wire {
         #[nserde(default)]
         pub message: Option<String>,
     }
-
-    /// An object that may carry `usage`, read apart from the reply: a
-    /// count of an unexpected shape loses the count, never the reply.
-    #[derive(DeJson)]
-    pub struct WithUsage {
-        #[nserde(default)]
-        pub usage: Option<Counts>,
-    }
-
-    /// OpenAI's names, and the `input_tokens`/`output_tokens` of newer
-    /// APIs; numbers, as some servers write them with a fraction.
-    #[derive(DeJson, Default)]
-    pub struct Counts {
-        #[nserde(default)]
-        pub prompt_tokens: Option<f64>,
-        #[nserde(default)]
-        pub completion_tokens: Option<f64>,
-        #[nserde(default)]
-        pub input_tokens: Option<f64>,
-        #[nserde(default)]
-        pub output_tokens: Option<f64>,
-        #[nserde(default)]
-        pub total_tokens: Option<f64>,
-    }
 }
 use wire::Completion;
 
+/// An event or object as a reply's piece. Its `usage` is read apart (see
+/// `usage_in`): a count nanoserde cannot hold (past 64 bits) must not
+/// lose the piece, so that object is put aside when the whole fails.
 fn parse_completion(bytes: &[u8]) -> Option<Completion> {
-    json::parse(bytes).ok()
+    json::parse(bytes).ok().or_else(|| {
+        let members = json::members(bytes)?;
+        let (_, at) = members.iter().find(|(key, _)| *key == b"usage")?;
+        let without = [&bytes[..at.start], b"null", &bytes[at.end..]].concat();
+        json::parse(&without).ok()
+    })
 }
 
 /// The `usage` an event or object carries, if it has one that holds a
-/// count: looked for only where `"usage"` is followed by an object (a
-/// stream that asked for usage has `"usage":null` in every event).
-pub fn usage_in(bytes: &[u8]) -> Option<Usage> {
-    let key = bytes.windows(7).position(|w| w == b"\"usage\"")?;
-    let rest = bytes[key + 7..].trim_ascii_start().strip_prefix(b":")?;
-    if !rest.trim_ascii_start().starts_with(b"{") {
-        return None;
+/// count (a stream that asked for usage has `"usage":null` in every
+/// event), and whether a count in it was not a whole number hermes can
+/// keep exactly (then left out).
+pub fn usage_in(bytes: &[u8]) -> (Option<Usage>, bool) {
+    if json::find(bytes, b"\"usage\"").is_none() {
+        return (None, false);
     }
-    counted(json::parse::<wire::WithUsage>(bytes).ok()?.usage?)
+    let Some(members) = json::members(bytes) else { return (None, false) };
+    match members.iter().find(|(key, _)| *key == b"usage") {
+        Some((_, at)) => counted(&bytes[at.clone()]),
+        None => (None, false),
+    }
 }
 
 /// A side channel's usage (see `agent::UsageFile`): an object with
 /// `usage`, as a server sends it, or the counts alone.
 pub fn usage_reported(bytes: &[u8]) -> Option<Usage> {
-    usage_in(bytes).or_else(|| counted(json::parse::<wire::Counts>(bytes).ok()?))
+    match usage_in(bytes) {
+        (Some(usage), _) => Some(usage),
+        _ => counted(bytes).0,
+    }
 }
 
-/// Counts as hermes keeps them: whole, not negative; none when nothing
-/// was counted.
-fn counted(counts: wire::Counts) -> Option<Usage> {
-    let whole =
-        |n: Option<f64>| n.filter(|n| n.is_finite() && *n >= 0.0).map(|n| n.min(u64::MAX as f64) as u64);
-    let prompt = whole(counts.prompt_tokens).or(whole(counts.input_tokens));
-    let completion = whole(counts.completion_tokens).or(whole(counts.output_tokens));
-    let total = whole(counts.total_tokens);
-    if prompt.is_none() && completion.is_none() && total.is_none() {
-        return None;
+/// The counts of a `usage` object exactly as the server wrote them
+/// (OpenAI's names, and the `input_tokens`/`output_tokens` of newer APIs):
+/// each an unsigned integer that fits 64 bits. A count of another kind (a
+/// fraction, a sign, an exponent, a string, too large) makes the whole
+/// object odd: none of it is kept (a count put at 0 would be a lie). None
+/// when nothing was counted.
+fn counted(object: &[u8]) -> (Option<Usage>, bool) {
+    let Some(members) = json::members(object) else { return (None, false) };
+    let mut odd = false;
+    let mut count = |name: &[u8]| {
+        let (_, at) = members.iter().find(|(key, _)| *key == name)?;
+        let raw = &object[at.clone()];
+        if raw == b"null" {
+            return None;
+        }
+        let exact = raw.iter().all(u8::is_ascii_digit) && (raw.len() == 1 || raw[0] != b'0');
+        let value = std::str::from_utf8(raw).ok().filter(|_| exact).and_then(|t| t.parse::<u64>().ok());
+        odd |= value.is_none();
+        value
+    };
+    let prompt = count(b"prompt_tokens").or_else(|| count(b"input_tokens"));
+    let completion = count(b"completion_tokens").or_else(|| count(b"output_tokens"));
+    let total = count(b"total_tokens");
+    if odd || (prompt.is_none() && completion.is_none() && total.is_none()) {
+        return (None, odd);
     }
-    Some(Usage::new(prompt.unwrap_or(0), completion.unwrap_or(0), total))
+    (Some(Usage::new(prompt.unwrap_or(0), completion.unwrap_or(0), total)), odd)
+}
+
+/// The message of an error a server answered with: OpenAI's `{"error":
+/// {"message": ...}}`, or an `error`, `detail` or `message` string.
+pub(crate) fn error_message(body: &[u8]) -> Option<String> {
+    let members = json::members(body)?;
+    let string = |at: &std::ops::Range<usize>| json::parse::<String>(&body[at.clone()]).ok();
+    for (key, at) in &members {
+        match *key {
+            b"error" if body[at.start] == b'{' => {
+                let inner = &body[at.clone()];
+                let message = json::members(inner)?.into_iter().find(|(k, _)| *k == b"message");
+                if let Some((_, m)) = message {
+                    return json::parse::<String>(&inner[m]).ok();
+                }
+            }
+            b"error" | b"detail" | b"message" if body[at.start] == b'"' => return string(at),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Which form the output takes, from its first bytes after any leading
@@ -275,8 +305,10 @@ impl Decoder {
                 start = self.pending.len();
                 break;
             }
-            if let Some(usage) = usage_in(data) {
-                self.usage = Some(usage);
+            let (usage, odd) = usage_in(data);
+            self.odd_count |= odd;
+            if usage.is_some() {
+                self.usage = usage;
             }
             match parse_completion(data) {
                 Some(c) => {
@@ -310,7 +342,7 @@ impl Decoder {
             Form::Sse => self.sse_lines(true)?,
             Form::Json => {
                 let raw = std::mem::take(&mut self.pending);
-                self.usage = usage_in(&raw);
+                (self.usage, self.odd_count) = usage_in(&raw);
                 match parse_completion(&raw) {
                     Some(c) if c.error.is_some() || !c.choices.is_empty() => {
                         drop(raw);
@@ -349,7 +381,14 @@ impl Decoder {
             shown.push(b'\n');
         }
         let text = reply_text(self.text)?;
-        Ok(Finished { text, shown, error: self.error, malformed: self.malformed, usage: self.usage })
+        Ok(Finished {
+            text,
+            shown,
+            error: self.error,
+            malformed: self.malformed,
+            usage: self.usage,
+            odd_count: self.odd_count,
+        })
     }
 }
 

@@ -17,7 +17,7 @@ use std::os::unix::io::AsRawFd;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use nanoserde::SerJson;
 
@@ -45,6 +45,9 @@ pub(crate) struct Agent {
     /// Where the file an agent may report a reply's tokens in is made
     /// (`$HERMES_USAGE_FILE`, see `UsageFile`): the profile's directory.
     pub(crate) usage_dir: Option<PathBuf>,
+    /// How long a turn waits for the agent's next byte (`timeout`); None:
+    /// for ever. Then what arrived is kept, and the turn fails.
+    pub(crate) stall: Option<Duration>,
 }
 
 /// The side channel for a reply's token counts, for agents whose output
@@ -198,6 +201,10 @@ pub(crate) fn choice_flag(choice: &Choice) -> Option<(&'static str, String, Stri
 pub(crate) struct Reply {
     pub(crate) text: String,
     pub(crate) interrupted: bool,
+    /// Why the reply is not whole (the connection was cut, the agent went
+    /// silent, failed or sent an error): `text` is what had arrived, to
+    /// be kept marked incomplete, and the turn fails.
+    pub(crate) failed: Option<Error>,
     /// stdout failed (other than a closed pipe) while the reply was shown:
     /// the reply is still whole and worth saving; the caller reports this.
     pub(crate) output_error: Option<io::Error>,
@@ -304,8 +311,12 @@ pub(crate) fn write_input(
 /// What reading the agent's output came to, before the verdict.
 struct Output {
     decoder: Decoder,
+    /// hermes's own request: the answer's head, and an error's body.
+    response: Option<curl::Response>,
     too_large: bool,
     interrupted: bool,
+    /// Nothing came for the stall limit: the agent was stopped.
+    stalled: bool,
     write_failed: Option<io::Error>,
 }
 
@@ -348,6 +359,7 @@ impl Agent {
             key,
             server,
             usage_dir: None,
+            stall: settings.stall_limit(),
         }))
     }
 
@@ -369,6 +381,8 @@ impl Agent {
         if let Some(key) = key {
             program.env("OPENAI_API_KEY", key);
         }
+        // The shipped scripts give it to curl's --connect-timeout.
+        program.env("HERMES_TIMEOUT", self.stall.map_or(0, |s| s.as_secs()).to_string());
         program
             .env("HERMES_SESSION_ID", &header.id)
             .env("HERMES_SESSION_TITLE", &header.title)
@@ -395,7 +409,11 @@ impl Agent {
         plan: Plan,
         out: &mut dyn Write,
     ) -> Result<Reply> {
-        self.start(header)?.answer(conversation, plan, out, || {})
+        let reply = self.start(header)?.answer(conversation, plan, out, || {})?;
+        match reply.failed {
+            Some(e) => Err(e),
+            None => Ok(reply),
+        }
     }
 
     /// Whether `start` returns at once: not when api_key_command runs first
@@ -439,7 +457,7 @@ impl Agent {
         Ok(Started {
             agent: self,
             process: Some(process),
-            stdin: Some(stdin),
+            stdin: Some(Input::Pipe(stdin)),
             stdout: Some(stdout),
             model,
             usage,
@@ -486,21 +504,18 @@ impl Agent {
         }
         let url = self.server.as_deref()?;
         let key = self.key_for_turn().ok()?;
-        spawn_curl(url, key.as_deref()).ok().map(|parts| Prestarted(Some(parts)))
+        spawn_curl(url, key.as_deref(), self.stall).ok().map(|parts| Prestarted(Some(parts)))
     }
 
     /// `start` for the shipped `openai-compatible`: curl itself, posting
     /// to `url` (see `curl`), with the key the script would send: the one
     /// configured, else `$OPENAI_API_KEY`.
     fn start_curl(&self, model: Option<String>, url: &str, key: Option<&str>) -> Result<Started<'_>> {
-        let parts = spawn_curl(url, key).map_err(|e| match e {
+        let parts = spawn_curl(url, key, self.stall).map_err(|e| match e {
             CurlNotStarted::Command(e) => {
                 Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e)))
             }
-            CurlNotStarted::Spawn(e) => {
-                let status = curl::not_started(&e);
-                Error::Agent(format!("agent '{}' exited with status {status}", self.command))
-            }
+            CurlNotStarted::Spawn(e) => Error::Agent(curl::not_started(&e)),
         })?;
         Ok(self.curl_started(parts, model))
     }
@@ -509,7 +524,7 @@ impl Agent {
         Started {
             agent: self,
             process: Some(process),
-            stdin: Some(stdin),
+            stdin: Some(Input::Request(stdin)),
             stdout: Some(stdout),
             model,
             usage: None,
@@ -518,7 +533,7 @@ impl Agent {
 }
 
 /// curl, and the ends of its stdin and stdout.
-type CurlParts = (Process, std::process::ChildStdin, std::process::ChildStdout);
+type CurlParts = (Process, curl::Request, std::process::ChildStdout);
 
 /// Why curl was not started: its command line could not be made (a key
 /// with a line break), or it could not be run.
@@ -529,14 +544,22 @@ enum CurlNotStarted {
 
 /// curl started to post to `url` (see `curl`) with the key the script
 /// would send: the one configured, else `$OPENAI_API_KEY`.
-fn spawn_curl(url: &str, key: Option<&str>) -> std::result::Result<CurlParts, CurlNotStarted> {
+fn spawn_curl(
+    url: &str,
+    key: Option<&str>,
+    connect: Option<Duration>,
+) -> std::result::Result<CurlParts, CurlNotStarted> {
     let from_env = std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.is_empty());
     let (mut curl, key_pipe) =
-        curl::command(url, key.or(from_env.as_deref())).map_err(CurlNotStarted::Command)?;
-    let spawned = Process::spawn_keeping_stderr(curl.stdin(Stdio::piped()).stdout(Stdio::piped()));
-    // curl has its own copy of the key's pipe, or never will.
+        curl::command(url, key.or(from_env.as_deref()), connect).map_err(CurlNotStarted::Command)?;
+    let (request, for_curl) = curl::Request::pair().map_err(CurlNotStarted::Spawn)?;
+    let spawned = Process::spawn_keeping_stderr(curl.stdin(for_curl).stdout(Stdio::piped()));
+    // curl has its own copies of the key's pipe and of its stdin, or
+    // never will.
     drop(key_pipe);
-    spawned.map_err(CurlNotStarted::Spawn)
+    drop(curl);
+    let (process, stdout) = spawned.map_err(CurlNotStarted::Spawn)?;
+    Ok((process, request, stdout))
 }
 
 /// curl started before its turn is known (`Agent::prestart`), waiting for
@@ -557,12 +580,41 @@ pub(crate) struct Started<'a> {
     agent: &'a Agent,
     /// Taken only by an answer that leaves it ending (`Reply::ending`).
     process: Option<Process>,
-    stdin: Option<std::process::ChildStdin>,
+    stdin: Option<Input>,
     stdout: Option<std::process::ChildStdout>,
     /// The model the request names.
     model: Option<String>,
     /// Where the agent may report its reply's tokens.
     usage: Option<UsageFile>,
+}
+
+/// Where the agent's input goes: a pipe, or hermes's own request (curl),
+/// which posts nothing unless its input was finished (`curl::Request`).
+enum Input {
+    Pipe(std::process::ChildStdin),
+    Request(curl::Request),
+}
+
+impl Input {
+    /// Write the conversation, then end the input: a request only once
+    /// it is whole.
+    fn feed(self, format: AgentInput, model: Option<&str>, conversation: Reader<impl Read>, plan: &Plan) {
+        const BUFFER: usize = 64 << 10;
+        match self {
+            Input::Pipe(pipe) => {
+                let mut pipe = io::BufWriter::with_capacity(BUFFER, pipe);
+                let _ = write_input(format, model, conversation, plan, &mut pipe);
+            }
+            Input::Request(request) => {
+                let mut request = io::BufWriter::with_capacity(BUFFER, request);
+                if write_input(format, model, conversation, plan, &mut request).is_ok()
+                    && let Ok(request) = request.into_inner()
+                {
+                    let _ = request.finish();
+                }
+            }
+        }
+    }
 }
 
 impl Started<'_> {
@@ -587,10 +639,8 @@ impl Started<'_> {
         // not waited for: it ends by itself once nothing holds the agent's
         // stdin open (an agent may ignore its stdin).
         let (input, model) = (agent.input, self.model.take());
-        let feeder = std::thread::Builder::new().spawn(move || {
-            let mut stdin = io::BufWriter::with_capacity(64 << 10, stdin);
-            let _ = write_input(input, model.as_deref(), conversation, &plan, &mut stdin);
-        });
+        let feeder = std::thread::Builder::new()
+            .spawn(move || stdin.feed(input, model.as_deref(), conversation, &plan));
         if let Err(e) = feeder {
             process.abandon();
             return Err(agent.failure("cannot start a thread to feed", &e));
@@ -609,7 +659,7 @@ impl Started<'_> {
         if agent.server.is_some() && output.decoder.is_done() && !output.interrupted && !output.too_large {
             // Made first: a verdict that fails lets curl end the same way.
             let ending = Ending(process);
-            let reply = agent.verdict(output, ExitStatus::from_raw(0), out)?;
+            let reply = agent.verdict(output, None, out)?;
             return Ok(Reply { ending: Some(ending), ..reply });
         }
         let mut interrupted = output.interrupted;
@@ -624,11 +674,6 @@ impl Started<'_> {
         if sys::take_signal().is_some() {
             interrupted = true;
         }
-        // The shipped agent's words, said as its script would say them.
-        let status = match &agent.server {
-            Some(url) if !interrupted => curl::judge(url, status, &process.kept_stderr()),
-            _ => status,
-        };
         if let Some(signal) = process.stopped() {
             return Err(Error::Agent(format!(
                 "agent '{}' was stopped by {}, probably reading the terminal, which an agent cannot use; it was killed. An agent reads the conversation on its stdin only",
@@ -636,12 +681,35 @@ impl Started<'_> {
                 sys::stop_signal_name(signal)
             )));
         }
-        let reply = agent.verdict(Output { interrupted, ..output }, status, out)?;
+        let failed = match (interrupted, &agent.server) {
+            (true, _) => None,
+            (false, _) if output.stalled => Some(agent.stalled(output.decoder.held() != (0, 0))),
+            // The shipped agent's words: curl's, the server's.
+            (false, Some(url)) => {
+                let response = output.response.as_ref().expect("a request's answer is read as one");
+                curl::failure(url, status, &process.kept_stderr(), response)
+            }
+            (false, None) => exit_failure(status).map(|how| format!("agent '{}' {how}", agent.command)),
+        };
+        let reply = agent.verdict(Output { interrupted, ..output }, failed, out)?;
         // What the agent reported besides its output counts over what its
         // output held.
         let reported = self.usage.take().and_then(UsageFile::take);
         Ok(Reply { usage: reported.or(reply.usage), ..reply })
     }
+}
+
+/// How a process that failed ended, as a sentence's end; None: it
+/// succeeded.
+fn exit_failure(status: ExitStatus) -> Option<String> {
+    if status.success() {
+        return None;
+    }
+    Some(match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(sig)) => format!("was killed by signal {sig}"),
+        _ => "failed".to_string(),
+    })
 }
 
 impl Drop for Started<'_> {
@@ -659,22 +727,37 @@ impl Drop for Started<'_> {
 impl Agent {
     /// Read the agent's output until it ends (or the agent is killed, or it
     /// has exited and left something holding its stdout), showing each
-    /// decoded piece on `out` as it comes.
+    /// decoded piece on `out` as it comes. An agent that sends nothing for
+    /// the stall limit is stopped.
     fn read_output(
         &self,
         agent: &mut Process,
         mut stdout: std::process::ChildStdout,
         out: &mut dyn Write,
     ) -> Result<Output> {
-        let mut o =
-            Output { decoder: Decoder::default(), too_large: false, interrupted: false, write_failed: None };
+        let mut o = Output {
+            decoder: Decoder::default(),
+            response: self.server.is_some().then(curl::Response::default),
+            too_large: false,
+            interrupted: false,
+            stalled: false,
+            write_failed: None,
+        };
         let mut buf = [0u8; READ_BYTES];
+        let mut last_byte = Instant::now();
         loop {
             // Every turn, not only when a read is interrupted: a signal that
             // came while hermes was writing or decoding counts as well.
             o.interrupted |= agent.check().map_err(|e| self.failure("waiting for", &e))?;
             if agent.is_killed() || agent.outlived() {
                 break; // whatever still holds its stdout is not waited for
+            }
+            if let Some(limit) = self.stall
+                && !o.stalled
+                && last_byte.elapsed() >= limit
+            {
+                o.stalled = true;
+                agent.stop();
             }
             match sys::wait_readable(stdout.as_raw_fd(), agent.patience()) {
                 Ok(true) => {}
@@ -688,10 +771,15 @@ impl Agent {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(self.failure("reading from", &e)),
             };
+            last_byte = Instant::now();
             if o.too_large {
                 continue; // drained, not kept, until the agent has stopped
             }
-            match o.decoder.feed(&buf[..n]) {
+            let body = match &mut o.response {
+                Some(response) => response.feed(&buf[..n]),
+                None => &buf[..n],
+            };
+            match o.decoder.feed(body) {
                 Ok(shown) => {
                     show(out, &shown, &mut o.write_failed);
                     // hermes's own request: the server's end of the stream
@@ -710,9 +798,10 @@ impl Agent {
         Ok(o)
     }
 
-    /// The reply, or why there is none, once the agent has exited.
-    fn verdict(&self, output: Output, status: ExitStatus, out: &mut dyn Write) -> Result<Reply> {
-        let Output { decoder, too_large, interrupted, mut write_failed } = output;
+    /// The reply once the agent has exited, with why it is not whole
+    /// (`failed`, said by the caller); an error where nothing can be kept.
+    fn verdict(&self, output: Output, failed: Option<String>, out: &mut dyn Write) -> Result<Reply> {
+        let Output { decoder, too_large, interrupted, mut write_failed, .. } = output;
         let finished = if too_large { Err(TooLarge) } else { decoder.finish() };
         let Ok(finished) = finished else {
             return Err(Error::Agent(format!(
@@ -730,36 +819,53 @@ impl Agent {
                 if finished.malformed == 1 { "was" } else { "were" }
             ));
         }
+        if finished.odd_count {
+            crate::output::warn(&format!(
+                "{} sent a token count that is not a whole number of at most 20 digits; the reply's counts are not kept",
+                self.speaker()
+            ));
+        }
         // A reader that went away is not an error; a full disk is, once
         // the reply is safe.
         let output_error = write_failed.filter(|e| e.kind() != io::ErrorKind::BrokenPipe);
-        if interrupted {
-            return Ok(Reply {
-                text: finished.text,
-                interrupted: true,
-                output_error,
-                usage: finished.usage,
-                ending: None,
-            });
-        }
-        if let Some(message) = finished.error {
-            return Err(Error::Agent(format!("agent '{}' returned an error: {message}", self.command)));
-        }
-        if !status.success() {
-            let how = match (status.code(), status.signal()) {
-                (Some(code), _) => format!("exited with status {code}"),
-                (None, Some(sig)) => format!("was killed by signal {sig}"),
-                _ => "failed".to_string(),
-            };
-            return Err(Error::Agent(format!("agent '{}' {how}", self.command)));
-        }
+        // The server's own error in its stream counts over how curl ended.
+        let failed = match (&finished.error, interrupted) {
+            (_, true) => None,
+            (Some(message), false) => Some(format!("{} sent an error: {message}", self.speaker())),
+            (None, false) => failed,
+        };
         Ok(Reply {
             text: finished.text,
-            interrupted: false,
+            interrupted,
+            failed: failed.map(Error::Agent),
             output_error,
             usage: finished.usage,
             ending: None,
         })
+    }
+
+    /// Who answers, as an error names it: the server hermes asks itself,
+    /// else the agent.
+    fn speaker(&self) -> String {
+        match &self.server {
+            Some(url) => url.clone(),
+            None => format!("agent '{}'", self.command),
+        }
+    }
+
+    /// Why a turn that waited for the stall limit failed; `began`: some
+    /// of the reply had come.
+    fn stalled(&self, began: bool) -> String {
+        let seconds = self.stall.map_or(0, |s| s.as_secs());
+        let what = match (&self.server, began) {
+            (Some(url), false) => format!("no answer from {url}"),
+            (Some(url), true) => format!("{url} sent nothing more"),
+            (None, false) => format!("agent '{}' wrote nothing", self.command),
+            (None, true) => format!("agent '{}' wrote nothing more", self.command),
+        };
+        format!(
+            "{what} for {seconds} s, the turn's timeout; it was stopped (--timeout SECONDS, or timeout in config.toml; 0 waits for ever)"
+        )
     }
 
     /// An I/O error of hermes' own while it ran the agent, as the user sees it.

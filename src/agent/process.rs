@@ -57,21 +57,22 @@ impl Process {
     /// group of its own: Ctrl-C reaches hermes alone, which then stops the
     /// agent and everything it started, and keeps the chat.
     pub(crate) fn spawn(command: &mut Command) -> io::Result<(Process, ChildStdin, ChildStdout)> {
-        Process::start(command, false)
+        let (process, stdin, stdout) = Process::start(command, false)?;
+        Ok((process, stdin.expect("piped"), stdout))
     }
 
-    /// `spawn`, with what it writes on stderr kept for `kept_stderr`
-    /// (its last `KEPT_STDERR` bytes) instead of shown.
-    pub(crate) fn spawn_keeping_stderr(
-        command: &mut Command,
-    ) -> io::Result<(Process, ChildStdin, ChildStdout)> {
-        Process::start(command.stderr(Stdio::piped()), true)
+    /// `spawn` for a command whose stdin the caller set up, with what it
+    /// writes on stderr kept for `kept_stderr` (its last `KEPT_STDERR`
+    /// bytes) instead of shown.
+    pub(crate) fn spawn_keeping_stderr(command: &mut Command) -> io::Result<(Process, ChildStdout)> {
+        let (process, _, stdout) = Process::start(command.stderr(Stdio::piped()), true)?;
+        Ok((process, stdout))
     }
 
-    fn start(command: &mut Command, keep: bool) -> io::Result<(Process, ChildStdin, ChildStdout)> {
+    fn start(command: &mut Command, keep: bool) -> io::Result<(Process, Option<ChildStdin>, ChildStdout)> {
         use std::os::unix::process::CommandExt;
         let mut child = command.process_group(0).spawn()?;
-        let stdin = child.stdin.take().expect("piped");
+        let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped");
         let (stderr, kept) = match child.stderr.take() {
             Some(pipe) if keep => (None, Some(Kept { pipe: Some(pipe), bytes: Vec::new() })),

@@ -21,6 +21,8 @@ pub(crate) struct Args {
     pub(crate) plain: bool,
     /// `--context N`: this call's context budget (checked).
     pub(crate) context: Option<String>,
+    /// `--timeout SECONDS`: how long a turn waits for the agent's next byte.
+    pub(crate) timeout: Option<String>,
     /// `--json`: a one-shot turn's outcome as one JSON object.
     pub(crate) json: bool,
     /// `--role NAME`: the role the chat starts with.
@@ -124,6 +126,12 @@ pub(crate) const SPEC: Spec<Args> = Spec {
             let budget = v.text();
             budget_arg(&budget)?;
             a.context = Some(budget);
+            Ok(())
+        }),
+        option("", "--timeout", Value::new("SECONDS", Kind::Number), "give up on a reply when the agent has sent nothing for SECONDS (default 300, or 'timeout' in config.toml; 0: no limit): exit 3, what arrived kept and marked incomplete").takes(|a, v| {
+            let seconds = v.text();
+            crate::settings::parse_timeout(&seconds).map_err(Error::Usage)?;
+            a.timeout = Some(seconds);
             Ok(())
         }),
     ],

@@ -75,6 +75,8 @@ struct Chat<'a> {
     noted: RefCell<Vec<String>>,
     /// `--json`: a one-shot turn prints one JSON object, not the reply.
     json: bool,
+    /// `--json`: what the object says, filled in once the turn is over.
+    json_turn: Option<&'a RefCell<oneshot::Turn>>,
     /// Whether this chat made a session (the last one it settled on).
     created: Cell<bool>,
     /// What a new session's automatic title comes from when its first
@@ -84,6 +86,9 @@ struct Chat<'a> {
     /// hermes's own request, started before the session was known (see
     /// `Agent::prestart`), for the one-shot turn to take.
     early_request: Cell<Option<agent::Prestarted>>,
+    /// `--json`: the reply of the turn as saved, or as it would have been
+    /// when saving it failed (it is then in the object only).
+    reply_for_json: RefCell<Option<Message>>,
 }
 
 /// The slash commands, for `chat --help` and the man page's check.
@@ -92,6 +97,17 @@ pub(crate) fn slash_commands() -> &'static [slash::Slash] {
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
+    if !args.json {
+        return run_chat(store, args, None);
+    }
+    // One object on stdout, whatever comes of the turn.
+    let turn = RefCell::new(oneshot::Turn::default());
+    let result = run_chat(store, args, Some(&turn));
+    let printed = turn.into_inner().print(&result);
+    result.and(printed)
+}
+
+fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>>) -> Result<()> {
     let interactive = args.query.is_none() && sys::isatty(0);
     if interactive && args.json {
         return Err(Error::usage(
@@ -153,9 +169,11 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         role: RefCell::new(role.map(|r| r.name)),
         noted: RefCell::new(Vec::new()),
         json: args.json,
+        json_turn,
         created: Cell::new(false),
         title_hint: RefCell::new(None),
         early_request: Cell::new(early_request),
+        reply_for_json: RefCell::new(None),
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
@@ -259,6 +277,9 @@ fn command_line_flags(args: &Args) -> Vec<(&'static str, String, String)> {
     }
     if let Some(budget) = &args.context {
         flags.push(("context", budget.clone(), "--context".to_string()));
+    }
+    if let Some(seconds) = &args.timeout {
+        flags.push(("timeout", seconds.clone(), "--timeout".to_string()));
     }
     flags
 }
@@ -417,7 +438,7 @@ impl Chat<'_> {
             Some(h) => match self.store.append_then(
                 &h.id,
                 std::slice::from_ref(&message),
-                |h| self.note_model(h),
+                |h| self.note_model_unanswered(h),
                 renamed,
             ) {
                 Ok((header, later)) => Ok((header, Some(later))),
@@ -455,7 +476,7 @@ impl Chat<'_> {
             };
             // Still under the store lock, which a delete takes too: the
             // session cannot vanish between finding it and appending.
-            let saved = store.append(&existing.id, messages, |h| self.note_model(h));
+            let saved = store.append(&existing.id, messages, |h| self.note_model_unanswered(h));
             drop(guard);
             return saved;
         }
@@ -475,7 +496,7 @@ impl Chat<'_> {
         for m in messages {
             header.note_message(m);
         }
-        self.note_model(&mut header);
+        self.note_model_unanswered(&mut header);
         // The system prompt goes first, noted last: the first user message
         // still titles the session.
         // Dated no later than the message it comes before (made before
@@ -504,6 +525,16 @@ impl Chat<'_> {
     fn fits_whole(&self, id: &str) -> bool {
         let size = self.store.session_path(id).and_then(|path| std::fs::metadata(path).ok());
         size.is_some_and(|m| m.len() <= self.budget.get())
+    }
+
+    /// Record the model a message with no reply yet goes with: with no
+    /// agent, the one chosen (a thread of notes); with one, none yet: a
+    /// model is the session's only once a reply came with it (see
+    /// `save_reply`), so that a model that failed does not stay.
+    fn note_model_unanswered(&self, header: &mut Header) {
+        if self.agent.is_none() {
+            self.note_model(header);
+        }
     }
 
     /// Record the model the next reply uses in the session's header (see
@@ -579,7 +610,7 @@ impl Chat<'_> {
                         output::notice(&outcome.describe());
                     }
                 }
-                Err(Error::Interrupted) => return Ok(ReplyOutcome::Interrupted(None)),
+                Err(Error::Interrupted) => return Ok(ReplyOutcome::Interrupted),
                 Err(e) => output::warn(&format!(
                     "automatic compaction failed: {}; this turn sends what fits in the budget",
                     e.to_string().trim_end().trim_start_matches("hermes: ")
@@ -599,7 +630,9 @@ impl Chat<'_> {
                 {
                     fed();
                 }
-                agent.start(conversation.header())?
+                let mut h = conversation.header().clone();
+                self.note_model(&mut h);
+                agent.start(&h)?
             }
         };
         let fed = || {
@@ -619,29 +652,40 @@ impl Chat<'_> {
         self.save_reply(header, agent, reply)
     }
 
-    /// Save what the agent replied (marked interrupted when it was cut
-    /// short), and say what went wrong: an empty reply fails the turn and
-    /// is not saved; one shown but not saved, or saved but not shown.
+    /// Save what the agent replied (marked interrupted when Ctrl-C cut it
+    /// short, incomplete when it failed after it began), with the model it
+    /// came from, and say what went wrong: an empty reply fails the turn
+    /// and is not saved; one shown but not saved, or saved but not shown.
     fn save_reply(&self, header: &Header, agent: &Agent, reply: Reply) -> Result<ReplyOutcome> {
-        let Reply { text, interrupted, output_error, usage, ending } = reply;
+        let Reply { text, interrupted, failed, output_error, usage, ending } = reply;
         let empty = session::is_empty_reply(&text);
         if empty && !interrupted {
-            return Err(Error::Agent(format!(
-                "agent '{}' wrote an empty reply; no reply was saved, the message is kept",
-                agent.command
-            )));
+            return Err(failed.map(|e| self.name_model(header, e)).unwrap_or_else(|| {
+                Error::Agent(format!(
+                    "agent '{}' wrote an empty reply; no reply was saved, the message is kept",
+                    agent.command
+                ))
+            }));
         }
-        let mut saved = None;
         if !empty {
             let message = Message {
                 interrupted: interrupted.then_some(true),
+                incomplete: failed.is_some().then_some(true),
                 usage,
                 ..Message::new("assistant", text, time::now())
             };
             self.saved_here.borrow_mut().push(state::Mark::of(&message));
             // Kept for `--json` only: a reply may be large.
-            saved = self.json.then(|| message.clone());
-            match self.store.append(&header.id, &[message], |_| {}) {
+            if self.json {
+                *self.reply_for_json.borrow_mut() = Some(message.clone());
+            }
+            let chars = message.content.chars().count();
+            // A reply that failed leaves the session's model as it was.
+            let saved = match failed {
+                None => self.store.append(&header.id, &[message], |h| self.note_model(h)),
+                Some(_) => self.store.append(&header.id, &[message], |_| {}),
+            };
+            match saved {
                 Ok(_) => {}
                 // Shown, but the session has no room for it.
                 Err(Error::TooLarge(_)) => {
@@ -650,15 +694,51 @@ impl Chat<'_> {
                         max_bytes: crate::store::MAX_SESSION_BYTES,
                     });
                 }
-                Err(e) => return Err(e),
+                Err(e) => return Err(self.reply_lost(e)),
             }
+            if let Some(Error::Agent(why)) = failed {
+                return Err(self.name_model(header, Error::Agent(format!(
+                    "{why}; the {} that arrived {} kept, marked incomplete",
+                    crate::text::counted(chars, "character"),
+                    if chars == 1 { "is" } else { "are" }
+                ))));
+            }
+        }
+        if let Some(e) = failed {
+            return Err(self.name_model(header, e));
         }
         // The reply is safe: now curl may be waited for.
         drop(ending);
         if let Some(e) = output_error {
             return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
         }
-        Ok(if interrupted { ReplyOutcome::Interrupted(saved) } else { ReplyOutcome::Replied(saved) })
+        Ok(if interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
+    }
+
+    /// A reply that could not be saved (a full disk): with `--json` it is
+    /// still in the object; without, it was shown. Said either way.
+    fn reply_lost(&self, e: Error) -> Error {
+        if self.json {
+            output::warn("the reply could not be saved; it is in the JSON object only");
+        }
+        e
+    }
+
+    /// A failed turn's error with the model it asked for and where that
+    /// came from, when one was named: a model that failed is the first
+    /// thing to doubt.
+    fn name_model(&self, header: &Header, e: Error) -> Error {
+        let Error::Agent(why) = e else { return e };
+        let Some((model, origin)) = self.model_for(Some(header)) else { return Error::Agent(why) };
+        let from = match origin {
+            Origin::Flag(flag) if flag == "this chat" && self.in_chat => "chosen in this chat".to_string(),
+            Origin::Flag(flag) if flag == "this chat" => "from -m".to_string(),
+            Origin::Flag(role) => format!("the role's: {role}"),
+            Origin::Session => "this session's".to_string(),
+            origin => format!("the default: {}", origin.describe()),
+        };
+        let model = crate::text::printable(&model, false);
+        Error::Agent(format!("{why} [model {model}, {from}]"))
     }
 
     /// A message saved with no agent to answer it: how to configure one,
@@ -715,10 +795,10 @@ fn title_taken(title: &str, holder: &str, in_chat: bool) -> Error {
     ))
 }
 
-/// What came of a turn; with `--json`, the reply as saved (none when it
-/// was empty and interrupted: nothing saved).
+/// What came of a turn (with `--json`, the reply is in
+/// `Chat::reply_for_json`).
 enum ReplyOutcome {
     NoAgent,
-    Replied(Option<Message>),
-    Interrupted(Option<Message>),
+    Replied,
+    Interrupted,
 }

@@ -14,13 +14,17 @@ use crate::output::Out;
 use crate::store::session::{Header, Message, Usage};
 use crate::time;
 
-/// `chat -q TEXT --json`: what came of the turn. Every field is always
-/// there, null when it does not apply.
-#[derive(SerJson)]
+/// `chat -q TEXT --json`: what came of the turn, one object on stdout
+/// whatever its exit status (once the command line is read: its own
+/// usage errors are plain text on stderr). Every field is always there,
+/// null when it does not apply.
+#[derive(SerJson, Default)]
 #[nserde(serialize_none_as_null)]
-struct Turn {
-    session_id: String,
-    title: String,
+pub struct Turn {
+    /// The session the turn was in; null when it failed before one was
+    /// settled on (a name that matched nothing, a store it could not read).
+    session_id: Option<String>,
+    title: Option<String>,
     /// Whether this turn made the session (false: it was continued, or a
     /// `--create-if-missing` found it made by another).
     created: bool,
@@ -28,14 +32,42 @@ struct Turn {
     model: Option<String>,
     /// The role the session was started with.
     role: Option<String>,
-    /// The reply as saved; null with no agent, or when the turn failed.
+    /// The reply as saved (or as it came, when saving it failed: then
+    /// only here); null with no agent, or when none came.
     reply: Option<String>,
     /// Stopped by Ctrl-C or SIGTERM: `reply` holds what came first.
     interrupted: bool,
+    /// The reply did not end (a cut connection, the timeout, a failed
+    /// agent): `reply` holds what came, saved marked so.
+    incomplete: bool,
     /// The tokens the server counted, when it said.
     usage: Option<Usage>,
     /// Why the turn failed (as said on stderr, without `hermes: `).
     error: Option<String>,
+    /// hermes's exit status.
+    exit_status: i32,
+}
+
+impl Turn {
+    /// Print the object for a turn that came to `result`; none for a
+    /// mistake in what was given (exit status 2: said on stderr alone).
+    pub(super) fn print(mut self, result: &Result<()>) -> Result<()> {
+        if let Err(e) = result {
+            if e.exit_code() == crate::error::EXIT_USAGE {
+                return Ok(());
+            }
+            self.interrupted |= matches!(e, Error::Interrupted);
+            let said = e.to_string();
+            let first = said.lines().next().unwrap_or_default();
+            self.error = Some(first.trim_start_matches("hermes: ").to_string());
+            self.exit_status = e.exit_code();
+        }
+        let mut out = Out::new();
+        out.data(&self.serialize_json())?;
+        out.write_own("\n")?;
+        out.flush()?;
+        io::stdout().flush().map_err(crate::output::map_stdout_error)
+    }
 }
 
 impl Chat<'_> {
@@ -83,13 +115,13 @@ impl Chat<'_> {
             self.reply(&header, started, &mut settle, &mut io::stdout().lock())
         };
         settle();
-        if self.json {
-            self.print_turn(&header, &result)?;
+        if let Some(turn) = &self.json_turn {
+            *turn.borrow_mut() = self.turn_of(&header);
         } else if !self.quiet {
             crate::output::note!("session_id: {}", header.id);
         }
         match result? {
-            ReplyOutcome::Interrupted(_) => Err(Error::Interrupted),
+            ReplyOutcome::Interrupted => Err(Error::Interrupted),
             _ => Ok(()),
         }
     }
@@ -118,30 +150,20 @@ impl Chat<'_> {
         Some(agent.start_request(model, early))
     }
 
-    /// `--json`: the turn as one object on stdout, whatever came of it
-    /// (a failure is said on stderr too, and keeps its exit status).
-    fn print_turn(&self, header: &Header, result: &Result<ReplyOutcome>) -> Result<()> {
-        let (reply, interrupted, error) = match result {
-            Ok(ReplyOutcome::Replied(reply)) => (reply.as_ref(), false, None),
-            Ok(ReplyOutcome::Interrupted(reply)) => (reply.as_ref(), true, None),
-            Ok(ReplyOutcome::NoAgent) => (None, false, None),
-            Err(e) => (None, matches!(e, Error::Interrupted), Some(e.to_string())),
-        };
-        let turn = Turn {
-            session_id: header.id.clone(),
-            title: header.title.clone(),
+    /// `--json`: what the object says of the session and the reply.
+    fn turn_of(&self, header: &Header) -> Turn {
+        let reply = self.reply_for_json.borrow_mut().take();
+        Turn {
+            session_id: Some(header.id.clone()),
+            title: Some(header.title.clone()),
             created: self.created.get(),
-            model: header.model.clone(),
+            model: self.model_for(Some(header)).map(|(model, _)| model),
             role: header.role.clone(),
-            reply: reply.map(|m| m.content.clone()),
-            interrupted,
-            usage: reply.and_then(|m| m.usage),
-            error,
-        };
-        let mut out = Out::new();
-        out.data(&turn.serialize_json())?;
-        out.write_own("\n")?;
-        out.flush()?;
-        io::stdout().flush().map_err(crate::output::map_stdout_error)
+            interrupted: reply.as_ref().is_some_and(Message::is_interrupted),
+            incomplete: reply.as_ref().is_some_and(Message::is_incomplete),
+            usage: reply.as_ref().and_then(|m| m.usage),
+            reply: reply.map(|m| m.content),
+            ..Turn::default()
+        }
     }
 }

@@ -216,12 +216,12 @@ impl Chat<'_> {
         let outcome = state.lines.replying(|| self.reply(header, None, &mut || {}, &mut io::stdout().lock()));
         match outcome {
             // SIGTERM or SIGHUP: what came of the reply is saved; the chat ends.
-            Ok(ReplyOutcome::Interrupted(_)) | Err(Error::Interrupted) if sys::ending() => {
+            Ok(ReplyOutcome::Interrupted) | Err(Error::Interrupted) if sys::ending() => {
                 Err(Error::Interrupted)
             }
             // Ctrl-C stops the turn wherever it was (the key's command, a
             // summary, the reply), not the chat.
-            Ok(ReplyOutcome::Interrupted(_)) | Err(Error::Interrupted) => {
+            Ok(ReplyOutcome::Interrupted) | Err(Error::Interrupted) => {
                 // On a terminal the reply's line is ended already.
                 let before = if sys::isatty(1) { "" } else { "\n" };
                 crate::output::note!(

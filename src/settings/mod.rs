@@ -287,6 +287,17 @@ pub(crate) const TABLE: &[Setting] = &[
         },
     },
     Setting {
+        key: "timeout",
+        help: "how many seconds a turn waits for the agent's next byte before it gives up (what arrived is kept, marked incomplete); 0: no limit",
+        words: &[],
+        check: |v| parse_timeout(v).map(|_| ()),
+        find: |s, _| {
+            s.flag("timeout")
+                .or_else(|| s.file("timeout"))
+                .or_else(|| Some((DEFAULT_TIMEOUT_SECONDS.to_string(), Origin::Default(None))))
+        },
+    },
+    Setting {
         key: "compact",
         help: "auto: summarise the older messages before a turn that would leave some out; off (default): only when asked",
         words: &["auto", "off"],
@@ -294,6 +305,19 @@ pub(crate) const TABLE: &[Setting] = &[
         find: |s, _| s.file("compact").or_else(|| Some(("off".to_string(), Origin::Default(None)))),
     },
 ];
+
+/// How long a turn waits for the agent's next byte by default (`timeout`):
+/// long enough for a local model to load and read a long conversation
+/// before its first word, short enough that a cron job never piles up.
+pub(crate) const DEFAULT_TIMEOUT_SECONDS: u64 = 300;
+
+/// `timeout` (and `chat --timeout`): whole seconds, 0 for no limit.
+pub(crate) fn parse_timeout(text: &str) -> Result<Option<std::time::Duration>, String> {
+    let seconds: u64 = text.trim().parse().ok().filter(|s| *s <= 1_000_000).ok_or_else(|| {
+        "timeout must be a whole number of seconds (at most 1000000), or 0 for no limit".to_string()
+    })?;
+    Ok((seconds > 0).then(|| std::time::Duration::from_secs(seconds)))
+}
 
 /// Why a server's URL with a user name or password in it is refused:
 /// hermes would show it (`config list`, errors) and hand it to the agent,
@@ -417,6 +441,14 @@ impl Settings {
     /// The context budget, in characters.
     pub(crate) fn budget(&self) -> u64 {
         self.value("context").and_then(|v| context::parse_budget(v).ok()).unwrap_or(context::DEFAULT_BUDGET)
+    }
+
+    /// How long a turn waits for the agent's next byte (`timeout`); None:
+    /// for ever.
+    pub(crate) fn stall_limit(&self) -> Option<std::time::Duration> {
+        self.value("timeout").and_then(|v| parse_timeout(v).ok()).unwrap_or(Some(
+            std::time::Duration::from_secs(DEFAULT_TIMEOUT_SECONDS),
+        ))
     }
 
     /// `compact = "auto"`.

@@ -234,6 +234,39 @@ impl Checker<'_> {
     }
 }
 
+/// The members of the JSON object at the start of `bytes` (after
+/// whitespace): each key as written between its quotes and where its value
+/// lies in `bytes`; None where no whole object is there.
+pub(crate) fn members(bytes: &[u8]) -> Option<Vec<(&[u8], std::ops::Range<usize>)>> {
+    let mut p = Checker { bytes, at: 0 };
+    p.expect(b'{', "").ok()?;
+    let mut found = Vec::new();
+    p.skip_ws();
+    if p.peek() == Some(b'}') {
+        return Some(found);
+    }
+    loop {
+        p.skip_ws();
+        if p.peek() != Some(b'"') {
+            return None;
+        }
+        let key_start = p.at + 1;
+        p.string().ok()?;
+        let key = &bytes[key_start..p.at - 1];
+        p.expect(b':', "").ok()?;
+        p.skip_ws();
+        let start = p.at;
+        p.value().ok()?;
+        found.push((key, start..p.at));
+        p.skip_ws();
+        match p.peek() {
+            Some(b',') => p.at += 1,
+            Some(b'}') => return Some(found),
+            _ => return None,
+        }
+    }
+}
+
 /// Where the first byte that ends a run of plain string content is: a `"`
 /// or a `\\`, and with `controls` also any byte below 0x20. Strings are most
 /// of a session's bytes, so this looks at sixteen of them at a time (eight

@@ -250,6 +250,7 @@ mod tests {
             content: content.into(),
             ts,
             interrupted: None,
+            incomplete: None,
             replaced: None,
             summary: None,
             usage: None,

@@ -60,10 +60,11 @@ pub struct Usage {
 }
 
 impl Usage {
-    /// Counts as a server reported them: a total it left out is the sum.
+    /// Counts as a server reported them, its total as it said it: one it
+    /// left out is the sum.
     pub(crate) fn new(prompt_tokens: u64, completion_tokens: u64, total_tokens: Option<u64>) -> Usage {
-        let sum = prompt_tokens.saturating_add(completion_tokens);
-        Usage { prompt_tokens, completion_tokens, total_tokens: total_tokens.unwrap_or(sum).max(sum) }
+        let sum = || prompt_tokens.saturating_add(completion_tokens);
+        Usage { prompt_tokens, completion_tokens, total_tokens: total_tokens.unwrap_or_else(sum) }
     }
 
     pub(crate) fn add(&mut self, other: &Usage) {
@@ -99,6 +100,10 @@ pub struct Message {
     /// format 1: written only when true, and readers that do not know it
     /// pass over it.
     pub interrupted: Option<bool>,
+    /// `"incomplete": true` on a reply that did not end: the connection
+    /// was cut, the agent went silent for the turn's timeout, or failed,
+    /// after it had begun. Optional in format 1 as `interrupted` is.
+    pub incomplete: Option<bool>,
     /// `"replaced": true` on a reply `/retry` asked again for: kept, shown
     /// as replaced, never sent to an agent again. Optional in format 1 as
     /// `interrupted` is: written only when true, passed over by readers
@@ -121,6 +126,7 @@ impl Message {
             content,
             ts,
             interrupted: None,
+            incomplete: None,
             replaced: None,
             summary: None,
             usage: None,
@@ -142,6 +148,10 @@ impl Message {
 
     pub(crate) fn is_interrupted(&self) -> bool {
         self.interrupted == Some(true)
+    }
+
+    pub(crate) fn is_incomplete(&self) -> bool {
+        self.incomplete == Some(true)
     }
 }
 

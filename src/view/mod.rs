@@ -148,14 +148,11 @@ fn fit(text: &str, screen: Option<Screen>) -> String {
     crate::wrap::wrapped(text, screen.and_then(|s| s.width), "")
 }
 
-/// What `[role, …]` says of a reply: cut short by Ctrl-C, replaced by `/retry`.
-fn how_it_ended(m: &Message) -> &'static str {
-    match (m.is_interrupted(), m.is_replaced()) {
-        (true, true) => ", interrupted, replaced",
-        (true, false) => ", interrupted",
-        (false, true) => ", replaced",
-        (false, false) => "",
-    }
+/// What `[role, …]` says of a reply: cut short by Ctrl-C, not whole (a
+/// cut connection, a silent or failed agent), replaced by `/retry`.
+fn how_it_ended(m: &Message) -> String {
+    let marks = [(m.is_interrupted(), ", interrupted"), (m.is_incomplete(), ", incomplete"), (m.is_replaced(), ", replaced")];
+    marks.iter().filter(|(on, _)| *on).map(|(_, mark)| *mark).collect()
 }
 
 /// Sessions as one Markdown document.

@@ -134,6 +134,7 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Incoming {
                     content: text,
                     ts,
                     interrupted: None,
+                    incomplete: None,
                     replaced: None,
                     summary: None,
                     usage: None,

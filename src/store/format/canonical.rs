@@ -37,7 +37,7 @@ pub(super) fn canonical_parts(bytes: &[u8]) -> Option<Canonical> {
 /// `role` (a known role, no escapes), `content` (a string: any escape
 /// decoding takes, `\u` ones included), `ts` (any number decoding takes:
 /// the times of hermes's clock, `1796394097.9156368`, and any other) and
-/// optionally `interrupted`, `replaced`, `summary` (`true` or `false`),
+/// optionally `interrupted`, `incomplete`, `replaced`, `summary` (`true` or `false`),
 /// each once, in any order, with or without blanks: every message hermes
 /// writes (a new field must be taught here, or its messages take the
 /// general path), and those other careful writers do. Whatever it passes,
@@ -138,17 +138,19 @@ enum Key {
     Content,
     Ts,
     Interrupted,
+    Incomplete,
     Replaced,
     Summary,
 }
 
 /// Each key as it opens a field, quotes included, in the order hermes
 /// writes them.
-const KEYS: [(&[u8], Key); 6] = [
+const KEYS: [(&[u8], Key); 7] = [
     (b"\"role\"", Key::Role),
     (b"\"content\"", Key::Content),
     (b"\"ts\"", Key::Ts),
     (b"\"interrupted\"", Key::Interrupted),
+    (b"\"incomplete\"", Key::Incomplete),
     (b"\"replaced\"", Key::Replaced),
     (b"\"summary\"", Key::Summary),
 ];
@@ -234,7 +236,7 @@ impl Fields {
                 *at += self.role.len() + 2;
             }
             Key::Ts => *at += number(rest)?,
-            Key::Interrupted | Key::Replaced | Key::Summary => {
+            Key::Interrupted | Key::Incomplete | Key::Replaced | Key::Summary => {
                 let (len, value) = if rest.starts_with(b"true") {
                     (4, true)
                 } else if rest.starts_with(b"false") {
