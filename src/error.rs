@@ -140,6 +140,9 @@ pub enum Error {
     ImportRejected { name: String, line: usize, why: String },
     /// An import done without its damaged lines.
     ImportIncomplete { name: String, damaged: usize, dry_run: bool },
+    /// The pager (`$PAGER`) failed: what was written to it may not have
+    /// been shown.
+    PagerFailed { pager: String, how: String },
     /// SIGINT/SIGTERM while we waited.
     Interrupted,
     /// Exit with this status, saying nothing (`current --format` without
@@ -219,7 +222,8 @@ impl Error {
             | Error::Editor { .. }
             | Error::NoDirectory { .. }
             | Error::ExportIncomplete { .. }
-            | Error::ImportRead { .. } => EXIT_STORE,
+            | Error::ImportRead { .. }
+            | Error::PagerFailed { .. } => EXIT_STORE,
             // Oversized input is the user's to fix: a usage error.
             Error::TooLarge(_) | Error::NotText { .. } => EXIT_USAGE,
             Error::Interrupted => EXIT_INTERRUPTED,
@@ -559,6 +563,11 @@ impl fmt::Display for Error {
                 "{name}: {} skipped; {}",
                 counted(*damaged, "damaged line"),
                 if *dry_run { "the rest would be imported" } else { "the rest was imported" }
+            ),
+            Error::PagerFailed { pager, how } => write!(
+                f,
+                "the pager '{}' {how}, so the output may not have been shown; run again with --no-pager, or set PAGER (or HERMES_PAGER) to a pager that works",
+                visible(pager)
             ),
             Error::Interrupted => write!(f, "interrupted"),
             Error::Silent(_) | Error::BrokenPipe | Error::HelpWanted => Ok(()),

@@ -75,6 +75,36 @@ impl Drop for Out {
 static PAGED_COLUMNS: AtomicUsize = AtomicUsize::new(0);
 
 /// From now on stdout goes to a pager in front of a terminal of `columns`.
+/// What ends the terminal's current line, as far as hermes drew it: a
+/// reply that stopped mid-line, or the waiting sign. What an agent says
+/// on stderr starts on a line of its own (`stderr_line`).
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum OpenLine {
+    None = 0,
+    Reply = 1,
+    Sign = 2,
+}
+
+static OPEN_LINE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// The terminal's line is now as `open` says.
+pub(crate) fn set_open_line(open: OpenLine) {
+    OPEN_LINE.store(open as u8, Ordering::SeqCst);
+}
+
+/// Before bytes of an agent's stderr go to the terminal: a reply's
+/// unfinished line is ended, the waiting sign erased.
+pub(crate) fn stderr_line() {
+    let ending: &[u8] = match OPEN_LINE.swap(OpenLine::None as u8, Ordering::SeqCst) {
+        1 => b"\n",
+        2 => b"\r\x1b[K",
+        _ => return,
+    };
+    if crate::sys::isatty(1) && crate::sys::isatty(2) {
+        let _ = crate::sys::write_fd(2, ending);
+    }
+}
+
 pub(crate) fn paged_on(columns: usize) {
     PAGED_COLUMNS.store(columns.max(1), Ordering::SeqCst);
 }

@@ -297,7 +297,7 @@ test_expect_success 'a failing agent on a continued session: exit 3, the new mes
 	test_expect_code 3 converse --agent "fake-agent fail 7" -Q >out 2>err &&
 	id=$(only_id) &&
 	grep "fake-agent fail 7" err &&
-	printf "user: first\nassistant: reply-one\nuser: second\n" >expect &&
+	printf "user: first\nassistant: reply-one\nuser: second\nassistant: partial reply\n" >expect &&
 	messages "$id" >actual && test_cmp expect actual
 '
 

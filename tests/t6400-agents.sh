@@ -198,7 +198,7 @@ test_expect_success SERVER 'openai-compatible: curl not there is "not installed"
 	test_expect_code 3 env PATH=/nonexistent OPENAI_MODEL=m \
 		"$HERMES_BIN" chat --agent "/bin/sh $AGENTS/openai-compatible" -q hi >out 2>err &&
 	grep "^openai-compatible: curl is not installed$" err &&
-	grep "^hermes: agent .*openai-compatible. exited with status 127$" err &&
+	grep "^hermes: agent .*openai-compatible. exited with status 127" err &&
 	test_expect_code 3 env PATH=/nonexistent OPENAI_MODEL=m \
 		"$HERMES_BIN" chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
 	grep "^hermes: curl is not installed; the openai-compatible agent needs it" err &&

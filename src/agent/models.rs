@@ -22,6 +22,10 @@ use crate::{fsio, sys, time};
 /// How long a kept list is used before the agent is asked again.
 const FRESH_SECS: f64 = 3600.0;
 
+/// How long the server is given to list its models again before a model
+/// missing from the kept list is refused (else the server judges it).
+const LOOK_AGAIN_SECS: u64 = 5;
+
 /// The most the agent may print: a server's list, with every field.
 const MAX_OUTPUT: usize = 4 << 20;
 
@@ -217,11 +221,13 @@ pub(crate) fn for_completion(store: &Store, agent: &Agent) -> Vec<String> {
 }
 
 /// A model typed for hermes's own request (`-m`, `/model`) that the
-/// server's list, kept within the hour, does not hold: the error to say,
-/// with the nearest names; nothing is saved. None when there is no fresh
-/// list (the server is not asked for one here), or the model is on it (as
-/// `NAME:latest` too). Other agents' models (llm's aliases, ollama's tags)
-/// are theirs to judge.
+/// server's list does not hold: the error to say, with the nearest names;
+/// nothing is saved. The list kept within the hour is a hint, never a
+/// wall: a model missing from it is looked up again, on the server, before
+/// it is refused (a server adds models). None when there is no fresh list
+/// (the server is not asked for one here), when the server cannot say, or
+/// when the model is on it (as `NAME:latest` too). Other agents' models
+/// (llm's aliases, ollama's tags) are theirs to judge.
 pub(crate) fn unknown(store: &Store, agent: &Agent, model: &str, place: &str) -> Option<Error> {
     agent.server.as_ref()?;
     let (names, age) = cached(store, agent)?;
@@ -230,6 +236,11 @@ pub(crate) fn unknown(store: &Store, agent: &Agent, model: &str, place: &str) ->
     let bare = model.strip_suffix(":latest").unwrap_or(model);
     let listed = |n: &String| *n == model || *n == latest || *n == bare;
     if !(0.0..FRESH_SECS).contains(&age) || names.is_empty() || names.iter().any(listed) {
+        return None;
+    }
+    let names = agent.list_models(Duration::from_secs(LOOK_AGAIN_SECS), true).ok()?;
+    keep(store, agent, &names);
+    if names.is_empty() || names.iter().any(listed) {
         return None;
     }
     let wanted = model.to_lowercase();

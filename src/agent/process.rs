@@ -339,7 +339,11 @@ fn copy_stderr(mut pipe: ChildStderr) -> Option<JoinHandle<()>> {
             match pipe.read(&mut buf) {
                 Ok(0) => break,
                 Ok(n) => {
-                    let _ = sys::write_fd(2, filter.push(&buf[..n]).as_bytes());
+                    let shown = filter.push(&buf[..n]);
+                    if !shown.is_empty() {
+                        crate::output::stderr_line();
+                        let _ = sys::write_fd(2, shown.as_bytes());
+                    }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => break,

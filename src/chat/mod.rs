@@ -192,6 +192,9 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
             _ => "",
         };
         *chat.title_hint.borrow_mut() = attach::title_hint(&files, typed);
+        if let (Some(h), Some(reason)) = (&target, chose_by) {
+            say_fallback(store, chat.terminal.as_ref(), h, reason);
+        }
         sys::catch_interrupts();
         chat.one_shot(target, pending_title, text)
     }
@@ -219,6 +222,27 @@ fn settings_and_agent(
         _ => None,
     };
     (chosen, early_request)
+}
+
+/// Bare `-c` in a one-shot chat that took another session than this
+/// terminal's: which, and why, on stderr (a script must not append to
+/// another thread unawares).
+fn say_fallback(store: &Store, terminal: Option<&Terminal>, header: &Header, reason: resolve::Reason) {
+    let which = match reason {
+        resolve::Reason::Breadcrumb => return,
+        resolve::Reason::Workspace => "the most recent session in this workspace",
+        resolve::Reason::Latest => "the most recent session of all",
+    };
+    let why = match terminal.and_then(|t| breadcrumb::read(store, t, time::now())) {
+        Some(_) => "this terminal's session was deleted",
+        None if terminal.is_some() => "this terminal has no session yet",
+        None => "no terminal is known here",
+    };
+    output::notice(&format!(
+        "-c continues '{}' ({}), {which}: {why}",
+        crate::text::printable(&header.title, false),
+        header.id
+    ));
 }
 
 /// The session a chat starts in, as the command line names it.

@@ -40,8 +40,8 @@ impl Run<()> for Args {
     fn run(self, _: &()) -> Result<()> {
         let words: Vec<&str> = self.words.iter().map(String::as_str).collect();
         let text = for_words(&words)?;
-        let _pager = crate::terminal::pager::start_for(&text);
-        super::print(&text)
+        let pager = crate::terminal::pager::start_for(&text);
+        crate::terminal::pager::around(pager, || super::print(&text))
     }
 }
 

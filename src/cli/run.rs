@@ -16,10 +16,7 @@ pub fn run(cli: Cli) -> Result<()> {
         pager::refuse();
     }
     match cli.command {
-        Command::Print(text) => {
-            let _pager = pager::start_for(&text);
-            print(&text)
-        }
+        Command::Print(text) => pager::around(pager::start_for(&text), || print(&text)),
         Command::Version { verbose } => print(&version_text(verbose)),
         Command::Own(job) => job.run(&()),
         Command::Store(job) => {
@@ -41,8 +38,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 sys::abort_writes_on_signal();
             }
             // Quitting the pager early closes stdout: no error (BrokenPipe).
-            let _pager = if job.paged() { pager::start() } else { None };
-            job.run(&store).map_err(|e| store.explain(e))
+            let pager = if job.paged() { pager::start() } else { None };
+            pager::around(pager, || job.run(&store).map_err(|e| store.explain(e)))
         }
     }
 }

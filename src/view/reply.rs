@@ -10,6 +10,7 @@ use std::io::{self, Write};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::output::OpenLine;
 use crate::sys;
 use crate::text::TerminalFilter;
 use crate::view::markdown::Renderer;
@@ -86,6 +87,7 @@ impl<'a> OnTerminal<'a> {
             shown.push_str(RESET);
         }
         self.out.write_all(shown.as_bytes())?;
+        crate::output::set_open_line(OpenLine::None);
         self.out.flush()
     }
 
@@ -108,6 +110,8 @@ impl Write for OnTerminal<'_> {
             self.shown_any = true;
             self.at_line_start = shown.ends_with('\n');
             self.out.write_all(shown.as_bytes())?;
+            let open = if self.at_line_start { OpenLine::None } else { OpenLine::Reply };
+            crate::output::set_open_line(open);
         }
         Ok(piece.len())
     }
@@ -190,6 +194,7 @@ impl Waiting {
             if sign.drawn {
                 let _ = sys::write_fd(1, b"\r\x1b[K");
                 sign.drawn = false;
+                crate::output::set_open_line(OpenLine::None);
             }
         }
         wake.notify_all();
@@ -222,6 +227,7 @@ fn draw_until_stopped(state: &(Mutex<Sign>, Condvar), colors: bool) {
             return;
         }
         sign.drawn = true;
+        crate::output::set_open_line(OpenLine::Sign);
         next = Duration::from_secs(seconds + 1);
     }
 }
