@@ -92,6 +92,11 @@ pub(crate) fn set_open_line(open: OpenLine) {
     OPEN_LINE.store(open as u8, Ordering::SeqCst);
 }
 
+/// Whether a reply's line is still open (no agent's stderr ended it).
+pub(crate) fn reply_line_open() -> bool {
+    OPEN_LINE.load(Ordering::SeqCst) == OpenLine::Reply as u8
+}
+
 /// Before bytes of an agent's stderr go to the terminal: a reply's
 /// unfinished line is ended, the waiting sign erased.
 pub(crate) fn stderr_line() {

@@ -15,8 +15,8 @@
 //! starts and closed, so curl reads it and its end at once.
 
 use std::io::{self, Read, Write};
-use std::os::unix::net::UnixStream;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Command, ExitStatus};
@@ -250,7 +250,8 @@ fn http_error(url: &str, http: u16, body: &[u8]) -> String {
         500..=599 => " (the server failed: try again later)",
         _ => "",
     };
-    let words = super::decode::error_message(body).unwrap_or_else(|| String::from_utf8_lossy(body).into_owned());
+    let words =
+        super::decode::error_message(body).unwrap_or_else(|| String::from_utf8_lossy(body).into_owned());
     let words = one_line(&words);
     if words.is_empty() {
         format!("{url} answered HTTP {http}{hint}")
@@ -326,7 +327,8 @@ mod tests {
             said,
             "http://h/v1/chat/completions answered HTTP 500 (the server failed: try again later): Internal Server Error"
         );
-        let (response, _) = answered(&[b"HTTP/1.1 404 Not Found\r\n\r\n{\"error\":{\"message\":\"no model x\"}}"]);
+        let (response, _) =
+            answered(&[b"HTTP/1.1 404 Not Found\r\n\r\n{\"error\":{\"message\":\"no model x\"}}"]);
         assert!(failure(url, exited(0), b"", &response).unwrap().ends_with("model name): no model x"));
     }
 
@@ -336,11 +338,18 @@ mod tests {
         let none = Response::default();
         let (ok, _) = answered(&[b"HTTP/1.1 200 OK\r\n\r\n"]);
         assert_eq!(failure(url, exited(0), b"", &ok), None);
-        assert!(failure(url, exited(7), b"curl: (7) Failed to connect", &none).unwrap().starts_with("cannot connect"));
+        assert!(
+            failure(url, exited(7), b"curl: (7) Failed to connect", &none)
+                .unwrap()
+                .starts_with("cannot connect")
+        );
         assert!(failure(url, exited(18), b"curl: (18) transfer closed", &ok).unwrap().contains("was cut"));
         assert_eq!(failure(url, exited(127), b"", &none).unwrap(), NOT_INSTALLED);
         assert!(failure(url, exited(0), b"", &none).unwrap().contains("no HTTP answer"));
-        assert_eq!(one_line("<html><title>502</title><body><h1>502 Bad\n Gateway</h1></body></html>"), "502 Bad Gateway");
+        assert_eq!(
+            one_line("<html><title>502</title><body><h1>502 Bad\n Gateway</h1></body></html>"),
+            "502 Bad Gateway"
+        );
     }
 
     #[test]

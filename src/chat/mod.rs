@@ -721,11 +721,14 @@ impl Chat<'_> {
                 Err(e) => return Err(self.reply_lost(e)),
             }
             if let Some(Error::Agent(why)) = failed {
-                return Err(self.name_model(header, Error::Agent(format!(
-                    "{why}; the {} that arrived {} kept, marked incomplete",
-                    crate::text::counted(chars, "character"),
-                    if chars == 1 { "is" } else { "are" }
-                ))));
+                return Err(self.name_model(
+                    header,
+                    Error::Agent(format!(
+                        "{why}; the {} that arrived {} kept, marked incomplete",
+                        crate::text::counted(chars, "character"),
+                        if chars == 1 { "is" } else { "are" }
+                    )),
+                ));
             }
         }
         if let Some(e) = failed {

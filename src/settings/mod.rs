@@ -446,9 +446,9 @@ impl Settings {
     /// How long a turn waits for the agent's next byte (`timeout`); None:
     /// for ever.
     pub(crate) fn stall_limit(&self) -> Option<std::time::Duration> {
-        self.value("timeout").and_then(|v| parse_timeout(v).ok()).unwrap_or(Some(
-            std::time::Duration::from_secs(DEFAULT_TIMEOUT_SECONDS),
-        ))
+        self.value("timeout")
+            .and_then(|v| parse_timeout(v).ok())
+            .unwrap_or(Some(std::time::Duration::from_secs(DEFAULT_TIMEOUT_SECONDS)))
     }
 
     /// `compact = "auto"`.

@@ -100,8 +100,7 @@ pub(crate) fn start() -> Option<Pager> {
 /// that is nowhere on PATH, nor a path to a program.
 fn is_missing_program(pager: &std::ffi::OsStr) -> bool {
     let Some(word) = pager.to_str() else { return false };
-    let plain = !word.is_empty()
-        && word.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+".contains(&b));
+    let plain = !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+".contains(&b));
     plain && crate::agent::shipped::find_on_path(word).is_none() && !std::path::Path::new(word).is_file()
 }
 

@@ -151,7 +151,11 @@ fn fit(text: &str, screen: Option<Screen>) -> String {
 /// What `[role, …]` says of a reply: cut short by Ctrl-C, not whole (a
 /// cut connection, a silent or failed agent), replaced by `/retry`.
 fn how_it_ended(m: &Message) -> String {
-    let marks = [(m.is_interrupted(), ", interrupted"), (m.is_incomplete(), ", incomplete"), (m.is_replaced(), ", replaced")];
+    let marks = [
+        (m.is_interrupted(), ", interrupted"),
+        (m.is_incomplete(), ", incomplete"),
+        (m.is_replaced(), ", replaced"),
+    ];
     marks.iter().filter(|(on, _)| *on).map(|(_, mark)| *mark).collect()
 }
 

@@ -78,7 +78,9 @@ impl<'a> OnTerminal<'a> {
         let rest = self.filter.finish();
         let mut shown = self.drawer.finish(&rest);
         if self.shown_any || !shown.is_empty() {
-            let ends_line = if shown.is_empty() { self.at_line_start } else { shown.ends_with('\n') };
+            // A line an agent's stderr ended (see `output::stderr_line`) is.
+            let at_line_start = self.at_line_start || !crate::output::reply_line_open();
+            let ends_line = if shown.is_empty() { at_line_start } else { shown.ends_with('\n') };
             if !ends_line {
                 shown.push('\n');
             }
