@@ -93,7 +93,7 @@ pub(crate) const SPEC: Spec<Args> = Spec {
             Ok(())
         }),
         flag("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr").sets(|a| a.quiet = true),
-        flag("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, usage, error)").sets(|a| a.json = true),
+        flag("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, incomplete, usage, error, exit_status)").sets(|a| a.json = true),
         option("-m", "--model", Value::new("MODEL", Kind::Model), "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)").takes(|a, v| {
                 let model = crate::store::session::clean_model(&v.utf8("-m")?)
                     .map_err(|why| Error::usage(format!("-m: {why}")))?;

@@ -90,7 +90,7 @@ _hermes_chat_options=(
   '(-q --query)'{-q+,--query=}'[send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT]:text or -: '
   '(-f --file)'{-f+,--file=}'[put the text file FILE into the message, fenced and named (after stdin, before TEXT); again for more, at most 32; a file that is not text is refused]:file:_files'
   '(-Q --quiet)'{-Q,--quiet}'[do not print '\''session_id: ID'\'' or hints to stderr]'
-  --json'[one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, usage, error)]'
+  --json'[one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, incomplete, usage, error, exit_status)]'
   '(-m --model)'{-m+,--model=}'[the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)]:model:_hermes_models'
   '(-s --system)'{-s+,--system=}'[the session'\''s system prompt (a new session'\''s default: '\''system'\'' in config.toml)]:text: '
   --system-file='[the system prompt from FILE]:file:_files'
@@ -99,6 +99,7 @@ _hermes_chat_options=(
   --no-agent'[only save the message; no reply]'
   --plain'[show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = "plain" in config.toml, or TERM=dumb)]'
   --context='[the context budget: a turn sends at most N characters of the conversation (default: '\''context'\'' in config.toml, else 300000; '\''off'\'': no limit)]:n: '
+  --timeout='[give up on a reply when the agent has sent nothing for SECONDS (default 300, or '\''timeout'\'' in config.toml; 0: no limit): exit 3, what arrived kept and marked incomplete]:seconds: '
 )
 
 _hermes_cmd_chat() {
@@ -168,9 +169,9 @@ _hermes_cmd_config() {
   (( CURRENT-- ))
   curcontext=${curcontext%:*}-$words[1]:
   case $words[1] in
-  get) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render context compact)' ;;
-  set) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render context compact)' '2:value:_hermes_setting_values' ;;
-  unset) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render context compact)' ;;
+  get) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render context timeout compact)' ;;
+  set) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render context timeout compact)' '2:value:_hermes_setting_values' ;;
+  unset) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render context timeout compact)' ;;
   list) _arguments -s $_hermes_help ;;
   path) _arguments -s $_hermes_help ;;
   check) _arguments -s $_hermes_help --timeout='[how long check waits (default 30)]:seconds: ' ;;
