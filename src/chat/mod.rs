@@ -89,6 +89,9 @@ struct Chat<'a> {
     /// `--json`: the reply of the turn as saved, or as it would have been
     /// when saving it failed (it is then in the object only).
     reply_for_json: RefCell<Option<Message>>,
+    /// The last turn failed after its reply began: what arrived is saved
+    /// after the message (which more typing can then no longer join).
+    kept_incomplete: Cell<bool>,
 }
 
 /// The slash commands, for `chat --help` and the man page's check.
@@ -174,6 +177,7 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         title_hint: RefCell::new(None),
         early_request: Cell::new(early_request),
         reply_for_json: RefCell::new(None),
+        kept_incomplete: Cell::new(false),
         quiet: args.quiet,
         hint_missing_agent: args.agent == AgentChoice::Configured && !args.quiet,
         join_titled: args.create_if_missing,
@@ -683,6 +687,7 @@ impl Chat<'_> {
     fn save_reply(&self, header: &Header, agent: &Agent, reply: Reply) -> Result<ReplyOutcome> {
         let Reply { text, interrupted, failed, output_error, usage, ending } = reply;
         let empty = session::is_empty_reply(&text);
+        self.kept_incomplete.set(failed.is_some() && !empty);
         if empty && !interrupted {
             return Err(failed.map(|e| self.name_model(header, e)).unwrap_or_else(|| {
                 Error::Agent(format!(

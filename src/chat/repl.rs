@@ -234,6 +234,10 @@ impl Chat<'_> {
             // the chat goes on (the message itself is saved).
             Err(e @ Error::Agent(_)) => {
                 note_in_chat(&e);
+                if self.kept_incomplete.get() {
+                    crate::output::note!("[the message is kept, and what arrived; /retry asks again]");
+                    return Ok(());
+                }
                 state.unanswered = question;
                 if question.is_some() {
                     crate::output::note!(
