@@ -18,6 +18,14 @@ make_repo() {
 	fi
 }
 
+# took ID: stderr (err) names session ID as the one taken: its session_id
+# line, and, where bare -c fell back from this terminal's session, the line
+# that says which it took and why (t1600 checks its words).
+took() {
+	grep -v "^hermes: -c continues .* ($1), " err >rest &&
+	echo "session_id: $1" >expect && test_cmp expect rest
+}
+
 test_expect_success 'no -c or -r: every chat starts a new session' '
 	hermes chat -q one --no-agent -Q &&
 	hermes chat -q two --no-agent -Q &&
@@ -35,7 +43,7 @@ test_expect_success 'no -c or -r: a new session even when this terminal has one'
 	test "$(session_count)" = 2 &&
 	b=$(session_id_by_title second) &&
 	test "$b" != "$a" &&
-	echo "session_id: $b" >expect && test_cmp expect err &&
+	took "$b" &&
 	test "$(field "$a" message_count)" = 1 &&
 	test "$(crumb 1)" = "$b"
 '
@@ -56,7 +64,7 @@ test_expect_success 'bare -c continues the session of this terminal breadcrumb' 
 	test "$(crumb 1)" = "$a" && test "$(crumb 2)" = "$b" &&
 	hermes chat -c -q "more alpha" --no-agent >out 2>err &&
 	test_must_be_empty out &&
-	echo "session_id: $a" >expect && test_cmp expect err &&
+	took "$a" &&
 	cat >expect <<-\EOF &&
 	user: about alpha
 	user: more alpha
@@ -84,7 +92,7 @@ test_expect_success 'bare -c: the breadcrumb wins over a newer session in this w
 	a=$(cd elsewhere && export TMUX_PANE=%1 && mk from-elsewhere) &&
 	b=$(cd ws && mk newer-in-ws) &&
 	(cd ws && env TMUX_PANE=%1 hermes chat -c -q follow --no-agent 2>../err) &&
-	echo "session_id: $a" >expect && test_cmp expect err &&
+	took "$a" &&
 	test "$(field "$a" message_count)" = 2 &&
 	test "$(field "$b" message_count)" = 1
 '
@@ -96,7 +104,7 @@ test_expect_success 'bare -c without a breadcrumb: newest session inside this gi
 	c=$(cd elsewhere && mk newest-overall) &&
 	(cd ws/other/deep && hermes chat -c -q follow --no-agent >../../../out 2>../../../err) &&
 	test_must_be_empty out &&
-	echo "session_id: $b" >expect && test_cmp expect err &&
+	took "$b" &&
 	test "$(field "$a" message_count)" = 1 &&
 	test "$(field "$b" message_count)" = 2 &&
 	test "$(field "$c" message_count)" = 1
@@ -107,7 +115,7 @@ test_expect_success 'bare -c without a breadcrumb, outside any git tree: the wor
 	a=$(cd plain/sub && mk inside-plain) &&
 	b=$(cd elsewhere && mk newest-overall) &&
 	(cd plain && hermes chat -c -q follow --no-agent 2>../err) &&
-	echo "session_id: $a" >expect && test_cmp expect err &&
+	took "$a" &&
 	test "$(field "$a" message_count)" = 2 &&
 	test "$(field "$b" message_count)" = 1
 '
@@ -118,7 +126,7 @@ test_expect_success 'bare -c: a sibling directory sharing a name prefix is not i
 	b=$(cd ws2 && mk in-ws2) &&
 	c=$(cd ws-old && mk in-ws-old) &&
 	(cd ws && hermes chat -c -q follow --no-agent 2>../err) &&
-	echo "session_id: $a" >expect && test_cmp expect err
+	took "$a"
 '
 
 test_expect_success 'bare -c with no session in this workspace: the newest of all' '
@@ -126,7 +134,7 @@ test_expect_success 'bare -c with no session in this workspace: the newest of al
 	a=$(cd one && mk older) &&
 	b=$(cd two && mk newest) &&
 	(cd ws && hermes chat -c -q "from ws" --no-agent 2>../err) &&
-	echo "session_id: $b" >expect && test_cmp expect err &&
+	took "$b" &&
 	(cd empty && hermes chat -c -q "from empty" --no-agent -Q) &&
 	printf "user: about newest\nuser: from ws\nuser: from empty\n" >expect &&
 	messages "$b" >actual && test_cmp expect actual &&
@@ -141,7 +149,7 @@ test_expect_success 'bare -c: a breadcrumb to a deleted session falls back to th
 	test "$(crumb 1)" = "$b" &&
 	rm "$HERMES_HOME/sessions/$b.json" &&
 	hermes chat -c -q back --no-agent 2>err &&
-	echo "session_id: $a" >expect && test_cmp expect err &&
+	took "$a" &&
 	test "$(session_count)" = 1 &&
 	test "$(crumb 1)" = "$a"
 '
@@ -152,7 +160,7 @@ test_expect_success SETSID 'bare -c: a breadcrumb left by an earlier terminal wi
 	b=$(cd ws && mk in-ws) &&
 	test "$(crumb 1)" = "$a" &&
 	(cd ws && env TMUX_PANE=%1 setsid hermes chat -c -q "new pane" --no-agent 2>../err) &&
-	echo "session_id: $b" >expect && test_cmp expect err &&
+	took "$b" &&
 	test "$(field "$a" message_count)" = 1 &&
 	test "$(field "$b" message_count)" = 2 &&
 	test "$(crumb 1)" = "$b"
@@ -164,7 +172,7 @@ test_expect_success '-c ID continues the session with that ID' '
 	test "$(crumb 1)" = "$b" &&
 	hermes chat -c "$a" -q "by id" --no-agent >out 2>err &&
 	test_must_be_empty out &&
-	echo "session_id: $a" >expect && test_cmp expect err &&
+	took "$a" &&
 	printf "user: about alpha\nuser: by id\n" >expect &&
 	messages "$a" >actual && test_cmp expect actual &&
 	test "$(session_count)" = 2 &&
@@ -175,7 +183,7 @@ test_expect_success '-c TITLE continues the session with exactly that title' '
 	TMUX_PANE=%1 && export TMUX_PANE &&
 	a=$(mk "redis debug") && b=$(mk "redis") && c=$(mk "redis debug 2") &&
 	hermes chat -c "redis debug" -q "by title" --no-agent 2>err &&
-	echo "session_id: $a" >expect && test_cmp expect err &&
+	took "$a" &&
 	hermes chat --continue redis -q "short title" --no-agent -Q &&
 	test "$(field "$a" message_count)" = 2 &&
 	test "$(field "$b" message_count)" = 2 &&
@@ -201,7 +209,7 @@ test_expect_success '-c NAME: an ID match comes before a title match' '
 	sed -i "s/\"title\":\"placeholder\"/\"title\":\"$a\"/" "$HERMES_HOME/sessions/$b.json" &&
 	test "$(field "$b" title)" = "$a" &&
 	hermes chat -c "$a" -q which --no-agent 2>err &&
-	echo "session_id: $a" >expect && test_cmp expect err &&
+	took "$a" &&
 	test "$(field "$a" message_count)" = 2 &&
 	test "$(field "$b" message_count)" = 1
 '
@@ -213,7 +221,7 @@ test_expect_success '-c NAME --create-if-missing creates the session titled NAME
 	test_must_be_empty out &&
 	test "$(session_count)" = 2 &&
 	id=$(session_id_by_title "redis debug") && test -n "$id" &&
-	echo "session_id: $id" >expect && test_cmp expect err &&
+	took "$id" &&
 	test "$(field "$id" title)" = "redis debug" &&
 	test "$(field "$id" title_source)" = user &&
 	test "$(field "$id" message_count)" = 1 &&
@@ -231,7 +239,7 @@ test_expect_success '-c NAME --create-if-missing continues NAME when it exists' 
 	other=$(mk other) &&
 	test "$(crumb 1)" = "$other" &&
 	hermes chat -c nightly --create-if-missing -q "run 2" --no-agent 2>err &&
-	echo "session_id: $id" >expect && test_cmp expect err &&
+	took "$id" &&
 	hermes chat -c "$id" --create-if-missing -q "run 3" --no-agent -Q &&
 	test "$(session_count)" = 2 &&
 	printf "user: run 1\nuser: run 2\nuser: run 3\n" >expect &&
@@ -254,7 +262,7 @@ test_expect_success '-r ID resumes the session with exactly that ID' '
 	a=$(mk alpha) && b=$(mk beta) &&
 	hermes chat -r "$a" -q resumed --no-agent >out 2>err &&
 	test_must_be_empty out &&
-	echo "session_id: $a" >expect && test_cmp expect err &&
+	took "$a" &&
 	hermes chat --resume "$a" -q again --no-agent -Q &&
 	printf "user: about alpha\nuser: resumed\nuser: again\n" >expect &&
 	messages "$a" >actual && test_cmp expect actual &&
@@ -318,7 +326,7 @@ test_expect_success 'bare -c: a garbled breadcrumb is ignored, then rewritten' '
 	printf "{\"session_id\":" >"$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json" &&
 	hermes chat -c -q again --no-agent >out 2>err &&
 	test_must_be_empty out &&
-	echo "session_id: $a" >expect && test_cmp expect err &&
+	took "$a" &&
 	test "$(crumb 1)" = "$a"
 '
 
@@ -332,7 +340,7 @@ test_expect_success 'bare -c: a breadcrumb naming something that is not an ID is
 	grep "\"session_id\":\"../evil\"" "$HERMES_HOME/terminal-sessions/tmux_pane--1.$MACHINE.json" &&
 	b=$(export TMUX_PANE=%2 && mk newer) &&
 	hermes chat -c -q again --no-agent 2>err &&
-	echo "session_id: $b" >expect && test_cmp expect err
+	took "$b"
 '
 
 test_expect_success 'a breadcrumb that cannot be written does not fail the chat' '
@@ -342,7 +350,7 @@ test_expect_success 'a breadcrumb that cannot be written does not fail the chat'
 	echo "in the way" >"$HERMES_HOME/terminal-sessions" &&
 	hermes chat -c alpha -q again --no-agent >out 2>err &&
 	test_must_be_empty out &&
-	echo "session_id: $a" >expect && test_cmp expect err &&
+	took "$a" &&
 	hermes chat -q new --no-agent -Q &&
 	hermes chat -c -q "bare c" --no-agent -Q &&
 	test "$(field "$a" message_count)" = 2 &&

@@ -109,7 +109,7 @@ The role prompt." &&
 	printf "system: The given prompt.\nuser: %01200d\n" 0 >expect &&
 	test_cmp expect actual &&
 	test_expect_code 3 hermes chat --role big -q "the role'"'"'s agent, false, runs" 2>err &&
-	grep "^hermes: agent .false. exited with status 1$" err
+	grep "^hermes: agent .false. exited with status 1 \[model m-role, the role.s: --role big\]$" err
 '
 
 test_expect_success 'a role'"'"'s context budget and agent apply when nothing says otherwise' '

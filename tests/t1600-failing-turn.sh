@@ -200,14 +200,16 @@ test_expect_success SERVER 'token counts as the server sent them; an odd one war
 	! grep "not JSON" err
 '
 
-test_expect_success 'a bare -c that falls back says which session it took, and why, also with -q' '
+test_expect_success 'a bare -c that falls back says which session it took, and why, also with -q (not with -Q)' '
 	hermes chat --no-agent --title "other thread" -q "cron: disk 91% full" -Q &&
 	TMUX_PANE=%7 hermes chat --no-agent --title mine -q one -Q &&
 	rm "$HERMES_HOME/sessions/$(session_id_by_title mine).json" &&
-	TMUX_PANE=%7 hermes chat --no-agent -c -q two -Q 2>err &&
+	TMUX_PANE=%7 hermes chat --no-agent -c -q two 2>err &&
 	grep "^hermes: -c continues .other thread. (.*), the most recent session in this workspace: this terminal.s session was deleted$" err &&
-	TMUX_PANE=%8 hermes chat --no-agent -c -q three -Q 2>err &&
-	grep "this terminal has no session yet$" err
+	TMUX_PANE=%8 hermes chat --no-agent -c -q three 2>err &&
+	grep "this terminal has no session yet$" err &&
+	TMUX_PANE=%8 hermes chat --no-agent -c -q four -Q 2>err &&
+	test_must_be_empty err
 '
 
 test_expect_success SCRIPT 'a pager that is not there: said, and the output shown without it; one that fails: exit 4' '

@@ -200,7 +200,8 @@ test_expect_success 'current names the session bare -c then continues' '
 	(cd ws && hermes sessions current --json) >out &&
 	test "$(json_get out "v[\"id\"]")" = 20260101_090000_aaaaaa &&
 	(cd ws && hermes chat -c -q "went here" --no-agent) 2>err &&
-	echo "session_id: 20260101_090000_aaaaaa" >expect &&
+	printf "%s\n" "hermes: -c continues '"'"'in ws'"'"' (20260101_090000_aaaaaa), the most recent session in this workspace: no terminal is known here" \
+		"session_id: 20260101_090000_aaaaaa" >expect &&
 	test_cmp expect err
 '
 

@@ -172,7 +172,7 @@ test_expect_success TMUX 'a reply, drawn as Markdown and as plain text, and what
 	test "$(tr "\n" " " <visible | grep -o -F "$SHOWN" | wc -l)" = 2 &&
 	on_pane "hermes chat --agent $TRASH/error-agent -q error" &&
 	untouched &&
-	tr "\n" " " <visible | grep -F "returned an error: A^[]0;PWNED^GB"
+	tr "\n" " " <visible | grep -F "sent an error: A^[]0;PWNED^GB"
 '
 
 test_expect_success TMUX 'views: show, list, search, current and its --format fields, the --json outputs' '
