@@ -97,6 +97,7 @@ test_expect_success 'config list says where each value came from; config path' '
 	base_url = "http://example.invalid/v1"  # environment: OPENAI_BASE_URL
 	render = "markdown"                     # default
 	context = "300000"                      # default
+	timeout = "300"                         # default
 	compact = "off"                         # default
 	EOF
 	test_cmp expect out &&
@@ -232,11 +233,11 @@ test_expect_success SERVER 'openai-compatible: a non-streaming JSON answer still
 test_expect_success SERVER 'openai-compatible: 429 and 500 name the server and show its message' '
 	test_expect_code 3 env OPENAI_BASE_URL=$BASE_URL HERMES_MODEL=busy \
 		hermes chat --agent openai-compatible -q hi 2>err &&
-	grep "^openai-compatible: $BASE_URL/chat/completions answered HTTP 429 (too many requests, or out of quota" err &&
+	grep "^hermes: $BASE_URL/chat/completions answered HTTP 429 (too many requests, or out of quota" err &&
 	grep "Rate limit reached for requests" err &&
 	test_expect_code 3 env OPENAI_BASE_URL=$BASE_URL HERMES_MODEL=broken \
 		hermes chat --agent openai-compatible -q hi 2>err &&
-	grep "^openai-compatible: $BASE_URL/chat/completions answered HTTP 500 (the server failed" err &&
+	grep "^hermes: $BASE_URL/chat/completions answered HTTP 500 (the server failed" err &&
 	grep "The server had an error while processing your request" err
 '
 
@@ -244,7 +245,7 @@ test_expect_success 'openai-compatible: connection refused names the server' '
 	hermes config set agent openai-compatible &&
 	hermes config set base_url http://127.0.0.1:9/v1 &&
 	test_expect_code 3 hermes chat -q hi 2>err &&
-	grep "^openai-compatible: cannot connect to http://127.0.0.1:9/v1/chat/completions: is the server running?" err
+	grep "^hermes: cannot connect to http://127.0.0.1:9/v1/chat/completions: is the server running?" err
 '
 
 # A curl that writes its command line to curl-argv, then is curl.
