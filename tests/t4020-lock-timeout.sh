@@ -41,6 +41,8 @@ test_expect_success PYTHON3 'held locks give exit 4 after 10 s naming the lock; 
 	creating=$! &&
 	{ timeout 60 hermes chat -r "$one" -q blocked --no-agent -Q 2>err.one & } &&
 	appending=$! &&
+	{ timeout 60 hermes chat -r "$one" -q blocked --no-agent --json >json.one 2>/dev/null & } &&
+	answering=$! &&
 	# Meanwhile what needs neither lock works, well before the 10 s are up.
 	hermes chat -r "$two" -q free --no-agent -Q &&
 	hermes sessions list >list 2>list.err &&
@@ -49,6 +51,11 @@ test_expect_success PYTHON3 'held locks give exit 4 after 10 s naming the lock; 
 	kill -0 $creating && kill -0 $appending &&
 	test_expect_code 4 wait $creating &&
 	test_expect_code 4 wait $appending &&
+	test_expect_code 4 wait $answering &&
+	# --json: one object all the same, naming the session and the status.
+	json_get json.one "[v[\"session_id\"], v[\"exit_status\"], v[\"error\"][:21]]" >actual &&
+	printf "%s\n" "$one" 4 "timed out after 10s w" >expect &&
+	test_cmp expect actual &&
 	took=$(($(date +%s) - start)) &&
 	touch release && wait $holder &&
 	figure "t4020: store lock and session lock held elsewhere: both exit 4 after ${took}s; the other session, list and show stayed usable" &&

@@ -73,6 +73,10 @@ impl Turn {
 impl Chat<'_> {
     pub(super) fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
         let message = Message::new("user", text, time::now());
+        // `--json`: the session named, should saving the message fail.
+        if let (Some(turn), Some(h)) = (self.json_turn, &target) {
+            *turn.borrow_mut() = self.turn_of(h);
+        }
         // hermes's own request (curl) reads nothing of the session: it
         // starts first, its start-up overlapping the save, and gets its
         // input only once the message is saved (see `reply`).
