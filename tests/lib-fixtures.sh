@@ -322,10 +322,17 @@ LONELY_UID=$((2000000000 + $$))
 # run wherever the build lives (a clone made under umask 077 is closed to
 # other users). It lies outside any test's trash directory, where the
 # words a panic leaves would be found in it.
+# Under qemu-user $HERMES_BIN is a script that runs the binary where it was
+# built: the binary is copied too, and the copied script runs that copy.
 lonely_hermes() {
 	if ! test -x "$TRASH_ROOT/lonely-bin/hermes"; then
 		mkdir -p "$TRASH_ROOT/lonely-bin" &&
-		cp "$HERMES_BIN" "$TRASH_ROOT/lonely-bin/hermes" &&
+		if test -n "${HERMES_TEST_EMULATED:-}"; then
+			emulated_install "$TRASH_ROOT/lonely-bin" &&
+			chmod 755 "$TRASH_ROOT/lonely-bin/hermes.$HERMES_TEST_EMULATED"
+		else
+			cp "$HERMES_BIN" "$TRASH_ROOT/lonely-bin/hermes"
+		fi &&
 		chmod 755 "$TRASH_ROOT" "$TRASH_ROOT/lonely-bin" "$TRASH_ROOT/lonely-bin/hermes"
 	fi &&
 	echo "$TRASH_ROOT/lonely-bin/hermes"
