@@ -7,6 +7,18 @@ temporaries() {
 	ls -A "$HERMES_HOME/sessions" | grep -c "\.tmp$"
 }
 
+# stopped_for_certain PID: wait (at most 10 s) until PID is seen stopped,
+# or gone.
+stopped_for_certain() {
+	tries=0
+	while test $tries -lt 1000; do
+		state=$(ps -o stat= -p "$1" 2>/dev/null) || return 0
+		case $state in T*) return 0 ;; esac
+		sleep 0.01
+		tries=$((tries + 1))
+	done
+}
+
 # killed_import FILE: sessions import FILE in the background, killed
 # (SIGKILL) once its first temporaries are in sessions/ (looked for as
 # fast as the shell can, not after any time); how many there were then is
@@ -22,6 +34,9 @@ killed_import() {
 			:
 		done
 		kill -STOP $import_pid 2>/dev/null
+		# Stopped for certain before counting: on another CPU it may
+		# still rename a temporary for a moment after the signal is sent.
+		stopped_for_certain $import_pid
 		left=$(temporaries)
 		kill -KILL $import_pid 2>/dev/null
 		wait $import_pid
