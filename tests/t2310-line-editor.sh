@@ -389,7 +389,7 @@ test_expect_success TMUX 'failed sends do not pile up: the next message joins th
 	printf "%s\n" "user: first try\\n\\nand some more" "assistant: answered" >expect &&
 	wait_until has_messages "$S" expect &&
 	# The prompt back first: a key pressed while the reply ends is not
-	# the prompt's.
+	# the prompt input.
 	wait_until ready "first try>" &&
 	keys C-d &&
 	hermes_exited 0
