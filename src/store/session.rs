@@ -409,7 +409,7 @@ pub(crate) fn clean_title(text: &str) -> Option<String> {
     }
 }
 
-fn preview_of(text: &str) -> String {
+pub(crate) fn preview_of(text: &str) -> String {
     crate::text::truncate_words(&sanitize_title(text).unwrap_or_default(), PREVIEW_CHARS)
 }
 
