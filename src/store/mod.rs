@@ -81,7 +81,8 @@ impl Store {
     /// What is unsafe about the home, its profile directories and the
     /// store's own directories (see `trust`), first problem first.
     pub(crate) fn trust_problems(&self) -> Vec<trust::Unsafe> {
-        let inside = [&self.sessions_dir, &self.crumbs_dir].map(|dir| (dir.clone(), trust::Place::Inside));
+        let inside = [self.sessions_dir.clone(), self.crumbs_dir.clone(), self.damaged_dir()]
+            .map(|dir| (dir, trust::Place::Inside));
         self.chain
             .iter()
             .chain(inside.iter())

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use super::format::{self, Fault};
 use super::session::{self, Header, Message, Session, usage_of};
-use super::{Store, fault_error, gone, open_session, refuse_newer};
+use super::{Store, fault_error, gone, open_session, refuse_newer, trust};
 use crate::error::{Error, Result};
 use crate::fsio;
 
@@ -81,10 +81,16 @@ impl Store {
 
     /// Copy `bytes` (session `id`'s file as it was) to
     /// `damaged/ID.json.YYYYMMDD_HHMMSS` (`-2`, `-3`... when taken), synced
-    /// before the session is rewritten. Mode 0600, the directory 0700.
+    /// before the session is rewritten. Mode 0600, the directory 0700,
+    /// made by hermes; one that is a link or not safe is refused.
     fn put_aside(&self, id: &str, bytes: &[u8]) -> Result<PathBuf> {
         let dir = self.damaged_dir();
         fsio::ensure_private_dir(&dir)?;
+        // hermes's own, as every directory of the home: not a link (the
+        // copy would land where it leads), not another's, not writable by
+        // others.
+        trust::check_dir(&dir, trust::Place::Inside)
+            .map_err(|problem| Error::Untrusted(problem.message()))?;
         let now = crate::time::now() as i64;
         let (y, mo, d, h, mi, s) = crate::sys::local_time(now).unwrap_or((1970, 1, 1, 0, 0, 0));
         let stamp = format!("{y:04}{mo:02}{d:02}_{h:02}{mi:02}{s:02}");

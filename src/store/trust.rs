@@ -22,7 +22,7 @@ pub(crate) enum Place {
     /// `$HERMES_HOME` itself: it may be a symbolic link (to a synced
     /// folder, say); the directory it reaches is what is checked.
     Home,
-    /// A directory hermes makes inside the home (`sessions`,
+    /// A directory hermes makes inside the home (`sessions`, `damaged`,
     /// `terminal-sessions`, `profiles`, `profiles/NAME`): never a link.
     Inside,
 }
