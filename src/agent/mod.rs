@@ -624,9 +624,12 @@ impl Started<'_> {
         if sys::take_signal().is_some() {
             interrupted = true;
         }
-        // The shipped agent's words, said as its script would say them.
+        // The shipped agent's words, said as its script would say them;
+        // not when hermes itself stopped curl (a reply over the limit).
         let status = match &agent.server {
-            Some(url) if !interrupted => curl::judge(url, status, &process.kept_stderr()),
+            Some(url) if !interrupted && !output.too_large => {
+                curl::judge(url, status, &process.kept_stderr())
+            }
             _ => status,
         };
         if let Some(signal) = process.stopped() {
