@@ -290,7 +290,7 @@ pub(super) fn passes_over(rest: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::format::{decode, encode};
+    use crate::store::format::{append, decode, encode};
     use crate::store::session::Session;
 
     fn sample() -> (Session, Vec<u8>) {
@@ -358,6 +358,19 @@ mod tests {
         let messages = &tail[tail.find("\"messages\":[").unwrap()..];
         assert!(text.ends_with(messages), "{text}");
         assert_eq!(decode(text.as_bytes()).unwrap(), s);
+    }
+
+    #[test]
+    fn appending_to_it_writes_it_as_hermes_writes_every_file() {
+        let (s, _) = sample();
+        let new = Message::new("user", "more".into(), 9.0);
+        let mut out = Vec::new();
+        let id = &s.header.id;
+        let header = append(sorted().as_bytes(), &mut out, id, std::slice::from_ref(&new), |_| {}, 1 << 20)
+            .expect("appended");
+        let mut all = s.messages.clone();
+        all.push(new);
+        assert_eq!(String::from_utf8(out).unwrap(), String::from_utf8(encode(&header, &all)).unwrap());
     }
 
     #[test]
