@@ -170,8 +170,9 @@ pub(crate) fn lookup(store: &Store, name: &str) -> Result<Lookup> {
     if name.trim().is_empty() {
         return Ok(Lookup::Missing { did_you_mean: Vec::new() });
     }
-    if session::is_valid_id(name)
-        && let Some(h) = store.header(name)?
+    let id = session::as_written_id(name);
+    if session::is_valid_id(&id)
+        && let Some(h) = store.header(&id)?
     {
         return Ok(Lookup::Found(Box::new(h)));
     }
@@ -211,8 +212,9 @@ pub(crate) fn lookup_title(store: &Store, name: &str) -> Result<Lookup> {
     if name.trim().is_empty() {
         return Ok(Lookup::Missing { did_you_mean: Vec::new() });
     }
-    if session::is_valid_id(name)
-        && let Some(h) = store.header(name)?
+    let id = session::as_written_id(name);
+    if session::is_valid_id(&id)
+        && let Some(h) = store.header(&id)?
     {
         return Ok(Lookup::Found(Box::new(h)));
     }
@@ -331,8 +333,10 @@ pub(crate) fn is_short_id(name: &str) -> bool {
     matches!(session::id_shape(name), Some(IdShape::Prefix | IdShape::Suffix))
 }
 
-/// The IDs among `ids` (sorted) that the short ID `name` fits.
+/// The IDs among `ids` (sorted) that the short ID `name` fits, its
+/// letters in any case (IDs are written in lower case).
 pub(crate) fn ids_fitting<'a>(ids: &'a [[u8; 22]], name: &str) -> Vec<&'a [u8; 22]> {
+    let name = name.to_ascii_lowercase();
     let b = name.as_bytes();
     if b.len() == 6 {
         return ids.iter().filter(|id| id.ends_with(b)).collect();
@@ -386,7 +390,7 @@ pub(crate) fn by_short_id(store: &Store, name: &str) -> Result<Option<Header>> {
 /// takes IDs only: a title never enters, so a title shaped like a short ID
 /// cannot stand in for the session that ID names.
 pub(crate) fn find_by_id(store: &Store, id: &str) -> Result<Header> {
-    if let Some(h) = store.header(id)? {
+    if let Some(h) = store.header(&session::as_written_id(id))? {
         return Ok(h);
     }
     if let Some(h) = by_short_id(store, id)? {
@@ -421,7 +425,7 @@ mod tests {
         assert!(is_short_id("20261202_1535"));
         assert!(is_short_id("20261202_153500_a1b2"));
         assert!(!is_short_id("2026120"));
-        assert!(!is_short_id("A1B2C3"));
+        assert!(is_short_id("A1B2C3"));
         assert!(!is_short_id("a1b2c"));
         assert!(!is_short_id("2026x202"));
         assert!(!is_short_id("20261202_153500_a1b2c3"));
@@ -439,6 +443,8 @@ mod tests {
         assert_eq!(ids_fitting(&ids, "20261202_153501"), vec![&ids[1]]);
         assert_eq!(ids_fitting(&ids, "a1b2c3").len(), 2);
         assert_eq!(ids_fitting(&ids, "ffffff"), vec![&ids[1]]);
+        assert_eq!(ids_fitting(&ids, "FFFFFF"), vec![&ids[1]]);
+        assert_eq!(ids_fitting(&ids, "20261202_153501_FF").len(), 1);
         assert!(ids_fitting(&ids, "20261204").is_empty());
     }
 }

@@ -6,6 +6,8 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+mod hidden;
+
 /// Whether `c` must not reach a terminal as itself: a control character
 /// (every escape sequence starts with one: ESC, or a C1 control such as
 /// U+009B), or a bidi override or isolate (U+202A-U+202E,
@@ -81,8 +83,9 @@ fn bytes_shown(bytes: &[u8]) -> Cow<'_, str> {
 /// Output on its way to a terminal, a piece at a time (an agent's reply as
 /// it streams): through the gate as `printable` does, except SGR colour
 /// sequences (`ESC [ ... m`), which pass when `colors` and are dropped
-/// otherwise (NO_COLOR: no colour, and no `^[[1;32m` either). A sequence or
-/// character cut between two pieces is held until the next one.
+/// otherwise (NO_COLOR: no colour, and no `^[[1;32m` either), as is one
+/// that would draw text in its background's colour (see `hidden`). A
+/// sequence or character cut between two pieces is held until the next one.
 pub(crate) struct TerminalFilter {
     held: Vec<u8>,
     colors: bool,
@@ -93,6 +96,8 @@ pub(crate) struct TerminalFilter {
     /// An SGR sequence was let through: the attributes it set are reset
     /// before hermes writes anything of its own.
     let_sgr_through: bool,
+    /// The colours the sequences let through have set.
+    colours: hidden::Colours,
 }
 
 /// The longest SGR sequence let through; a longer one is shown, not obeyed.
@@ -100,7 +105,13 @@ const SGR_MAX: usize = 64;
 
 impl TerminalFilter {
     pub(crate) fn new(colors: bool) -> TerminalFilter {
-        TerminalFilter { held: Vec::new(), colors, gate: true, let_sgr_through: false }
+        TerminalFilter {
+            held: Vec::new(),
+            colors,
+            gate: true,
+            let_sgr_through: false,
+            colours: hidden::Colours::default(),
+        }
     }
 
     /// For a renderer that passes each character it draws through the
@@ -192,7 +203,7 @@ impl TerminalFilter {
             self.plain(&rest[..esc], &mut shown);
             match sgr_len(&rest[esc..]) {
                 Some(len) => {
-                    if self.colors {
+                    if self.colors && self.colours.admit(&rest.as_bytes()[esc + 2..esc + len - 1]) {
                         shown.push_str(&rest[esc..esc + len]);
                         self.let_sgr_through = true;
                     }

@@ -62,6 +62,17 @@ pub(crate) fn utc_civil(ts: f64) -> (i64, i64, i64, i64, i64, i64) {
     (y, m, d, rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
+/// The days of month `mo` (1-12) of year `y`, 29 in a February of a leap
+/// year (the Gregorian rule).
+fn days_in_month(y: i64, mo: i64) -> i64 {
+    match mo {
+        2 if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
 /// An RFC 3339 time (`2026-12-02T15:40:07.553960+00:00`, `...Z`, a space
 /// for the `T`, no zone meaning UTC) as Unix seconds; None if it is not one.
 pub(crate) fn parse_rfc3339(s: &str) -> Option<f64> {
@@ -83,7 +94,7 @@ pub(crate) fn parse_rfc3339(s: &str) -> Option<f64> {
     }
     let (y, mo, d, h, mi, sec) =
         (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+    if !(1..=12).contains(&mo) || !(1..=days_in_month(y, mo)).contains(&d) || h > 23 || mi > 59 || sec > 60 {
         return None;
     }
     let mut at = 19;
@@ -103,7 +114,12 @@ pub(crate) fn parse_rfc3339(s: &str) -> Option<f64> {
         None => 0,
         Some(b'Z' | b'z') if at + 1 == b.len() => 0,
         Some(&sign @ (b'+' | b'-')) if b.len() == at + 6 && b[at + 3] == b':' => {
-            let minutes = num(at + 1..at + 3)? * 60 + num(at + 4..at + 6)?;
+            // An offset is hours 00-23 and minutes 00-59 (RFC 3339).
+            let (hours, minutes) = (num(at + 1..at + 3)?, num(at + 4..at + 6)?);
+            if hours > 23 || minutes > 59 {
+                return None;
+            }
+            let minutes = hours * 60 + minutes;
             if sign == b'+' { minutes * 60 } else { -minutes * 60 }
         }
         _ => return None,
@@ -129,12 +145,24 @@ mod tests {
         let t = parse_rfc3339("2026-12-02T15:40:07.553960+00:00").unwrap();
         assert!((t - 1_796_226_007.553_96).abs() < 1e-6, "{t}");
         assert_eq!(parse_rfc3339("2026-12-02T17:40:07+02:00"), parse_rfc3339("2026-12-02 15:40:07"));
+        assert_eq!(parse_rfc3339("2028-02-29T00:01:00Z"), parse_rfc3339("2028-03-01T00:00:00+23:59"));
+        assert!(
+            parse_rfc3339("2000-02-29T00:00:00Z").is_some()
+                && parse_rfc3339("2026-12-31T23:59:60Z").is_some()
+        );
         for bad in [
             "",
             "2026-12-02",
             "2026-13-02T00:00:00Z",
             "2026-12-02T15:40:07.+00:00",
             "2026-12-02T15:40:07 junk",
+            "2026-02-30T10:00:00Z",
+            "2026-02-29T10:00:00Z",
+            "2100-02-29T10:00:00Z",
+            "2026-04-31T10:00:00Z",
+            "2026-12-03T10:00:00+99:00",
+            "2026-12-03T10:00:00+24:00",
+            "2026-12-03T10:00:00-05:60",
         ] {
             assert_eq!(parse_rfc3339(bad), None, "{bad}");
         }

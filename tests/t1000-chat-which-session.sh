@@ -288,12 +288,6 @@ test_expect_success '-r with less than a short ID, or anything but an ID, is not
 	test -s err &&
 	test_expect_code 1 hermes chat -r "$a.json" -q lost --no-agent >out 2>err &&
 	test_must_be_empty out &&
-	upper=$(echo "$a" | tr a-f A-F) &&
-	if test "$upper" != "$a"
-	then
-		test_expect_code 1 hermes chat -r "$upper" -q lost --no-agent >out 2>err &&
-		test_must_be_empty out
-	fi &&
 	test_expect_code 1 hermes chat -r " $a" -q lost --no-agent >out 2>err &&
 	test_must_be_empty out &&
 	test "$(field "$a" message_count)" = 1

@@ -182,6 +182,19 @@ x" &&
 	test "$(session_count)" = 0
 '
 
+test_expect_success 'a role file that is no file (a directory, a FIFO) is named as the role file, not as config.toml; nothing saved' '
+	mkdir -p "$HERMES_HOME/roles/dir.md" &&
+	chmod 700 "$HERMES_HOME/roles/dir.md" &&
+	test_expect_code 4 hermes chat --role dir --no-agent -q "x" 2>err &&
+	echo "hermes: $HERMES_HOME/roles/dir.md is a directory, not a regular file; dir.md must be a file" >expect &&
+	test_cmp expect err &&
+	mkfifo "$HERMES_HOME/roles/pipe.md" &&
+	test_expect_code 4 hermes chat --role pipe --no-agent -q "x" 2>err &&
+	echo "hermes: $HERMES_HOME/roles/pipe.md is a FIFO, not a regular file; pipe.md must be a file" >expect &&
+	test_cmp expect err &&
+	test "$(session_count)" = 0
+'
+
 test_expect_success BASH 'bash completes role names after --role' '
 	role terse "x" &&
 	bash -c "

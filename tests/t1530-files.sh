@@ -65,6 +65,17 @@ test_expect_success 'what is not text is refused by what it looks like, exit 2, 
 	test "$(session_count)" = 0
 '
 
+test_expect_success 'a device is refused before anything is read from it, exit 2, nothing saved; a pipe on the command line is read' '
+	test_expect_code 2 hermes chat --no-agent -f /dev/zero -q "look" 2>err &&
+	grep "^hermes: -f /dev/zero: a character device, not a regular file; " err &&
+	test "$(session_count)" = 0 &&
+	# -f <(git diff): its terminal is not raw yet, Ctrl-C ends it as ever.
+	mkfifo fifo &&
+	{ printf "from a pipe\n" >fifo & } &&
+	timeout 120 hermes chat --no-agent -f fifo -q "look" -Q &&
+	grep "from a pipe" "$HERMES_HOME"/sessions/*.json
+'
+
 test_expect_success 'a file that is not there: exit 2 with the nearest name, nothing saved' '
 	mkdir -p docs && echo x >docs/design.md &&
 	test_expect_code 2 hermes chat --no-agent -f docs/desing.md -q "look" 2>err &&
@@ -147,6 +158,25 @@ test_expect_success TMUX '-f in an interactive chat: the files wait for the firs
 	first_message >actual &&
 	printf "n.txt:\n\`\`\`txt\nnotes\n\`\`\`\n\nsummarise\n" >expect &&
 	test_cmp expect actual
+'
+
+test_expect_success TMUX '/file FIFO: refused at once, the chat goes on, Ctrl-C and Ctrl-D as ever; the terminal given back' '
+	mkfifo fifo &&
+	start_pane &&
+	type_line "stty -g >before" &&
+	wait_until test -s before &&
+	start_hermes "chat --no-agent" &&
+	wait_until ready "new session>" &&
+	type_line "/file fifo" &&
+	wait_until on_screen "/file fifo: a FIFO, not a regular file; a message takes files, which end; nothing was read" &&
+	wait_until ready "new session>" &&
+	typed "half a line" && keys C-c &&
+	wait_until ready "new session>" &&
+	keys C-d && hermes_exited 0 &&
+	type_line "stty -g >after" &&
+	wait_until test -s after &&
+	test_cmp before after &&
+	test "$(session_count)" = 0
 '
 
 test_done

@@ -78,4 +78,84 @@ test_expect_success 'TERM=dumb or no terminal: nothing copied, said why' '
 	grep "Nothing copied: the output is not a terminal" piped
 '
 
+# said TEXT: the pane has shown TEXT, its lines joined (hermes wraps at
+# words: a line break stands for a blank).
+said() {
+	screen | tr "\n" " " | grep -F -q "$1"
+}
+
+# hostile_agent: ./agent, whose reply holds what would run commands when
+# pasted (the end of a bracketed paste, a line, its start again), a bell,
+# a C1 CSI, a bidi override and a colour.
+hostile_agent() {
+	cat >agent <<-EOF &&
+	#!/bin/sh
+	cat >/dev/null
+	printf "Run \\033[31mthis\\033[0m:\\n\\n\\\`\\\`\\\`sh\\necho safe \\033[201~\\ntouch $TRASH/PASTEJACKED\\n\\033[200~#\\n\\\`\\\`\\\`\\n\\nthen \\007\\302\\2332J \\342\\200\\256gnp.exe\\n"
+	EOF
+	chmod +x agent
+}
+
+test_expect_success TMUX '/copy and /copy code: text, newlines and tabs, every other control character as the screen shows it; pasted into bash, nothing runs' '
+	hostile_agent &&
+	start_pane &&
+	tm set -g set-clipboard on &&
+	start_hermes "chat --agent ./agent" &&
+	wait_until ready "new session>" &&
+	type_line "what now" &&
+	wait_until on_screen "gnp.exe" &&
+	wait_until ready "what now>" &&
+	type_line "/copy code" &&
+	wait_until said "Copied the last code block ($(($(printf "%s" "$TRASH" | wc -c) + 45)) characters) to the clipboard, through the terminal (OSC 52); 2 control characters in it as the screen shows them (^[, \\u{202e}), not as themselves." &&
+	tm show-buffer >actual &&
+	printf "echo safe ^[[201~\ntouch %s/PASTEJACKED\n^[[200~#" "$TRASH" >expect &&
+	test_cmp expect actual &&
+	type_line "/copy" &&
+	wait_until said "; 7 control characters in it as the screen shows them" &&
+	tm show-buffer >actual &&
+	printf "Run this:\n\n\`\`\`sh\necho safe ^[[201~\ntouch %s/PASTEJACKED\n^[[200~#\n\`\`\`\n\nthen ^G\\\\u{9b}2J \\\\u{202e}gnp.exe" "$TRASH" >expect &&
+	test_cmp expect actual &&
+	! grep -q "$(printf "[\033\007\302\342]")" actual &&
+	type_line "/copy code" &&
+	wait_until screen_count "^Copied the last code block" 2 &&
+	keys C-d && hermes_exited 0 &&
+	type_line "env PS1=\"bash\\$ \" bash --norc --noprofile" &&
+	wait_until on_screen "^bash\\$ *\$" &&
+	tm paste-buffer -p -t "$PANE" &&
+	wait_until on_screen -F "^[[200~#" &&
+	! test -e PASTEJACKED &&
+	keys C-c &&
+	type_line "exit"
+'
+
+# big_agent KIB: ./agent, whose reply is KIB KiB of "a".
+big_agent() {
+	printf "#!/bin/sh\ncat >/dev/null\nhead -c %s /dev/zero | tr \"\\\\\\\\000\" a\n" $(($1 * 1024)) >agent &&
+	chmod +x agent
+}
+
+test_expect_success TMUX 'a reply larger than tmux takes in one sequence is refused with the limit, never said copied; one within it is copied whole' '
+	big_agent 800 &&
+	start_pane &&
+	tm set -g set-clipboard on &&
+	start_hermes "chat --agent ./agent --plain" &&
+	wait_until ready "new session>" &&
+	type_line "big" &&
+	wait_until ready "big>" &&
+	type_line "/copy" &&
+	wait_until on_screen "^Nothing copied: the last reply is 819,200 bytes, more than the 786,426 tmux takes in one clipboard sequence (OSC 52).$" &&
+	! on_screen "^Copied" &&
+	test_must_fail tm show-buffer &&
+	keys C-d && hermes_exited 0 && rm hermes.rc &&
+	big_agent 700 &&
+	start_hermes "chat --agent ./agent --plain" &&
+	wait_until ready "new session>" &&
+	type_line "smaller" &&
+	wait_until ready "smaller>" &&
+	type_line "/copy" &&
+	wait_until on_screen "^Copied the last reply (716,800 characters)\|^Copied the last reply (716800 characters)" &&
+	wait_until test "$(tm show-buffer 2>/dev/null | wc -c)" = 716800 &&
+	keys C-d && hermes_exited 0
+'
+
 test_done

@@ -229,6 +229,35 @@ test_expect_success 'an ID not of hermes form gets one from its start time; llm 
 	test_cmp expect actual
 '
 
+test_expect_success 'llm: a token count that is no count is ignored with one warning; the log, and every other count, imported' '
+	cat >tokens.json <<-\EOF &&
+	[{"id":"a","conversation_id":"c","conversation_name":"t","datetime_utc":"2026-12-02T12:00:00Z","prompt":"p","response":"r","input_tokens":"12","output_tokens":3},
+	 {"id":"b","conversation_id":"c","datetime_utc":"2026-12-02T12:01:00Z","prompt":"q","response":"s","input_tokens":5,"output_tokens":-1},
+	 {"id":"c","conversation_id":"d","conversation_name":"u","datetime_utc":"2026-12-02T12:02:00Z","prompt":"p","response":"r","input_tokens":{"n":1},"output_tokens":2.5}]
+	EOF
+	hermes sessions import --from llm tokens.json 2>err &&
+	cat >expect <<-\EOF &&
+	imported 2 sessions, skipped 0 that already existed
+	hermes: warning: line 1: input_tokens is not a number of tokens; ignored (so are 3 more), the rest imported
+	EOF
+	test_cmp expect err &&
+	hermes sessions show --json t >t.json &&
+	py "[m.get(\"usage\") for m in j[\"messages\"]]" t.json >actual &&
+	echo "[None, {'"'"'prompt_tokens'"'"': 0, '"'"'completion_tokens'"'"': 3, '"'"'total_tokens'"'"': 3}, None, {'"'"'prompt_tokens'"'"': 5, '"'"'completion_tokens'"'"': 0, '"'"'total_tokens'"'"': 5}]" >expect &&
+	test_cmp expect actual &&
+	test "$(session_count)" = 2
+'
+
+test_expect_success 'llm: 30 February and an offset of +99:00 are no dates: refused, naming the line' '
+	for when in 2026-02-30T12:00:00Z 2027-02-29T12:00:00Z 2026-12-02T12:00:00+99:00 2026-12-02T12:00:00-05:75; do
+		printf "[{\"id\":\"a\",\"conversation_id\":\"c\",\"datetime_utc\":\"2026-12-02T12:00:00Z\",\"prompt\":\"p\",\"response\":\"r\"},\n {\"id\":\"b\",\"conversation_id\":\"c\",\"datetime_utc\":\"%s\",\"prompt\":\"q\",\"response\":\"s\"}]\n" "$when" >dates.json &&
+		test_expect_code 2 hermes sessions import --from llm dates.json 2>err &&
+		echo "hermes: dates.json:2: not llm'"'"'s logs (datetime_utc $when is not a valid RFC 3339 date and time); nothing was imported" >expect &&
+		test_cmp expect err || return 1
+	done &&
+	test "$(session_count)" = 0
+'
+
 test_expect_success 'reasoning texts and llm fragments are left out and counted; empty ones are not' '
 	cat >reason.json <<-\EOF &&
 	[{"id":"a","conversation_id":"c","conversation_name":"t","datetime_utc":"2026-12-02T12:00:00Z","prompt":"p","response":"r","reasoning":"first I think","prompt_fragments":[{"hash":"h1"},{"hash":"h2"}],"system_fragments":[{"hash":"h3"}]},

@@ -156,9 +156,10 @@ test_expect_success 'a title shaped like a session ID is refused everywhere (it 
 	test "$(session_count)" = 2 &&
 	# shaped like one only after cleaning: still refused
 	test_expect_code 2 hermes sessions rename "redis debug" " 20991231_235959_abcdef$(printf "\342\200\213")" &&
-	# not the shape (upper-case hex, a letter past f): an ordinary title
-	hermes sessions rename "redis debug" 20991231_235959_ABCDEF &&
-	hermes sessions rename 20991231_235959_ABCDEF 20991231_235959_abcdeg &&
+	# the shape in capitals is the shape (IDs are compared in lower case)
+	test_expect_code 2 hermes sessions rename "redis debug" 20991231_235959_ABCDEF &&
+	# not the shape (a letter past f): an ordinary title
+	hermes sessions rename "redis debug" 20991231_235959_abcdeg &&
 	# a prefix of an ID (a date, a date and a time) is refused too
 	test_expect_code 2 hermes sessions rename 20991231_235959_abcdeg 20991231_235959_abcde 2>err &&
 	grep "has the shape of a session ID prefix" err &&

@@ -132,4 +132,48 @@ test_expect_success 'merge --restore frees a title that is another session'"'"'s
 	test "$(field 20200101_000000_dddddd title)" = "$short (2)"
 '
 
+# upper TEXT: TEXT with its letters a to f in capitals.
+upper() {
+	echo "$1" | tr a-f A-F
+}
+
+# unrelated_3beb24: as unrelated, with an ID ending in letters (3beb24).
+unrelated_3beb24() {
+	id=20261204_100000_3beb24 &&
+	mk_session "$id" "unrelated work" user 1796378400 / user "secret design"
+}
+
+test_expect_success 'the ID shape in capitals: ABCDEF, a session'"'"'s short ID and a full ID are refused as NAME and as titles, exactly as in lower case' '
+	unrelated_3beb24 &&
+	SHORT=3BEB24 && FULL=20261204_100000_3BEB24 &&
+	for name in abcdef ABCDEF 20991231_000000_ABCDEF; do
+		test_expect_code 2 hermes chat -c "$name" --create-if-missing -Q -q z --no-agent 2>err &&
+		grep "^hermes: ${Q}$name${Q} has the shape of " err || { echo "not refused: $name"; return 1; }
+	done &&
+	test_expect_code 2 hermes chat -c "$SHORT" --create-if-missing -Q -q z --no-agent 2>err &&
+	grep "^hermes: ${Q}$SHORT${Q} is not a title but the short ID of session $id (${Q}unrelated work${Q})" err &&
+	test_expect_code 2 hermes chat --title "$SHORT" -Q -q z --no-agent 2>err &&
+	grep "^hermes: ${Q}$SHORT${Q} is the short ID of session $id (${Q}unrelated work${Q}), so it cannot be a title" err &&
+	test_expect_code 2 hermes sessions rename "unrelated work" "$SHORT" &&
+	test_expect_code 2 hermes chat --title "$FULL" -Q -q z --no-agent 2>err &&
+	grep "has the shape of a session ID" err &&
+	test "$(session_count)" = 1 &&
+	messages "$id" >actual &&
+	echo "user: secret design" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'an ID in capitals is the ID as hermes writes it: -r, -c and show find the session' '
+	unrelated_3beb24 &&
+	FULL=$(upper "$id") && SHORT=3BEB24 &&
+	hermes chat -r "$FULL" -Q -q two --no-agent &&
+	hermes chat -c "$SHORT" -Q -q three --no-agent &&
+	hermes chat -c "$FULL" --create-if-missing -Q -q four --no-agent &&
+	hermes sessions show "$FULL" --json >/dev/null &&
+	test "$(session_count)" = 1 &&
+	show_contents "$id" >actual &&
+	printf "%s\n" "secret design" two three four >expect &&
+	test_cmp expect actual
+'
+
 test_done

@@ -91,6 +91,16 @@ test_expect_success 'an input whose only line has a bad time says so, not that i
 	! grep "no line is JSON" err
 '
 
+test_expect_success 'an input whose only line is a session with a damaged message says so, not that it is no JSON' '
+	printf "{\"format\":1,\"id\":\"20200101_000000_0000ab\",\"title\":\"odd\",\"messages\":[{\"role\":\"tool\",\"content\":\"x\",\"ts\":1}]}\n" >tool.jsonl &&
+	test_expect_code 2 hermes sessions import tool.jsonl 2>err &&
+	grep "^hermes: warning: line 1 is damaged (message 1: a message has the role \"tool\", not user, assistant or system); skipped$" err &&
+	! grep "no line is JSON" err &&
+	printf "{\"format\":1,\n" >broken.jsonl &&
+	test_expect_code 2 hermes sessions import broken.jsonl 2>err &&
+	grep "no line is JSON" err
+'
+
 test_expect_success 'llm times before 1970 are refused, naming the line' '
 	cat >old.json <<-\EOF &&
 	[

@@ -145,4 +145,41 @@ test_expect_success 'a read-only command in a home with a linked store directory
 	test_cmp expect err
 '
 
+# damaged_home: a private home with one damaged session ($ID, its file
+# $F, a copy in damaged.orig).
+damaged_home() {
+	private_home &&
+	ID=$(only_id) &&
+	F=$HERMES_HOME/sessions/$ID.json &&
+	printf "{\"format\":1,\"id\":\"%s\",\"title\":\"first\",\"messages\":[\n{\"role\":\"user\",\"content\":\"a\\\\q\",\"ts\":1}\n]}\n" "$ID" >"$F" &&
+	cp "$F" damaged.orig
+}
+
+test_expect_success 'damaged/ is hermes'"'"'s own: a link, or a directory of another user or writable by others, is refused and nothing is written' '
+	damaged_home &&
+	mkdir -m 700 elsewhere &&
+	ln -s "$TRASH/elsewhere" "$HERMES_HOME/damaged" &&
+	test_expect_code 4 hermes sessions repair "$ID" 2>err &&
+	link_refused "$HERMES_HOME/damaged" >expect &&
+	test_cmp expect err &&
+	rm "$HERMES_HOME/damaged" &&
+	mkdir -m 777 "$HERMES_HOME/damaged" &&
+	test_expect_code 4 hermes sessions repair "$ID" 2>err &&
+	echo "hermes: $HERMES_HOME/damaged (owner $(id -un), mode 0777) is writable by anyone; run '"'"'chmod 700 $HERMES_HOME/damaged'"'"'" >expect &&
+	test_cmp expect err &&
+	chmod 700 "$HERMES_HOME/damaged" &&
+	chown 65534 "$HERMES_HOME/damaged" &&
+	test_expect_code 4 hermes sessions repair "$ID" 2>err &&
+	echo "hermes: $HERMES_HOME/damaged (owner nobody, mode 0700) belongs to another user; move it away and hermes makes its own" >expect &&
+	test_cmp expect err &&
+	test -z "$(ls -A elsewhere)" &&
+	test -z "$(ls -A "$HERMES_HOME/damaged")" &&
+	cmp damaged.orig "$F" &&
+	rmdir "$HERMES_HOME/damaged" &&
+	umask 000 &&
+	hermes sessions repair "$ID" >out &&
+	test "$(file_mode "$HERMES_HOME/damaged")" = 700 &&
+	cmp damaged.orig "$HERMES_HOME/damaged/$ID".json.*
+'
+
 test_done

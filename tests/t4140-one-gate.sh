@@ -8,10 +8,12 @@ export SHELL
 # The hostile corpus, the same on every path: OSC 0 (the pane title), OSC 8
 # (a link), OSC 52 (the clipboard), CSI 2J (clear the screen), CSI 6n and
 # DCS DECRQSS (queries whose answers the terminal types into the shell),
-# a C1 CSI, SGR 8 (hidden), a BEL flood, bidi overrides and isolates, and
-# bytes that are not UTF-8.
+# a C1 CSI, SGR 8 (hidden), a BEL flood, bidi overrides and isolates,
+# bytes that are not UTF-8, and colour pairs that hide text (black on
+# black, in 8 colours and in RGB, bright white on bright white, and black
+# then a black background apart).
 corpus() {
-	printf 'A\033]0;PWNED\007B\033]8;;http://evil.example/\033\\LINK\033]8;;\033\\C\033]52;c;UFdORUQ=\007D\033[2JE\033[6nF\033P$qm\033\\G\302\2332JH\033[8mHIDDEN I\007\007\007\007\007J\342\200\256KL\342\201\246M\377\376N'
+	printf 'A\033]0;PWNED\007B\033]8;;http://evil.example/\033\\LINK\033]8;;\033\\C\033]52;c;UFdORUQ=\007D\033[2JE\033[6nF\033P$qm\033\\G\302\2332JH\033[8mHIDDEN I\007\007\007\007\007J\342\200\256KL\342\201\246M\377\376N\033[30;40mO\033[38;2;0;0;0;48;2;0;0;0mP\033[97;107mQ\033[0;30mR\033[40mS'
 }
 
 # The corpus that text typed or piped in may hold: all of it but the bytes
@@ -22,7 +24,7 @@ text_corpus() {
 
 # The corpus as a JSON string, for session files written by hand (a
 # session file is JSON: no invalid UTF-8 there).
-JSON_CORPUS='A\u001b]0;PWNED\u0007B\u001b]8;;http://evil.example/\u001b\\LINK\u001b]8;;\u001b\\C\u001b]52;c;UFdORUQ=\u0007D\u001b[2JE\u001b[6nF\u001bP$qm\u001b\\G\u009b2JH\u001b[8mHIDDEN I\u0007\u0007\u0007\u0007\u0007J\u202eKL\u2066MN'
+JSON_CORPUS='A\u001b]0;PWNED\u0007B\u001b]8;;http://evil.example/\u001b\\LINK\u001b]8;;\u001b\\C\u001b]52;c;UFdORUQ=\u0007D\u001b[2JE\u001b[6nF\u001bP$qm\u001b\\G\u009b2JH\u001b[8mHIDDEN I\u0007\u0007\u0007\u0007\u0007J\u202eKL\u2066MN\u001b[30;40mO\u001b[38;2;0;0;0;48;2;0;0;0mP\u001b[97;107mQ\u001b[0;30mR\u001b[40mS'
 
 # What the gate shows of it (up to the bytes that are not UTF-8).
 SHOWN='A^[]0;PWNED^GB^[]8;;http://evil.example/^[\LINK^[]8;;^[\C^[]52;c;UFdORUQ=^GD^[[2JE^[[6nF^[P$qm^[\G\u{9b}2JH^[[8mHIDDEN I^G^G^G^G^GJ\u{202e}KL\u{2066}M'
@@ -72,9 +74,12 @@ on_pane() {
 	wait_until on_screen -x "END $step"
 }
 
+E=$(printf '\033')
+
 # untouched [LINE]: the terminal is as hermes found it: the same title, no
 # clipboard buffer, no bell, the marker of the last step (or a line
-# matching LINE) still on the screen (not cleared), nothing hidden, no
+# matching LINE) still on the screen (not cleared), nothing hidden (by SGR
+# 8 or by the corpus's colour pairs), no
 # query answered into the shell's input, no bidi override drawn raw.
 untouched() {
 	tm capture-pane -p -J -t "$PANE" >visible &&
@@ -99,6 +104,11 @@ untouched() {
 	if grep -q "$(printf '\033')\[8m" attributes; then
 		echo "text was hidden:" >&2
 		grep "$(printf '\033')\[8m" attributes | cat -v >&2
+		return 1
+	fi &&
+	if grep -q -e "$E\[30m$E\[40mO" -e "$E\[38;2;0;0;0m$E\[48;2;0;0;0mP" -e "$E\[97m$E\[107mQ" -e "$E\[40mS" attributes; then
+		echo "text was drawn in the colour of its background:" >&2
+		grep "$E\[[0-9;]*m[OPQS]" attributes | cat -v >&2
 		return 1
 	fi &&
 	if grep -q -e '\[[0-9]*;[0-9]*R' -e 'P[01]\$r' visible; then

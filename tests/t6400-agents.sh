@@ -173,6 +173,15 @@ test_expect_success SERVER 'openai-compatible: no server is exit 3 saying so' '
 	each_way no_server
 '
 
+test_expect_success SERVER 'openai-compatible: a reply stopped at the 16 MiB a reply may hold says so, and not that curl failed' '
+	test_expect_code 3 env OPENAI_MODEL=huge \
+		hermes chat --agent "$AGENTS/openai-compatible" -q hi >out 2>err &&
+	grep "^hermes: agent .*openai-compatible. wrote a reply larger than 16 MiB; stopped it, the reply was not saved$" err &&
+	! grep "curl exit status" err &&
+	test_line_count = 2 err &&
+	grep "^session_id: " err
+'
+
 # A curl that says what a curl whose libraries cannot load says, and exits
 # as it does.
 unloadable_curl() {

@@ -26,6 +26,9 @@ body) in DIR/request.N, then answers:
   - model "huge-usage"         the stream, its usage counts past 2^63
                                (exact), a total of its own
   - model "odd-usage"          the stream, a count written 1e30
+  - model "huge"               a stream of 17 MiB of text (more than a
+                               reply may hold), cut off quietly when the
+                               client goes away
   - "stream": true             a server-sent-event stream of three chunks,
                                then, when "stream_options" asks for it
                                ("include_usage": true), a chunk with no
@@ -135,6 +138,8 @@ class Handler(BaseHTTPRequestHandler):
         raw_usage = None
         if model == "odd-usage":
             raw_usage = b'{"prompt_tokens":1e30,"completion_tokens":3}'
+        if model == "huge":
+            return self.huge()
         if request.get("stream") and model != "nostream":
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -154,6 +159,19 @@ class Handler(BaseHTTPRequestHandler):
             text = "".join(REPLY) + " (not streamed)"
             answer = {"choices": [{"index": 0, "message": {"role": "assistant", "content": text}}], "usage": usage}
             self.reply(200, answer)
+
+    def huge(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        chunk = {"choices": [{"index": 0, "delta": {"content": "a" * 65536}}]}
+        event = b"data: " + json.dumps(chunk).encode() + b"\n\n"
+        try:
+            for _ in range(17 * 16):
+                self.wfile.write(event)
+            self.wfile.write(b"data: [DONE]\n\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def error(self, code, message):
         self.reply(code, {"error": {"message": message, "type": "invalid_request_error"}})

@@ -18,9 +18,11 @@ fuzz_target!(|data: &[u8]| {
     }
     let decoded = format::decode(data);
     let new = Message::new("user", "x".into(), 1.0);
-    let id = match format::decode_header(data) {
-        Ok(header) => header.id,
-        Err(_) => String::new(),
+    // The ID the file gives: its keys may be in any order.
+    let id = match (&decoded, format::decode_header(data)) {
+        (Ok(s), _) => s.header.id.clone(),
+        (Err(_), Ok(header)) => header.id,
+        (Err(_), Err(_)) => String::new(),
     };
     let mut appended = Vec::new();
     let result = format::append(data, &mut appended, &id, std::slice::from_ref(&new), |_| {}, MAX_SESSION_BYTES);

@@ -151,8 +151,9 @@ terminal the prompt names the session and edits the line: arrows, Home, End
 and Emacs keys; Up, Down and Ctrl-R for earlier messages; Alt-Enter or Ctrl-J
 for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR (with TERM=dumb, line by
 line). See 'man hermes'. On a terminal a reply's Markdown is drawn as it
-streams and its escape sequences are shown, not obeyed (colours pass, unless
-NO_COLOR is set: then they are dropped); the file keeps the reply as sent.
+streams and its escape sequences are shown, not obeyed (colours pass, but not
+a pair that hides text, and none when NO_COLOR is set); the file keeps the
+reply as sent.
 What the agent leaves running once it exits is killed.
 ";
 

@@ -11,10 +11,12 @@
 //!
 //! A file that is not text (a NUL byte, or not UTF-8: an image, a PDF, a
 //! program) is refused, saying what it looks like; so are more files, or
-//! more text, than one message may hold.
+//! more text, than one message may hold, and what is not a regular file
+//! (a FIFO, a device: it may never end), before anything is read.
 
 use std::ffi::OsStr;
 use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -51,7 +53,13 @@ pub(crate) fn read(path: &OsStr, place: &str) -> Result<Attached> {
     let shown = Path::new(path).display().to_string();
     let name = crate::text::printable(&shown, false).into_owned();
     let fail = |why: String| Error::usage(format!("{place} {name}: {why}"));
-    let mut file = match std::fs::File::open(path) {
+    // Never blocks: a FIFO is opened without waiting for a writer, and
+    // refused below before anything is read from it.
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)
+        .open(path);
+    let mut file = match opened {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let near =
@@ -63,6 +71,21 @@ pub(crate) fn read(path: &OsStr, place: &str) -> Result<Attached> {
     let meta = file.metadata().map_err(|e| fail(crate::error::describe_io(&e)))?;
     if meta.is_dir() {
         return Err(fail("a directory; give its files one by one".into()));
+    }
+    // A pipe named on the command line (`-f <(git diff)`) is read as it
+    // comes: hermes's terminal is not raw yet, and Ctrl-C ends it as ever.
+    let pipe_on_command_line = place == "-f" && {
+        use std::os::unix::fs::FileTypeExt;
+        meta.file_type().is_fifo()
+    };
+    if pipe_on_command_line {
+        file = std::fs::File::open(path).map_err(|e| fail(crate::error::describe_io(&e)))?;
+    } else if let Some(kind) = not_regular(&meta.file_type()) {
+        // What may never end (a FIFO, a terminal, a device) would hold the
+        // chat, whose terminal is raw, beyond Ctrl-C.
+        return Err(fail(format!(
+            "{kind}, not a regular file; a message takes files, which end; nothing was read"
+        )));
     }
     let mut bytes = Vec::new();
     let read = file.by_ref().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_end(&mut bytes);
@@ -80,6 +103,22 @@ pub(crate) fn read(path: &OsStr, place: &str) -> Result<Attached> {
     }
     let text = String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))?;
     Ok(Attached { name, text })
+}
+
+/// What a file that is neither a regular file nor a directory is.
+fn not_regular(kind: &std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_file() || kind.is_dir() {
+        None
+    } else if kind.is_fifo() {
+        Some("a FIFO")
+    } else if kind.is_socket() {
+        Some("a socket")
+    } else if kind.is_char_device() {
+        Some("a character device")
+    } else {
+        Some("a device")
+    }
 }
 
 /// What a file that is not text looks like: a kind of image or document

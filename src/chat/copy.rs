@@ -1,8 +1,11 @@
 //! `/copy [code]`: the last reply, or its last code block, to the
 //! clipboard through the terminal: OSC 52 (`ESC ] 52 ; c ; BASE64 BEL`),
 //! which works over ssh and, where tmux lets it through
-//! (`set-clipboard on`), inside tmux. What cannot work is said instead:
-//! no terminal, TERM=dumb, tmux's set-clipboard not on, GNU screen.
+//! (`set-clipboard on`), inside tmux. What is copied is what the screen
+//! showed, as characters: text, newlines and tabs, every other control
+//! character as the gate shows it (`^[`), so that a paste runs nothing.
+//! What cannot work is said instead: no terminal, TERM=dumb, tmux's
+//! set-clipboard not on, GNU screen, more than the terminal takes.
 
 use super::Chat;
 use super::state::Interactive;
@@ -13,6 +16,10 @@ use crate::sys;
 /// A reply larger than this is not copied: terminals cut such sequences,
 /// or choke on them.
 const MAX_COPY_BYTES: usize = 1 << 20;
+/// The most bytes tmux keeps of one sequence after its `ESC ]` (its input
+/// buffer doubles up to 1 MiB and needs a byte to spare): a longer one is
+/// dropped whole, and the clipboard never hears of it.
+const TMUX_SEQUENCE_MAX: usize = (1 << 20) - 2;
 
 impl Chat<'_> {
     /// `/copy`: the last reply; `/copy code`: its last code block.
@@ -30,7 +37,7 @@ impl Chat<'_> {
             output::say!("Nothing to copy: this session has no reply yet.");
             return Ok(());
         };
-        let text = if code {
+        let stored = if code {
             match last_code_block(&reply) {
                 Some(block) => block,
                 None => {
@@ -45,19 +52,38 @@ impl Chat<'_> {
             output::say!("Nothing copied: {why}.");
             return Ok(());
         }
-        if text.len() > MAX_COPY_BYTES {
+        // What the screen showed, as characters: colours left out, every
+        // other control character shown, never itself.
+        let text = crate::text::TerminalFilter::new(false).whole(&stored).into_owned();
+        let what = if code { "the last code block" } else { "the last reply" };
+        let (limit, taker) = if in_tmux() {
+            (text_bytes_within(TMUX_SEQUENCE_MAX), "tmux takes")
+        } else {
+            (MAX_COPY_BYTES, "a terminal takes")
+        };
+        if text.len() > limit {
+            let bytes = crate::store::context::thousands;
             output::say!(
-                "Nothing copied: {} is larger than the 1 MiB a terminal takes.",
-                if code { "the code block" } else { "the reply" }
+                "Nothing copied: {what} is {} bytes, more than the {} {taker} in one clipboard sequence (OSC 52).",
+                bytes(text.len() as u64),
+                bytes(limit as u64)
             );
             return Ok(());
         }
         let mut out = Out::new();
         out.write_own(&osc52(&text))?;
         out.flush()?;
+        let shown = match controls(&stored) {
+            0 => String::new(),
+            n => format!(
+                "; {} in it as the screen shows {} (^[, \\u{{202e}}), not as {}",
+                crate::text::counted(n, "control character"),
+                if n == 1 { "it" } else { "them" },
+                if n == 1 { "itself" } else { "themselves" }
+            ),
+        };
         output::say!(
-            "Copied {} ({}) to the clipboard, through the terminal (OSC 52).",
-            if code { "the last code block" } else { "the last reply" },
+            "Copied {what} ({}) to the clipboard, through the terminal (OSC 52){shown}.",
             crate::text::counted(text.chars().count(), "character")
         );
         Ok(())
@@ -78,6 +104,29 @@ impl Chat<'_> {
     }
 }
 
+/// The characters of `text` that are not copied as themselves (see
+/// `text::is_harmful`; a CRLF line end is a line end).
+fn controls(text: &str) -> usize {
+    let mut chars = text.chars().peekable();
+    let mut n = 0;
+    while let Some(c) = chars.next() {
+        if crate::text::is_harmful(c, true) && !(c == '\r' && chars.peek() == Some(&'\n')) {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The most bytes of text whose OSC 52 sequence has at most `limit`
+/// bytes after its `ESC ]` (`52;c;`, then 4 base64 digits for each 3).
+fn text_bytes_within(limit: usize) -> usize {
+    (limit - "52;c;".len()) / 4 * 3
+}
+
+fn in_tmux() -> bool {
+    std::env::var_os("TMUX").is_some()
+}
+
 /// Why OSC 52 cannot reach a clipboard from here, if it cannot.
 fn why_no_clipboard() -> Option<String> {
     if !sys::isatty(1) {
@@ -87,7 +136,7 @@ fn why_no_clipboard() -> Option<String> {
     if term.is_empty() || term == "dumb" || term == "linux" {
         return Some(format!("this terminal (TERM={term}) takes no clipboard sequence (OSC 52)"));
     }
-    if std::env::var_os("TMUX").is_some() {
+    if in_tmux() {
         let shown = std::process::Command::new("tmux")
             .args(["show-options", "-gv", "set-clipboard"])
             .stdin(std::process::Stdio::null())
@@ -183,6 +232,20 @@ mod tests {
         }
         assert_eq!(base64("é\n".as_bytes()), "w6kK");
         assert_eq!(osc52("hi"), "\x1b]52;c;aGk=\x07");
+    }
+
+    #[test]
+    fn tmux_takes_768_kib_of_text_less_six_bytes() {
+        let most = text_bytes_within(TMUX_SEQUENCE_MAX);
+        assert_eq!(most, 786_426);
+        let body = |n: usize| osc52(&"a".repeat(n)).len() - "\x1b]\x07".len();
+        assert!(body(most) <= TMUX_SEQUENCE_MAX && body(most + 1) > TMUX_SEQUENCE_MAX);
+    }
+
+    #[test]
+    fn control_characters_are_counted_as_the_gate_shows_them() {
+        assert_eq!(controls("a\tb\nc\r\nd"), 0);
+        assert_eq!(controls("\x1b[201~\u{7}\u{9b}\u{202e}\r"), 5);
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! `hermes sessions repair`: mend a session whose header reads and one of
-//! whose messages does not: the file is copied aside whole, then written
-//! back with every readable message.
+//! `hermes sessions repair`: mend a damaged session whose ID and title
+//! read: the file is copied aside whole, then written back with every
+//! readable message.
 
 use crate::args::{Access, Arg, Kind, Run, Spec, flag};
 use crate::error::{Error, Result};
@@ -19,11 +19,12 @@ pub(crate) const SPEC: Spec<Args> = Spec {
     alias: None,
     summary: "mend a damaged session: keep every readable message, the file copied aside first",
     about: "\
-Mend a session whose header reads but one of whose messages does not (every
-command that would write to it refuses it, exit 4, and names this one). The
-file is first copied, whole and byte for byte, into damaged/ beside
-sessions/ (ID.json.YYYYMMDD_HHMMSS, mode 0600), never deleted; then the
-session is written back with every readable message, and what was kept and
+Mend a damaged session whose ID and title still read (every command that
+would write to it refuses it, exit 4, and names this one). The file is
+first copied, whole and byte for byte, into damaged/ beside sessions/
+(ID.json.YYYYMMDD_HHMMSS, mode 0600), never deleted; then the session is
+written back with every readable message, its title and ID kept, its
+message count, activity time and preview made anew, and what was kept and
 left out is said. A session that is not damaged is left as it is.
 
 {options}

@@ -81,7 +81,8 @@ impl Store {
     /// What is unsafe about the home, its profile directories and the
     /// store's own directories (see `trust`), first problem first.
     pub(crate) fn trust_problems(&self) -> Vec<trust::Unsafe> {
-        let inside = [&self.sessions_dir, &self.crumbs_dir].map(|dir| (dir.clone(), trust::Place::Inside));
+        let inside = [self.sessions_dir.clone(), self.crumbs_dir.clone(), self.damaged_dir()]
+            .map(|dir| (dir, trust::Place::Inside));
         self.chain
             .iter()
             .chain(inside.iter())
@@ -259,6 +260,10 @@ pub(crate) fn fault_error(path: &Path, fault: Fault) -> Error {
     match fault {
         Fault::Damaged(why) => Error::Corrupt { path: path.to_path_buf(), why },
         Fault::Message(why) => damaged_session(path, why),
+        // Named by another session's ID, or not a session's own file (a
+        // conflict copy): not this one to mend.
+        Fault::Header(header, why) if header.id == file_id(path) => damaged_session(path, why),
+        Fault::Header(_, why) => Error::Corrupt { path: path.to_path_buf(), why },
         Fault::Newer(format) => Error::NewerFormat { path: path.to_path_buf(), format, understood: FORMAT },
         Fault::TooLarge => Error::Corrupt {
             path: path.to_path_buf(),
@@ -268,11 +273,16 @@ pub(crate) fn fault_error(path: &Path, fault: Fault) -> Error {
     }
 }
 
-/// A session file whose header is readable and whose messages are not
-/// all: it can be mended (`sessions repair`).
+/// A damaged session file whose ID and title still read: it can be
+/// mended (`sessions repair`).
 pub(crate) fn damaged_session(path: &Path, why: String) -> Error {
     let id = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
     Error::DamagedSession { path: path.to_path_buf(), id, why }
+}
+
+/// The ID a session file's name (`ID.json`) gives; "" for another name.
+fn file_id(path: &Path) -> &str {
+    path.file_name().and_then(|s| s.to_str()).and_then(|s| s.strip_suffix(".json")).unwrap_or_default()
 }
 
 fn gone(id: &str) -> Error {

@@ -1,16 +1,36 @@
-//! Mending a session whose header reads and whose messages do not all
-//! (`sessions repair`): the file is first copied whole, byte for byte, out
-//! of `sessions/` into `damaged/`, and only then written back with every
-//! message that checks. Nothing is deleted.
+//! Mending a damaged session whose ID and title read (`sessions repair`):
+//! the file is first copied whole, byte for byte, out of `sessions/` into
+//! `damaged/`, and only then written back with every message that checks,
+//! its header's counts, activity time and preview made anew from them.
+//! Nothing is deleted.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use super::format::{self, Fault};
-use super::session::Session;
-use super::{Store, fault_error, gone, open_session, refuse_newer};
+use super::session::{self, Header, Message, Session, usage_of};
+use super::{Store, fault_error, gone, open_session, refuse_newer, trust};
 use crate::error::{Error, Result};
 use crate::fsio;
+
+/// Make a mended header's counts, activity time and preview anew from
+/// the messages kept (its title, ID and the rest stay). Times that did
+/// not read are the messages' own, else the file's last change (`mtime`):
+/// never 1970, which pruning would take for long inactive.
+fn recount(header: &mut Header, kept: &[Message], mtime: f64) {
+    let first = kept.iter().map(|m| m.ts).reduce(f64::min);
+    let last = kept.iter().map(|m| m.ts).reduce(f64::max);
+    if header.created_at <= 0.0 {
+        header.created_at = first.unwrap_or(mtime);
+    }
+    header.updated_at = last.unwrap_or(0.0).max(header.updated_at).max(header.created_at);
+    header.message_count = kept.len() as u64;
+    header.usage = usage_of(kept);
+    header.preview = match kept.iter().find(|m| m.role == "user") {
+        Some(m) => session::preview_of(&m.content),
+        None => String::new(),
+    };
+}
 
 /// What mending a session did, or (dry run) would do.
 pub(crate) struct Repair {
@@ -25,8 +45,8 @@ pub(crate) struct Repair {
 
 impl Store {
     /// Mend session `id`, under its lock; Ok(None) when it is not damaged.
-    /// A file whose header does not read (nothing names it), that names
-    /// another session, or that a newer hermes wrote is refused.
+    /// A file whose ID and title do not read (nothing names it), that
+    /// names another session, or that a newer hermes wrote is refused.
     pub(crate) fn repair(&self, id: &str, dry_run: bool) -> Result<Option<Repair>> {
         let _guard = if dry_run { None } else { Some(self.lock_session(id)?) };
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
@@ -47,8 +67,9 @@ impl Store {
         }
         let aside = self.put_aside(id, &bytes)?;
         let mut header = salvage.header;
-        header.message_count = kept as u64;
-        header.usage = crate::store::session::usage_of(&salvage.kept);
+        let modified = file.metadata().ok().and_then(|m| m.modified().ok());
+        let modified = modified.and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+        recount(&mut header, &salvage.kept, modified.map_or_else(crate::time::now, |d| d.as_secs_f64()));
         self.replace(&path, &Session { header, messages: salvage.kept })?;
         Ok(Some(Repair { title, kept, lost, aside: Some(aside) }))
     }
@@ -60,10 +81,16 @@ impl Store {
 
     /// Copy `bytes` (session `id`'s file as it was) to
     /// `damaged/ID.json.YYYYMMDD_HHMMSS` (`-2`, `-3`... when taken), synced
-    /// before the session is rewritten. Mode 0600, the directory 0700.
+    /// before the session is rewritten. Mode 0600, the directory 0700,
+    /// made by hermes; one that is a link or not safe is refused.
     fn put_aside(&self, id: &str, bytes: &[u8]) -> Result<PathBuf> {
         let dir = self.damaged_dir();
         fsio::ensure_private_dir(&dir)?;
+        // hermes's own, as every directory of the home: not a link (the
+        // copy would land where it leads), not another's, not writable by
+        // others.
+        trust::check_dir(&dir, trust::Place::Inside)
+            .map_err(|problem| Error::Untrusted(problem.message()))?;
         let now = crate::time::now() as i64;
         let (y, mo, d, h, mi, s) = crate::sys::local_time(now).unwrap_or((1970, 1, 1, 0, 0, 0));
         let stamp = format!("{y:04}{mo:02}{d:02}_{h:02}{mi:02}{s:02}");

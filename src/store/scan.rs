@@ -581,6 +581,10 @@ fn read_header(path: &Path, check: Check) -> std::result::Result<Read, HeaderErr
         return Err(HeaderError::Bad(format!("larger than {} MiB", MAX_SESSION_BYTES >> 20)));
     }
     let bad = |fault| match fault {
+        Fault::Header(header, why) => match check_file_name(path, &header) {
+            Ok(()) => HeaderError::Damaged { header, why },
+            Err(_) => HeaderError::Bad(why),
+        },
         Fault::Damaged(why) | Fault::Message(why) => HeaderError::Bad(why),
         Fault::Io(e) => HeaderError::Bad(e.to_string()),
         Fault::Newer(format) => HeaderError::Bad(format!("format {format}")),

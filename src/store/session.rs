@@ -310,22 +310,32 @@ impl IdShape {
     }
 }
 
-/// The shape of (part of) an ID that `name` has, if any.
+/// The shape of (part of) an ID that `name` has, if any, its hex digits
+/// in either case: `ABCDEF` is read as a short ID as `abcdef` is.
 pub(crate) fn id_shape(name: &str) -> Option<IdShape> {
     let b = name.as_bytes();
-    if is_valid_id(name) {
+    if b.len() == 22 && is_valid_id(&name.to_ascii_lowercase()) {
         return Some(IdShape::Full);
     }
-    if b.len() == 6 && b.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')) {
+    if b.len() == 6 && b.iter().all(u8::is_ascii_hexdigit) {
         return Some(IdShape::Suffix);
     }
     let is_prefix = (8..22).contains(&b.len())
         && b.iter().enumerate().all(|(i, c)| match i {
             8 | 15 => *c == b'_',
-            16.. => matches!(c, b'0'..=b'9' | b'a'..=b'f'),
+            16.. => c.is_ascii_hexdigit(),
             _ => c.is_ascii_digit(),
         });
     is_prefix.then_some(IdShape::Prefix)
+}
+
+/// `name` as hermes writes IDs (lower case) when it has the shape of
+/// (part of) one, for comparing with IDs; else as it is.
+pub(crate) fn as_written_id(name: &str) -> std::borrow::Cow<'_, str> {
+    match id_shape(name) {
+        Some(_) if name.bytes().any(|c| c.is_ascii_uppercase()) => name.to_ascii_lowercase().into(),
+        _ => name.into(),
+    }
 }
 
 /// An ID as a fixed-size key: what scans and sets of IDs hold, so that
@@ -419,7 +429,7 @@ pub(crate) fn clean_title(text: &str) -> Option<String> {
     }
 }
 
-fn preview_of(text: &str) -> String {
+pub(crate) fn preview_of(text: &str) -> String {
     crate::text::truncate_words(&sanitize_title(text).unwrap_or_default(), PREVIEW_CHARS)
 }
 
@@ -475,9 +485,18 @@ mod tests {
         assert_eq!(id_shape("20261202_1430"), Some(IdShape::Prefix));
         assert_eq!(id_shape("20261202_143015_a1b2"), Some(IdShape::Prefix));
         assert_eq!(id_shape("a1b2c3"), Some(IdShape::Suffix));
-        for not in ["2026120", "A1B2C3", "a1b2c", "2026x202", "report 20261202", "../../etc", ""] {
+        for not in ["2026120", "a1b2c", "2026x202", "report 20261202", "../../etc", "", "ABCDEG"] {
             assert_eq!(id_shape(not), None, "{not}");
         }
+        // Any case: hex digits are hex digits.
+        assert_eq!(id_shape("A1B2C3"), Some(IdShape::Suffix));
+        assert_eq!(id_shape("20261202_143015_A1B2C3"), Some(IdShape::Full));
+        assert_eq!(id_shape("20261202_143015_A1"), Some(IdShape::Prefix));
+        assert_eq!(as_written_id("20261202_143015_A1B2C3"), "20261202_143015_a1b2c3");
+        assert_eq!(as_written_id("3BEB24"), "3beb24");
+        assert_eq!(as_written_id("Decade"), "decade");
+        assert_eq!(as_written_id("Report"), "Report");
+        assert_eq!(clean_title("20261202_143015_ABCDEF"), None);
         assert_eq!(clean_title("20261202\nthe rest"), None);
         assert_eq!(clean_title("decade").as_deref(), Some("decade"));
     }

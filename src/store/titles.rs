@@ -36,13 +36,14 @@ pub(crate) struct IdLike {
 /// or of an ID prefix (`20261204`: it would stand for every session of
 /// that day), nor be the short ID (last 6 hex digits) of a session there
 /// is: `holders` gives the IDs ending in it, asked only for a title of
-/// that shape. Other hex words (`decade`) are words. None when `title` is
-/// fine.
+/// that shape (in lower case, as IDs are written: the shape is the same
+/// in any case). Other hex words (`decade`) are words. None when `title`
+/// is fine.
 pub(crate) fn id_like(title: &str, holders: impl FnOnce(&str) -> Vec<[u8; 22]>) -> Option<IdLike> {
     let shape = session::id_shape(title)?;
     let ids = match shape {
         IdShape::Full | IdShape::Prefix => Vec::new(),
-        IdShape::Suffix => Some(holders(title)).filter(|ids| !ids.is_empty())?,
+        IdShape::Suffix => Some(holders(&title.to_ascii_lowercase())).filter(|ids| !ids.is_empty())?,
     };
     Some(IdLike { shape, ids })
 }

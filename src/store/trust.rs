@@ -22,7 +22,7 @@ pub(crate) enum Place {
     /// `$HERMES_HOME` itself: it may be a symbolic link (to a synced
     /// folder, say); the directory it reaches is what is checked.
     Home,
-    /// A directory hermes makes inside the home (`sessions`,
+    /// A directory hermes makes inside the home (`sessions`, `damaged`,
     /// `terminal-sessions`, `profiles`, `profiles/NAME`): never a link.
     Inside,
 }
@@ -57,7 +57,9 @@ impl Unsafe {
                 "{path} is a symbolic link; hermes follows no links inside its home: replace it with a directory (HERMES_HOME itself may be a link)"
             ),
             Why::NotRegular(kind) => {
-                format!("{path} is {kind}, not a regular file; config.toml must be a file")
+                // config.toml or a role's file: the one that was opened.
+                let name = self.path.file_name().unwrap_or(self.path.as_os_str()).to_string_lossy();
+                format!("{path} is {kind}, not a regular file; {name} must be a file")
             }
             Why::OthersOwn { uid, mode, place } => {
                 format!("{} belongs to another user; {}", described(*uid, *mode), elsewhere(place))

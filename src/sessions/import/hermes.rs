@@ -28,7 +28,7 @@ fn read(
     let mut tally = Tally::default();
     let mut one = |line_no: usize, record: &[u8]| -> Result<()> {
         if let Err(why) = json::validate(record) {
-            tally.damaged.push((line_no, why.to_string()));
+            tally.not_json(line_no, why.to_string());
             return Ok(());
         }
         let session = match format::decode(record) {

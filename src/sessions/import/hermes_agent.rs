@@ -73,7 +73,7 @@ fn read(
     let mut tally = Tally::default();
     source::for_each_record(input, name, &SOURCE, |line_no, line| {
         if let Err(why) = json::validate(line) {
-            tally.damaged.push((line_no, why.to_string()));
+            tally.not_json(line_no, why.to_string());
             return Ok(());
         }
         let wrong = |why: &str| source::wrong_source(name, line_no, &SOURCE, line, why);

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 
-use nanoserde::DeJson;
+use nanoserde::{DeJson, DeJsonErr, DeJsonState, DeJsonTok};
 
 use crate::error::{Error, Result};
 use crate::store::json;
@@ -54,19 +54,50 @@ struct Exchange {
     /// The tokens the model counted (null when it did not say): kept as
     /// the reply's usage.
     #[nserde(default)]
-    input_tokens: Option<f64>,
+    input_tokens: Tokens,
     #[nserde(default)]
-    output_tokens: Option<f64>,
+    output_tokens: Tokens,
 }
 
 impl Exchange {
     /// The tokens of its reply, when llm logged some.
     fn usage(&self) -> Option<Usage> {
-        let whole = |n: Option<f64>| n.filter(|n| n.is_finite() && *n >= 0.0).map(|n| n as u64);
-        match (whole(self.input_tokens), whole(self.output_tokens)) {
+        match (self.input_tokens.count, self.output_tokens.count) {
             (None, None) => None,
             (input, output) => Some(Usage::new(input.unwrap_or(0), output.unwrap_or(0), None)),
         }
+    }
+
+    /// Its token counts that are no count (see `Tokens`).
+    fn odd_counts(&self) -> impl Iterator<Item = &'static str> {
+        [("input_tokens", &self.input_tokens), ("output_tokens", &self.output_tokens)]
+            .into_iter()
+            .filter(|(_, tokens)| tokens.odd)
+            .map(|(field, _)| field)
+    }
+}
+
+/// A token count as llm logs it: a whole number, or null. Anything else (a
+/// text, a negative, fractional or huge number, a list) is odd: that count
+/// is ignored, not the log.
+#[derive(Default)]
+struct Tokens {
+    count: Option<u64>,
+    odd: bool,
+}
+
+impl DeJson for Tokens {
+    fn de_json(s: &mut DeJsonState, i: &mut std::str::Chars) -> std::result::Result<Tokens, DeJsonErr> {
+        let tokens = match s.tok {
+            DeJsonTok::Null => Tokens::default(),
+            DeJsonTok::U64(n) => Tokens { count: Some(n), odd: false },
+            DeJsonTok::F64(n) if n.fract() == 0.0 && (0.0..9e15).contains(&n) => {
+                Tokens { count: Some(n as u64), odd: false }
+            }
+            _ => Tokens { count: None, odd: true },
+        };
+        s.whole_field(i)?;
+        Ok(tokens)
     }
 }
 
@@ -119,15 +150,16 @@ fn read(
     input.rewind().map_err(io_error)?;
     super::array::for_each_element(input, name, SOURCE.kind, |element, bytes| {
         let exchange = parse(name, element.line, bytes)?;
+        tally.ignored.extend(exchange.odd_counts().map(|field| (element.line, field)));
         let conversation = exchange.conversation_id.or(exchange.id).unwrap_or_default();
         let ts = crate::time::parse_rfc3339(&exchange.datetime_utc).ok_or_else(|| {
-            source::wrong_source(
-                name,
-                element.line,
-                &SOURCE,
-                bytes,
-                "datetime_utc is not an RFC 3339 time",
-            )
+            // A date that is none (30 February, an offset of +99:00) as
+            // well as one written otherwise.
+            let why = format!(
+                "datetime_utc {} is not a valid RFC 3339 date and time",
+                crate::text::clipped(&exchange.datetime_utc)
+            );
+            source::wrong_source(name, element.line, &SOURCE, bytes, &why)
         })?;
         if !source::sane_time(ts) {
             tally.damaged.push((

@@ -108,11 +108,12 @@ fn read(
 ) -> Result<source::Tally> {
     input.rewind().map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
     let tally = (from.read)(input, name, each)?;
-    // Damage everywhere and nothing readable is not a damaged file but
-    // another kind of file.
-    // (Lines refused only for their times are JSON of the right kind.)
+    // No line JSON at all is not a damaged file but another kind of file.
+    // (Lines of the right kind damaged in a part, a message or a time,
+    // are said as such.)
     if tally.sessions == 0
-        && let Some((line, why)) = tally.damaged.iter().find(|(_, why)| !why.contains(source::TIME_RANGE))
+        && tally.not_json == tally.damaged.len()
+        && let Some((line, why)) = tally.damaged.first()
     {
         return Err(source::rejected(name, *line, &format!("not {}: no line is JSON ({why})", from.kind)));
     }
@@ -437,6 +438,15 @@ fn report(tally: &source::Tally, imported: usize, skipped: usize, retitled: usiz
             if total == 1 { "" } else { "s" },
             parts.join(", ")
         );
+    }
+    if let Some((line, field)) = tally.ignored.first() {
+        let more = match tally.ignored.len() - 1 {
+            0 => String::new(),
+            n => format!(" (so {} {n} more)", if n == 1 { "is" } else { "are" }),
+        };
+        output::warn(&format!(
+            "line {line}: {field} is not a number of tokens; ignored{more}, the rest imported"
+        ));
     }
     for (line, why) in tally.damaged.iter().take(DAMAGED_NAMED) {
         output::warn(&format!("line {line} is damaged ({why}); skipped"));

@@ -83,6 +83,12 @@ pub(crate) struct Tally {
     pub(crate) damaged: Vec<(usize, String)>,
     /// Messages the source has and hermes's format cannot hold, by reason.
     pub(crate) left_out: BTreeMap<String, usize>,
+    /// How many of the `damaged` lines are not JSON at all (the others are
+    /// JSON of the right kind, with a part that makes them unusable).
+    pub(crate) not_json: usize,
+    /// Values that make no sense where they are (a token count that is
+    /// text), ignored, the rest kept: (line number, which field).
+    pub(crate) ignored: Vec<(usize, &'static str)>,
 }
 
 impl Tally {
@@ -90,6 +96,12 @@ impl Tally {
         if n > 0 {
             *self.left_out.entry(why.into()).or_default() += n;
         }
+    }
+
+    /// A line that is not JSON at all, skipped.
+    pub(crate) fn not_json(&mut self, line: usize, why: String) {
+        self.damaged.push((line, why));
+        self.not_json += 1;
     }
 }
 

@@ -26,6 +26,7 @@ use crate::store::json;
 use crate::store::session::{FORMAT, Header, MAX_MESSAGE_BYTES, Message, Session};
 
 mod canonical;
+pub(crate) mod forgive;
 mod salvage;
 mod take;
 mod write;
@@ -57,6 +58,10 @@ pub enum Fault {
     /// "message 3: ..."), or in how the messages are laid out. The header
     /// still names the session, and the messages before it are readable.
     Message(String),
+    /// A damaged header that still names the session: its ID and title,
+    /// and its other fields that read, found by a forgiving scan (see
+    /// `forgive`); the text says what is wrong.
+    Header(Box<Header>, String),
     /// Written by a newer hermes (this format number): never modified.
     Newer(u64),
     /// The result would be larger than the limit it was given.
@@ -157,25 +162,43 @@ enum State {
     End,
 }
 
-/// Start reading a session file: read and decode its header.
+/// Start reading a session file: read and decode its header. A file laid
+/// out otherwise than hermes writes it (its header's fields in another
+/// order, one missing) or damaged is read whole first (within the size
+/// limit), and read in hermes's layout when it is valid JSON.
 pub(crate) fn read<R: Read>(mut src: R) -> Result<Reader<R>, Fault> {
     let mut prefix = Vec::new();
     let mut want = HEADER_PROBE;
     // Read on until the `[` of `"messages": [` is in, or the header limit.
-    let open = loop {
+    let mut open = loop {
         let got = fill_to(&mut src, &mut prefix, want)?;
-        if let Some((_, value)) = json::find_messages_key(&prefix) {
-            let blank = prefix[value..].iter().take_while(|b| b.is_ascii_whitespace()).count();
-            if value + blank < prefix.len() {
-                break value + blank;
-            }
+        if let Some(open) = messages_open(&prefix).filter(|&open| open < prefix.len()) {
+            break open;
         }
         if got < want || want >= HEADER_MAX {
             break prefix.len();
         }
         want = (want * 4).min(HEADER_MAX);
     };
-    let header = decode_header(&prefix).map_err(Fault::Damaged)?;
+    let header = match decode_header(&prefix) {
+        Ok(header) if forgive::written_first(&prefix[..open]) => header,
+        decoded => {
+            let limit = crate::store::MAX_SESSION_BYTES.saturating_sub(prefix.len() as u64);
+            (&mut src).take(limit).read_to_end(&mut prefix)?;
+            let header = match forgive::lay_out(&prefix, decoded)? {
+                forgive::Laid::AsIs(header) => *header,
+                forgive::Laid::Again(bytes) => {
+                    prefix = bytes;
+                    match forgive::lay_out(&prefix, decode_header(&prefix))? {
+                        forgive::Laid::AsIs(header) => *header,
+                        forgive::Laid::Again(_) => unreachable!("laid out with the messages last"),
+                    }
+                }
+            };
+            open = messages_open(&prefix).unwrap_or(prefix.len());
+            header
+        }
+    };
     if prefix.get(open) != Some(&b'[') {
         return Err(damaged(if open == prefix.len() { TRUNCATED } else { "\"messages\" is not an array" }));
     }
@@ -188,6 +211,13 @@ pub(crate) fn read<R: Read>(mut src: R) -> Result<Reader<R>, Fault> {
         canonical: None,
         count: 0,
     })
+}
+
+/// Where the value of the `"messages"` key in `prefix` starts (its first
+/// byte that is not blank), if the key is in.
+fn messages_open(prefix: &[u8]) -> Option<usize> {
+    let (_, value) = json::find_messages_key(prefix)?;
+    Some(value + prefix[value..].iter().take_while(|b| b.is_ascii_whitespace()).count())
 }
 
 /// Read from `src` until `buf` holds `want` bytes or the input ends;
@@ -411,7 +441,17 @@ impl<R: Read> Reader<R> {
         self.src.consume(1);
         match self.peek()? {
             Some(b'}') => self.src.consume(1),
-            Some(b',') => return Err(self.after_message("\"messages\" is not the last field")),
+            // Fields after the messages: passed over when unknown (as
+            // those before them are), else a header no longer whole.
+            Some(b',') => {
+                let mut rest = Vec::new();
+                (&mut self.src).take(HEADER_MAX as u64).read_to_end(&mut rest)?;
+                if !forgive::passes_over(&rest) {
+                    return Err(self.after_message("\"messages\" is not the last field"));
+                }
+                self.state = State::End;
+                return Ok(());
+            }
             None => return Err(self.after_message(TRUNCATED)),
             Some(_) => return Err(self.after_message("expected '}' after the messages")),
         }
@@ -439,7 +479,7 @@ pub(crate) fn told_fast(doc: &[u8]) -> (u64, u64) {
 pub fn decode(doc: &[u8]) -> Result<Session, String> {
     match read(doc).and_then(Reader::into_session) {
         Ok(session) => Ok(session),
-        Err(Fault::Damaged(why) | Fault::Message(why)) => Err(why),
+        Err(Fault::Damaged(why) | Fault::Message(why) | Fault::Header(_, why)) => Err(why),
         Err(Fault::Newer(format)) => Err(format!("format {format}")),
         Err(Fault::TooLarge) => Err("too large".into()),
         Err(Fault::Io(e)) => Err(e.to_string()),
@@ -656,7 +696,8 @@ mod tests {
             format!(r#"{{"format":1,"id":"x","messages":[{m},]}}"#),
             format!(r#"{{"format":1,"id":"x","messages":[{m}{m}]}}"#),
             format!(r#"{{"format":1,"id":"x","messages":[{m}]}}x"#),
-            format!(r#"{{"format":1,"id":"x","messages":[{m}],"z":1}}"#),
+            format!(r#"{{"format":1,"id":"x","messages":[{m}],"title":"t"}}x"#),
+            format!(r#"{{"format":1,"id":"x","messages":[{m}],"z":1,}}"#),
             format!(r#"{{"format":1,"id":"x","messages":[{m}]"#),
             r#"{"format":1,"id":"x","z":[[["#.into(),
             r#"{"format":1,"id":"x","messages":[{"role":"user","content":"","ts":1,"z":[[["#.into(),

@@ -1,6 +1,7 @@
-//! What can be kept of a session file whose header reads and whose
-//! messages do not all: every message that checks, wherever it lies, and
-//! the places of those that do not (for `sessions repair`).
+//! What can be kept of a damaged session file whose ID and title read
+//! (its header whole, or found by the forgiving scan of `forgive`):
+//! every message that checks, wherever it lies, and the places of those
+//! that do not (for `sessions repair`).
 //!
 //! The stream reader stops at the first damage; this walks the whole
 //! `messages` array instead, one value at a time, and finds its way on
@@ -8,7 +9,7 @@
 //! next line (hermes writes one message per line, and no string it writes
 //! holds a raw line break).
 
-use super::{Fault, decode_message, read};
+use super::{Fault, decode_message, forgive, read};
 use crate::store::json;
 use crate::store::session::{Header, Message};
 
@@ -21,18 +22,30 @@ pub(crate) struct Salvage {
     pub(crate) lost: Vec<String>,
 }
 
-/// Take the session file `bytes` apart. Err when its header cannot be
-/// read: then nothing names the session, and nothing is kept.
+/// Take the session file `bytes` apart. Err when nothing names the
+/// session (no ID and title read): then nothing is kept.
 pub(crate) fn salvage(bytes: &[u8]) -> Result<Salvage, Fault> {
-    let header = read(bytes)?.header().clone();
-    let (_, value) =
-        json::find_messages_key(bytes).ok_or_else(|| Fault::Damaged("no \"messages\" field".into()))?;
+    let (header, mut lost) = match read(bytes) {
+        Ok(reader) => (reader.header().clone(), Vec::new()),
+        Err(Fault::Header(header, why)) => {
+            (*header, vec![format!("the header: {}", why.trim_start_matches("bad header: "))])
+        }
+        Err(fault) => return Err(fault),
+    };
+    let mut kept = Vec::new();
+    let Some(value) = forgive::messages_at(bytes).or_else(|| json::find_messages_key(bytes).map(|(_, v)| v))
+    else {
+        if lost.is_empty() {
+            lost.push("the messages: none found".into());
+        }
+        return Ok(Salvage { header, kept, lost });
+    };
     let mut at = skip_blank(bytes, value);
     if bytes.get(at) != Some(&b'[') {
-        return Err(Fault::Damaged("\"messages\" is not an array".into()));
+        lost.push("the messages: \"messages\" is not an array".into());
+        return Ok(Salvage { header, kept, lost });
     }
     at += 1;
-    let (mut kept, mut lost) = (Vec::new(), Vec::new());
     let mut number = 0;
     loop {
         at = skip_blank_and_commas(bytes, at);
@@ -43,7 +56,9 @@ pub(crate) fn salvage(bytes: &[u8]) -> Result<Salvage, Fault> {
             }
             Some(b']') => {
                 let end = skip_blank(bytes, at + 1);
-                if bytes.get(end) != Some(&b'}') || skip_blank(bytes, end + 1) != bytes.len() {
+                // The header's fields may follow (another key order).
+                let more = bytes.get(end) == Some(&b',');
+                if !more && (bytes.get(end) != Some(&b'}') || skip_blank(bytes, end + 1) != bytes.len()) {
                     lost.push(format!("after message {number}: what follows the messages is not '}}'"));
                 }
                 break;
