@@ -436,7 +436,10 @@ mod tests {
 
     fn usage(words: &[&str]) -> String {
         let spec = VERBS.iter().find(|v| v.name() == words[0]).unwrap();
-        match spec.read(&mut lexopt::Parser::from_args(words[1..].iter().copied())) {
+        match spec.read(
+            &mut lexopt::Parser::from_args(words[1..].iter().copied()),
+            &mut crate::args::Common::none(&mut |_, _| Ok(())),
+        ) {
             Err(Error::Usage(why)) => why,
             Err(e) => panic!("{words:?}: {e:?}"),
             Ok(_) => panic!("{words:?}: accepted"),
