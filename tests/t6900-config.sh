@@ -96,6 +96,7 @@ test_expect_success 'config list says where each value came from; config path' '
 	model = "from-file"                     # config.toml
 	base_url = "http://example.invalid/v1"  # environment: OPENAI_BASE_URL
 	render = "markdown"                     # default
+	session_id = "always"                   # default
 	context = "300000"                      # default
 	compact = "off"                         # default
 	EOF

@@ -85,7 +85,7 @@ impl Chat<'_> {
         settle();
         if self.json {
             self.print_turn(&header, &result)?;
-        } else if !self.quiet {
+        } else if !self.quiet && self.settings.borrow().says_session_id(crate::sys::isatty(2)) {
             crate::output::note!("session_id: {}", header.id);
         }
         match result? {
