@@ -330,6 +330,19 @@ test_expect_success SERVER 'config check: ok against a working server' '
 	! ls "$HERMES_HOME/sessions/"*.json 2>/dev/null
 '
 
+test_expect_success 'config check: a reply in a code fence is shown as its words on one line, cut at a word' '
+	cat >fenced <<-\EOF &&
+	#!/bin/sh
+	cat >/dev/null
+	printf "%s\n" "\`\`\`text" "Hello! I am here, ready to answer whatever you ask of me today." "\`\`\`"
+	EOF
+	chmod +x fenced &&
+	hermes config set agent "$TRASH/fenced" &&
+	hermes config check >out 2>err &&
+	grep "^ok: the agent answered in [0-9][0-9]*\.[0-9] s: Hello! I am here, ready to answer whatever you ask of me…\$" out &&
+	! grep "\`" out
+'
+
 test_expect_success 'config check: no agent, an agent not found' '
 	test_expect_code 3 hermes config check 2>err &&
 	grep "^hermes: config check: no agent configured: run .hermes config set agent openai-compatible." err &&

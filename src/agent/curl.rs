@@ -163,7 +163,9 @@ pub(crate) fn judge(url: &str, status: ExitStatus, stderr: &[u8]) -> ExitStatus 
 /// A line on stderr, as the agent's own stderr would show it: through the
 /// gate.
 fn say(line: &str) {
-    let _ = sys::write_fd(2, format!("{}\n", crate::text::printable(line, true)).as_bytes());
+    // hermes's own line: on a terminal, wrapped at words as `note!` wraps.
+    let shown = crate::text::printable(line, true);
+    let _ = sys::write_fd(2, format!("{}\n", crate::output::fitted(2, &shown)).as_bytes());
 }
 
 #[cfg(test)]
