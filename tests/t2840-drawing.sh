@@ -73,6 +73,50 @@ test_expect_success TMUX 'the same under NO_COLOR: the same layout, bold and ita
 	! grep "$ESC\[[0-9;]*\(3[0-7]\|9[0-7]\|38;\)" drawn
 '
 
+# A table of four columns, too wide for 40 columns once no word is cut.
+cat >"$TRASH_ROOT/wide.md" <<\EOF
+| Protocol | Throughput | Latency | Notes |
+|---|---|---|---|
+| HTTP/2 | high | low | ubiquitous, multiplexed streams over one connection |
+| WebSocket | medium | lowest | full duplex, long-lived |
+EOF
+
+test_expect_success TMUX 'a table too wide for 40 columns is drawn as records, "header: value", no word cut' '
+	agent md "cat $TRASH_ROOT/wide.md; echo; echo after" &&
+	pane_of 40 &&
+	in_pane "hermes chat --agent $TRASH/md -q x -Q" &&
+	rows "Protocol" >actual &&
+	cat >expect <<-\EOF &&
+	Protocol: HTTP/2
+	Throughput: high
+	Latency: low
+	Notes: ubiquitous, multiplexed streams
+	  over one connection
+
+	Protocol: WebSocket
+	Throughput: medium
+	Latency: lowest
+	Notes: full duplex, long-lived
+
+	after
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success TMUX 'the same table at 100 columns: aligned, every cell whole' '
+	agent md "cat $TRASH_ROOT/wide.md" &&
+	pane_of 100 &&
+	in_pane "hermes chat --agent $TRASH/md -q x -Q" &&
+	rows "Protocol" >actual &&
+	cat >expect <<-\EOF &&
+	Protocol  │ Throughput │ Latency │ Notes
+	──────────┼────────────┼─────────┼────────────────────────────────────────────────────
+	HTTP/2    │ high       │ low     │ ubiquitous, multiplexed streams over one connection
+	WebSocket │ medium     │ lowest  │ full duplex, long-lived
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success TMUX 'a reply wraps at words as it streams, list items and quotes hanging under their text' '
 	cat >reply.md <<-\EOF &&
 	A paragraph of words that is longer than forty columns, drawn as it streams.
