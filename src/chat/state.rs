@@ -100,6 +100,11 @@ pub(super) enum Next {
 
 /// Messages shown when a session is resumed.
 const RESUME_SHOWN: usize = 4;
+/// Of each, its start at most (characters)...
+const RESUME_START_CHARS: usize = 400;
+/// ...but of the last reply its end, at most (characters, lines).
+const RESUME_END_CHARS: usize = 1500;
+const RESUME_END_LINES: usize = 20;
 
 impl Chat<'_> {
     /// Show which session this is and how it was chosen, then its last
@@ -138,8 +143,17 @@ impl Chat<'_> {
             );
         }
         let screen = self.screen();
-        for m in &session.messages[skip..] {
-            output::say_drawn(&view::render_message(m, 400, screen));
+        // Where the conversation left off: the end of the last reply
+        // shown, not its start.
+        let last_reply = session.messages.iter().rposition(|m| m.role == "assistant");
+        let whole = format!("hermes sessions show {}", h.id);
+        for (at, m) in session.messages.iter().enumerate().skip(skip) {
+            let part = if Some(at) == last_reply {
+                view::Part::End { chars: RESUME_END_CHARS, lines: RESUME_END_LINES, whole: &whole }
+            } else {
+                view::Part::Start(RESUME_START_CHARS)
+            };
+            output::say_drawn(&view::render_message(m, part, screen));
         }
         Ok((user_messages(&session), Known::of(&session)))
     }
@@ -171,7 +185,7 @@ impl Chat<'_> {
         crate::output::say!("{} from another terminal:", crate::text::counted(news.len(), "new message"));
         let screen = self.screen();
         for m in &news {
-            output::say_drawn(&view::render_message(m, 400, screen));
+            output::say_drawn(&view::render_message(m, view::Part::Start(RESUME_START_CHARS), screen));
         }
         // Up and Down step through the session's messages as the file has them.
         state.history = user_messages(&session);
