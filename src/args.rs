@@ -498,7 +498,9 @@ pub(crate) fn common_option(parser: &mut lexopt::Parser, common: &mut Common) ->
         Some(long) => format!("--{}", long.split('=').next().unwrap_or_default()),
         None => raw.chars().take(2).collect(),
     };
-    let Some(at) = common.flags.iter().position(|f| f.spellings().any(|s| s == name)) else {
+    // `-h` is the caller's to answer, with the help of where it stands.
+    let found = common.flags.iter().position(|f| f.long != HELP.long && f.spellings().any(|s| s == name));
+    let Some(at) = found else {
         return Ok(false);
     };
     let flag = common.flags[at];

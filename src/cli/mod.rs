@@ -243,6 +243,8 @@ mod tests {
             assert_eq!((cli.profile.as_deref(), cli.no_pager), (Some("work"), true), "{words:?}");
         }
         assert!(matches!(parse_words(&["sessions", "list", "-V"]).unwrap().command, Command::Version { .. }));
+        let group = printed(&["sessions", "--no-pager", "--help", "list"]);
+        assert!(group.contains("merge-file BASE OURS THEIRS"), "{group}");
         assert!(parse_words(&["sessions", "list", "-v"]).is_err());
         let globals: Vec<&str> = defs::global_flags().into_iter().flat_map(|f| f.spellings()).collect();
         for spec in defs::every_spec() {
