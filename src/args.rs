@@ -210,6 +210,36 @@ pub(crate) struct Opt<A> {
     pub(crate) apply: Apply<A>,
 }
 
+impl<A> Opt<A> {
+    /// Do to `args` what the option does, with `value` (a flag has none).
+    pub(crate) fn apply(&self, args: &mut A, value: Given) -> Result<()> {
+        match self.apply {
+            Apply::Flag(set) => {
+                set(args);
+                Ok(())
+            }
+            Apply::Value(set) => set(args, value),
+        }
+    }
+}
+
+/// Options every command takes wherever they stand on the line (hermes's
+/// own: `-p NAME`, `--no-pager`): their entries, and what reading the one
+/// at a place of them does (kept by whoever reads the line). The reading
+/// loop takes them with the command's own options.
+pub(crate) struct Common<'a> {
+    pub(crate) flags: &'a [&'static Flag],
+    pub(crate) take: &'a mut dyn FnMut(usize, Given) -> Result<()>,
+}
+
+impl Common<'_> {
+    /// No options but the command's own.
+    #[cfg(test)]
+    pub(crate) fn none(take: &mut dyn FnMut(usize, Given) -> Result<()>) -> Common<'_> {
+        Common { flags: &[], take }
+    }
+}
+
 /// A positional argument as help, completion and the man page see it.
 #[derive(Debug)]
 pub(crate) struct Arg {
@@ -380,12 +410,14 @@ impl<C, A: Run<C>> Job<C> for A {
 /// A command of a table (`sessions::VERBS`): described, and read into a
 /// `Job`. Every `Spec` whose arguments `Run` is one.
 pub(crate) trait Command<C>: Describe {
-    fn read(&'static self, parser: &mut lexopt::Parser) -> Result<Box<dyn Job<C>>>;
+    /// Its arguments read from `parser`, with the `common` options
+    /// wherever they stand among them.
+    fn read(&'static self, parser: &mut lexopt::Parser, common: &mut Common) -> Result<Box<dyn Job<C>>>;
 }
 
 impl<C, A: Run<C>> Command<C> for Spec<A> {
-    fn read(&'static self, parser: &mut lexopt::Parser) -> Result<Box<dyn Job<C>>> {
-        Ok(Box::new(parse(self, parser)?))
+    fn read(&'static self, parser: &mut lexopt::Parser, common: &mut Common) -> Result<Box<dyn Job<C>>> {
+        Ok(Box::new(parse_with(self, parser, common)?))
     }
 }
 
@@ -456,6 +488,28 @@ pub(crate) fn peek_option(parser: &mut lexopt::Parser) -> Option<String> {
     next.starts_with('-').then(|| next.to_string())
 }
 
+/// Take the next argument if it is one of the `common` options (and its
+/// value): `-p NAME`, `-pNAME`, `--profile=NAME`, `--no-pager`. False,
+/// with nothing taken, for anything else: what comes before a command's
+/// word, or between a group and its verb.
+pub(crate) fn common_option(parser: &mut lexopt::Parser, common: &mut Common) -> Result<bool> {
+    let Some(raw) = peek_option(parser) else { return Ok(false) };
+    let name = match raw.strip_prefix("--") {
+        Some(long) => format!("--{}", long.split('=').next().unwrap_or_default()),
+        None => raw.chars().take(2).collect(),
+    };
+    // `-h` is the caller's to answer, with the help of where it stands.
+    let found = common.flags.iter().position(|f| f.long != HELP.long && f.spellings().any(|s| s == name));
+    let Some(at) = found else {
+        return Ok(false);
+    };
+    let flag = common.flags[at];
+    parser.next()?;
+    let value = if flag.value.is_some() { Some(parser.value()?) } else { None };
+    (common.take)(at, Given { what: flag.long, value })?;
+    Ok(true)
+}
+
 /// The next raw argument if it is a plain word (without consuming it).
 pub(crate) fn peek_word(parser: &mut lexopt::Parser) -> Option<String> {
     let raw = parser.try_raw_args()?;
@@ -467,21 +521,25 @@ pub(crate) fn peek_word(parser: &mut lexopt::Parser) -> Option<String> {
 /// arguments in theirs, `-h`/`--help` anywhere (`Error::HelpWanted`).
 /// The reading is `read`'s, the same code for every command; only what
 /// each entry does to the typed arguments is `A`'s own.
+#[cfg(test)]
 pub(crate) fn parse<A>(spec: &Spec<A>, parser: &mut lexopt::Parser) -> Result<A> {
+    parse_with(spec, parser, &mut Common::none(&mut |_, _| Ok(())))
+}
+
+/// `parse`, with the `common` options (hermes's own) taken wherever they
+/// stand among the command's: a command's own spelling wins (none shares
+/// one, cli's tests check).
+pub(crate) fn parse_with<A>(spec: &Spec<A>, parser: &mut lexopt::Parser, common: &mut Common) -> Result<A> {
     let mut args = (spec.start)();
+    let own = spec.options.len();
     let shape = Shape {
         path: spec.path,
-        flags: spec.options.iter().map(|o| &o.flag).collect(),
+        flags: spec.options.iter().map(|o| &o.flag).chain(common.flags.iter().copied()).collect(),
         args: spec.args.iter().map(|p| &p.arg).collect(),
     };
     read(&shape, parser, &mut |step| match step {
-        Step::Option(at, value) => match spec.options[at].apply {
-            Apply::Flag(set) => {
-                set(&mut args);
-                Ok(())
-            }
-            Apply::Value(set) => set(&mut args, value),
-        },
+        Step::Option(at, value) if at >= own => (common.take)(at - own, value),
+        Step::Option(at, value) => spec.options[at].apply(&mut args, value),
         Step::Word(at, word) => (spec.args[at].set)(&mut args, word),
         Step::Stray(word) => Err(match spec.stray {
             Some(stray) => stray(&args, &word),
@@ -624,7 +682,15 @@ impl Words {
         let missing: Vec<String> = shape.args[self.next.min(shape.args.len())..]
             .iter()
             .filter(|a| !(a.optional || a.many && self.many > 0))
-            .map(|a| a.name.replace('|', " or "))
+            .map(|a| match a.kind {
+                // One of some words, named by them: `bash, zsh or fish`.
+                Kind::Words(words) if a.name.is_empty() => match words.split_last() {
+                    Some((last, [])) => last.to_string(),
+                    Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                    None => String::new(),
+                },
+                _ => a.name.replace('|', " or "),
+            })
             .collect();
         if missing.is_empty() {
             return Ok(());

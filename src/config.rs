@@ -376,7 +376,7 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
         ));
     };
     if status.success() && probe.error.is_none() && !crate::store::session::is_empty_reply(&probe.text) {
-        let reply: String = probe.text.trim().chars().take(60).collect();
+        let reply = reply_in_a_line(&probe.text);
         // Tenths of a second counted in integers: `{:.1}` on a float would
         // link the exact float formatter (some 5 KB) for this one line.
         let tenths = (probe.took.as_millis() + 50) / 100;
@@ -408,6 +408,19 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
     }
 }
 
+/// The test reply as one line of `config check`: its words, not its
+/// Markdown's fences (a model may answer in a code block), its lines
+/// joined, cut at a word to 60 characters.
+fn reply_in_a_line(reply: &str) -> String {
+    let fence = |line: &str| {
+        let line = line.trim_start();
+        line.starts_with("```") || line.starts_with("~~~")
+    };
+    let words: Vec<&str> =
+        reply.lines().filter(|line| !fence(line)).flat_map(str::split_whitespace).collect();
+    crate::text::truncate_words(&words.join(" "), 60)
+}
+
 /// `config check` with no agent configured: how to configure one.
 fn no_agent() -> Error {
     let names = shipped::names();
@@ -436,11 +449,23 @@ mod tests {
 
     fn usage(words: &[&str]) -> String {
         let spec = VERBS.iter().find(|v| v.name() == words[0]).unwrap();
-        match spec.read(&mut lexopt::Parser::from_args(words[1..].iter().copied())) {
+        match spec.read(
+            &mut lexopt::Parser::from_args(words[1..].iter().copied()),
+            &mut crate::args::Common::none(&mut |_, _| Ok(())),
+        ) {
             Err(Error::Usage(why)) => why,
             Err(e) => panic!("{words:?}: {e:?}"),
             Ok(_) => panic!("{words:?}: accepted"),
         }
+    }
+
+    #[test]
+    fn the_test_reply_is_one_line_of_words_without_fences_cut_at_a_word() {
+        assert_eq!(reply_in_a_line("Hello from the fake server"), "Hello from the fake server");
+        assert_eq!(reply_in_a_line("```\nok\n```\n"), "ok");
+        let fenced = "```text\nHello! I am here, ready to answer whatever you ask of me today.\n```";
+        assert_eq!(reply_in_a_line(fenced), "Hello! I am here, ready to answer whatever you ask of me…");
+        assert_eq!(reply_in_a_line("two\n\nlines"), "two lines");
     }
 
     #[test]

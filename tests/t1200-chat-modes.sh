@@ -81,6 +81,58 @@ test_expect_success 'piped stdin and -q TEXT: one message, what was piped first,
 	messages "$id" | tail -n 1 >actual && test_cmp expect actual
 '
 
+test_expect_success 'the title is what the user wrote: -q TEXT before what came on stdin or in -f; --title before both' '
+	printf "diff --git a/app.py b/app.py\n+x\n" >diff &&
+	hermes chat -q "review this change" --no-agent -Q <diff &&
+	hermes chat -q "and this file" -f diff --no-agent -Q </dev/null &&
+	hermes chat -q "piped and filed" -f diff --no-agent -Q <diff &&
+	hermes chat -q - --no-agent -Q <diff &&
+	hermes chat --title "mine" -q "not the title" --no-agent -Q <diff &&
+	hermes chat -f diff --no-agent -Q </dev/null &&
+	hermes sessions list --all | cut -f2 | sort >actual &&
+	sort >expect <<-\EOF &&
+	review this change
+	and this file
+	piped and filed
+	diff --git a/app.py b/app.py
+	mine
+	diff
+	EOF
+	test_cmp expect actual &&
+	hermes sessions list --all --json >list.json &&
+	json_get list.json "[s[\"title_source\"] for s in v if s[\"title\"] == \"mine\"]" >source &&
+	echo user >expect && test_cmp expect source
+'
+
+test_expect_success 'session_id in config.toml: always (the default) and pipe say the line into a pipe, never does not' '
+	hermes chat -q one --no-agent 2>err &&
+	grep "^session_id: " err &&
+	hermes config set session_id pipe &&
+	hermes chat -q two --no-agent 2>err &&
+	grep "^session_id: " err &&
+	hermes config set session_id never &&
+	hermes chat -q three --no-agent 2>err &&
+	test_must_be_empty err &&
+	test_expect_code 2 hermes config set session_id sometimes 2>err &&
+	grep "session_id must be \"always\", \"pipe\" or \"never\"" err &&
+	hermes config get session_id >value &&
+	echo never >expect && test_cmp expect value
+'
+
+test_expect_success SCRIPT 'session_id on a terminal: said by always (the default), not by pipe or never; -Q never says it' '
+	run_in_pty "hermes chat -q one --no-agent" >out </dev/null &&
+	grep "session_id: " out &&
+	hermes config set session_id pipe &&
+	run_in_pty "hermes chat -q two --no-agent" >out </dev/null &&
+	! grep "session_id" out &&
+	run_in_pty "hermes chat -q three --no-agent 2>err.pipe | cat" >out </dev/null &&
+	grep "^session_id: " err.pipe &&
+	hermes config set session_id always &&
+	run_in_pty "hermes chat -q four --no-agent -Q" >out </dev/null &&
+	! grep "session_id" out &&
+	test "$(session_count)" = 4
+'
+
 test_expect_success '-q TEXT with nothing piped (blank, /dev/null) is TEXT alone' '
 	printf "\n  \n" | hermes chat -q "only this" --no-agent -Q &&
 	hermes chat -c -q "and this" --no-agent -Q </dev/null &&

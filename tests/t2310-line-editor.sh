@@ -161,7 +161,7 @@ test_expect_success TMUX 'Up and Down step through this session'"'"'s messages; 
 	keys Down Down Down &&
 	wait_until ready "history> draft" &&
 	keys C-u C-r && typed "sec" &&
-	wait_until ready "(search: sec) second question" &&
+	wait_until ready "(search: sec, in '"'"'history'"'"') second question" &&
 	keys Enter &&
 	keys C-r && typed "nothing like it" &&
 	wait_until ready "(no match: nothing like it) second question" &&

@@ -120,7 +120,11 @@ test_expect_success TMUX '--plain, render = "plain" and TERM=dumb show the Markd
 	on_screen "^Run \*\*this\*\* with \`sh\`:$" &&
 	keys C-d && wait_until test -f hermes.rc &&
 	echo "render = \"plain\"" >"$HERMES_HOME/config.toml" &&
-	rm hermes.rc && tm send-keys -t "$PANE" -l "clear" && keys Enter &&
+	# The screen and its history cleared first: the prompt of the last
+	# chat, still on it, must not be taken for the new one (typing into a
+	# hermes not yet started).
+	rm hermes.rc && tm send-keys -t "$PANE" -l "clear; tmux -S $SOCKET clear-history" && keys Enter &&
+	wait_until eval "! on_screen \"^new session> \"" &&
 	start_hermes "chat --agent $TRASH/md" &&
 	wait_until on_screen "^new session> " &&
 	typed "again" && keys Enter &&
@@ -128,7 +132,8 @@ test_expect_success TMUX '--plain, render = "plain" and TERM=dumb show the Markd
 	on_screen "^\`\`\`sh$" &&
 	keys C-d && wait_until test -f hermes.rc && rm hermes.rc &&
 	rm "$HERMES_HOME/config.toml" &&
-	tm send-keys -t "$PANE" -l "clear; TERM=dumb" && keys Enter &&
+	tm send-keys -t "$PANE" -l "clear; tmux -S $SOCKET clear-history; TERM=dumb" && keys Enter &&
+	wait_until eval "! on_screen \"^how> \"" &&
 	start_hermes "chat -c how --agent $TRASH/md" &&
 	wait_until on_screen "^how> " &&
 	typed "again" && keys Enter &&

@@ -73,6 +73,50 @@ test_expect_success TMUX 'the same under NO_COLOR: the same layout, bold and ita
 	! grep "$ESC\[[0-9;]*\(3[0-7]\|9[0-7]\|38;\)" drawn
 '
 
+# A table of four columns, too wide for 40 columns once no word is cut.
+cat >"$TRASH_ROOT/wide.md" <<\EOF
+| Protocol | Throughput | Latency | Notes |
+|---|---|---|---|
+| HTTP/2 | high | low | ubiquitous, multiplexed streams over one connection |
+| WebSocket | medium | lowest | full duplex, long-lived |
+EOF
+
+test_expect_success TMUX 'a table too wide for 40 columns is drawn as records, "header: value", no word cut' '
+	agent md "cat $TRASH_ROOT/wide.md; echo; echo after" &&
+	pane_of 40 &&
+	in_pane "hermes chat --agent $TRASH/md -q x -Q" &&
+	rows "Protocol" >actual &&
+	cat >expect <<-\EOF &&
+	Protocol: HTTP/2
+	Throughput: high
+	Latency: low
+	Notes: ubiquitous, multiplexed streams
+	  over one connection
+
+	Protocol: WebSocket
+	Throughput: medium
+	Latency: lowest
+	Notes: full duplex, long-lived
+
+	after
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success TMUX 'the same table at 100 columns: aligned, every cell whole' '
+	agent md "cat $TRASH_ROOT/wide.md" &&
+	pane_of 100 &&
+	in_pane "hermes chat --agent $TRASH/md -q x -Q" &&
+	rows "Protocol" >actual &&
+	cat >expect <<-\EOF &&
+	Protocol  │ Throughput │ Latency │ Notes
+	──────────┼────────────┼─────────┼────────────────────────────────────────────────────
+	HTTP/2    │ high       │ low     │ ubiquitous, multiplexed streams over one connection
+	WebSocket │ medium     │ lowest  │ full duplex, long-lived
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success TMUX 'a reply wraps at words as it streams, list items and quotes hanging under their text' '
 	cat >reply.md <<-\EOF &&
 	A paragraph of words that is longer than forty columns, drawn as it streams.
@@ -200,6 +244,92 @@ test_expect_success TMUX 'resuming at 40 columns: hermes'"'"'s lines and the mes
 	test_cmp expect actual
 '
 
+# a_long_reply: a session "long" whose one reply has 30 steps, a table
+# and a last line: 38 lines of Markdown, too long to show whole.
+a_long_reply() {
+	{
+		echo "The reply starts here, with its first paragraph." &&
+		for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+			echo && echo "Step $i: do the thing number $i, then check it." || return 1
+		done &&
+		printf "\n| Step | Result |\n|---|---|\n| 30 | done |\n\n" &&
+		echo "The end: restart the service and watch the log."
+	} >long.md &&
+	agent long "cat $TRASH/long.md" &&
+	hermes chat --title long --agent "$TRASH/long" -q "how do I fix it" -Q >/dev/null
+}
+
+# resumed COLUMNS: resume "long" in a pane that wide; its lines from
+# "Resuming" to the prompt, IDs and times made fixed, blank lines left out.
+resumed() {
+	pane_of "$1" &&
+	type_line "hermes chat -c long --no-agent" &&
+	wait_until on_screen "^long> " &&
+	tm capture-pane -p -S - -t "$PANE" | sed "s/ *\$//" | sed -n "/^Resuming/,/^long>/p" | grep -v "^\$" | anonymous >actual &&
+	keys C-d
+}
+
+test_expect_success TMUX 'resuming a long last reply at 40 columns shows its end, from a block, with a note of what is above' '
+	a_long_reply &&
+	resumed 40 &&
+	cat >expect <<-\EOF &&
+	Resuming '"'"'long'"'"'
+	(ID), 2 messages.
+	[user] TIME
+	how do I fix it
+	[assistant] TIME
+	(the first 48 lines of this reply not
+	shown: hermes sessions show
+	ID)
+	Step 24: do the thing number 24, then
+	check it.
+	Step 25: do the thing number 25, then
+	check it.
+	Step 26: do the thing number 26, then
+	check it.
+	Step 27: do the thing number 27, then
+	check it.
+	Step 28: do the thing number 28, then
+	check it.
+	Step 29: do the thing number 29, then
+	check it.
+	Step 30: do the thing number 30, then
+	check it.
+	Step │ Result
+	─────┼───────
+	30   │ done
+	The end: restart the service and watch
+	the log.
+	long>
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success TMUX 'the same at 100 columns' '
+	a_long_reply &&
+	resumed 100 &&
+	cat >expect <<-\EOF &&
+	Resuming '"'"'long'"'"' (ID), 2 messages.
+	[user] TIME
+	how do I fix it
+	[assistant] TIME
+	(the first 48 lines of this reply not shown: hermes sessions show ID)
+	Step 24: do the thing number 24, then check it.
+	Step 25: do the thing number 25, then check it.
+	Step 26: do the thing number 26, then check it.
+	Step 27: do the thing number 27, then check it.
+	Step 28: do the thing number 28, then check it.
+	Step 29: do the thing number 29, then check it.
+	Step 30: do the thing number 30, then check it.
+	Step │ Result
+	─────┼───────
+	30   │ done
+	The end: restart the service and watch the log.
+	long>
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success TMUX '/help at 40 columns: each command'"'"'s words hang under its text' '
 	pane_of 40 &&
 	type_line "hermes chat --no-agent" &&
@@ -246,6 +376,20 @@ test_expect_success TMUX 'an error on a terminal is wrapped at words too; into a
 	test_line_count = 1 err &&
 	awk "length > 40 { bad = 1 } END { exit bad }" actual &&
 	test "$(tr "\n" " " <actual | sed "s/ *\$//")" = "$(cat err)"
+'
+
+test_expect_success TMUX 'at 100 columns a turn'"'"'s errors are wrapped at words by hermes, never by the terminal inside a word' '
+	hermes config set base_url http://127.0.0.1:9/v1 &&
+	pane_of 100 &&
+	in_pane "hermes chat --agent openai-compatible -q hello" &&
+	echo 3 >expect && test_cmp expect rc &&
+	# -J joins the rows the terminal wrapped: none is.
+	tm capture-pane -p -S - -t "$PANE" | sed "s/ *\$//" | sed -n "/^openai-compatible: /,/^\\$/p" >rows &&
+	tm capture-pane -p -J -S - -t "$PANE" | sed "s/ *\$//" | sed -n "/^openai-compatible: /,/^\\$/p" >lines &&
+	test_line_count -gt 2 rows &&
+	test_cmp rows lines &&
+	awk "length > 100 { bad = 1 } END { exit bad }" lines &&
+	grep "^openai-compatible: cannot connect to http://127.0.0.1:9/v1/chat/completions: is the server" lines
 '
 
 test_done

@@ -34,6 +34,26 @@ test_expect_success TMUX '$HERMES_PAGER before $PAGER; an empty pager or cat is 
 	screen_count "^hello pager\$" 3
 '
 
+test_expect_success TMUX 'hermes'"'"'s own options anywhere on the line: --no-pager after the verb, between the group and the verb; -p after it' '
+	notes &&
+	hermes -p work chat --title daily --no-agent -q "hello work" -Q &&
+	pane_of 80 &&
+	in_pane "PAGER=\"cat >first\" hermes sessions show notes --no-pager" &&
+	echo 0 >expect && test_cmp expect rc &&
+	in_pane "PAGER=\"cat >second\" hermes sessions --no-pager show notes" &&
+	test_cmp expect rc &&
+	in_pane "PAGER=\"cat >third\" hermes sessions show daily -p work --no-pager" &&
+	test_cmp expect rc &&
+	! test -e first &&
+	! test -e second &&
+	! test -e third &&
+	screen_count "^hello pager\$" 2 &&
+	on_screen "^hello work\$" &&
+	in_pane "hermes sessions show daily --no-pager -p work -p other 2>err" &&
+	echo 2 >expect && test_cmp expect rc &&
+	grep "^hermes: -p/--profile given twice\$" err
+'
+
 test_expect_success TMUX 'never into a pipe or a file' '
 	notes &&
 	pane_of 80 &&

@@ -114,14 +114,23 @@ test_expect_success SCRIPT 'on a terminal it asks; anything but yes deletes noth
 	test "$(session_count)" = 3
 '
 
-test_expect_success SCRIPT 'on a terminal, y deletes; several are counted in the question' '
+test_expect_success SCRIPT 'on a terminal, y deletes; several are each named before the question' '
 	three_sessions &&
 	printf "y\n" >yes &&
 	pty_transcript "hermes sessions delete alpha" transcript <yes &&
 	grep "deleted $a '"'alpha'"'" transcript &&
 	test "$(session_count)" = 2 &&
 	pty_transcript "hermes sessions delete beta gamma" transcript <yes &&
-	grep "Delete 2 sessions? \[y/N\]" transcript &&
+	# The answer typed is echoed before or after the question: the lines
+	# up to it, the question itself up to [y/N].
+	sed -n "1,/Delete these 2 sessions? \[y\/N\]/p" transcript |
+		sed -n -e "s/.*\(Delete these 2 sessions? \[y\/N\]\).*/\1/p" -e "/^  /p" >actual &&
+	cat >expect <<-EOF &&
+	  '"'beta'"' ($b, 1 message)
+	  '"'gamma'"' ($c, 1 message)
+	Delete these 2 sessions? [y/N]
+	EOF
+	test_cmp expect actual &&
 	test "$(session_count)" = 0
 '
 

@@ -128,6 +128,21 @@ test_expect_success 'a message_count at the top of its range neither wraps nor c
 	test "$(json_get out "v[\"messages\"]")" = 18446744073709551615
 '
 
+test_expect_success 'every count in thousands as the budget is: characters 37,523 beside 300,000' '
+	awk "BEGIN { while (n++ < 37523) printf \"x\" }" >big &&
+	hermes chat --title big -q - --no-agent -Q <big &&
+	hermes sessions stats big >out &&
+	grep "^characters:   37,523\$" out &&
+	grep "^in context:   37,523 characters " out &&
+	grep "^budget:       300,000 characters\$" out &&
+	bytes=$(wc -c <"$HERMES_HOME/sessions/$(only_id).json" | tr -d " ") &&
+	grep "^bytes:        $(printf "%s" "$bytes" | sed -e :a -e "s/\([0-9]\)\([0-9]\{3\}\)\(,\|\$\)/\1,\2\3/; ta")\$" out &&
+	hermes sessions stats >all &&
+	grep "^bytes:        [0-9][0-9],[0-9][0-9][0-9]\$" all &&
+	hermes sessions stats big --json >json &&
+	test "$(json_get json "v[\"chars\"]")" = 37523
+'
+
 test_expect_success 'stats takes one session name at most' '
 	test_expect_code 2 hermes sessions stats all two 2>err &&
 	grep "^hermes: sessions stats: unexpected argument '"'two'"'" err &&

@@ -24,6 +24,39 @@ test_expect_success 'an unknown sessions command suggests the nearest verb, exit
 	head -1 err | grep "did you mean '"'list'"'?"
 '
 
+test_expect_success 'a word people try for a verb suggests the verb: find and grep are search, mv is rename' '
+	test_expect_code 2 hermes sessions find redis >out 2>err &&
+	test_must_be_empty out &&
+	head -1 err | grep "^hermes: unknown sessions command '"'find'"'; did you mean '"'search'"'? (list, search, " &&
+	test_expect_code 2 hermes sessions grep redis 2>err &&
+	head -1 err | grep "did you mean '"'search'"'?" &&
+	test_expect_code 2 hermes sessions mv a b 2>err &&
+	head -1 err | grep "did you mean '"'rename'"'?"
+'
+
+test_expect_success 'help of a mistyped command or verb suggests the nearest, exit 2' '
+	test_expect_code 2 hermes help sesions >out 2>err &&
+	test_must_be_empty out &&
+	head -1 err >first &&
+	echo "hermes: help: no such command '"'sesions'"'; did you mean '"'sessions'"'?" >expect &&
+	test_cmp expect first &&
+	test_expect_code 2 hermes help sessions lsit 2>err &&
+	head -1 err >first &&
+	echo "hermes: help: no such command '"'sessions lsit'"'; did you mean '"'list'"'?" >expect &&
+	test_cmp expect first &&
+	test_expect_code 2 hermes help serach 2>err &&
+	head -1 err | grep "did you mean '"'search'"'?"
+'
+
+test_expect_success 'a missing argument that is one of some words is named by them: completion' '
+	test_expect_code 2 hermes completion >out 2>err &&
+	test_must_be_empty out &&
+	cat >expect <<-\EOF &&
+	hermes: completion: missing bash, zsh or fish; see '"'hermes completion --help'"'
+	EOF
+	test_cmp expect err
+'
+
 test_expect_success 'an unknown option suggests the nearest option of that command, exit 2' '
 	test_expect_code 2 hermes sessions list --jsn 2>err &&
 	head -1 err >first &&

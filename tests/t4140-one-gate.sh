@@ -140,7 +140,7 @@ test_expect_success TMUX 'the line editor: a message recalled with Up and with C
 	untouched "Resuming .*" &&
 	keys C-u C-r &&
 	typed "LINK" &&
-	wait_until on_screen -F "(search: LINK) A^[]0;PWNED^GB" &&
+	wait_until on_screen -F "(search: LINK, in '"'"'logs'"'"') A^[]0;PWNED^GB" &&
 	untouched "Resuming .*" &&
 	keys C-g C-d &&
 	hermes_exited 0 &&

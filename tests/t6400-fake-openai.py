@@ -11,6 +11,9 @@ body) in DIR/request.N, then answers:
   - "Authorization: Bearer bad" 401 with an OpenAI error object
   - model "busy"               429 with an OpenAI error object
   - model "broken"             500 with an OpenAI error object
+  - model "keyed"              401 with an OpenAI error object unless
+                               "Authorization: Bearer sk-test-key" (a
+                               server that needs a key), else as below
   - model "nostream"           one chat-completion JSON object, even when
                                a stream was asked for
   - model "slow"               the stream below, after 1.5 seconds
@@ -103,6 +106,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.error(429, "Rate limit reached for requests")
         if model == "broken":
             return self.error(500, "The server had an error while processing your request")
+        if model == "keyed" and self.headers.get("Authorization") != "Bearer sk-test-key":
+            return self.error(401, "You didn't provide an API key")
         if model == "slow":
             time.sleep(1.5)
         if model == "hang":

@@ -9,13 +9,14 @@ quick_start() {
 	sed -n '/^make install PREFIX="\$HOME\/.local"$/,/^```$/p' "$README" | sed '$d'
 }
 
-test_expect_success 'the quick start of the README is an install, two config set lines and a chat' '
+test_expect_success 'the quick start of the README is an install, three config set lines (the server, its key, the model) and a chat' '
 	quick_start >block &&
-	test_line_count = 4 block &&
-	sed -n 2,3p block | grep -c "^hermes config set " >count &&
-	echo 2 >expect &&
+	test_line_count = 5 block &&
+	sed -n 2,4p block | grep -c "^hermes config set " >count &&
+	echo 3 >expect &&
 	test_cmp expect count &&
-	sed -n 4p block | grep "^hermes chat "
+	sed -n 3p block | grep "^hermes config set api_key_env " &&
+	sed -n 5p block | grep "^hermes chat "
 '
 
 # tests/t6910-readme-quickstart.sh runs it, in a fresh home, against a server.

@@ -96,6 +96,7 @@ test_expect_success 'config list says where each value came from; config path' '
 	model = "from-file"                     # config.toml
 	base_url = "http://example.invalid/v1"  # environment: OPENAI_BASE_URL
 	render = "markdown"                     # default
+	session_id = "always"                   # default
 	context = "300000"                      # default
 	timeout = "300"                         # default
 	compact = "off"                         # default
@@ -328,6 +329,19 @@ test_expect_success SERVER 'config check: ok against a working server' '
 	grep "^model:  test-model (config.toml)$" out &&
 	grep "^ok: the agent answered in [0-9][0-9]*\.[0-9] s: Hello from the fake server$" out &&
 	! ls "$HERMES_HOME/sessions/"*.json 2>/dev/null
+'
+
+test_expect_success 'config check: a reply in a code fence is shown as its words on one line, cut at a word' '
+	cat >fenced <<-\EOF &&
+	#!/bin/sh
+	cat >/dev/null
+	printf "%s\n" "\`\`\`text" "Hello! I am here, ready to answer whatever you ask of me today." "\`\`\`"
+	EOF
+	chmod +x fenced &&
+	hermes config set agent "$TRASH/fenced" &&
+	hermes config check >out 2>err &&
+	grep "^ok: the agent answered in [0-9][0-9]*\.[0-9] s: Hello! I am here, ready to answer whatever you ask of me…\$" out &&
+	! grep "\`" out
 '
 
 test_expect_success 'config check: no agent, an agent not found' '

@@ -12,14 +12,18 @@ quick_start() {
 	sed -n '/^make install PREFIX="\$HOME\/.local"$/,/^```$/p' "$README" | sed '$d'
 }
 
-# The block as written, but for the server's address: the fake server's
-# port stands in for ollama's. HOME is empty, HERMES_HOME unset (so the
-# store is ~/.hermes), PREFIX is the README's ~/.local, not /usr/local.
-test_expect_success SERVER 'the quick start installs, sets up, and the first chat is answered' '
+# The block as written, but for the server: the fake one stands in for
+# OpenAI's, its model "keyed" a model that needs the key (a request
+# without it is refused with 401). HOME is empty, HERMES_HOME unset (so
+# the store is ~/.hermes), PREFIX is the README's ~/.local, not
+# /usr/local; the key is in the environment, as the README says to put it.
+test_expect_success SERVER 'the quick start installs, sets up a server that needs a key, and the first chat is answered' '
 	quick_start >block &&
-	test_line_count = 4 block &&
-	grep -q "http://127.0.0.1:11434/v1" block &&
-	sed "s|http://127.0.0.1:11434/v1|$BASE_URL|" block >script &&
+	test_line_count = 5 block &&
+	grep -q "^hermes config set base_url https://api.openai.com/v1\$" block &&
+	grep -q "^hermes config set api_key_env OPENAI_API_KEY\$" block &&
+	grep -q "^hermes config set model gpt-4o-mini\$" block &&
+	sed -e "s|https://api.openai.com/v1|$BASE_URL|" -e "s|gpt-4o-mini|keyed|" block >script &&
 	sed -n 1p script >install &&
 	sed 1d script >use &&
 	home=$TRASH.home &&
@@ -33,13 +37,13 @@ test_expect_success SERVER 'the quick start installs, sets up, and the first cha
 		# which finds the installed agents beside it.
 		cd "$ROOT" &&
 		unset HERMES_HOME MAKEFLAGS MAKELEVEL &&
-		export HOME="$home" PATH="$home/.local/bin:$PATH" &&
+		export HOME="$home" PATH="$home/.local/bin:$PATH" OPENAI_API_KEY=sk-test-key &&
 		CARGO=true MAKEFLAGS="BIN=$HERMES_BIN" sh -ex "$TRASH/install" &&
 		emulated_install "$home/.local/bin" &&
 		sh -ex "$TRASH/use"
 	) >out 2>err &&
 	cat out err &&
-	test "$(sed -n "/^hermes chat/=" block)" = 4 &&
+	test "$(sed -n "/^hermes chat/=" block)" = 5 &&
 	test -x "$home/.local/bin/hermes" &&
 	if test -z "${HERMES_TEST_EMULATED:-}"; then
 		cmp "$HERMES_BIN" "$home/.local/bin/hermes"
@@ -49,13 +53,22 @@ test_expect_success SERVER 'the quick start installs, sets up, and the first cha
 	grep "^session_id: " err &&
 	cat >expect <<-EOF &&
 	base_url = "$BASE_URL"
-	model = "llama3.2"
+	api_key_env = "OPENAI_API_KEY"
+	model = "keyed"
 	EOF
 	test_cmp expect "$home/.hermes/config.toml" &&
 	HERMES_HOME=$home/.hermes hermes sessions show notes >show &&
 	grep "^hello$" show &&
 	grep "^Hello from the fake server$" show &&
-	grep "\"model\":\"llama3.2\"" "$SERVER_DIR/request.1"
+	grep "\"model\":\"keyed\"" "$(last_request)" &&
+	grep -i "^authorization: Bearer sk-test-key" "$(last_request)" &&
+	# Without the key the same chat fails, saying which variable is not set.
+	(
+		unset HERMES_HOME OPENAI_API_KEY &&
+		export HOME="$home" &&
+		test_expect_code 3 "$home/.local/bin/hermes" chat -c notes -q again
+	) 2>err.nokey &&
+	grep "^hermes: api_key_env names OPENAI_API_KEY, which is not set in the environment" err.nokey
 '
 
 test_done

@@ -63,20 +63,78 @@ test_expect_success SERVER,GIT 'the tour: one-shot posts, stdin, lists, a short 
 	grep "imported 0 sessions, skipped .* that already existed" err
 '
 
-test_expect_success SERVER 'the cron line posts to its thread, from a home of its own with hermes installed in ~/.local' '
-	block "^0 7 [*] [*] [*]" >ex &&
-	test_line_count = 1 ex &&
+# cron_home: hermes installed in ~/.local of a home of its own ($home),
+# set up for the fake server'"'"'s model that needs a key, the key named by
+# api_key_env as the quick start does.
+cron_home() {
 	home=$TRASH/cron-home &&
 	mkdir -p "$home/.local/bin" &&
 	make -s -C "$ROOT" CARGO=true BIN="$HERMES_BIN" install PREFIX="$home/.local" >/dev/null &&
 	emulated_install "$home/.local/bin" &&
-	cut -d" " -f6- ex | sed "s/^ *//" >job &&
 	HERMES_HOME=$home/.hermes hermes config set base_url "$BASE_URL" &&
-	HOME=$home HERMES_HOME=$home/.hermes sh -e job </dev/null &&
-	HOME=$home HERMES_HOME=$home/.hermes sh -e job </dev/null &&
+	HERMES_HOME=$home/.hermes hermes config set api_key_env OPENAI_API_KEY &&
+	HERMES_HOME=$home/.hermes hermes config set model keyed
+}
+
+# as_cron CRONTAB: run each job of CRONTAB (its first line that is not a
+# variable) as cron runs it: /bin/sh -c in $home, with only what cron
+# sets (HOME, LOGNAME, SHELL, PATH) and the variables the crontab sets.
+as_cron() {
+	grep "^[A-Za-z_][A-Za-z0-9_]*=" "$1" >"$TRASH/vars"
+	grep -v "^[A-Za-z_][A-Za-z0-9_]*=" "$1" | cut -d" " -f6- | sed "s/^ *//" >"$TRASH/job" &&
+	test_line_count = 1 "$TRASH/job" &&
+	(
+		cd "$home" &&
+		# shellcheck disable=SC2046
+		env -i HOME="$home" LOGNAME="$(id -un)" SHELL=/bin/sh PATH=/usr/bin:/bin $(cat "$TRASH/vars") \
+			/bin/sh -c "$(cat "$TRASH/job")" </dev/null
+	)
+}
+
+test_expect_success SERVER 'the crontab as cron runs it (env -i): the key set in the crontab reaches hermes, the line posts to its thread' '
+	block "^OPENAI_API_KEY=" >ex &&
+	test_line_count = 2 ex &&
+	grep "^OPENAI_API_KEY=sk-your-key\$" ex &&
+	grep "^0 7 [*] [*] [*]  df -h | ~/.local/bin/hermes chat" ex &&
+	cron_home &&
+	sed "s/^OPENAI_API_KEY=sk-your-key\$/OPENAI_API_KEY=sk-test-key/" ex >crontab &&
+	as_cron crontab >out 2>err &&
+	grep "^Hello from the fake server\$" out &&
+	test_must_be_empty err &&
+	as_cron crontab >out 2>err &&
+	test_must_be_empty err &&
 	HERMES_HOME=$home/.hermes hermes sessions list --all | cut -f2,4 >list &&
 	printf "disk report\\t4\\n" >expect &&
-	test_cmp expect list
+	test_cmp expect list &&
+	grep -i "^authorization: Bearer sk-test-key" "$(last_request)"
+'
+
+test_expect_success SERVER 'without the crontab'"'"'s variable cron has no key: exit 3, saying so, as the README quotes it' '
+	block "^OPENAI_API_KEY=" >ex &&
+	cron_home &&
+	grep -v "^OPENAI_API_KEY=" ex >crontab &&
+	test_expect_code 3 as_cron crontab >out 2>err &&
+	grep "^hermes: api_key_env names OPENAI_API_KEY, which is not set in the environment" err &&
+	grep -F "(\`hermes: api_key_env
+names OPENAI_API_KEY, which is not set in the environment\`, exit 3)" "$README"
+'
+
+test_expect_success SERVER 'or api_key_command, as the README sets it, fetches the key for cron: no key in the crontab' '
+	block "^OPENAI_API_KEY=" >ex &&
+	cron_home &&
+	block "^hermes config set api_key_command" >setup.sh &&
+	test_line_count = 1 setup.sh &&
+	mkdir -p "$home/.config/hermes" &&
+	echo sk-test-key >"$home/.config/hermes/key" &&
+	chmod 600 "$home/.config/hermes/key" &&
+	HOME=$home HERMES_HOME=$home/.hermes sh -e setup.sh &&
+	grep -v "^OPENAI_API_KEY=" ex >crontab &&
+	as_cron crontab >out 2>err &&
+	test_must_be_empty err &&
+	HERMES_HOME=$home/.hermes hermes sessions list --all | cut -f2,4 >list &&
+	printf "disk report\\t2\\n" >expect &&
+	test_cmp expect list &&
+	grep -i "^authorization: Bearer sk-test-key" "$(last_request)"
 '
 
 test_expect_success SERVER,GIT 'scripts can trust $?: the deploys example' '

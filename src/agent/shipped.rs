@@ -29,10 +29,11 @@ pub(crate) fn dirs() -> Vec<PathBuf> {
 /// then the DATADIR the build was given.
 pub(crate) fn data_dirs(kind: &str) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
-    if let Ok(exe) = std::env::current_exe()
+    if let Some(exe) = own_path()
         && let Some(bin) = exe.parent()
     {
-        dirs.push(bin.join("../share/hermes").join(kind));
+        let prefix = bin.parent().map_or_else(|| bin.join(".."), Path::to_path_buf);
+        dirs.push(prefix.join("share/hermes").join(kind));
         // Built and not installed (target/release/hermes): the source tree
         // it was built in.
         if bin.parent().and_then(Path::file_name).is_some_and(|name| name == "target") {
@@ -46,6 +47,39 @@ pub(crate) fn data_dirs(kind: &str) -> Vec<PathBuf> {
         }
     }
     dirs
+}
+
+/// Where this hermes is: `/proc/self/exe` (std's `current_exe`), else,
+/// where there is no `/proc` (a chroot, a bare container), as a shell
+/// found it: `argv[0]` when it holds a `/` (from the current directory
+/// when relative), else the first program of that name on PATH; its
+/// symbolic links followed, as `/proc/self/exe`'s are.
+fn own_path() -> Option<PathBuf> {
+    if let Ok(exe) = std::env::current_exe() {
+        return Some(exe);
+    }
+    let argv0 = PathBuf::from(std::env::args_os().next()?);
+    let found = if argv0.as_os_str().as_encoded_bytes().contains(&b'/') {
+        argv0
+    } else {
+        find_on_path(argv0.to_str()?)?
+    };
+    found.canonicalize().ok()
+}
+
+/// Where the shipped agents were looked for, for an error: the
+/// directories, or why there were none.
+fn where_looked() -> String {
+    let dirs = shown_dirs();
+    let looked = if dirs.is_empty() { String::new() } else { format!("looked in {dirs}") };
+    if own_path().is_some() {
+        return looked;
+    }
+    let argv0 = std::env::args_os().next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
+    let lost = format!(
+        "it cannot tell where it is itself: /proc/self/exe cannot be read, and its name '{argv0}' is neither a path to it nor a program on PATH"
+    );
+    if looked.is_empty() { lost } else { format!("{looked}; {lost}") }
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -94,7 +128,7 @@ pub(crate) fn resolve(command: &str) -> Result<String> {
     }
     let names = names();
     let shipped = if names.is_empty() {
-        format!("no agents are installed beside this hermes (looked in {})", shown_dirs())
+        format!("no agents are installed beside this hermes ({})", where_looked())
     } else {
         format!("the agents that come with hermes are {}", names.join(", "))
     };

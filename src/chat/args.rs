@@ -148,12 +148,12 @@ const ABOUT: &str = "\
 Interactive commands: {slash}; Tab completes them, and after them a title,
 a file name, a model or a role. Ctrl-D quits; Ctrl-C stops a running reply. On a
 terminal the prompt names the session and edits the line: arrows, Home, End
-and Emacs keys; Up, Down and Ctrl-R for earlier messages; Alt-Enter or Ctrl-J
-for a new line; Ctrl-X Ctrl-E for $VISUAL or $EDITOR (with TERM=dumb, line by
-line). See 'man hermes'. On a terminal a reply's Markdown is drawn as it
-streams and its escape sequences are shown, not obeyed (colours pass, but not
-a pair that hides text, and none when NO_COLOR is set); the file keeps the
-reply as sent.
+and Emacs keys; Up and Down for earlier messages, this session's first; Ctrl-R
+for what was typed in any session; Alt-Enter or Ctrl-J for a new line; Ctrl-X
+Ctrl-E for $VISUAL or $EDITOR (with TERM=dumb, line by line). See 'man
+hermes'. On a terminal a reply's Markdown is drawn as it streams and its escape
+sequences are shown, not obeyed (colours pass, but not a pair that hides text,
+and none when NO_COLOR is set); the file keeps the reply as sent.
 What the agent leaves running once it exits is killed.
 ";
 

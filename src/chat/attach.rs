@@ -198,12 +198,16 @@ impl super::Chat<'_> {
     }
 }
 
-/// What titles a new session whose first message holds `files` (and
-/// `typed`, typed with them): the text typed, else the first file's name;
-/// none without files (the message's first line titles it).
+/// What titles a new session (no `--title`): what the user wrote (`-q
+/// TEXT`, or the text typed with `/file`), else the first file's name;
+/// none when neither (the message's first line titles it). So `git diff
+/// | hermes chat -q "review this"` is titled "review this", not by the
+/// diff's first line.
 pub(crate) fn title_hint(files: &[Attached], typed: &str) -> Option<String> {
-    let first = files.first()?;
-    Some(if typed.trim().is_empty() { first.name.clone() } else { typed.to_string() })
+    if !typed.trim().is_empty() {
+        return Some(typed.to_string());
+    }
+    files.first().map(|first| first.name.clone())
 }
 
 /// A message made of pieces, each kept apart from the next by a blank

@@ -121,7 +121,7 @@ impl Chat<'_> {
         settle();
         if let Some(turn) = &self.json_turn {
             *turn.borrow_mut() = self.turn_of(&header);
-        } else if !self.quiet {
+        } else if !self.quiet && self.settings.borrow().says_session_id(crate::sys::isatty(2)) {
             crate::output::note!("session_id: {}", header.id);
         }
         match result? {

@@ -27,7 +27,8 @@ impl Chat<'_> {
             current: target,
             pending_title: title,
             attached,
-            history: Vec::new(),
+            history: Default::default(),
+            history_seen: None,
             unanswered: None,
             mine: None,
             known: Known::default(),
@@ -48,7 +49,8 @@ impl Chat<'_> {
             if let Err(e) = self.news_from_elsewhere(&mut state) {
                 go_on_after(e)?;
             }
-            let Some(line) = read_line(&mut state, &mut |typed| slash::complete(self, typed))? else {
+            let Some(line) = read_line(self.store, &mut state, &mut |typed| slash::complete(self, typed))?
+            else {
                 return Ok(());
             };
             let text = message_text(&line);
@@ -90,7 +92,9 @@ impl Chat<'_> {
         match &state.current {
             Some(h) => {
                 self.point_breadcrumb(h);
-                (state.history, state.known) = self.show_resume(h, chose_by)?;
+                let here;
+                (here, state.known) = self.show_resume(h, chose_by)?;
+                state.history.set_here(here);
             }
             None if state.pending_title.is_some() => {
                 // --create-if-missing in a terminal: the named session exists
@@ -142,9 +146,7 @@ impl Chat<'_> {
                 } else {
                     crate::output::note!("[the message was not saved]");
                 }
-                if state.history.last() != Some(&text) {
-                    state.history.push(text.clone());
-                }
+                self.remember_typed(state, None, &text);
                 state.lines.prefill(text);
                 return Ok(());
             }
@@ -154,9 +156,7 @@ impl Chat<'_> {
             self.point_breadcrumb(&header);
             state.known = Known::default();
         }
-        if state.history.last() != Some(&text) {
-            state.history.push(text);
-        }
+        self.remember_typed(state, Some(&header), &text);
         state.pending_title = None;
         state.current = Some(header.clone());
         state.mine = Some(mine);
@@ -291,10 +291,12 @@ impl Chat<'_> {
 /// cancelled (Ctrl-C) or too long to take is an empty one.
 /// `complete` is what Tab may make of a slash command.
 fn read_line(
+    store: &crate::store::Store,
     state: &mut Interactive,
     complete: &mut dyn FnMut(&str) -> Vec<String>,
 ) -> Result<Option<String>> {
     let prompt = prompt_for(state);
+    state.refresh_history(store);
     match state.lines.read(&prompt, &state.history, complete) {
         Err(e @ Error::TooLarge(_)) => go_on_after(e).map(|()| Some(String::new())),
         Err(e) => Err(e),

@@ -380,7 +380,7 @@ impl Chat<'_> {
         state.pending_title = if rest.is_empty() { None } else { Some(self.title_for_new_session(rest)?) };
         state.current = None;
         state.known = Default::default();
-        state.history.clear();
+        state.history.set_here(Vec::new());
         state.unanswered = None;
         state.mine = None;
         self.leave_session();
@@ -465,7 +465,9 @@ impl Chat<'_> {
         };
         self.leave_session();
         self.point_breadcrumb(&header);
-        (state.history, state.known) = self.show_resume(&header, None)?;
+        let here;
+        (here, state.known) = self.show_resume(&header, None)?;
+        state.history.set_here(here);
         self.saved_here.borrow_mut().clear();
         state.current = Some(header);
         state.pending_title = None;

@@ -9,8 +9,10 @@ use crate::output;
 use crate::resolve::Reason;
 use std::collections::HashSet;
 
+use crate::store::history::Typed;
 use crate::store::session::{Header, Message, Session};
 use crate::store::titles;
+use crate::terminal::history::{History, Recalled};
 use crate::terminal::prompt::LineReader;
 use crate::view;
 
@@ -19,8 +21,11 @@ pub(super) struct Interactive {
     pub(super) pending_title: Option<String>,
     /// The files `-f` and `/file` put into the next message.
     pub(super) attached: Vec<super::attach::Attached>,
-    /// The session's user messages, oldest first: Up, Down and Ctrl-R.
-    pub(super) history: Vec<String>,
+    /// What Up, Down and Ctrl-R recall: the session's user messages and
+    /// what was typed in other sessions (the store's history).
+    pub(super) history: History,
+    /// The store's history as last read (its size and time).
+    pub(super) history_seen: Option<(u64, std::time::SystemTime)>,
     /// The last send failed (the agent did): this chat's message that has
     /// no reply, which the next text typed joins.
     pub(super) unanswered: Option<Own>,
@@ -100,6 +105,11 @@ pub(super) enum Next {
 
 /// Messages shown when a session is resumed.
 const RESUME_SHOWN: usize = 4;
+/// Of each, its start at most (characters)...
+const RESUME_START_CHARS: usize = 400;
+/// ...but of the last reply its end, at most (characters, lines).
+const RESUME_END_CHARS: usize = 1500;
+const RESUME_END_LINES: usize = 20;
 
 impl Chat<'_> {
     /// Show which session this is and how it was chosen, then its last
@@ -110,7 +120,7 @@ impl Chat<'_> {
         &self,
         header: &Header,
         chose_by: Option<Reason>,
-    ) -> Result<(Vec<String>, Known)> {
+    ) -> Result<(Vec<Recalled>, Known)> {
         let session =
             self.store.load(&header.id)?.unwrap_or(Session { header: header.clone(), messages: vec![] });
         let h = &session.header;
@@ -138,10 +148,19 @@ impl Chat<'_> {
             );
         }
         let screen = self.screen();
-        for m in &session.messages[skip..] {
-            output::say_drawn(&view::render_message(m, 400, screen));
+        // Where the conversation left off: the end of the last reply
+        // shown, not its start.
+        let last_reply = session.messages.iter().rposition(|m| m.role == "assistant");
+        let whole = format!("hermes sessions show {}", h.id);
+        for (at, m) in session.messages.iter().enumerate().skip(skip) {
+            let part = if Some(at) == last_reply {
+                view::Part::End { chars: RESUME_END_CHARS, lines: RESUME_END_LINES, whole: &whole }
+            } else {
+                view::Part::Start(RESUME_START_CHARS)
+            };
+            output::say_drawn(&view::render_message(m, part, screen));
         }
-        Ok((user_messages(&session), Known::of(&session)))
+        Ok((recalled(&session), Known::of(&session)))
     }
 
     /// Where messages are shown: the terminal, replies drawn as a reply
@@ -171,10 +190,10 @@ impl Chat<'_> {
         crate::output::say!("{} from another terminal:", crate::text::counted(news.len(), "new message"));
         let screen = self.screen();
         for m in &news {
-            output::say_drawn(&view::render_message(m, 400, screen));
+            output::say_drawn(&view::render_message(m, view::Part::Start(RESUME_START_CHARS), screen));
         }
         // Up and Down step through the session's messages as the file has them.
-        state.history = user_messages(&session);
+        state.history.set_here(recalled(&session));
         state.current = Some(session.header);
         Ok(())
     }
@@ -223,8 +242,42 @@ pub(super) fn message_text(typed: &str) -> String {
     lines.join("\n")
 }
 
-pub(super) fn user_messages(session: &Session) -> Vec<String> {
-    session.messages.iter().filter(|m| m.role == "user").map(|m| m.content.clone()).collect()
+/// The session's user messages, oldest first, as the prompt recalls them.
+pub(super) fn recalled(session: &Session) -> Vec<Recalled> {
+    let from = &session.header.title;
+    let user = session.messages.iter().filter(|m| m.role == "user");
+    user.map(|m| Recalled { text: m.content.clone(), from: from.clone(), ts: m.ts }).collect()
+}
+
+impl Interactive {
+    /// What other sessions' prompts added to the store's history since it
+    /// was last read, for Up and Ctrl-R.
+    pub(super) fn refresh_history(&mut self, store: &crate::store::Store) {
+        let stamp = store.history_stamp();
+        if stamp.is_some() && stamp == self.history_seen {
+            return;
+        }
+        self.history_seen = stamp;
+        let typed = store.typed_history().into_iter();
+        self.history
+            .set_elsewhere(typed.map(|t| Recalled { text: t.text, from: t.title, ts: t.ts }).collect());
+    }
+}
+
+impl Chat<'_> {
+    /// `text`, typed at the prompt and sent (saved in `header`'s session,
+    /// or not saved: None), for Up and Ctrl-R here and in every other
+    /// session's prompt. The store's history is best effort: a chat goes
+    /// on without it.
+    pub(super) fn remember_typed(&self, state: &mut Interactive, header: Option<&Header>, text: &str) {
+        let (session, title) = match header.or(state.current.as_ref()) {
+            Some(h) => (h.id.clone(), h.title.clone()),
+            None => (String::new(), state.pending_title.clone().unwrap_or_default()),
+        };
+        let ts = crate::time::now();
+        state.history.push(Recalled { text: text.to_string(), from: title.clone(), ts });
+        let _ = self.store.remember_typed(&Typed { ts, session, title, text: text.to_string() });
+    }
 }
 
 /// An error inside the interactive loop: Ctrl-C's kin and a closed stdout

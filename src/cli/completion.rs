@@ -15,7 +15,7 @@ use crate::args::{Arg, Flag, HELP, Kind, Run, Spec};
 use crate::error::{Error, Result};
 use crate::settings;
 
-use super::defs::{COMMANDS, GLOBAL, Node};
+use super::defs::{COMMANDS, Node, global_flags};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Shell {
@@ -91,7 +91,7 @@ struct Context {
 
 /// Every context of the tree: hermes itself (`""`), each command, each verb.
 fn contexts() -> Vec<Context> {
-    let mut all = vec![Context { names: vec![String::new()], flags: GLOBAL.iter().collect(), args: vec![] }];
+    let mut all = vec![Context { names: vec![String::new()], flags: global_flags(), args: vec![] }];
     for node in COMMANDS {
         match node {
             Node::Leaf(spec) => all.push(Context {
@@ -213,7 +213,7 @@ fn bash() -> String {
         .map(|s| (s.key, s.words))
         .map(|(key, words)| format!("{key}) REPLY='{}' ;;", words.join(" ")))
         .collect();
-    let global: Vec<&str> = GLOBAL.iter().flat_map(|f| f.spellings()).collect();
+    let global: Vec<&str> = global_flags().into_iter().flat_map(|f| f.spellings()).collect();
     BASH.replace("@VERBS@", &verbs.join("\n\t"))
         .replace("@GLOBAL@", &global.join(" "))
         .replace("@OPTIONS@", &options.join("\n\t"))
@@ -343,8 +343,11 @@ fn zsh() -> String {
         };
         functions.push(format!("{function}() {{\n{body}\n}}"));
     }
-    let global: Vec<String> =
-        GLOBAL.iter().filter(|f| !f.help.is_empty()).map(|f| format!("    {} \\", zsh_option(f))).collect();
+    let global: Vec<String> = global_flags()
+        .into_iter()
+        .filter(|f| !f.help.is_empty())
+        .map(|f| format!("    {} \\", zsh_option(f)))
+        .collect();
     let commands: Vec<String> = COMMANDS
         .iter()
         .map(|n| format!("      {}", quoted(&format!("{}:{}", n.name(), n.summary()))))
@@ -440,7 +443,7 @@ fn fish() -> String {
         .filter(|s| !s.words.is_empty())
         .map(|s| format!("        case {}\n            printf '%s\\n' {}", s.key, s.words.join(" ")))
         .collect();
-    let global: Vec<&str> = GLOBAL.iter().flat_map(|f| f.spellings()).collect();
+    let global: Vec<&str> = global_flags().into_iter().flat_map(|f| f.spellings()).collect();
     FISH.replace("@VERBS@", &verbs.join("\n"))
         .replace("@VALUES@", &values.join("\n"))
         .replace("@GLOBAL@", &global.join(" "))

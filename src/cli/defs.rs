@@ -6,7 +6,8 @@
 
 #[cfg(test)]
 use crate::args::Describe;
-use crate::args::{Command, Flag, HELP, Kind, Value};
+use crate::args::{Command, Flag, HELP, Kind, Opt, Value};
+use crate::error::Error;
 use crate::store::Store;
 use crate::{chat, config, sessions};
 
@@ -88,6 +89,19 @@ only one session has them. Run 'hermes sessions COMMAND --help' for more.
     Node::Own(&help::SPEC),
 ];
 
+/// Words people type for a verb that is called otherwise, and the verb:
+/// said ("did you mean 'search'?"), never taken.
+pub(crate) const MEANT: &[(&str, &str)] = &[
+    ("find", "search"),
+    ("grep", "search"),
+    ("remove", "delete"),
+    ("del", "delete"),
+    ("mv", "rename"),
+    ("cat", "show"),
+    ("view", "show"),
+    ("open", "show"),
+];
+
 /// The command called `name`.
 pub(crate) fn command(name: &str) -> Option<&'static Node> {
     COMMANDS.iter().find(|node| node.name() == name)
@@ -101,15 +115,44 @@ pub(crate) fn verb<C>(
     verbs.iter().copied().find(|verb| verb.name() == name || verb.alias() == Some(name))
 }
 
-/// The options before the command: `hermes -p NAME ...`, `hermes
-/// --no-pager ...`, `hermes -V [-v]`.
-pub(crate) const GLOBAL: &[Flag] = &[
-    global("-p", "--profile", Some(Value::new("NAME", Kind::Profile)), "use $HERMES_HOME/profiles/NAME"),
-    HELP,
-    global("-V", "--version", None, "show the version (-V -v: with build details)"),
-    global("", "--no-pager", None, "never page long output (show, export, help) on a terminal"),
-    global("-v", "--verbose", None, ""),
+/// hermes's own options, as read from the line: the profile, the pager,
+/// the version.
+#[derive(Debug, Default)]
+pub(crate) struct Globals {
+    pub(crate) profile: Option<String>,
+    /// `--no-pager`: long output is never paged.
+    pub(crate) no_pager: bool,
+    pub(crate) version: bool,
+    pub(crate) verbose: bool,
+}
+
+/// hermes's own options: `hermes -p NAME ...`, `hermes --no-pager ...`,
+/// `hermes -V [-v]`. They are taken before the command, between a group
+/// and its verb, and among any command's own options
+/// (`hermes sessions show daily --no-pager`): the one reading loop
+/// (`args::parse_with`) reads them with the command's.
+pub(crate) const GLOBAL: &[Opt<Globals>] = &[
+    global("-p", "--profile", Some(Value::new("NAME", Kind::Profile)), "use $HERMES_HOME/profiles/NAME")
+        .takes(|g: &mut Globals, v| {
+            if g.profile.is_some() {
+                return Err(Error::usage("-p/--profile given twice"));
+            }
+            g.profile = Some(super::valid_profile(v.text())?);
+            Ok(())
+        }),
+    HELP.sets(|_| {}),
+    global("-V", "--version", None, "show the version (-V -v: with build details)")
+        .sets(|g| g.version = true),
+    global("", "--no-pager", None, "never page long output (show, export, help) on a terminal")
+        .sets(|g| g.no_pager = true),
+    global("-v", "--verbose", None, "").sets(|g| g.verbose = true),
 ];
+
+/// The entries of hermes's own options, as help, completion and the man
+/// page see them.
+pub(crate) fn global_flags() -> Vec<&'static Flag> {
+    GLOBAL.iter().map(|o| &o.flag).collect()
+}
 
 const fn global(short: &'static str, long: &'static str, value: Option<Value>, help: &'static str) -> Flag {
     Flag { short, long, value, help, heading: None, also: &[], group: 0, repeats: false, required: false }

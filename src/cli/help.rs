@@ -6,7 +6,7 @@
 use crate::args::{Arg, Describe, Flag, HELP, Kind, Run, Spec, Value, flag};
 use crate::error::{Error, Result};
 
-use super::defs::{self, COMMANDS, GLOBAL, Group, Node};
+use super::defs::{self, COMMANDS, Group, Node, global_flags};
 
 /// `hermes help [COMMAND [VERB]]`.
 pub(crate) struct Args {
@@ -47,7 +47,25 @@ impl Run<()> for Args {
 
 /// The help `hermes help WORDS...` prints.
 pub(crate) fn for_words(words: &[&str]) -> Result<String> {
-    let unknown = || Error::usage(format!("help: no such command '{}'", words.join(" ")));
+    let unknown = || {
+        // The nearest command or verb, for the word that is none.
+        let (word, names): (&str, Vec<&str>) = match words {
+            [name, verb, ..] if defs::command(name).is_some() => (
+                verb,
+                defs::command(name).map(Node::verbs).unwrap_or_default().iter().map(|v| v.name()).collect(),
+            ),
+            [name, ..] => {
+                let verbs = crate::sessions::VERBS.iter().map(|v| v.name());
+                (name, COMMANDS.iter().map(Node::name).chain(verbs).collect())
+            }
+            [] => ("", Vec::new()),
+        };
+        Error::usage(format!(
+            "help: no such command '{}'{}",
+            words.join(" "),
+            super::did_you_mean(word, names.iter().copied())
+        ))
+    };
     Ok(match words {
         [] => main(),
         ["--all"] => all(),
@@ -103,8 +121,8 @@ pub(crate) fn main() -> String {
         text.push_str(&row(&format!("  {}", node.name()), 15, &node.summary()));
         text.push('\n');
     }
-    text.push_str("\nOptions:\n");
-    text.push_str(&option_lines(&GLOBAL.iter().collect::<Vec<_>>()));
+    text.push_str("\nOptions (before or after the command, or among its own):\n");
+    text.push_str(&option_lines(&global_flags()));
     text.push_str(MAIN_TAIL);
     text
 }

@@ -8,7 +8,7 @@
 
 use crate::args::{Describe, Flag};
 
-use super::defs::{COMMANDS, GLOBAL, Node};
+use super::defs::{COMMANDS, Node, global_flags};
 use super::help;
 
 /// A usage text as roff: options and words in bold, names of values in
@@ -104,7 +104,7 @@ pub(crate) fn slash_tag(name: &str, args: &str) -> String {
 /// Every command and verb with options, as its mark names it (`hermes`
 /// for hermes's own), and its option tag lines.
 pub(crate) fn option_lists() -> Vec<(String, Vec<String>)> {
-    let mut lists = vec![("hermes".to_string(), option_tags(&GLOBAL.iter().collect::<Vec<_>>()))];
+    let mut lists = vec![("hermes".to_string(), option_tags(&global_flags()))];
     for node in COMMANDS {
         let specs: Vec<&dyn Describe> = match node {
             Node::Leaf(spec) => vec![*spec as &dyn Describe],

@@ -14,10 +14,10 @@ use std::ffi::OsString;
 
 use lexopt::prelude::*;
 
-use crate::args::{Command as Spec, Job, peek_option, peek_word, string};
+use crate::args::{Command as Spec, Common, Given, Job, common_option, peek_option, peek_word, string};
 use crate::error::{Error, Result};
 use crate::store::Store;
-use defs::{COMMANDS, Node};
+use defs::{COMMANDS, GLOBAL, Globals, Node};
 
 #[derive(Debug)]
 pub struct Cli {
@@ -57,54 +57,52 @@ pub fn parse() -> Result<Cli> {
 
 pub(crate) fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli> {
     let mut parser = lexopt::Parser::from_args(args);
-    let mut profile = None;
-    let mut no_pager = false;
-    let mut version = false;
-    let mut verbose = false;
-    // Global options come before the command; anything else starts `chat`.
-    while let Some(arg) = peek_option(&mut parser) {
-        match arg.as_str() {
-            // `-p NAME`, `-pNAME`, `--profile NAME`, `--profile=NAME`.
-            _ if arg.starts_with("-p") && !arg.starts_with("--")
-                || arg.split('=').next() == Some("--profile") =>
-            {
-                parser.next()?;
-                profile = Some(valid_profile(string(parser.value()?))?);
+    let mut globals = Globals::default();
+    let flags = defs::global_flags();
+    // hermes's own options before the command; anything else starts `chat`.
+    {
+        let mut take = |at: usize, given: Given| GLOBAL[at].apply(&mut globals, given);
+        let mut common = Common { flags: &flags, take: &mut take };
+        loop {
+            if matches!(peek_option(&mut parser).as_deref(), Some("-h" | "--help")) {
+                return Ok(Cli { profile: None, no_pager: false, command: Command::Print(help::main()) });
             }
-            "--no-pager" => {
-                parser.next()?;
-                no_pager = true;
+            if !common_option(&mut parser, &mut common)? {
+                break;
             }
-            "-V" | "--version" => {
-                parser.next()?;
-                version = true;
-            }
-            "-v" | "--verbose" if version => {
-                parser.next()?;
-                verbose = true;
-            }
-            "-h" | "--help" => {
-                return Ok(Cli { profile, no_pager, command: Command::Print(help::main()) });
-            }
-            _ => break,
         }
     }
-    if version {
-        if let Some(arg) = parser.next()? {
-            return Err(arg.unexpected().into());
-        }
-        return Ok(Cli { profile, no_pager, command: Command::Version { verbose } });
+    if globals.version
+        && let Some(arg) = parser.next()?
+    {
+        return Err(arg.unexpected().into());
     }
-    let command = parse_command(&mut parser)?;
+    let command = if globals.version {
+        None
+    } else {
+        let mut take = |at: usize, given: Given| GLOBAL[at].apply(&mut globals, given);
+        Some(parse_command(&mut parser, &mut Common { flags: &flags, take: &mut take })?)
+    };
+    let Globals { profile, no_pager, version, verbose } = globals;
+    if verbose && !version {
+        return Err(Error::usage("-v/--verbose goes with -V: hermes -V -v"));
+    }
+    let command = match command {
+        // `--help` among a command's words: its help, whatever else was said.
+        Some(command @ Command::Print(_)) => command,
+        _ if version => Command::Version { verbose },
+        Some(command) => command,
+        None => unreachable!("without -V there is a command"),
+    };
     Ok(Cli { profile, no_pager, command })
 }
 
-/// The command after the global options, and its own arguments; no
-/// command word is `chat`.
-fn parse_command(parser: &mut lexopt::Parser) -> Result<Command> {
+/// The command after the global options, and its own arguments (hermes's
+/// own options taken among them too, `common`); no command word is `chat`.
+fn parse_command(parser: &mut lexopt::Parser, common: &mut Common) -> Result<Command> {
     let Some(word) = peek_word(parser) else {
         let Node::Leaf(chat) = &COMMANDS[0] else { unreachable!("chat is the first command") };
-        return read(*chat, parser, Command::Store);
+        return read(*chat, parser, common, Command::Store);
     };
     let Some(node) = defs::command(&word) else {
         let names: Vec<&str> = COMMANDS.iter().map(Node::name).collect();
@@ -116,9 +114,10 @@ fn parse_command(parser: &mut lexopt::Parser) -> Result<Command> {
     };
     parser.next()?;
     match node {
-        Node::Leaf(spec) => read(*spec, parser, Command::Store),
-        Node::Own(spec) => read(*spec, parser, Command::Own),
+        Node::Leaf(spec) => read(*spec, parser, common, Command::Store),
+        Node::Own(spec) => read(*spec, parser, common, Command::Own),
         Node::Group(group) => {
+            while common_option(parser, common)? {}
             let verb = match parser.next()? {
                 Some(Value(v)) => string(v),
                 Some(Short('h') | Long("help")) | None => return Ok(Command::Print(help::node_help(node))),
@@ -129,11 +128,11 @@ fn parse_command(parser: &mut lexopt::Parser) -> Result<Command> {
                 return Err(Error::usage(format!(
                     "unknown {} command '{verb}'{} ({})",
                     group.name,
-                    did_you_mean(&verb, names.iter().copied()),
+                    verb_meant(&verb, &names),
                     names.join(", ")
                 )));
             };
-            read(spec, parser, Command::Store)
+            read(spec, parser, common, Command::Store)
         }
     }
 }
@@ -143,9 +142,10 @@ fn parse_command(parser: &mut lexopt::Parser) -> Result<Command> {
 fn read<C: 'static>(
     spec: &'static dyn Spec<C>,
     parser: &mut lexopt::Parser,
+    common: &mut Common,
     command: impl FnOnce(Box<dyn Job<C>>) -> Command,
 ) -> Result<Command> {
-    match spec.read(parser) {
+    match spec.read(parser, common) {
         Ok(job) => Ok(command(job)),
         Err(Error::HelpWanted) => Ok(Command::Print(help::command(spec))),
         Err(Error::Usage(text)) => Err(Error::UsageIn { text, command: spec.path() }),
@@ -163,7 +163,7 @@ pub(crate) fn print(text: &str) -> Result<()> {
     out.flush()
 }
 
-fn valid_profile(name: String) -> Result<String> {
+pub(crate) fn valid_profile(name: String) -> Result<String> {
     let ok = !name.is_empty()
         && name.len() <= 64
         && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
@@ -177,8 +177,22 @@ fn valid_profile(name: String) -> Result<String> {
     }
 }
 
+/// `; did you mean 'X'?` for a verb of `names`: the nearest in spelling,
+/// else the one a word people try means (`find` for `search`).
+fn verb_meant(word: &str, names: &[&str]) -> String {
+    let near = did_you_mean(word, names.iter().copied());
+    if !near.is_empty() {
+        return near;
+    }
+    defs::MEANT
+        .iter()
+        .find(|(tried, verb)| *tried == word && names.contains(verb))
+        .map(|(_, verb)| format!("; did you mean '{verb}'?"))
+        .unwrap_or_default()
+}
+
 /// `; did you mean 'X'?` for the candidate nearest `word`, else nothing.
-fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
     crate::text::nearest(word, candidates).map(|near| format!("; did you mean '{near}'?")).unwrap_or_default()
 }
 
@@ -214,6 +228,32 @@ mod tests {
         crate::order::sort(&mut names);
         names.dedup();
         assert_eq!(names.len(), count);
+    }
+
+    #[test]
+    fn hermes_options_anywhere_on_the_line_and_no_command_spells_one_of_its_own_so() {
+        for words in [
+            &["--no-pager", "-p", "work", "sessions", "show", "daily"][..],
+            &["sessions", "show", "daily", "--no-pager", "-p", "work"],
+            &["sessions", "--no-pager", "show", "-pwork", "daily"],
+            &["-p", "work", "sessions", "show", "--no-pager", "daily"],
+            &["sessions", "show", "--profile=work", "daily", "--no-pager"],
+        ] {
+            let cli = parse_words(words).unwrap();
+            assert_eq!((cli.profile.as_deref(), cli.no_pager), (Some("work"), true), "{words:?}");
+        }
+        assert!(matches!(parse_words(&["sessions", "list", "-V"]).unwrap().command, Command::Version { .. }));
+        let group = printed(&["sessions", "--no-pager", "--help", "list"]);
+        assert!(group.contains("merge-file BASE OURS THEIRS"), "{group}");
+        assert!(parse_words(&["sessions", "list", "-v"]).is_err());
+        let globals: Vec<&str> = defs::global_flags().into_iter().flat_map(|f| f.spellings()).collect();
+        for spec in defs::every_spec() {
+            for flag in spec.flags() {
+                for spelling in flag.spellings() {
+                    assert!(!globals.contains(&spelling), "{} {spelling} is hermes's own", spec.path());
+                }
+            }
+        }
     }
 
     #[test]

@@ -52,14 +52,23 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         }
     }
     if !yes {
+        let named = |h: &Header| {
+            format!(
+                "'{}' ({}, {})",
+                crate::text::printable(&h.title, false),
+                h.id,
+                crate::text::counted(h.message_count as usize, "message")
+            )
+        };
         let what = match doomed.as_slice() {
-            [one] => format!(
-                "Delete session '{}' ({}, {})?",
-                crate::text::printable(&one.title, false),
-                one.id,
-                crate::text::counted(one.message_count as usize, "message")
-            ),
-            many => format!("Delete {} sessions?", many.len()),
+            [one] => format!("Delete session {}?", named(one)),
+            // Each named before the question: a yes to a number is a guess.
+            many => {
+                for h in many {
+                    crate::output::note!("  {}", named(h));
+                }
+                format!("Delete these {} sessions?", many.len())
+            }
         };
         if !crate::terminal::prompt::confirm(&what, "deleting", "hermes sessions delete")? {
             crate::output::note!("nothing deleted");

@@ -141,19 +141,21 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         return out.flush();
     }
     let when = |t: Option<f64>| t.map_or("-".to_string(), time::local_minutes);
+    // Every count with the budget's thousands separator: 37,523 beside 300,000.
+    let n = context::thousands;
     out.write(&format!(
         "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       {}\nnewest:       {}\nbreadcrumbs:  {}\ntemporaries:  {} ({} bytes)\nbudget:       {}\nover budget:  {}\ntokens:       {}\n",
-        stats.sessions,
-        stats.messages,
-        stats.bytes,
-        stats.unreadable,
+        n(stats.sessions),
+        n(stats.messages),
+        n(stats.bytes),
+        n(stats.unreadable),
         when(stats.oldest_activity),
         when(stats.newest_activity),
-        stats.breadcrumbs,
-        stats.temporaries,
-        stats.temporary_bytes,
+        n(stats.breadcrumbs),
+        n(stats.temporaries),
+        n(stats.temporary_bytes),
         context::describe(budget),
-        stats.over_budget,
+        n(stats.over_budget),
         tokens(stats.usage.as_ref()),
     ))?;
     out.flush()
@@ -182,14 +184,15 @@ fn one(store: &Store, name: &str, budget: u64, json: bool) -> Result<()> {
         out.write_own("\n")?;
         return out.flush();
     }
+    let n = context::thousands;
     out.write(&format!(
         "id:           {}\nmessages:     {}\nbytes:        {}\ncharacters:   {}\nsummaries:    {}\nin context:   {} characters (the system prompt, the latest summary and what follows)\nbudget:       {}\nover budget:  {}\ntokens:       {}\n",
         one.id,
-        one.messages,
-        one.bytes,
-        one.chars,
-        one.summaries,
-        one.context_chars,
+        n(one.messages),
+        n(one.bytes),
+        n(one.chars),
+        n(one.summaries),
+        n(one.context_chars),
         context::describe(budget),
         if one.over_budget { "yes" } else { "no" },
         tokens(one.usage.as_ref()),

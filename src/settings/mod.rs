@@ -272,6 +272,13 @@ pub(crate) const TABLE: &[Setting] = &[
         },
     },
     Setting {
+        key: "session_id",
+        help: "when a one-shot chat prints 'session_id: ID' on stderr: always (the default), pipe (only when stderr is not a terminal: a script reads it) or never; -Q never does",
+        words: &SESSION_ID_WORDS,
+        check: |v| words_check("session_id", &SESSION_ID_WORDS, v),
+        find: |s, _| s.file("session_id").or_else(|| Some(("always".to_string(), Origin::Default(None)))),
+    },
+    Setting {
         key: "context",
         help: "the context budget: the most characters of the conversation a turn sends (300000, 300k, or off)",
         words: &[],
@@ -318,6 +325,9 @@ pub(crate) fn parse_timeout(text: &str) -> Result<Option<std::time::Duration>, S
     })?;
     Ok((seconds > 0).then(|| std::time::Duration::from_secs(seconds)))
 }
+
+/// What `session_id` takes.
+const SESSION_ID_WORDS: [&str; 3] = ["always", "pipe", "never"];
 
 /// Why a server's URL with a user name or password in it is refused:
 /// hermes would show it (`config list`, errors) and hand it to the agent,
@@ -436,6 +446,16 @@ impl Settings {
     /// Replies drawn as Markdown on a terminal (not `render = "plain"`).
     pub(crate) fn plain(&self) -> bool {
         self.value("render") == Some("plain")
+    }
+
+    /// Whether a one-shot chat says `session_id: ID` on a stderr that
+    /// is a terminal (`on_terminal`) or not (`session_id`).
+    pub(crate) fn says_session_id(&self, on_terminal: bool) -> bool {
+        match self.value("session_id") {
+            Some("never") => false,
+            Some("pipe") => !on_terminal,
+            _ => true,
+        }
     }
 
     /// The context budget, in characters.

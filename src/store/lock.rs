@@ -5,7 +5,7 @@
 //! whatever must keep titles unique). Each session locks one byte chosen by
 //! a hash of its ID; two IDs sharing a byte only wait for each other. The
 //! byte after those is the catalog lock (see `store::catalog`), the one
-//! after it config.toml's.
+//! after it config.toml's, then the history's (`store::history`).
 //! Locks are released when the guard drops or the process dies, so a
 //! SIGKILLed writer never leaves a stale lock behind.
 
@@ -28,6 +28,9 @@ const CATALOG_BYTE: u64 = SESSION_BYTES_START + SESSION_BYTES;
 /// config.toml's: `config set` and `unset` read, change and write it
 /// holding this one only.
 const CONFIG_BYTE: u64 = CATALOG_BYTE + 1;
+/// The history's (`store::history`): held alone, while a line is added
+/// and while the file is written anew.
+const HISTORY_BYTE: u64 = CONFIG_BYTE + 1;
 
 pub(crate) struct LockFile {
     file: File,
@@ -78,6 +81,10 @@ impl LockFile {
 
     pub(crate) fn config(&self) -> Result<Guard<'_>> {
         self.acquire(CONFIG_BYTE, "lock of config.toml".to_string())
+    }
+
+    pub(crate) fn history(&self) -> Result<Guard<'_>> {
+        self.acquire(HISTORY_BYTE, "lock of the history".to_string())
     }
 
     pub(crate) fn session(&self, id: &str) -> Result<Guard<'_>> {

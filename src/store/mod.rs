@@ -6,6 +6,7 @@ pub(crate) mod catalog;
 pub(crate) mod context;
 mod copies;
 pub mod format;
+pub(crate) mod history;
 pub(crate) mod index;
 pub mod json;
 pub(crate) mod lock;

@@ -4,6 +4,7 @@
 //! editor (`lineedit.rs`) reads keys and draws; this decides.
 
 use crate::store::session::MAX_MESSAGE_BYTES;
+use crate::terminal::history::{History, Order};
 use crate::terminal::keys::Key;
 use crate::text;
 
@@ -14,7 +15,8 @@ pub(super) struct Buffer {
     pub(super) cursor: usize,
 }
 
-/// Ctrl-R: the text searched for, and the history entry it was found in.
+/// Ctrl-R: the text searched for, and the history entry it was found in
+/// (a place in `Order::by_time`).
 pub(super) struct Search {
     query: String,
     found: Option<usize>,
@@ -25,11 +27,11 @@ pub(super) struct Search {
 #[derive(Default)]
 pub(super) struct State<'a> {
     pub(super) prompt: &'a str,
-    history: &'a [String],
+    history: Order<'a>,
     pub(super) buffer: Buffer,
     /// The text being written, kept while Up shows older messages.
     draft: Option<Buffer>,
-    /// Index into history of what is shown; history.len() is the draft.
+    /// The place in `history.walk` of what is shown; its length is the draft.
     place: usize,
     pub(super) search: Option<Search>,
     after_ctrl_x: bool,
@@ -70,15 +72,16 @@ enum SearchStep {
 }
 
 impl<'a> State<'a> {
-    /// A new line to read; `history` is oldest first.
-    pub(super) fn new(prompt: &'a str, history: &'a [String], cut: String) -> State<'a> {
+    /// A new line to read, recalling `history`.
+    pub(super) fn new(prompt: &'a str, history: &'a History, cut: String) -> State<'a> {
+        let history = history.order();
         // The newest entry is the text being written (empty so far).
         State {
             prompt,
+            place: history.walk.len(),
             history,
             buffer: Buffer::default(),
             draft: None,
-            place: history.len(),
             search: None,
             after_ctrl_x: false,
             cut,
@@ -90,16 +93,25 @@ impl<'a> State<'a> {
         self.buffer.chars.iter().collect()
     }
 
-    /// The prompt and text to draw (a search shows what it looks for).
-    pub(super) fn shown(&self) -> (String, Buffer) {
-        match &self.search {
-            Some(search) => {
-                let state =
-                    if search.found.is_some() || search.query.is_empty() { "search" } else { "no match" };
-                (format!("({state}: {}) ", text::printable(&search.query, false)), self.buffer.clone())
+    /// The prompt and text to draw on a terminal `width` columns wide (a
+    /// search shows what it looks for, and the session of what it found,
+    /// its title cut to fit the prompt's room with the rest).
+    pub(super) fn shown(&self, width: usize) -> (String, Buffer) {
+        let Some(search) = &self.search else { return (self.prompt.to_string(), self.buffer.clone()) };
+        let query = text::printable(&search.query, false);
+        let found = search.found.map(|at| self.history.walk[self.history.by_time[at]]);
+        let prompt = match found {
+            Some(found) if found.from.is_empty() => format!("(search: {query}) "),
+            Some(found) => {
+                let title = text::printable(&found.from, false);
+                let rest = text::columns_of(&query) + "(search: , in '') ".len();
+                let room = super::lineedit::prompt_columns(width).saturating_sub(rest).max(6);
+                format!("(search: {query}, in '{}') ", text::fit_columns(&title, room))
             }
-            None => (self.prompt.to_string(), self.buffer.clone()),
-        }
+            None if search.query.is_empty() => "(search: ) ".to_string(),
+            None => format!("(no match: {query}) "),
+        };
+        (prompt, self.buffer.clone())
     }
 
     /// The text an external editor gave back, in place of the line.
@@ -120,16 +132,17 @@ impl<'a> State<'a> {
     }
 
     fn step_history(&mut self, by: isize) {
+        let walk = &self.history.walk;
         let to = self.place as isize + by;
-        if to < 0 || to > self.history.len() as isize {
+        if to < 0 || to > walk.len() as isize {
             return;
         }
-        if self.place == self.history.len() {
+        if self.place == walk.len() {
             self.draft = Some(self.buffer.clone());
         }
         self.place = to as usize;
-        self.buffer = match self.history.get(self.place) {
-            Some(entry) => Buffer::from(entry.as_str()),
+        self.buffer = match walk.get(self.place) {
+            Some(entry) => Buffer::from(entry.text.as_str()),
             None => self.draft.take().unwrap_or_default(),
         };
     }
@@ -140,22 +153,23 @@ impl<'a> State<'a> {
     fn search_key(&mut self, key: &Key) -> SearchStep {
         let s = self;
         let Some(search) = s.search.as_mut() else { return SearchStep::Accepted };
+        let newest = s.history.by_time.len();
         match key {
             Key::Char(c) => {
                 search.query.push(*c);
-                search.found = find_back(s.history, &search.query, s.history.len());
+                search.found = s.history.find_back(&search.query, newest);
             }
             Key::Paste(text) => {
                 search.query.push_str(text);
-                search.found = find_back(s.history, &search.query, s.history.len());
+                search.found = s.history.find_back(&search.query, newest);
             }
             Key::Backspace => {
                 search.query.pop();
-                search.found = find_back(s.history, &search.query, s.history.len());
+                search.found = s.history.find_back(&search.query, newest);
             }
             Key::Ctrl('r') => {
-                let from = search.found.unwrap_or(s.history.len());
-                if let Some(older) = find_back(s.history, &search.query, from) {
+                let from = search.found.unwrap_or(newest);
+                if let Some(older) = s.history.find_back(&search.query, from) {
                     search.found = Some(older);
                 }
             }
@@ -167,8 +181,9 @@ impl<'a> State<'a> {
             Key::Redraw => {}
             _ => {
                 if let Some(found) = search.found {
-                    s.buffer = Buffer::from(s.history[found].as_str());
-                    s.place = found;
+                    let place = s.history.by_time[found];
+                    s.buffer = Buffer::from(s.history.walk[place].text.as_str());
+                    s.place = place;
                 }
                 s.search = None;
                 return SearchStep::Accepted;
@@ -177,7 +192,7 @@ impl<'a> State<'a> {
         if let Some(search) = &s.search
             && let Some(found) = search.found
         {
-            let entry = &s.history[found];
+            let entry = &s.history.walk[s.history.by_time[found]].text;
             s.buffer = Buffer::from(entry);
             if let Some(at) = entry.find(&search.query) {
                 s.buffer.cursor = entry[..at].chars().count();
@@ -276,14 +291,6 @@ fn edit(b: &mut Buffer, cut: &mut String, key: Key) {
     }
 }
 
-/// The newest history entry before `before` that holds `query`.
-fn find_back(history: &[String], query: &str, before: usize) -> Option<usize> {
-    if query.is_empty() {
-        return None;
-    }
-    history[..before.min(history.len())].iter().rposition(|entry| entry.contains(query))
-}
-
 impl Buffer {
     pub(super) fn from(text: &str) -> Buffer {
         let chars: Vec<char> = text.chars().collect();
@@ -379,7 +386,7 @@ mod tests {
     /// The line `before` the cursor and `after` it, then `keys`: the text
     /// before and after the cursor, and the last key's effect (as
     /// rustyline's own tests of its Emacs keys are written).
-    fn keys_on(history: &[String], (before, after): (&str, &str), keys: &[Key]) -> (String, String, Effect) {
+    fn keys_on(history: &History, (before, after): (&str, &str), keys: &[Key]) -> (String, String, Effect) {
         let mut s = State::new("> ", history, String::new());
         s.buffer = Buffer::from(&format!("{before}{after}"));
         s.buffer.cursor = before.chars().count();
@@ -392,7 +399,7 @@ mod tests {
     }
 
     fn assert_cursor(initial: (&str, &str), keys: &[Key], expected: (&str, &str)) {
-        let (before, after, _) = keys_on(&[], initial, keys);
+        let (before, after, _) = keys_on(&History::default(), initial, keys);
         assert_eq!((before.as_str(), after.as_str()), expected, "keys {keys:?} on {initial:?}");
     }
 
@@ -449,8 +456,8 @@ mod tests {
     #[test]
     fn ctrl_d_deletes_forward_and_ends_only_an_empty_line() {
         assert_cursor(("", "Hi"), &[Key::Ctrl('d')], ("", "i"));
-        assert_eq!(keys_on(&[], ("", ""), &[Key::Ctrl('d')]).2, Effect::End);
-        assert_eq!(keys_on(&[], ("Hi", ""), &[Key::Ctrl('d')]).2, Effect::Draw);
+        assert_eq!(keys_on(&History::default(), ("", ""), &[Key::Ctrl('d')]).2, Effect::End);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('d')]).2, Effect::Draw);
     }
 
     #[test]
@@ -491,7 +498,8 @@ mod tests {
 
     #[test]
     fn the_cut_outlives_the_line() {
-        let mut s = State::new("> ", &[], "kept".to_string());
+        let none = History::default();
+        let mut s = State::new("> ", &none, "kept".to_string());
         (s, _) = step(s, Key::Ctrl('y'));
         assert_eq!(s.text(), "kept");
         (s, _) = step(s, Key::Ctrl('u'));
@@ -520,24 +528,27 @@ mod tests {
     #[test]
     fn a_paste_too_large_is_left_out_with_a_note() {
         let huge = "x".repeat(MAX_MESSAGE_BYTES);
-        let (before, after, effect) = keys_on(&[], ("a", ""), &[Key::Paste(huge)]);
+        let (before, after, effect) = keys_on(&History::default(), ("a", ""), &[Key::Paste(huge)]);
         assert_eq!((before.as_str(), after.as_str()), ("a", ""));
         assert!(matches!(effect, Effect::Note(note) if note.contains("left out")));
     }
 
     #[test]
     fn enter_submits_ctrl_c_cancels_and_the_screen_keys_say_so() {
-        assert_eq!(keys_on(&[], ("Hi", ""), &[Key::Enter]).2, Effect::Submit);
-        assert_eq!(keys_on(&[], ("Hi", ""), &[Key::Ctrl('c')]).2, Effect::Cancel);
-        assert_eq!(keys_on(&[], ("Hi", ""), &[Key::Ctrl('l')]).2, Effect::ClearScreen);
-        assert_eq!(keys_on(&[], ("Hi", ""), &[Key::Ctrl('z')]).2, Effect::Suspend);
-        assert_eq!(keys_on(&[], ("Hi", ""), &[Key::Redraw]).2, Effect::Reapply);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Enter]).2, Effect::Submit);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('c')]).2, Effect::Cancel);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('l')]).2, Effect::ClearScreen);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('z')]).2, Effect::Suspend);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Redraw]).2, Effect::Reapply);
     }
 
     #[test]
     fn ctrl_x_ctrl_e_asks_for_the_external_editor_and_nothing_else_does() {
-        assert_eq!(keys_on(&[], ("Hi", ""), &[Key::Ctrl('x'), Key::Ctrl('e')]).2, Effect::EditExternally);
-        let (before, _, effect) = keys_on(&[], ("Hi", ""), &[Key::Ctrl('x'), Key::Char('a')]);
+        assert_eq!(
+            keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('x'), Key::Ctrl('e')]).2,
+            Effect::EditExternally
+        );
+        let (before, _, effect) = keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('x'), Key::Char('a')]);
         assert_eq!((before.as_str(), effect), ("Hi", Effect::Draw));
         assert_cursor(("", "Hi"), &[Key::Ctrl('e')], ("Hi", ""));
     }
@@ -547,8 +558,8 @@ mod tests {
         assert_cursor(("a", "b"), &[Key::PageUp, Key::PageDown, Key::Escape, Key::Ctrl('g')], ("a", "b"));
     }
 
-    fn history() -> Vec<String> {
-        vec!["first".to_string(), "second".to_string(), "first again".to_string()]
+    fn history() -> History {
+        History::of(&["first", "second", "first again"])
     }
 
     #[test]
@@ -582,9 +593,11 @@ mod tests {
         for key in [Key::Ctrl('r'), Key::Char('z')] {
             (s, _) = step(s, key);
         }
-        assert_eq!(s.shown().0, "(no match: z) ");
+        assert_eq!(s.shown(80).0, "(no match: z) ");
         (s, _) = step(s, Key::Backspace);
-        assert_eq!(s.shown().0, "(search: ) ");
+        assert_eq!(s.shown(80).0, "(search: ) ");
+        (s, _) = step(s, Key::Char('s'));
+        assert_eq!(s.shown(80).0, "(search: s, in 'here') ");
     }
 
     #[test]
@@ -633,10 +646,11 @@ mod tests {
 
     #[test]
     fn history_keeps_the_draft_and_search_finds_the_newest_match() {
-        let history = vec!["first".to_string(), "second".to_string(), "first again".to_string()];
-        assert_eq!(find_back(&history, "first", 3), Some(2));
-        assert_eq!(find_back(&history, "first", 2), Some(0));
-        assert_eq!(find_back(&history, "none", 3), None);
+        let history = history();
+        let order = history.order();
+        assert_eq!(order.find_back("first", 3), Some(2));
+        assert_eq!(order.find_back("first", 2), Some(0));
+        assert_eq!(order.find_back("none", 3), None);
         let mut s = State::new("> ", &history, String::new());
         s.buffer = buffer("draft", 5);
         s.step_history(-1);

@@ -10,6 +10,7 @@ use crate::store::session::MAX_MESSAGE_BYTES;
 use crate::sys;
 use crate::terminal::compose;
 use crate::terminal::edit::{self, Buffer, Effect, State};
+use crate::terminal::history::History;
 use crate::terminal::keys::KeyReader;
 use crate::terminal::raw::{self, RawMode};
 use crate::text;
@@ -84,14 +85,14 @@ impl Editor {
         self.raw.suspended(during)
     }
 
-    /// Read one message. `history` is oldest first; `prompt` is shown
-    /// before the text.
+    /// Read one message, recalling `history`; `prompt` is shown before
+    /// the text.
     /// `complete` gives, for the text before the cursor, the texts Tab may
     /// make of it (a slash command, a title after it).
     pub(crate) fn read_line(
         &mut self,
         prompt: &str,
-        history: &[String],
+        history: &History,
         complete: &mut dyn FnMut(&str) -> Vec<String>,
     ) -> Result<Line> {
         self.drawn = Drawn::default();
@@ -224,8 +225,8 @@ impl Editor {
     /// Leave the cursor after the whole text, drawn in full; with
     /// `new_line`, on the line below it.
     fn finish(&mut self, s: &State, new_line: bool) -> Result<()> {
-        let (prompt, buffer) = s.shown();
         let (_, width) = raw::window_size(1);
+        let (prompt, buffer) = s.shown(width);
         let layout = Layout::of(&prompt, &buffer, width);
         self.clear_drawing()?;
         let mut out = String::new();
@@ -259,8 +260,8 @@ impl Editor {
     /// Draw the prompt and text, as many rows of it as fit on the screen
     /// around the cursor.
     fn draw(&mut self, s: &State) -> Result<()> {
-        let (prompt, buffer) = s.shown();
         let (height, width) = raw::window_size(1);
+        let (prompt, buffer) = s.shown(width);
         let layout = Layout::of(&prompt, &buffer, width);
         let shown = height.max(1);
         let top = if layout.rows.len() <= shown {
@@ -375,9 +376,9 @@ impl Layout {
         let width = width.max(4);
         let mut layout =
             Layout { rows: vec![Row { text: String::new(), columns: 0 }], cursor_row: 0, cursor_column: 0 };
-        // A prompt wider than the screen keeps its end, which says "> ".
-        let prompt = if text::columns_of(prompt) > width / 2 {
-            text::fit_columns(prompt, width / 2)
+        // A prompt is cut to three quarters of the screen: the text has room.
+        let prompt = if text::columns_of(prompt) > prompt_columns(width) {
+            text::fit_columns(prompt, prompt_columns(width))
         } else {
             prompt.to_string()
         };
@@ -440,6 +441,12 @@ impl Layout {
         self.cursor_row = self.rows.len() - 1;
         self.cursor_column = self.rows[self.cursor_row].columns;
     }
+}
+
+/// The most columns a prompt takes on a screen `width` wide (a search's,
+/// with what it found and where, may be long).
+pub(super) fn prompt_columns(width: usize) -> usize {
+    width * 3 / 4
 }
 
 fn write_terminal(text: &str) -> Result<()> {

@@ -7,6 +7,7 @@
 pub mod breadcrumb;
 pub(crate) mod compose;
 mod edit;
+pub(crate) mod history;
 pub(crate) mod keys;
 pub(crate) mod lineedit;
 pub(crate) mod pager;

@@ -67,14 +67,14 @@ impl LineReader {
         }
     }
 
-    /// One message, after `prompt` (the session's name). The editor steps
-    /// through `history` (oldest first); line by line, the terminal's own
-    /// line discipline edits the line.
+    /// One message, after `prompt` (the session's name). The editor
+    /// recalls `history` (Up, Down, Ctrl-R); line by line, the terminal's
+    /// own line discipline edits the line.
     /// `complete` is what Tab may make of a slash command (the editor's).
     pub(crate) fn read(
         &mut self,
         prompt: &str,
-        history: &[String],
+        history: &crate::terminal::history::History,
         complete: &mut dyn FnMut(&str) -> Vec<String>,
     ) -> Result<Line> {
         match self {

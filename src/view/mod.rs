@@ -12,6 +12,7 @@ pub(crate) mod list;
 pub(crate) mod markdown;
 pub(crate) mod pick;
 pub(crate) mod reply;
+mod tail;
 
 /// Where a view is drawn: a terminal of `width` columns (None: it does
 /// not say), with colours or not, replies as Markdown or not.
@@ -65,20 +66,37 @@ pub(crate) fn render(
             emit(&fit(&head, screen))?;
             emit(&fit(&printable(&m.content, true), screen))?;
         } else {
-            render_message_each(m, usize::MAX, screen, emit)?;
+            render_message_each(m, Part::Whole, screen, emit)?;
         }
         emit("\n")?;
     }
     Ok(())
 }
 
+/// How much of a message a view shows.
+#[derive(Clone, Copy)]
+pub(crate) enum Part<'a> {
+    Whole,
+    /// Its start, at most this many characters.
+    Start(usize),
+    /// Its end (where a resumed conversation left off): at most `chars`
+    /// characters and `lines` lines, from a block's start where one is
+    /// near, with a note of what is above and `whole` (the command that
+    /// shows it all).
+    End {
+        chars: usize,
+        lines: usize,
+        whole: &'a str,
+    },
+}
+
 /// `[role] time` (`[assistant, interrupted] time` for a reply cut by
 /// Ctrl-C; with its tokens, when the server counted them) then the
-/// content; content longer than `max_chars` is cut. On a `screen`,
-/// wrapped to it, a reply drawn as Markdown.
-pub(crate) fn render_message(m: &Message, max_chars: usize, screen: Option<Screen>) -> String {
+/// content, or the `part` of it. On a `screen`, wrapped to it, a reply
+/// drawn as Markdown.
+pub(crate) fn render_message(m: &Message, part: Part, screen: Option<Screen>) -> String {
     let mut text = String::new();
-    let _ = render_message_each(m, max_chars, screen, &mut |piece| {
+    let _ = render_message_each(m, part, screen, &mut |piece| {
         text.push_str(piece);
         Ok(())
     });
@@ -89,20 +107,26 @@ pub(crate) fn render_message(m: &Message, max_chars: usize, screen: Option<Scree
 /// made (a reply of 16 MiB is not copied onto its heading).
 fn render_message_each(
     m: &Message,
-    max_chars: usize,
+    part: Part,
     screen: Option<Screen>,
     emit: &mut dyn FnMut(&str) -> crate::error::Result<()>,
 ) -> crate::error::Result<()> {
     let cut = how_it_ended(m);
     let tokens = m.usage.map(|u| format!("  tokens: {}", u.describe())).unwrap_or_default();
-    let head = format!("[{}{cut}] {}{tokens}\n", printable(&m.role, false), time::local_minutes(m.ts));
+    let mut head = format!("[{}{cut}] {}{tokens}\n", printable(&m.role, false), time::local_minutes(m.ts));
     let markdown = screen.is_some_and(|s| s.markdown) && m.role == "assistant";
-    let content: std::borrow::Cow<'_, str> = if max_chars == usize::MAX {
-        std::borrow::Cow::Borrowed(&m.content)
-    } else if markdown {
-        truncate_blocks(&m.content, max_chars).into()
-    } else {
-        truncate_words(&m.content, max_chars).into()
+    let content: std::borrow::Cow<'_, str> = match part {
+        Part::Whole => std::borrow::Cow::Borrowed(&m.content),
+        Part::Start(max_chars) if markdown => truncate_blocks(&m.content, max_chars).into(),
+        Part::Start(max_chars) => truncate_words(&m.content, max_chars).into(),
+        Part::End { chars, lines, whole } => match tail::tail(&m.content, chars, lines) {
+            None => std::borrow::Cow::Borrowed(&m.content),
+            Some(end) => {
+                head.push_str(&end.note(whole));
+                head.push('\n');
+                end.text.into()
+            }
+        },
     };
     match screen {
         None => {

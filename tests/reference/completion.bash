@@ -214,6 +214,7 @@ _hermes_setting_values() {
 	case $1 in
 	agent_input) REPLY='json transcript text' ;;
 	render) REPLY='markdown plain' ;;
+	session_id) REPLY='always pipe never' ;;
 	compact) REPLY='auto off' ;;
 	*) REPLY= ;;
 	esac
@@ -234,7 +235,7 @@ _hermes_complete_kind() {
 		;;
 	role) _hermes_add_roles "$text" ;;
 	model) _hermes_add_models "$text" ;;
-	setting) _hermes_add_words 'agent agent_input model base_url api_key_env api_key_command system render context timeout compact' "$text" ;;
+	setting) _hermes_add_words 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact' "$text" ;;
 	setting-value)
 		_hermes_setting_values "${_hermes_words[${#_hermes_words[@]} - 1]}"
 		_hermes_add_words "$REPLY" "$text"

@@ -222,6 +222,8 @@ function __hermes_setting_values
             printf '%s\n' json transcript text
         case render
             printf '%s\n' markdown plain
+        case session_id
+            printf '%s\n' always pipe never
         case compact
             printf '%s\n' auto off
     end
@@ -316,12 +318,12 @@ complete -c hermes -n '__hermes_arg 1 sessions/merge-file' -F
 complete -c hermes -n '__hermes_arg 2 sessions/merge-file' -F
 complete -c hermes -n '__hermes_at config' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/get' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/get' -a 'agent agent_input model base_url api_key_env api_key_command system render context timeout compact'
+complete -c hermes -n '__hermes_arg 0 config/get' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact'
 complete -c hermes -n '__hermes_at config/set' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/set' -a 'agent agent_input model base_url api_key_env api_key_command system render context timeout compact'
+complete -c hermes -n '__hermes_arg 0 config/set' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact'
 complete -c hermes -n '__hermes_arg 1 config/set' -a '(__hermes_setting_values)'
 complete -c hermes -n '__hermes_at config/unset' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/unset' -a 'agent agent_input model base_url api_key_env api_key_command system render context timeout compact'
+complete -c hermes -n '__hermes_arg 0 config/unset' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact'
 complete -c hermes -n '__hermes_at config/list' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/path' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/check' -l timeout -x -d 'how long check waits (default 30)'

@@ -63,6 +63,7 @@ _hermes_setting_values() {
   case $words[CURRENT-1] in
   agent_input) values=(json transcript text) ;;
   render) values=(markdown plain) ;;
+  session_id) values=(always pipe never) ;;
   compact) values=(auto off) ;;
   esac
   (( $#values )) && _wanted values expl value compadd -a values
@@ -169,9 +170,9 @@ _hermes_cmd_config() {
   (( CURRENT-- ))
   curcontext=${curcontext%:*}-$words[1]:
   case $words[1] in
-  get) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render context timeout compact)' ;;
-  set) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render context timeout compact)' '2:value:_hermes_setting_values' ;;
-  unset) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render context timeout compact)' ;;
+  get) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact)' ;;
+  set) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact)' '2:value:_hermes_setting_values' ;;
+  unset) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact)' ;;
   list) _arguments -s $_hermes_help ;;
   path) _arguments -s $_hermes_help ;;
   check) _arguments -s $_hermes_help --timeout='[how long check waits (default 30)]:seconds: ' ;;

@@ -1,7 +1,8 @@
 //! A Markdown table (GitHub's: a header row, a row of `---`, rows, each
 //! starting with `|`), held until it ends and then drawn with its columns
-//! aligned and fitted to the width, cells wrapped within their columns;
-//! where even that cannot fit, each row as lines of "header: value". What
+//! aligned and fitted to the width, cells wrapped at words within their
+//! columns (a column is never narrower than its longest word); where even
+//! that cannot fit, each row as lines of "header: value". What
 //! is held is bounded (MAX_ROWS, MAX_BYTES: past them the table is drawn
 //! and the rest comes as text), and so is what is drawn (a budget in
 //! proportion to what came: past it, the lines are drawn as they came).
@@ -90,14 +91,16 @@ impl Held {
         let head = drawn(&self.lines[0]);
         let body: Vec<Vec<String>> = self.lines[2..].iter().map(|line| drawn(line)).collect();
         let mut natural = vec![1; aligns.len()];
+        let mut least = vec![1; aligns.len()];
         for row in std::iter::once(&head).chain(&body) {
-            for (widest, cell) in natural.iter_mut().zip(row) {
+            for ((widest, longest), cell) in natural.iter_mut().zip(least.iter_mut()).zip(row) {
                 *widest = (*widest).max(visible_columns(cell));
+                *longest = (*longest).max(longest_word(cell));
             }
         }
         let seps = 3 * (aligns.len() - 1);
         let layout = Layout { aligns, colors, budget };
-        match fit(&natural, width.saturating_sub(seps)) {
+        match fit(&natural, &least, width.saturating_sub(seps)) {
             Some(widths) => layout.aligned(&head, &body, &widths),
             None => layout.records(&head, &body, width),
         }
@@ -144,36 +147,46 @@ fn delimiter(line: &str) -> Option<Vec<Align>> {
         .collect()
 }
 
+/// The columns a cell's longest word takes: its column is never
+/// narrower, so that no word is cut.
+fn longest_word(cell: &str) -> usize {
+    cell.split(' ').map(visible_columns).max().unwrap_or(0)
+}
+
 /// Columns' widths for `natural` (their widest cells) within `room`: as
 /// they are if they fit, else the widest cut down to one width, the same
-/// for all of them; None when that would be narrower than MIN_CELL.
-fn fit(natural: &[usize], room: usize) -> Option<Vec<usize>> {
+/// for all of them, but none narrower than its longest word (`least`) or
+/// MIN_CELL; None when even that does not fit (the rows are drawn as
+/// records then, no word cut).
+fn fit(natural: &[usize], least: &[usize], room: usize) -> Option<Vec<usize>> {
     if natural.iter().sum::<usize>() <= room {
         return Some(natural.to_vec());
     }
-    let mut sorted = natural.to_vec();
-    crate::order::sort(&mut sorted);
-    let mut used = 0;
-    for (k, &width) in sorted.iter().enumerate() {
-        let left = sorted.len() - k;
-        if used + width * left > room {
-            let cap = (room - used) / left;
-            if cap < MIN_CELL {
-                return None;
-            }
-            let mut widths: Vec<usize> = natural.iter().map(|&w| w.min(cap)).collect();
-            let mut spare = room - widths.iter().sum::<usize>();
-            for (width, &wanted) in widths.iter_mut().zip(natural) {
-                if spare > 0 && *width < wanted {
-                    *width += 1;
-                    spare -= 1;
-                }
-            }
-            return Some(widths);
-        }
-        used += width;
+    let floor: Vec<usize> = natural.iter().zip(least).map(|(&n, &l)| l.max(MIN_CELL.min(n))).collect();
+    let width_at =
+        |cap: usize| -> Vec<usize> { natural.iter().zip(&floor).map(|(&n, &f)| n.min(cap).max(f)).collect() };
+    if floor.iter().sum::<usize>() > room {
+        return None;
     }
-    Some(natural.to_vec())
+    // The widest cap that fits: the sum grows with the cap.
+    let (mut low, mut high) = (0, natural.iter().copied().max().unwrap_or(0));
+    while low < high {
+        let cap = (low + high).div_ceil(2);
+        if width_at(cap).iter().sum::<usize>() <= room {
+            low = cap;
+        } else {
+            high = cap - 1;
+        }
+    }
+    let mut widths = width_at(low);
+    let mut spare = room - widths.iter().sum::<usize>();
+    for (width, &wanted) in widths.iter_mut().zip(natural) {
+        if spare > 0 && *width < wanted {
+            *width += 1;
+            spare -= 1;
+        }
+    }
+    Some(widths)
 }
 
 /// How a table's cells are laid out.

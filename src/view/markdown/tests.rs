@@ -342,6 +342,50 @@ wrap │ text is broken at words
 }
 
 #[test]
+fn no_cell_word_is_cut_a_column_is_as_wide_as_its_longest_word_or_the_rows_are_records() {
+    let table = "\
+| Protocol | Throughput | Latency | Notes |
+|---|---|---|---|
+| HTTP/2 | high | low | ubiquitous, multiplexed streams |
+| WebSocket | medium | lowest | full duplex |
+";
+    // At 40 columns the longest words (WebSocket, Throughput, Latency,
+    // multiplexed) and the bars take 46: records.
+    assert_eq!(
+        plain_at(table, 40),
+        "\
+Protocol: HTTP/2
+Throughput: high
+Latency: low
+Notes: ubiquitous, multiplexed streams
+
+Protocol: WebSocket
+Throughput: medium
+Latency: lowest
+Notes: full duplex\n"
+    );
+    // At 56 they fit, the widest column wrapped at its words.
+    assert_eq!(
+        plain_at(table, 56),
+        "\
+Protocol  │ Throughput │ Latency │ Notes
+──────────┼────────────┼─────────┼──────────────────────
+HTTP/2    │ high       │ low     │ ubiquitous,
+          │            │         │ multiplexed streams
+WebSocket │ medium     │ lowest  │ full duplex\n"
+    );
+    // At any width every word is drawn whole.
+    for width in 20..100 {
+        let drawn = plain_at(table, width);
+        let tokens: Vec<&str> =
+            drawn.split(|c: char| c.is_whitespace() || c == '│').map(|t| t.trim_end_matches(':')).collect();
+        for word in table.split(|c: char| c.is_whitespace() || c == '|').filter(|w| !w.starts_with('-')) {
+            assert!(tokens.contains(&word), "{word:?} not whole at {width}:\n{drawn}");
+        }
+    }
+}
+
+#[test]
 fn what_only_looks_like_a_table_is_text() {
     assert_eq!(plain("| not a table\nnext\n"), "| not a table\nnext\n");
     assert_eq!(plain("| a | b |\n| c | d |\n"), "| a | b |\n| c | d |\n");
