@@ -384,12 +384,12 @@ test_expect_success TMUX 'at 100 columns a turn'"'"'s errors are wrapped at word
 	in_pane "hermes chat --agent openai-compatible -q hello" &&
 	echo 3 >expect && test_cmp expect rc &&
 	# -J joins the rows the terminal wrapped: none is.
-	tm capture-pane -p -S - -t "$PANE" | sed "s/ *\$//" | sed -n "/^openai-compatible: /,/^\\$/p" >rows &&
-	tm capture-pane -p -J -S - -t "$PANE" | sed "s/ *\$//" | sed -n "/^openai-compatible: /,/^\\$/p" >lines &&
+	tm capture-pane -p -S - -t "$PANE" | sed "s/ *\$//" | sed -n "/^hermes: cannot connect/,/^\\$/p" >rows &&
+	tm capture-pane -p -J -S - -t "$PANE" | sed "s/ *\$//" | sed -n "/^hermes: cannot connect/,/^\\$/p" >lines &&
 	test_line_count -gt 2 rows &&
 	test_cmp rows lines &&
 	awk "length > 100 { bad = 1 } END { exit bad }" lines &&
-	grep "^openai-compatible: cannot connect to http://127.0.0.1:9/v1/chat/completions: is the server" lines
+	grep "^hermes: cannot connect to http://127.0.0.1:9/v1/chat/completions: is the server" lines
 '
 
 test_done

@@ -53,11 +53,18 @@ pub(crate) fn read(path: &OsStr, place: &str) -> Result<Attached> {
     let shown = Path::new(path).display().to_string();
     let name = crate::text::printable(&shown, false).into_owned();
     let fail = |why: String| Error::usage(format!("{place} {name}: {why}"));
-    // Never blocks: a FIFO is opened without waiting for a writer, and
-    // refused below before anything is read from it.
+    // A pipe named on the command line (`-f <(git diff)`) is opened and
+    // read as it comes: hermes's terminal is not raw yet, and Ctrl-C ends
+    // it as ever. Anything else never blocks: a FIFO is opened without
+    // waiting for a writer, and refused below before anything is read.
+    let pipe_on_command_line = place == "-f" && {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+    };
+    let no_wait = if pipe_on_command_line { 0 } else { libc::O_NONBLOCK };
     let opened = std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)
+        .custom_flags(no_wait | libc::O_CLOEXEC | libc::O_NOCTTY)
         .open(path);
     let mut file = match opened {
         Ok(file) => file,
@@ -72,15 +79,7 @@ pub(crate) fn read(path: &OsStr, place: &str) -> Result<Attached> {
     if meta.is_dir() {
         return Err(fail("a directory; give its files one by one".into()));
     }
-    // A pipe named on the command line (`-f <(git diff)`) is read as it
-    // comes: hermes's terminal is not raw yet, and Ctrl-C ends it as ever.
-    let pipe_on_command_line = place == "-f" && {
-        use std::os::unix::fs::FileTypeExt;
-        meta.file_type().is_fifo()
-    };
-    if pipe_on_command_line {
-        file = std::fs::File::open(path).map_err(|e| fail(crate::error::describe_io(&e)))?;
-    } else if let Some(kind) = not_regular(&meta.file_type()) {
+    if let Some(kind) = not_regular(&meta.file_type()).filter(|_| !pipe_on_command_line) {
         // What may never end (a FIFO, a terminal, a device) would hold the
         // chat, whose terminal is raw, beyond Ctrl-C.
         return Err(fail(format!(
