@@ -20,6 +20,7 @@ pub(crate) mod trust;
 mod write;
 
 pub(crate) use copies::MergedCopy;
+pub(crate) use scan::Messages;
 pub(crate) use settle::Settling;
 pub(crate) use write::Later;
 

@@ -32,7 +32,9 @@ mod write;
 use canonical::{Canonical, canonical_parts, is_canonical, written_form};
 pub(crate) use salvage::salvage;
 use take::take_written;
-pub(crate) use write::{Place, encode_line, insert};
+#[cfg(test)]
+pub(crate) use write::encode_line;
+pub(crate) use write::{Form, Place, insert};
 pub use write::{append, encode};
 
 /// The roles a message may have; anything else is damage.
