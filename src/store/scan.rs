@@ -467,13 +467,7 @@ impl Store {
     /// midway at damage, which is found (the error `load` gives) before
     /// the first message is given. One message in memory.
     pub(crate) fn whole(&self, id: &str) -> Result<Option<Messages>> {
-        let Some(Messages { mut reader, path }) = self.messages(id)? else {
-            return Ok(None);
-        };
-        let format = reader.header().format;
-        while reader.next_checked().map_err(|fault| read_error(&path, format, fault))? {}
-        let reader = reader.rewind().map_err(|fault| fault_error(&path, fault))?;
-        Ok(Some(Messages { reader, path }))
+        self.messages(id)?.map(|m| m.checked().map(|(m, _)| m)).transpose()
     }
 
     /// A session's file opened for reading its messages one by one, header
@@ -534,6 +528,36 @@ impl Messages {
     pub(crate) fn next(&mut self) -> Result<Option<Message>> {
         let format = self.reader.header().format;
         self.reader.next_message().map_err(|fault| read_error(&self.path, format, fault))
+    }
+
+    /// Every message checked (see `Store::whole`), and how many there
+    /// are; the file then read again from its start.
+    pub(super) fn checked(mut self) -> Result<(Messages, u64)> {
+        let format = self.reader.header().format;
+        let mut count = 0;
+        while self.reader.next_checked().map_err(|fault| read_error(&self.path, format, fault))? {
+            count += 1;
+        }
+        Ok((self.rewind()?, count))
+    }
+
+    /// The same file read again from its start (the one version opened,
+    /// whatever replaced it since).
+    pub(crate) fn rewind(self) -> Result<Messages> {
+        let Messages { reader, path } = self;
+        let reader = reader.rewind().map_err(|fault| fault_error(&path, fault))?;
+        Ok(Messages { reader, path })
+    }
+
+    /// A file that is not the session its name says (a conflict copy, or
+    /// git's merge driver's), read a message at a time; Ok(None) if there
+    /// is no such file.
+    pub(super) fn of_file(path: &Path) -> Result<Option<Messages>> {
+        let Some(file) = open_session(path)? else {
+            return Ok(None);
+        };
+        let reader = format::read(file).map_err(|fault| fault_error(path, fault))?;
+        Ok(Some(Messages { reader, path: path.to_path_buf() }))
     }
 }
 
