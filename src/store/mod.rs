@@ -15,6 +15,7 @@ mod scan;
 pub(crate) mod search;
 pub mod session;
 mod settle;
+mod spill;
 pub(crate) mod titles;
 pub(crate) mod trust;
 mod write;
