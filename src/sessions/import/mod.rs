@@ -5,6 +5,7 @@
 //! skipped, never overwritten, even when the file there is damaged.
 
 mod array;
+mod large;
 mod source;
 mod taken;
 
@@ -22,6 +23,7 @@ use crate::store::session::{self, Session};
 use crate::store::{Settling, Store};
 use crate::text::counted;
 
+use large::{Checked, Large};
 use source::Incoming;
 pub(crate) use source::Source;
 use taken::{ShortIds, Taken};
@@ -104,10 +106,11 @@ fn read(
     from: &Source,
     input: &mut File,
     name: &str,
+    checked: &Checked,
     each: &mut dyn FnMut(Incoming) -> Result<()>,
 ) -> Result<source::Tally> {
     input.rewind().map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
-    let tally = (from.read)(input, name, each)?;
+    let tally = (from.read)(input, name, checked, each)?;
     // Damage everywhere and nothing readable is not a damaged file but
     // another kind of file.
     // (Lines refused only for their times are JSON of the right kind.)
@@ -123,9 +126,12 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let name = Path::new(&args.file).display().to_string();
     let mut input = open_input(&args.file)?;
     // Pass 1: check everything, write nothing; note the IDs the input
-    // brings, whose short IDs a title must not be.
-    let mut short_ids = ShortIds::new();
-    let tally = read(args.from, &mut input, &name, &mut |incoming| note_id(&mut short_ids, &incoming))?;
+    // brings, whose short IDs a title must not be, and what the sessions
+    // too long to hold hold.
+    let (mut short_ids, mut checked) = (ShortIds::new(), Checked::default());
+    let tally = read(args.from, &mut input, &name, &Checked::default(), &mut |incoming| {
+        note_id(&mut short_ids, &mut checked, &incoming)
+    })?;
 
     // A dry run takes no lock and creates nothing: it reads what is there.
     let _guard = if args.dry_run {
@@ -144,10 +150,10 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let mut progress = Progress::new("importing", tally.sessions);
     let mut batch = Batch::new(store.sessions_dir());
     // Pass 2: write, in batches.
-    read(args.from, &mut input, &name, &mut |incoming| {
+    read(args.from, &mut input, &name, &checked, &mut |incoming| {
         interrupted()?;
         progress.tick();
-        let Incoming { session: mut s, derived_from } = incoming;
+        let Incoming { session: mut s, derived_from, large } = incoming;
         if let Some(source_id) = &derived_from {
             // A made-up ID can be another conversation's: try the next
             // until one is free, or until one holds this very conversation
@@ -172,21 +178,21 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             skipped += 1;
             return Ok(());
         }
-        clean_title(&mut s);
+        clean_title(&mut s, large.as_ref().map(|(large, _)| large));
         free_id_like_title(&mut s, &taken);
         models_cleaned.clean_model(&mut s);
         if taken.make_unique(&mut s.header.title) {
             retitled += 1;
         }
-        s.header.message_count = s.messages.len() as u64;
-        s.header.usage = crate::store::session::usage_of(&s.messages);
+        (s.header.message_count, s.header.usage) = match &large {
+            None => (s.messages.len() as u64, crate::store::session::usage_of(&s.messages)),
+            Some((large, _)) => (large.count, large.usage),
+        };
         imported += 1;
         if args.dry_run {
             return Ok(());
         }
-        let path = store.session_path(&s.header.id).expect("valid IDs only");
-        batch.add(&path, &format::encode(&s.header, &s.messages), Some(dated(s.header.updated_at)))?;
-        settling.wrote(&s.header, &s.messages);
+        stage(store, &mut batch, &mut settling, &s, large.as_ref(), &name)?;
         if batch.len() >= COMMIT_EVERY {
             commit(&mut batch, (&mut imported, &mut skipped), &mut settling)?;
         }
@@ -250,7 +256,7 @@ fn remove_left_behind(store: &Store) -> Result<()> {
 /// `list`, and no title has an ID's shape (one that has is freed, and
 /// said). Too long is cut here, not refused; a title cleaned to nothing is
 /// made from the first message.
-fn clean_title(s: &mut Session) {
+fn clean_title(s: &mut Session, large: Option<&Large>) {
     let cleaned = crate::store::titles::foreign_title(&s.header.title);
     if let Some(shape) = session::sanitize_title(&s.header.title).and_then(|t| session::id_shape(&t))
         && cleaned != session::sanitize_title(&s.header.title).unwrap_or_default()
@@ -260,15 +266,47 @@ fn clean_title(s: &mut Session) {
     s.header.title = cleaned;
     if s.header.title.is_empty() {
         s.header.title_source = String::new();
-        source::finish(s);
+        match large {
+            None => source::finish(s),
+            Some(large) => source::title_from_first_user(&mut s.header, large.first_user_title.clone()),
+        }
     }
+}
+
+/// Stage session `s` in `batch`, written in the file form (one too long
+/// to hold read from the input again as it is written), and tell
+/// `settling` of it.
+fn stage(
+    store: &Store,
+    batch: &mut Batch,
+    settling: &mut Settling,
+    s: &Session,
+    large: Option<&(Large, source::Span)>,
+    name: &str,
+) -> Result<()> {
+    let path = store.session_path(&s.header.id).expect("valid IDs only");
+    let dated = Some(dated(s.header.updated_at));
+    match large {
+        None => {
+            batch.add(&path, &format::encode(&s.header, &s.messages), dated)?;
+            settling.wrote(&s.header, &s.messages);
+        }
+        Some((large, span)) => {
+            batch.add_with(&path, dated, &mut |file| large::write(span, &s.header, file, name))?;
+            settling.wrote_measured(&s.header, &large.measure);
+        }
+    }
+    Ok(())
 }
 
 /// Pass 1's step: the short ID of the ID a session brings, when it has
 /// one of its own.
-fn note_id(short_ids: &mut ShortIds, incoming: &Incoming) -> Result<()> {
+fn note_id(short_ids: &mut ShortIds, checked: &mut Checked, incoming: &Incoming) -> Result<()> {
     if incoming.derived_from.is_none() {
         short_ids.note(&session::id_key(&incoming.session.header.id));
+    }
+    if let Some((large, _)) = &incoming.large {
+        checked.note(large);
     }
     interrupted()
 }
@@ -464,7 +502,7 @@ mod tests {
         for (source, path) in inputs {
             let mut file = File::open(&path).expect("the input");
             let mut told = (0, 0);
-            (source.read)(&mut file, "input", &mut |incoming| {
+            (source.read)(&mut file, "input", &Checked::default(), &mut |incoming| {
                 let s = incoming.session;
                 let (fast, all) = format::told_fast(&format::encode(&s.header, &s.messages));
                 told = (told.0 + fast, told.1 + all);
