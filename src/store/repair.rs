@@ -3,11 +3,10 @@
 //! of `sessions/` into `damaged/`, and only then written back with every
 //! message that checks. Nothing is deleted.
 
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 
 use super::format::{self, Fault};
-use super::session::Session;
 use super::{Store, fault_error, gone, open_session, refuse_newer};
 use crate::error::{Error, Result};
 use crate::fsio;
@@ -30,26 +29,48 @@ impl Store {
     pub(crate) fn repair(&self, id: &str, dry_run: bool) -> Result<Option<Repair>> {
         let _guard = if dry_run { None } else { Some(self.lock_session(id)?) };
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
-        let mut file = open_session(&path)?.ok_or_else(|| gone(id))?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(|e| Error::io(&path, e))?;
-        match format::read(&bytes[..]).and_then(format::Reader::check) {
+        // Read as a stream, every pass from the start of the one version
+        // opened: a file of any size takes its longest message's bytes.
+        let file = open_session(&path)?.ok_or_else(|| gone(id))?;
+        let from_start = || -> Result<&std::fs::File> {
+            (&file).seek(SeekFrom::Start(0)).map_err(|e| Error::io(&path, e))?;
+            Ok(&file)
+        };
+        match format::read(from_start()?).and_then(format::Reader::check) {
             Ok(header) => return refuse_newer(&path, &header).map(|()| None),
             Err(Fault::Newer(format)) => return Err(fault_error(&path, Fault::Newer(format))),
             Err(_) => {}
         }
-        let salvage = format::salvage(&bytes).map_err(|fault| fault_error(&path, fault))?;
+        let fault = |fault| fault_error(&path, fault);
+        let mut salvage = format::salvage(from_start()?).map_err(fault)?;
+        // A first walk counts what is kept (the header comes first).
+        let (mut kept, mut usage) = (0usize, None::<crate::store::session::Usage>);
+        while let Some(m) = salvage.next_kept().map_err(fault)? {
+            kept += 1;
+            match (&mut usage, m.usage) {
+                (Some(sum), Some(u)) => sum.add(&u),
+                (None, u) => usage = u,
+                (Some(_), None) => {}
+            }
+        }
+        let lost = std::mem::take(&mut salvage.lost);
         format::check_id(&salvage.header, id).map_err(|why| Error::Corrupt { path: path.clone(), why })?;
         refuse_newer(&path, &salvage.header)?;
-        let (kept, lost, title) = (salvage.kept.len(), salvage.lost, salvage.header.title.clone());
+        let title = salvage.header.title.clone();
         if dry_run {
             return Ok(Some(Repair { title, kept, lost, aside: None }));
         }
-        let aside = self.put_aside(id, &bytes)?;
+        let aside = self.put_aside(id, from_start()?)?;
         let mut header = salvage.header;
         header.message_count = kept as u64;
-        header.usage = crate::store::session::usage_of(&salvage.kept);
-        self.replace(&path, &Session { header, messages: salvage.kept })?;
+        header.usage = usage;
+        let mut again = format::salvage(from_start()?).map_err(fault)?;
+        self.replace_each(&path, &header, &mut |emit| {
+            while let Some(m) = again.next_kept().map_err(fault)? {
+                emit(&m)?;
+            }
+            Ok(())
+        })?;
         Ok(Some(Repair { title, kept, lost, aside: Some(aside) }))
     }
 
@@ -58,10 +79,10 @@ impl Store {
         self.home.join("damaged")
     }
 
-    /// Copy `bytes` (session `id`'s file as it was) to
+    /// Copy `bytes` (session `id`'s file as it was, read to its end) to
     /// `damaged/ID.json.YYYYMMDD_HHMMSS` (`-2`, `-3`... when taken), synced
     /// before the session is rewritten. Mode 0600, the directory 0700.
-    fn put_aside(&self, id: &str, bytes: &[u8]) -> Result<PathBuf> {
+    fn put_aside(&self, id: &str, mut bytes: impl Read) -> Result<PathBuf> {
         let dir = self.damaged_dir();
         fsio::ensure_private_dir(&dir)?;
         let now = crate::time::now() as i64;
@@ -76,7 +97,7 @@ impl Store {
             .find(|p| std::fs::symlink_metadata(p).is_err())
             .expect("unbounded");
         let mut out = fsio::AtomicFile::create(&target)?;
-        out.write_all(bytes).map_err(|e| Error::io(&target, e))?;
+        std::io::copy(&mut bytes, &mut out).map_err(|e| Error::io(&target, e))?;
         out.commit()?;
         Ok(target)
     }
