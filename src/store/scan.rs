@@ -527,7 +527,7 @@ impl Messages {
     /// The next message, checked; Ok(None) after the last.
     pub(crate) fn next(&mut self) -> Result<Option<Message>> {
         let format = self.reader.header().format;
-        self.reader.next_message().map_err(|fault| read_error(&self.path, format, fault))
+        self.reader.next_message_alone().map_err(|fault| read_error(&self.path, format, fault))
     }
 
     /// Every message checked (see `Store::whole`), and how many there

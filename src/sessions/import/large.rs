@@ -166,7 +166,7 @@ pub(crate) fn write(span: &Span, header: &Header, file: &mut File, name: &str) -
     let written = (|| -> std::result::Result<(), Fault> {
         put(&form.head(header))?;
         let mut at = 0;
-        while let Some(m) = reader.next_message()? {
+        while let Some(m) = reader.next_message_alone()? {
             put(form.separator(at))?;
             put(&m.serialize_json())?;
             at += 1;

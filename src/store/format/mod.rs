@@ -228,6 +228,17 @@ impl<R: Read> Reader<R> {
         decode_message(&self.raw).map(Some).map_err(|why| self.in_message(why))
     }
 
+    /// `next_message`, the message's stored bytes let go at once when they
+    /// are many (a reply of megabytes is then not held twice while it is
+    /// used): `raw()` is empty after such a one.
+    pub(crate) fn next_message_alone(&mut self) -> Result<Option<Message>, Fault> {
+        let message = self.next_message()?;
+        if self.raw.capacity() > BUFFER_BYTES {
+            self.raw = Vec::new();
+        }
+        Ok(message)
+    }
+
     /// Damage in the message read last.
     fn in_message(&self, why: String) -> Fault {
         Fault::Message(format!("message {}: {why}", self.count))
