@@ -307,6 +307,19 @@ impl Batch {
         contents: &[u8],
         modified: Option<std::time::SystemTime>,
     ) -> Result<()> {
+        self.add_with(target, modified, &mut |file| {
+            file.write_all(contents).map_err(|e| Error::io(target, e))
+        })
+    }
+
+    /// `add`, the contents written into the file by `write` (which
+    /// buffers them as it needs).
+    pub(crate) fn add_with(
+        &mut self,
+        target: &Path,
+        modified: Option<std::time::SystemTime>,
+        write: &mut dyn FnMut(&mut File) -> Result<()>,
+    ) -> Result<()> {
         if sys::write_aborted() {
             return Err(Error::Interrupted); // Drop removes what is staged
         }
@@ -319,9 +332,9 @@ impl Batch {
                 Err(e) => return Err(Error::creating_in("write", target, &self.dir, e)),
             }
         };
-        if let Err(e) = file.write_all(contents) {
+        if let Err(e) = write(&mut file) {
             let _ = fs::remove_file(&temp);
-            return Err(Error::io(target, e));
+            return Err(e);
         }
         if let Some(modified) = modified {
             // Only a cache's hint (see store::settle): a failure costs speed.

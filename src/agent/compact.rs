@@ -89,12 +89,13 @@ const INSTRUCTION: &str = "Summarise the conversation above for your own later u
 const SUMMARY_SO_FAR: &str = "Summary of the earlier conversation:\n\n";
 
 /// What a compaction will read: the latest summary (its place and
-/// length), where the kept messages begin, and the messages between
-/// (their places and lengths), each of which the summariser reads.
+/// length), where the kept messages begin, and how many messages lie
+/// between (and their characters), each of which the summariser reads.
 pub(crate) struct Work {
     previous: Option<(u64, u64)>,
     cut: u64,
-    between: Vec<(u64, u64)>,
+    between: u64,
+    chars: u64,
     /// The user's and the agent's messages before `cut`, which the summary
     /// will stand for (the previous summary stands for those before it).
     covered: u64,
@@ -104,7 +105,12 @@ impl Work {
     /// What it will read, in words: "12 messages".
     pub(crate) fn describe(&self) -> String {
         let previous = if self.previous.is_some() { " and the previous summary" } else { "" };
-        format!("{}{previous}", crate::text::counted(self.between.len(), "message"))
+        format!("{}{previous}", crate::text::counted(self.between as usize, "message"))
+    }
+
+    /// Where the messages it reads begin: after the latest summary.
+    fn from(&self) -> u64 {
+        self.previous.map_or(0, |p| p.0 + 1)
     }
 }
 
@@ -120,18 +126,19 @@ pub(crate) fn plan(store: &Store, header: &Header, budget: u64, keep: Option<u64
     let (previous, cut) = kept_from(&mut reader, budget, keep).map_err(fault)?;
     let from = previous.map_or(0, |p| p.0 + 1);
     let mut reader = reader.rewind().map_err(fault)?;
-    let (mut between, mut covered, mut at) = (Vec::new(), 0u64, 0u64);
+    let (mut between, mut chars, mut covered, mut at) = (0u64, 0u64, 0u64, 0u64);
     while let Some(m) = reader.next_json().map_err(fault)? {
         let said = matches!(Kind::of(m.role, m.summary), Kind::User | Kind::Assistant);
         if said && at < cut {
             covered += 1;
         }
         if said && (from..cut).contains(&at) {
-            between.push((at, json_chars(&m.content)));
+            between += 1;
+            chars += json_chars(&m.content);
         }
         at += 1;
     }
-    Ok((!between.is_empty()).then_some(Work { previous, cut, between, covered }))
+    Ok((between > 0).then_some(Work { previous, cut, between, chars, covered }))
 }
 
 /// Compact session `header` (see `plan`), or say there is nothing to.
@@ -160,23 +167,29 @@ pub(crate) fn run(store: &Store, agent: &Agent, header: &Header, budget: u64, wo
         Some((at, _)) => Some(read_at(store, header, &[at])?.remove(0).content),
         None => None,
     };
-    let (mut done, mut pieces) = (0, 0u64);
-    while done < work.between.len() {
+    // The messages it reads, in one pass over the file, a request's worth
+    // held at a time: each request as many as fit, and at least one.
+    let mut reader = store.open(&header.id)?.ok_or_else(gone)?;
+    let mut between = Between { at: 0, from: work.from(), cut: work.cut };
+    let (mut next, mut pieces) = (between.next(&mut reader).map_err(fault)?, 0u64);
+    while let Some((first, mut chars)) = next.take() {
         let prior = summary.as_deref().map_or(0, |s| (SUMMARY_SO_FAR.len() + s.chars().count()) as u64);
         let room = budget.saturating_sub(INSTRUCTION.len() as u64 + prior);
-        let mut end = done + 1;
-        let mut chars = work.between[done].1;
-        while end < work.between.len() && chars + work.between[end].1 <= room {
-            chars += work.between[end].1;
-            end += 1;
-        }
-        let places: Vec<u64> = work.between[done..end].iter().map(|(at, _)| *at).collect();
         let mut messages: Vec<Message> =
             summary.iter().map(|s| Message::new("system", format!("{SUMMARY_SO_FAR}{s}"), 0.0)).collect();
-        messages.extend(read_at(store, header, &places)?);
+        messages.push(first);
+        loop {
+            next = between.next(&mut reader).map_err(fault)?;
+            match next.take_if(|(_, more)| chars + *more <= room) {
+                Some((message, more)) => {
+                    chars += more;
+                    messages.push(message);
+                }
+                None => break,
+            }
+        }
         summary = Some(ask(agent, header, messages)?);
         pieces += 1;
-        done = end;
     }
     // The last message the summary covers, to find it again when storing.
     // The summary takes its time, not the time it was made: ordered by
@@ -194,8 +207,7 @@ pub(crate) fn run(store: &Store, agent: &Agent, header: &Header, budget: u64, wo
     }
     let message = Message::summary(summary.unwrap_or_default(), last_ts);
     let summary_chars = message.content.chars().count() as u64;
-    let read = work.between.len() as u64;
-    let chars = work.between.iter().map(|(_, c)| c).sum();
+    let (read, chars) = (work.between, work.chars);
     match store.insert(&header.id, Place { after: work.cut, last }, &message)? {
         Some(_) => {
             Ok(Outcome::Done { covered: work.covered, read, chars, pieces, summary_chars, ts: last_ts })
@@ -222,6 +234,36 @@ fn read_at(store: &Store, header: &Header, places: &[u64]) -> Result<Vec<Message
         at += 1;
     }
     Ok(found)
+}
+
+/// The messages a compaction reads, the user's and the agent's from
+/// `from` to `cut`, taken off a reader of the session one at a time.
+struct Between {
+    /// The place of the next message of the file.
+    at: u64,
+    from: u64,
+    cut: u64,
+}
+
+impl Between {
+    /// The next one, with its characters; None after the last.
+    fn next<R: std::io::Read>(
+        &mut self,
+        reader: &mut format::Reader<R>,
+    ) -> std::result::Result<Option<(Message, u64)>, format::Fault> {
+        while self.at < self.cut {
+            let Some(m) = reader.next_json()? else { return Ok(None) };
+            let (at, chars) = (self.at, json_chars(&m.content));
+            let said = matches!(Kind::of(m.role, m.summary), Kind::User | Kind::Assistant);
+            self.at += 1;
+            if said && at >= self.from {
+                // Checked as it was read: it decodes.
+                let message = crate::store::json::parse(reader.raw()).map_err(format::Fault::Message)?;
+                return Ok(Some((message, chars)));
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// Pass one of `compact`: the latest summary (its place and length), and

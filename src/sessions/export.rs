@@ -7,14 +7,16 @@ use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use nanoserde::SerJson;
+
 use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, option};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::output::{Destination, Out, destination, open_stream};
 use crate::resolve;
-use crate::store::Store;
+use crate::store::{Messages, Store};
 use crate::store::{format, session};
-use crate::view::markdown_one;
+use crate::view::{MARKDOWN_BETWEEN, markdown_each};
 
 use super::Progress;
 
@@ -136,8 +138,10 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         }
         progress.tick();
         let id = std::str::from_utf8(key).expect("IDs are ASCII");
-        let session = match store.load(id) {
-            Ok(Some(session)) => session,
+        // Every message checked before the first is written: a damaged
+        // session is left out whole, never cut off in the export.
+        let mut messages = match store.whole(id) {
+            Ok(Some(messages)) => messages,
             Ok(None) => continue, // deleted meanwhile
             // Exporting everything is a backup: one damaged file must not
             // stop the rest. It is named, counted, and fails the command.
@@ -150,20 +154,24 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             }
             Err(e) => return Err(e),
         };
-        let text = match format {
-            ExportFormat::Json => {
-                format!(
-                    "{}{}",
-                    if first { "\n" } else { ",\n" },
-                    format::encode_line(&session.header, &session.messages)
-                )
+        match format {
+            ExportFormat::Json | ExportFormat::Jsonl => {
+                if format == ExportFormat::Json {
+                    sink.write(if first { "\n" } else { ",\n" })?;
+                }
+                write_line(&mut sink, &mut messages)?;
+                if format == ExportFormat::Jsonl {
+                    sink.write("\n")?;
+                }
             }
-            ExportFormat::Jsonl => format!("{}\n", format::encode_line(&session.header, &session.messages)),
             ExportFormat::Markdown => {
-                format!("{}{}", if first { "" } else { "\n---\n\n" }, markdown_one(&session))
+                if !first {
+                    sink.write(MARKDOWN_BETWEEN)?;
+                }
+                let header = messages.header().clone();
+                markdown_each(&header, &mut || messages.next(), &mut |piece| sink.write(piece))?;
             }
-        };
-        sink.write(&text)?;
+        }
         first = false;
     }
     if format == ExportFormat::Json {
@@ -177,6 +185,20 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         return Err(Error::ExportIncomplete { damaged });
     }
     Ok(())
+}
+
+/// A session in the one-line form (`format::encode_line`), a message at a
+/// time.
+fn write_line(sink: &mut Sink, messages: &mut Messages) -> Result<()> {
+    let form = format::Form::Line;
+    sink.write(&form.head(messages.header()))?;
+    let mut at = 0;
+    while let Some(m) = messages.next()? {
+        sink.write(form.separator(at))?;
+        sink.write(&m.serialize_json())?;
+        at += 1;
+    }
+    sink.write(form.tail())
 }
 
 /// Where the export goes: byte for byte, except to a terminal (stdout, or

@@ -4,9 +4,9 @@ use crate::args::{Access, Arg, Kind, Run, Spec, flag};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::resolve;
-use crate::store::Store;
 use crate::store::format;
-use crate::store::session::Session;
+use crate::store::{Messages, Store};
+use nanoserde::SerJson;
 
 #[derive(Debug, PartialEq)]
 pub(crate) struct Args {
@@ -50,18 +50,31 @@ impl Run<Store> for Args {
 }
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
-    let session = load_named(store, &args.name)?;
+    // A message at a time, every one checked before the first is shown.
+    let mut messages = open_named(store, &args.name)?;
+    let header = messages.header().clone();
+    let mut next = || messages.next();
     let mut out = Out::new();
     if args.json {
-        out.data(&String::from_utf8_lossy(&format::encode(&session.header, &session.messages)))?;
+        let form = format::Form::File;
+        out.data(&form.head(&header))?;
+        let mut at = 0;
+        while let Some(m) = next()? {
+            out.data(form.separator(at))?;
+            out.data(&m.serialize_json())?;
+            at += 1;
+        }
+        out.data(form.tail())?;
         return out.flush();
     }
     let screen =
         if crate::output::stdout_on_terminal() { crate::view::Screen::of_stdout(plain(store)) } else { None };
     match screen {
         // Drawn for the terminal, every piece from elsewhere through the gate.
-        Some(screen) => crate::view::render(&session, Some(screen), &mut |piece| out.write_own(piece))?,
-        None => crate::view::render(&session, None, &mut |piece| out.write(piece))?,
+        Some(screen) => {
+            crate::view::render(&header, &mut next, Some(screen), &mut |piece| out.write_own(piece))?
+        }
+        None => crate::view::render(&header, &mut next, None, &mut |piece| out.write(piece))?,
     }
     out.flush()
 }
@@ -74,10 +87,11 @@ fn plain(store: &Store) -> bool {
     crate::settings::Settings::resolve(&crate::settings::Sources { file, ..Default::default() }).plain()
 }
 
-/// The whole session called `name` (ID, else exact title).
-pub(crate) fn load_named(store: &Store, name: &str) -> Result<Session> {
+/// The session called `name` (ID, else exact title), to be read whole a
+/// message at a time (see `Store::whole`).
+fn open_named(store: &Store, name: &str) -> Result<Messages> {
     let header = resolve::find_by_name(store, name)?;
     store
-        .load(&header.id)?
+        .whole(&header.id)?
         .ok_or_else(|| Error::NoSuchSession { name: name.to_string(), did_you_mean: Vec::new() })
 }

@@ -468,15 +468,9 @@ impl Builder {
                 i
             }
         };
-        // Titles are at most 100 characters; anything longer is not a
-        // title hermes wrote, and is cut to what fits (it then never
-        // matches a lookup, which reads every file instead).
-        let mut len = title.len().min(u16::MAX as usize);
-        while !title.is_char_boundary(len) {
-            len -= 1;
-        }
-        let title_start = self.text.len() as u32;
-        self.text.push_str(&title[..len]);
+        let title = kept_title(title);
+        let (title_start, len) = (self.text.len() as u32, title.len());
+        self.text.push_str(title);
         self.items.push(Item {
             updated_at,
             id: session::id_key(id),
@@ -516,69 +510,130 @@ impl Builder {
         crate::order::sort_by(&mut self.items, |a, b| {
             b.updated_at.total_cmp(&a.updated_at).then_with(|| b.id.cmp(&a.id))
         });
-        let sessions = self.items.len() as u64;
-        let buckets = (sessions / 8).next_power_of_two().max(64);
+        let mut writer = Writer::create(path, self.items.len() as u64)?;
+        for item in &self.items {
+            let title = self.str_of((item.title_start, item.title_len as u32));
+            let cwd = self.str_of(self.cwd_text[item.cwd as usize]);
+            let id = std::str::from_utf8(&item.id).expect("IDs are ASCII");
+            writer.add(&entry_line(item.updated_at, id, cwd, title), crate::hash::fnv1a(title.as_bytes()))?;
+        }
+        // What is left to write needs only the postings.
+        self.items = Vec::new();
+        self.text = String::new();
+        writer.finish(path, generation, self.damaged)
+    }
+}
+
+/// Titles are at most 100 characters; anything longer is not a title
+/// hermes wrote, and is cut to what fits (it then never matches a lookup,
+/// which reads every file instead).
+fn kept_title(title: &str) -> &str {
+    let mut len = title.len().min(u16::MAX as usize);
+    while !title.is_char_boundary(len) {
+        len -= 1;
+    }
+    &title[..len]
+}
+
+/// A session's entry as it is spilled by an import: bytes that sort in
+/// the catalog's order (newest activity first, ties by ID, last first),
+/// the hash of its title (its bucket), then its line.
+pub(crate) fn spilled_entry(h: &Header) -> Vec<u8> {
+    let title = kept_title(&h.title);
+    let bits = h.updated_at.to_bits();
+    // total_cmp's order as unsigned bits, then turned around: newest first.
+    let ordered = if bits >> 63 == 1 { !bits } else { bits | 1 << 63 };
+    let mut record = (!ordered).to_be_bytes().to_vec();
+    record.extend(session::id_key(&h.id).iter().map(|b| !b));
+    record.extend_from_slice(&crate::hash::fnv1a(title.as_bytes()).to_le_bytes());
+    record.extend_from_slice(entry_line(h.updated_at, &h.id, &h.cwd, title).as_bytes());
+    record
+}
+
+/// A catalog written an entry at a time, in its order: the builder's, or
+/// an import's spilled entries (`spilled_entry`) merged back.
+pub(crate) struct Writer {
+    temp: std::path::PathBuf,
+    out: io::BufWriter<File>,
+    sessions: u64,
+    buckets: u64,
+    postings: Vec<(u32, u32)>,
+    offset: u64,
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.temp); // gone already once renamed
+    }
+}
+
+impl Writer {
+    /// A new catalog of `sessions` entries beside `path`.
+    pub(crate) fn create(path: &Path, sessions: u64) -> io::Result<Writer> {
         let dir = path.parent().unwrap_or(Path::new("."));
         let temp = dir.join(format!(".catalog.{}{}", fsio::random_hex(12), fsio::TEMP_SUFFIX));
-        let result = (|| {
-            let file = fsio::create_new_private(&temp)?;
-            let mut out = io::BufWriter::with_capacity(64 << 10, &file);
-            out.write_all(&[b' '; HEADER_BYTES as usize])?;
-            let mut postings: Vec<(u32, u32)> = Vec::with_capacity(self.items.len());
-            let mut offset = 0u64;
-            for item in &self.items {
-                let title = self.str_of((item.title_start, item.title_len as u32));
-                let cwd = self.str_of(self.cwd_text[item.cwd as usize]);
-                let id = std::str::from_utf8(&item.id).expect("IDs are ASCII");
-                let line = entry_line(item.updated_at, id, cwd, title);
-                let offset32 = u32::try_from(offset).map_err(|_| io::Error::other("catalog too large"))?;
-                postings.push((bucket_of(title, buckets) as u32, offset32));
-                out.write_all(line.as_bytes())?;
-                offset += line.len() as u64;
-            }
-            let entries_len = offset;
-            // What is left to write needs only the postings.
-            self.items = Vec::new();
-            self.text = String::new();
-            crate::order::sort(&mut postings);
-            let raw_of = |slice: &[(u32, u32)]| -> Vec<u8> {
-                slice.iter().flat_map(|&(_, off)| (off as u64).to_le_bytes()).collect()
-            };
-            let mut start = 0usize;
-            for b in 0..=buckets {
-                let end = if b == buckets {
-                    postings.len()
-                } else {
-                    postings.partition_point(|p| (p.0 as u64) <= b)
-                };
-                let end = end.max(start);
-                let sum = if b == buckets { 0 } else { posting_sum(&raw_of(&postings[start..end])) };
-                out.write_all(&(start as u64).to_le_bytes())?;
-                out.write_all(&sum.to_le_bytes())?;
-                start = end;
-            }
-            for chunk in postings.chunks(4096) {
-                out.write_all(&raw_of(chunk))?;
-            }
-            out.flush()?;
-            drop(out);
-            let body =
-                format!("{MAGIC} {generation:016x} {sessions} {} {buckets} {entries_len}", self.damaged);
-            let mut head = format!("{body} {:016x}", checksum(&body));
-            if head.len() >= HEADER_BYTES as usize {
-                return Err(io::Error::other("catalog header too long"));
-            }
-            while head.len() < HEADER_BYTES as usize - 1 {
-                head.push(' ');
-            }
-            head.push('\n');
-            file.write_all_at(head.as_bytes(), 0)?;
-            fs::rename(&temp, path)
-        })();
-        if result.is_err() {
+        let file = fsio::create_new_private(&temp)?;
+        let mut out = io::BufWriter::with_capacity(64 << 10, file);
+        if let Err(e) = out.write_all(&[b' '; HEADER_BYTES as usize]) {
             let _ = fs::remove_file(&temp);
+            return Err(e);
         }
-        result
+        let buckets = (sessions / 8).next_power_of_two().max(64);
+        let postings = Vec::with_capacity(sessions as usize);
+        Ok(Writer { temp, out, sessions, buckets, postings, offset: 0 })
+    }
+
+    /// The next entry's line, and its title's hash.
+    pub(crate) fn add(&mut self, line: &str, title_hash: u64) -> io::Result<()> {
+        let offset = u32::try_from(self.offset).map_err(|_| io::Error::other("catalog too large"))?;
+        self.postings.push(((title_hash & (self.buckets - 1)) as u32, offset));
+        self.out.write_all(line.as_bytes())?;
+        self.offset += line.len() as u64;
+        Ok(())
+    }
+
+    /// The postings and the header written, the catalog renamed to `path`
+    /// (the temporary goes, whatever fails).
+    pub(crate) fn finish(mut self, path: &Path, generation: u64, damaged: u64) -> io::Result<()> {
+        self.write_rest(path, generation, damaged)
+    }
+
+    fn write_rest(&mut self, path: &Path, generation: u64, damaged: u64) -> io::Result<()> {
+        let (sessions, buckets, entries_len) = (self.sessions, self.buckets, self.offset);
+        if self.postings.len() as u64 != sessions {
+            return Err(io::Error::other("catalog entries missing"));
+        }
+        let mut postings = std::mem::take(&mut self.postings);
+        crate::order::sort(&mut postings);
+        let out = &mut self.out;
+        let raw_of = |slice: &[(u32, u32)]| -> Vec<u8> {
+            slice.iter().flat_map(|&(_, off)| (off as u64).to_le_bytes()).collect()
+        };
+        let mut start = 0usize;
+        for b in 0..=buckets {
+            let end =
+                if b == buckets { postings.len() } else { postings.partition_point(|p| (p.0 as u64) <= b) };
+            let end = end.max(start);
+            let sum = if b == buckets { 0 } else { posting_sum(&raw_of(&postings[start..end])) };
+            out.write_all(&(start as u64).to_le_bytes())?;
+            out.write_all(&sum.to_le_bytes())?;
+            start = end;
+        }
+        for chunk in postings.chunks(4096) {
+            out.write_all(&raw_of(chunk))?;
+        }
+        out.flush()?;
+        let body = format!("{MAGIC} {generation:016x} {sessions} {damaged} {buckets} {entries_len}");
+        let mut head = format!("{body} {:016x}", checksum(&body));
+        if head.len() >= HEADER_BYTES as usize {
+            return Err(io::Error::other("catalog header too long"));
+        }
+        while head.len() < HEADER_BYTES as usize - 1 {
+            head.push(' ');
+        }
+        head.push('\n');
+        out.get_ref().write_all_at(head.as_bytes(), 0)?;
+        fs::rename(&self.temp, path)
     }
 }
 

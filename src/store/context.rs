@@ -407,15 +407,14 @@ pub(crate) fn measure<R: Read>(conversation: &mut Reader<R>) -> Result<Measure, 
 pub(crate) fn measure_messages(messages: &[crate::store::session::Message]) -> Measure {
     let mut m = Measuring::default();
     for message in messages {
-        let kind = Kind::of(&message.role, message.is_summary());
-        m.push(kind, message.content.chars().count() as u64);
+        m.push_message(message);
     }
     m.finish()
 }
 
 /// A `Measure` being taken, a message at a time.
 #[derive(Default)]
-struct Measuring {
+pub(crate) struct Measuring {
     m: Measure,
     systems: u64,
     since_summary: u64,
@@ -435,7 +434,12 @@ impl Measuring {
         }
     }
 
-    fn finish(mut self) -> Measure {
+    /// A message in memory (an import's, before it is written).
+    pub(crate) fn push_message(&mut self, message: &crate::store::session::Message) {
+        self.push(Kind::of(&message.role, message.is_summary()), message.content.chars().count() as u64);
+    }
+
+    pub(crate) fn finish(mut self) -> Measure {
         self.m.context_chars = self.systems + self.since_summary;
         self.m
     }

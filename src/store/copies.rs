@@ -4,9 +4,8 @@
 use std::fs;
 use std::io;
 
-use super::format;
-use super::session::Session;
-use super::{Store, fault_error, gone, merge, open_session, refuse_newer, titles};
+use super::session::{Header, Message, Session};
+use super::{Messages, Store, gone, merge, refuse_newer, titles};
 use crate::error::{Error, Result};
 use crate::fsio;
 
@@ -51,18 +50,16 @@ impl Store {
         restore: bool,
     ) -> Result<MergedCopy> {
         let _store = if dry_run { None } else { Some(self.lock_store()?) };
-        let theirs = self.read_copy(copy)?;
+        let (mut theirs, messages) = self.read_copy(copy)?;
         let _session = if dry_run { None } else { Some(self.lock_session(&copy.id)?) };
-        let Some(ours) = self.load(&copy.id)? else {
+        let Some(ours) = self.whole(&copy.id)? else {
             // Its session is gone, most likely deleted on purpose: a backup
             // or a sync tool's copy does not bring it back unasked.
+            let theirs_title = theirs.header().title.clone();
             if !restore {
-                return Ok(MergedCopy::Orphan {
-                    messages: theirs.messages.len(),
-                    title: theirs.header.title,
-                });
+                return Ok(MergedCopy::Orphan { messages, title: theirs_title });
             }
-            let mut header = theirs.header.clone();
+            let mut header = theirs.header().clone();
             let mut wanted = titles::foreign_title(&header.title);
             // Another session's short ID is freed as a taken title is.
             let ids = self.session_ids()?;
@@ -70,46 +67,38 @@ impl Store {
                 wanted = titles::numbered(&wanted, 2);
             }
             header.title = if wanted.is_empty() { wanted } else { titles::unique_auto_title(self, &wanted)? };
-            let retitled_from = (header.title != theirs.header.title).then(|| theirs.header.title.clone());
+            let retitled_from = (header.title != theirs_title).then_some(theirs_title);
             if header.title.is_empty() {
                 header.title_source = String::new();
             }
             if !dry_run {
-                self.create(&header, &theirs.messages)?;
+                self.create_each(&header, &mut |emit| each_of(&mut theirs, emit))?;
                 fsio::remove(&copy.path)?;
             }
-            return Ok(MergedCopy::Became {
-                messages: theirs.messages.len(),
-                title: header.title,
-                retitled_from,
-            });
+            return Ok(MergedCopy::Became { messages, title: header.title, retitled_from });
         };
         let path = self.session_path(&copy.id).expect("a copy's ID is valid");
-        refuse_newer(&path, &ours.header)?;
-        let mut merged = merge::union(&ours, &theirs);
+        refuse_newer(&path, ours.header())?;
+        let mut union = Union::of(ours, theirs)?;
         // A title that came with the copy and that another session took
         // meanwhile, or that is a session's short ID, would make the name
         // ambiguous: ours stays.
         let ids = self.session_ids()?;
-        let title = &merged.session.header.title;
-        if *title != ours.header.title
+        let title = &union.header.title;
+        if *title != union.ours.title
             && (titles::holder(self, title, Some(&copy.id))?.is_some()
                 || titles::id_like(title, |suffix| titles::ending_in(&ids, suffix)).is_some())
         {
-            merged.session.header.title = ours.header.title.clone();
-            merged.session.header.title_source = ours.header.title_source.clone();
+            union.header.title = union.ours.title.clone();
+            union.header.title_source = union.ours.title_source.clone();
         }
+        let (added, title, title_kept_over) =
+            (union.added, union.header.title.clone(), union.title_kept_over.take());
         if !dry_run {
-            if merged.session != ours {
-                self.replace(&path, &merged.session)?;
-            }
+            union.write(self, &path)?;
             fsio::remove(&copy.path)?;
         }
-        Ok(MergedCopy::Into {
-            added: merged.added,
-            title: merged.session.header.title,
-            title_kept_over: merged.title_kept_over,
-        })
+        Ok(MergedCopy::Into { added, title, title_kept_over })
     }
 
     /// Fold session `other` into session `into` (two sessions of one title,
@@ -122,39 +111,114 @@ impl Store {
         let _store = if dry_run { None } else { Some(self.lock_store()?) };
         let _into = if dry_run { None } else { Some(self.lock_session(into)?) };
         let _other = if dry_run { None } else { Some(self.lock_session(other)?) };
-        let theirs = self.load(other)?.ok_or_else(|| gone(other))?;
-        let ours = self.load(into)?.ok_or_else(|| gone(into))?;
+        let theirs = self.whole(other)?.ok_or_else(|| gone(other))?;
+        let ours = self.whole(into)?.ok_or_else(|| gone(into))?;
         let path = self.session_path(into).expect("a loaded ID is valid");
-        refuse_newer(&path, &ours.header)?;
-        refuse_newer(&self.session_path(other).expect("a loaded ID is valid"), &theirs.header)?;
-        let mut merged = merge::union(&ours, &theirs);
-        merged.session.header.title = ours.header.title.clone();
-        merged.session.header.title_source = ours.header.title_source.clone();
+        refuse_newer(&path, ours.header())?;
+        refuse_newer(&self.session_path(other).expect("a loaded ID is valid"), theirs.header())?;
+        let mut union = Union::of(ours, theirs)?;
+        union.header.title = union.ours.title.clone();
+        union.header.title_source = union.ours.title_source.clone();
+        let added = union.added;
         if !dry_run {
-            if merged.session != ours {
-                self.replace(&path, &merged.session)?;
-            }
+            union.write(self, &path)?;
             self.remove_locked(other)?;
         }
-        Ok(merged.added)
+        Ok(added)
     }
 
-    /// A conflict copy, read whole: a copy of session `id` in a format
-    /// hermes can rewrite, else an error naming the copy.
-    fn read_copy(&self, copy: &merge::ConflictCopy) -> Result<Session> {
+    /// A conflict copy, every message checked, to be read a message at a
+    /// time, and how many messages it holds: a copy of session `id` in a
+    /// format hermes can rewrite, else an error naming the copy.
+    fn read_copy(&self, copy: &merge::ConflictCopy) -> Result<(Messages, usize)> {
         let corrupt = |why: String| Error::Corrupt { path: copy.path.clone(), why };
-        let file = open_session(&copy.path)?.ok_or_else(|| corrupt("vanished".into()))?;
-        let reader = format::read(file).map_err(|fault| fault_error(&copy.path, fault))?;
-        refuse_newer(&copy.path, reader.header())?;
-        let session = reader.into_session().map_err(|fault| fault_error(&copy.path, fault))?;
-        if session.header.id != copy.id {
+        let messages = Messages::of_file(&copy.path)?.ok_or_else(|| corrupt("vanished".into()))?;
+        refuse_newer(&copy.path, messages.header())?;
+        let (messages, count) = messages.checked()?;
+        if messages.header().id != copy.id {
             return Err(corrupt(format!(
                 "it says it is session '{}', not the one its name says",
-                session.header.id
+                messages.header().id
             )));
         }
-        Ok(session)
+        Ok((messages, count as usize))
     }
+}
+
+/// Every message of `messages` handed to `emit`, in order.
+fn each_of(messages: &mut Messages, emit: &mut dyn FnMut(&Message) -> Result<()>) -> Result<()> {
+    while let Some(m) = messages.next()? {
+        emit(&m)?;
+    }
+    Ok(())
+}
+
+/// Two versions of one session being made one (see `merge::union`): its
+/// header and count told a message at a time while each version's
+/// messages are in time order, both then read again to write it; else
+/// (messages out of order: only a sort tells their order) held whole.
+struct Union {
+    /// Ours, as it was.
+    ours: Header,
+    header: Header,
+    added: usize,
+    title_kept_over: Option<String>,
+    how: How,
+}
+
+enum How {
+    /// Boxed: a reader is large beside a list.
+    Walked(Box<(Messages, Messages)>),
+    /// The union's messages, and ours'.
+    Held(Vec<Message>, Vec<Message>),
+}
+
+impl Union {
+    fn of(mut ours: Messages, mut theirs: Messages) -> Result<Union> {
+        let (o, t) = (ours.header().clone(), theirs.header().clone());
+        if let Some(planned) = merge::plan_union(&o, &t, &mut || ours.next(), &mut || theirs.next())? {
+            let merge::Planned { header, added, title_kept_over } = planned;
+            let how = How::Walked(Box::new((ours.rewind()?, theirs.rewind()?)));
+            return Ok(Union { ours: o, header, added, title_kept_over, how });
+        }
+        let (ours, theirs) = (held(ours.rewind()?)?, held(theirs.rewind()?)?);
+        let merged = merge::union(&ours, &theirs);
+        let how = How::Held(merged.session.messages, ours.messages);
+        let (header, added, title_kept_over) = (merged.session.header, merged.added, merged.title_kept_over);
+        Ok(Union { ours: ours.header, header, added, title_kept_over, how })
+    }
+
+    /// Write the union over ours at `path` (the caller holds its lock),
+    /// unless it is ours as it was.
+    fn write(self, store: &Store, path: &std::path::Path) -> Result<()> {
+        match self.how {
+            How::Walked(both) => {
+                let (mut ours, mut theirs) = *both;
+                if self.added == 0 && self.header == self.ours {
+                    return Ok(());
+                }
+                store.replace_each(path, &self.header, &mut |emit| {
+                    let walk = &mut |m: &Message, _| emit(m);
+                    merge::walk_union(&mut || ours.next(), &mut || theirs.next(), walk).map(|_| ())
+                })
+            }
+            How::Held(messages, ours) => {
+                if self.header == self.ours && messages == ours {
+                    return Ok(());
+                }
+                store.replace(path, &Session { header: self.header, messages })
+            }
+        }
+    }
+}
+
+/// A whole session in memory, from its messages.
+fn held(mut messages: Messages) -> Result<Session> {
+    let mut all = Vec::new();
+    while let Some(m) = messages.next()? {
+        all.push(m);
+    }
+    Ok(Session { header: messages.header().clone(), messages: all })
 }
 
 /// What `merge_copy` did with a conflict copy.

@@ -219,7 +219,7 @@ fn line_with(id: &str, stamp: Stamp, tail: &str) -> String {
 /// The index at `path` with these entries (sorted by ID) put in, each in
 /// place of any it had for the same ID: the import's new sessions, whose
 /// headers and measures it knows without reading them back.
-pub(crate) fn merge_in(path: &Path, new: &[(String, Stamp, Box<str>)]) {
+pub(crate) fn merge_in<T: AsRef<str>>(path: &Path, new: impl Iterator<Item = (String, Stamp, T)>) {
     let Some(mut writer) = Writer::create(path) else { return };
     let mut old = Reader::open(path);
     let mut next_old = || -> Option<String> {
@@ -229,7 +229,7 @@ pub(crate) fn merge_in(path: &Path, new: &[(String, Stamp, Box<str>)]) {
             _ => None,
         }
     };
-    let mut new = new.iter().peekable();
+    let mut new = new.peekable();
     let mut pending = next_old();
     loop {
         // The next old line, unless a new entry comes first (or replaces it).
@@ -241,11 +241,11 @@ pub(crate) fn merge_in(path: &Path, new: &[(String, Stamp, Box<str>)]) {
                     pending = next_old();
                 }
                 let (id, stamp, tail) = new.next().expect("peeked");
-                writer.add_tail(id, *stamp, tail);
+                writer.add_tail(&id, stamp, tail.as_ref());
             }
             (None, Some(_)) => {
                 let (id, stamp, tail) = new.next().expect("peeked");
-                writer.add_tail(id, *stamp, tail);
+                writer.add_tail(&id, stamp, tail.as_ref());
             }
             (Some(old_id), _) => {
                 // A damaged line (too short to hold an ID) is dropped.
@@ -588,7 +588,7 @@ mod tests {
             .iter()
             .map(|id| (id.to_string(), stamp, tail(&header(id, "new"), &m)))
             .collect();
-        merge_in(&path, &new);
+        merge_in(&path, new.into_iter());
         let mut r = Reader::open(&path);
         let titles: Vec<String> = (1..10)
             .filter_map(|i| r.entry_for(&format!("20260101_000000_{i:06x}")))

@@ -6,6 +6,8 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::error::Result;
+use crate::store::Next;
 use crate::store::session::{Header, Message, Session, TITLE_AUTO, TITLE_USER};
 
 /// A file beside the sessions that holds another version of one: what a
@@ -70,52 +72,167 @@ fn message_key(m: &Message) -> (&str, u64, &str) {
 pub(crate) fn union(ours: &Session, theirs: &Session) -> Merged {
     let mut seen: HashSet<(&str, u64, &str)> = ours.messages.iter().map(message_key).collect();
     let mut messages = ours.messages.clone();
-    let mut added = 0;
     for m in &theirs.messages {
         if seen.insert(message_key(m)) {
             messages.push(m.clone());
-            added += 1;
         }
     }
+    let added = messages.len() - ours.messages.len();
     crate::order::sort_by(&mut messages, |a, b| a.ts.total_cmp(&b.ts));
-    let (o, t) = (&ours.header, &theirs.header);
-    let mut header = Header::new(o.id.clone(), o.cwd.clone(), o.created_at.min(t.created_at));
-    header.format = o.format;
-    if header.cwd.is_empty() {
-        header.cwd = t.cwd.clone();
-    }
-    let mut title_kept_over = None;
-    let (title, source) = if o.has_user_title() {
-        if t.has_user_title() && t.title != o.title {
-            title_kept_over = Some(t.title.clone());
-        }
-        (&o.title, &o.title_source)
-    } else if t.has_user_title() || o.title.is_empty() {
-        (&t.title, &t.title_source)
-    } else {
-        (&o.title, &o.title_source)
-    };
-    header.title = title.clone();
-    header.title_source = source.clone();
-    // note_message titles an untitled session from its first message; one
-    // that had a title keeps it, whatever came first.
+    let mut outline = Outline::start(&ours.header, &theirs.header);
     for m in &messages {
-        header.note_message(m);
+        outline.note(m);
     }
-    if header.title.is_empty() {
-        header.title_source = String::new();
-    } else if header.title_source.is_empty() {
-        header.title_source = TITLE_AUTO.to_string();
+    let (header, title_kept_over) = outline.finish(&ours.header, &theirs.header);
+    Merged { session: Session { header, messages }, added, title_kept_over }
+}
+
+/// What `union` comes to, told without holding either version: its
+/// header, how many messages theirs adds, and a user title of theirs that
+/// ours kept its own over.
+pub(crate) struct Planned {
+    pub(crate) header: Header,
+    pub(crate) added: usize,
+    pub(crate) title_kept_over: Option<String>,
+}
+
+/// `union`'s header and count, from the two versions' messages given one
+/// at a time; None when a version's messages are not in time order (then
+/// only `union`, holding both, can sort them).
+pub(crate) fn plan_union(o: &Header, t: &Header, ours: Next, theirs: Next) -> Result<Option<Planned>> {
+    let mut outline = Outline::start(o, t);
+    let mut added = 0;
+    let sorted = walk_union(ours, theirs, &mut |m, new| {
+        outline.note(m);
+        added += usize::from(new);
+        Ok(())
+    })?;
+    if !sorted {
+        return Ok(None);
     }
-    header.updated_at = header.updated_at.max(o.updated_at).max(t.updated_at);
-    header.model = merged_model(o, t);
-    header.role = o.role.clone().or_else(|| t.role.clone());
-    debug_assert!(
-        header.title_source.is_empty() || [TITLE_USER, TITLE_AUTO].contains(&header.title_source.as_str())
-    );
-    let mut merged = Merged { session: Session { header, messages }, added, title_kept_over };
-    clean_title(&mut merged);
-    merged
+    let (header, title_kept_over) = outline.finish(o, t);
+    Ok(Some(Planned { header, added, title_kept_over }))
+}
+
+/// The messages of `union`, in its order, given to `visit` one at a time
+/// (with whether it is one theirs adds), read a message at a time from
+/// two versions whose messages are each in time order: a message of
+/// theirs is new unless ours, or theirs before it, has one of the same
+/// role, time and content, so only the messages of one time are held.
+/// Ok(false) as soon as a version's messages go back in time; what was
+/// visited until then is to be thrown away.
+pub(crate) fn walk_union(
+    ours: Next,
+    theirs: Next,
+    visit: &mut dyn FnMut(&Message, bool) -> Result<()>,
+) -> Result<bool> {
+    let (mut o, mut t) = (ours()?, theirs()?);
+    let mut same_time: Vec<Message> = Vec::new();
+    loop {
+        let ts = match (&o, &t) {
+            (None, None) => return Ok(true),
+            (Some(a), None) => a.ts,
+            (None, Some(b)) => b.ts,
+            (Some(a), Some(b)) => {
+                if b.ts.total_cmp(&a.ts).is_lt() {
+                    b.ts
+                } else {
+                    a.ts
+                }
+            }
+        };
+        same_time.clear();
+        // Ours first, every one kept; then theirs not told yet.
+        if !take_time(ours, &mut o, ts, false, &mut same_time, visit)?
+            || !take_time(theirs, &mut t, ts, true, &mut same_time, visit)?
+        {
+            return Ok(false);
+        }
+    }
+}
+
+/// `walk_union`'s step: the messages of time `ts` at the head of one
+/// version, `head` left at its first later one; false if it goes back in
+/// time.
+fn take_time(
+    next: Next,
+    head: &mut Option<Message>,
+    ts: f64,
+    theirs: bool,
+    same_time: &mut Vec<Message>,
+    visit: &mut dyn FnMut(&Message, bool) -> Result<()>,
+) -> Result<bool> {
+    while let Some(m) = head.take_if(|m| m.ts.to_bits() == ts.to_bits()) {
+        *head = next()?;
+        if head.as_ref().is_some_and(|n| n.ts.total_cmp(&m.ts).is_lt()) {
+            return Ok(false);
+        }
+        if !theirs || !same_time.iter().any(|s| message_key(s) == message_key(&m)) {
+            visit(&m, theirs)?;
+            same_time.push(m);
+        }
+    }
+    Ok(true)
+}
+
+/// A merged header in the making: started from the two versions' headers,
+/// each message of the union noted in its order, then finished.
+struct Outline {
+    header: Header,
+    title_kept_over: Option<String>,
+    /// The automatic title the union's first user message gives (if any).
+    first_user_title: Option<Option<String>>,
+}
+
+impl Outline {
+    fn start(o: &Header, t: &Header) -> Outline {
+        let mut header = Header::new(o.id.clone(), o.cwd.clone(), o.created_at.min(t.created_at));
+        header.format = o.format;
+        if header.cwd.is_empty() {
+            header.cwd = t.cwd.clone();
+        }
+        let mut title_kept_over = None;
+        let (title, source) = if o.has_user_title() {
+            if t.has_user_title() && t.title != o.title {
+                title_kept_over = Some(t.title.clone());
+            }
+            (&o.title, &o.title_source)
+        } else if t.has_user_title() || o.title.is_empty() {
+            (&t.title, &t.title_source)
+        } else {
+            (&o.title, &o.title_source)
+        };
+        header.title = title.clone();
+        header.title_source = source.clone();
+        Outline { header, title_kept_over, first_user_title: None }
+    }
+
+    /// note_message titles an untitled session from its first message; one
+    /// that had a title keeps it, whatever came first.
+    fn note(&mut self, m: &Message) {
+        self.header.note_message(m);
+        if self.first_user_title.is_none() && m.role == "user" {
+            self.first_user_title = Some(crate::store::session::clean_title(&m.content));
+        }
+    }
+
+    fn finish(self, o: &Header, t: &Header) -> (Header, Option<String>) {
+        let Outline { mut header, mut title_kept_over, first_user_title } = self;
+        if header.title.is_empty() {
+            header.title_source = String::new();
+        } else if header.title_source.is_empty() {
+            header.title_source = TITLE_AUTO.to_string();
+        }
+        header.updated_at = header.updated_at.max(o.updated_at).max(t.updated_at);
+        header.model = merged_model(o, t);
+        header.role = o.role.clone().or_else(|| t.role.clone());
+        debug_assert!(
+            header.title_source.is_empty()
+                || [TITLE_USER, TITLE_AUTO].contains(&header.title_source.as_str())
+        );
+        clean_title(&mut header, &mut title_kept_over, || first_user_title.flatten());
+        (header, title_kept_over)
+    }
 }
 
 /// The model the session was last used with: that of the version active
@@ -138,30 +255,28 @@ fn merged_model(ours: &Header, theirs: &Header) -> Option<String> {
 
 /// A title that came with another version is outside input like a typed
 /// one: cleaned the same way (no escape sequences, no bidi overrides, no
-/// ID's shape); one with nothing left gives way to an automatic title.
-fn clean_title(merged: &mut Merged) {
-    let header = &mut merged.session.header;
+/// ID's shape); one with nothing left gives way to an automatic title
+/// (`first_user_title`: what the union's first user message gives).
+fn clean_title(
+    header: &mut Header,
+    title_kept_over: &mut Option<String>,
+    first_user_title: impl FnOnce() -> Option<String>,
+) {
     let clean = crate::store::titles::foreign_title(&header.title);
     if clean != header.title {
         header.title = clean;
         if header.title.is_empty() {
             header.title_source = String::new();
-            if let Some(title) = merged
-                .session
-                .messages
-                .iter()
-                .find(|m| m.role == "user")
-                .and_then(|m| crate::store::session::clean_title(&m.content))
-            {
+            if let Some(title) = first_user_title() {
                 header.title = title;
                 header.title_source = TITLE_AUTO.to_string();
             }
         }
     }
-    if let Some(theirs) = &merged.title_kept_over
+    if let Some(theirs) = title_kept_over
         && crate::store::titles::foreign_title(theirs) == header.title
     {
-        merged.title_kept_over = None;
+        *title_kept_over = None;
     }
 }
 
@@ -182,8 +297,15 @@ pub(crate) fn union3(base: Option<&Session>, ours: &Session, theirs: &Session) -
             merged.title_kept_over = None;
         }
     }
-    clean_title(&mut merged);
+    let Merged { session, title_kept_over, .. } = &mut merged;
+    let messages = &session.messages;
+    let first_user = || messages.iter().find(|m| m.role == "user").and_then(|m| clean_title_of(&m.content));
+    clean_title(&mut session.header, title_kept_over, first_user);
     merged
+}
+
+fn clean_title_of(content: &str) -> Option<String> {
+    crate::store::session::clean_title(content)
 }
 
 /// The file name of a path, for messages.
@@ -309,5 +431,60 @@ mod tests {
         assert_eq!((merged.session.header.title.as_str(), merged.title_kept_over), ("redis", None));
         let merged = union3(Some(&auto), &named, &other);
         assert_eq!(merged.title_kept_over.as_deref(), Some("cache"));
+    }
+
+    #[test]
+    fn the_union_walked_a_message_at_a_time_is_the_union_held_whole() {
+        // Pairs of versions in time order, with messages of one time (the
+        // same and not), repeated in either, titled or not: walked, they
+        // give what union gives; out of time order, the walk says so.
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        for round in 0..400 {
+            let mut version = || -> Vec<Message> {
+                let n = next() % 8;
+                let mut ms: Vec<Message> = (0..n)
+                    .map(|_| {
+                        let role = ["user", "assistant", "system"][(next() % 3) as usize];
+                        msg(role, ["a", "b", "c"][(next() % 3) as usize], (next() % 6) as f64 + 0.5)
+                    })
+                    .collect();
+                crate::order::sort_by(&mut ms, |a, b| a.ts.total_cmp(&b.ts));
+                ms
+            };
+            let (a, b) = (version(), version());
+            let titles = [("", ""), ("hi", "auto"), ("redis", "user"), ("\u{1b}[1m", "user")];
+            let (ta, tb) = (titles[round % 4], titles[(round / 4) % 4]);
+            let (ours, theirs) = (session(ta.0, ta.1, a), session(tb.0, tb.1, b));
+            let held = union(&ours, &theirs);
+            let pull = |s: &Session| {
+                let mut it = s.messages.clone().into_iter();
+                move || Ok(it.next())
+            };
+            let planned = plan_union(&ours.header, &theirs.header, &mut pull(&ours), &mut pull(&theirs))
+                .expect("no error")
+                .expect("in time order");
+            let mut walked = Vec::new();
+            let sorted = walk_union(&mut pull(&ours), &mut pull(&theirs), &mut |m, _| {
+                walked.push(m.clone());
+                Ok(())
+            });
+            assert!(sorted.expect("no error"));
+            assert_eq!(walked, held.session.messages, "{round}");
+            assert_eq!(planned.header, held.session.header, "{round}");
+            assert_eq!((planned.added, planned.title_kept_over), (held.added, held.title_kept_over));
+        }
+        let late_first = session("t", "user", vec![msg("user", "b", 2.0), msg("user", "a", 1.0)]);
+        let fine = session("t", "user", vec![msg("user", "c", 1.5)]);
+        let pull = |s: &Session| {
+            let mut it = s.messages.clone().into_iter();
+            move || Ok(it.next())
+        };
+        let (o, t) = (&late_first.header, &fine.header);
+        assert!(plan_union(o, t, &mut pull(&late_first), &mut pull(&fine)).unwrap().is_none());
+        assert!(plan_union(t, o, &mut pull(&fine), &mut pull(&late_first)).unwrap().is_none());
     }
 }

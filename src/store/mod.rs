@@ -16,13 +16,22 @@ mod scan;
 pub(crate) mod search;
 pub mod session;
 mod settle;
+mod spill;
 pub(crate) mod titles;
 pub(crate) mod trust;
 mod write;
 
 pub(crate) use copies::MergedCopy;
+pub(crate) use scan::Messages;
 pub(crate) use settle::Settling;
 pub(crate) use write::Later;
+
+/// A session's messages given one at a time (a `Messages`' `next`, or a
+/// list's); Ok(None) after the last.
+pub(crate) type Next<'a> = &'a mut dyn FnMut() -> Result<Option<session::Message>>;
+
+/// A session's messages handed one at a time to the function given.
+pub(crate) type Each<'a> = &'a mut dyn FnMut(&mut dyn FnMut(&session::Message) -> Result<()>) -> Result<()>;
 
 use std::cell::{Cell, OnceCell};
 use std::fs;

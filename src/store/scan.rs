@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::catalog::{self, Catalog, DirStamp};
 use super::format::{self, Fault};
 use super::lock::LockFile;
-use super::session::{self, FORMAT, Header, Session};
+use super::session::{self, FORMAT, Header, Message, Session};
 use super::{MAX_SESSION_BYTES, Store, context, fault_error, gone, index, merge, open_session};
 use crate::error::{Error, Result};
 use crate::fsio;
@@ -437,23 +437,37 @@ impl Store {
         }
     }
 
-    /// A whole session; Ok(None) if there is no such session.
+    /// A whole session, every message in memory; Ok(None) if there is no
+    /// such session. What reads a session to show or write it elsewhere
+    /// takes it a message at a time instead (`messages`, `whole`).
     pub(crate) fn load(&self, id: &str) -> Result<Option<Session>> {
+        let Some(mut read) = self.messages(id)? else {
+            return Ok(None);
+        };
+        let mut messages = Vec::new();
+        while let Some(m) = read.next()? {
+            messages.push(m);
+        }
+        Ok(Some(Session { header: read.header().clone(), messages }))
+    }
+
+    /// A session's messages read one at a time, each checked as it comes
+    /// (the errors `load` would give, at the message that has them);
+    /// Ok(None) if there is no such session. One message in memory.
+    pub(crate) fn messages(&self, id: &str) -> Result<Option<Messages>> {
         let Some(path) = self.session_path(id) else {
             return Ok(None);
         };
-        let Some(reader) = self.open(id)? else {
-            return Ok(None);
-        };
-        let format = reader.header().format;
-        match reader.into_session() {
-            Ok(session) => Ok(Some(session)),
-            // A newer hermes may lay its files out otherwise.
-            Err(Fault::Damaged(_) | Fault::Message(_)) if format > FORMAT => {
-                Err(Error::NewerFormat { path, format, understood: FORMAT })
-            }
-            Err(fault) => Err(fault_error(&path, fault)),
-        }
+        Ok(self.open(id)?.map(|reader| Messages { reader, path }))
+    }
+
+    /// `messages`, every one of them checked first (a pass over the file
+    /// that decodes none written as hermes writes them), then read again
+    /// from the start: what is shown or written from it never stops
+    /// midway at damage, which is found (the error `load` gives) before
+    /// the first message is given. One message in memory.
+    pub(crate) fn whole(&self, id: &str) -> Result<Option<Messages>> {
+        self.messages(id)?.map(|m| m.checked().map(|(m, _)| m)).transpose()
     }
 
     /// A session's file opened for reading its messages one by one, header
@@ -496,6 +510,65 @@ impl Store {
         };
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
         context::measure(&mut reader).map(Some).map_err(|fault| fault_error(&path, fault))
+    }
+}
+
+/// A session read a message at a time (`Store::messages`, `Store::whole`).
+pub(crate) struct Messages {
+    reader: format::Reader<fs::File>,
+    path: PathBuf,
+}
+
+impl Messages {
+    pub(crate) fn header(&self) -> &Header {
+        self.reader.header()
+    }
+
+    /// The next message, checked; Ok(None) after the last.
+    pub(crate) fn next(&mut self) -> Result<Option<Message>> {
+        let format = self.reader.header().format;
+        self.reader.next_message_alone().map_err(|fault| read_error(&self.path, format, fault))
+    }
+
+    /// Every message checked (see `Store::whole`), and how many there
+    /// are; the file then read again from its start.
+    pub(super) fn checked(mut self) -> Result<(Messages, u64)> {
+        let format = self.reader.header().format;
+        let mut count = 0;
+        while self.reader.next_checked().map_err(|fault| read_error(&self.path, format, fault))? {
+            count += 1;
+        }
+        Ok((self.rewind()?, count))
+    }
+
+    /// The same file read again from its start (the one version opened,
+    /// whatever replaced it since).
+    pub(crate) fn rewind(self) -> Result<Messages> {
+        let Messages { reader, path } = self;
+        let reader = reader.rewind().map_err(|fault| fault_error(&path, fault))?;
+        Ok(Messages { reader, path })
+    }
+
+    /// A file that is not the session its name says (a conflict copy, or
+    /// git's merge driver's), read a message at a time; Ok(None) if there
+    /// is no such file.
+    pub(super) fn of_file(path: &Path) -> Result<Option<Messages>> {
+        let Some(file) = open_session(path)? else {
+            return Ok(None);
+        };
+        let reader = format::read(file).map_err(|fault| fault_error(path, fault))?;
+        Ok(Some(Messages { reader, path: path.to_path_buf() }))
+    }
+}
+
+/// A fault met reading the messages of a file of `format` as the user
+/// sees it: a newer hermes may lay its files out otherwise.
+fn read_error(path: &Path, format: u64, fault: Fault) -> Error {
+    match fault {
+        Fault::Damaged(_) | Fault::Message(_) if format > FORMAT => {
+            Error::NewerFormat { path: path.to_path_buf(), format, understood: FORMAT }
+        }
+        fault => fault_error(path, fault),
     }
 }
 

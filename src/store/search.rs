@@ -273,8 +273,9 @@ fn take_hits(
 ) {
     for (_, key) in candidates {
         let id = std::str::from_utf8(key).expect("IDs are ASCII");
-        let session = match store.load(id) {
-            Ok(Some(s)) => s,
+        // A message at a time; damage anywhere leaves the session out.
+        let hit = match store.messages(id).and_then(|m| m.map(|m| matches_in(m, pattern)).transpose()) {
+            Ok(Some(hit)) => hit,
             Ok(None) => continue, // deleted since
             Err(
                 crate::error::Error::Corrupt { path, why }
@@ -288,7 +289,7 @@ fn take_hits(
                 continue;
             }
         };
-        if let Some(hit) = matches_in(session, pattern) {
+        if let Some(hit) = hit {
             if found.hits.len() == limit {
                 found.more = true;
                 return;
@@ -298,8 +299,9 @@ fn take_hits(
     }
 }
 
-/// Where `pattern` matches in one session, if anywhere.
-pub(crate) fn matches_in(session: crate::store::session::Session, pattern: &Pattern) -> Option<Hit> {
+/// Where `pattern` matches in one session, if anywhere: its messages
+/// read one at a time, the first MAX_SNIPPETS matches kept.
+fn matches_in(mut messages: crate::store::Messages, pattern: &Pattern) -> Result<Option<Hit>> {
     let mut matches = Vec::new();
     let mut total = 0;
     let mut note = |message: Option<usize>, role: &str, text: &str| {
@@ -310,11 +312,13 @@ pub(crate) fn matches_in(session: crate::store::session::Session, pattern: &Patt
             }
         }
     };
-    note(None, "title", &session.header.title);
-    for (i, m) in session.messages.iter().enumerate() {
+    note(None, "title", &messages.header().title);
+    let mut i = 0;
+    while let Some(m) = messages.next()? {
         note(Some(i), &m.role, &m.content);
+        i += 1;
     }
-    (total > 0).then_some(Hit { header: session.header, matches, total })
+    Ok((total > 0).then(|| Hit { header: messages.header().clone(), matches, total }))
 }
 
 fn snippet(message: Option<usize>, role: &str, text: &str, (from, to): (usize, usize)) -> Match {

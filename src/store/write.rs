@@ -10,7 +10,7 @@ use super::format::{self, Fault};
 use super::lock::Guard;
 use super::scan::Check;
 use super::session::{self, Header, Message, Session};
-use super::{MAX_SESSION_BYTES, Store, fault_error, gone, open_session, refuse_newer};
+use super::{Each, MAX_SESSION_BYTES, Store, fault_error, gone, open_session, refuse_newer};
 use crate::error::{Error, Result};
 use crate::fsio;
 
@@ -37,6 +37,52 @@ impl Store {
             )));
         }
         self.put(path, &out, Change::Put(&session.header))
+    }
+
+    /// `create` from a header and its messages handed one at a time by
+    /// `each`: one message in memory. The caller holds the store lock.
+    pub(crate) fn create_each(&self, header: &Header, each: Each) -> Result<()> {
+        self.prepare()?;
+        let path = self.session_path(&header.id).expect("generated IDs are valid");
+        if fs::symlink_metadata(&path).is_ok() {
+            return Err(Error::AlreadyExists(path));
+        }
+        self.put_each(&path, header, each)
+    }
+
+    /// `replace` from a header and its messages handed one at a time by
+    /// `each`: one message in memory. The caller holds the session's lock.
+    pub(super) fn replace_each(&self, path: &Path, header: &Header, each: Each) -> Result<()> {
+        self.put_each(path, header, each)
+    }
+
+    /// `put` of a session's file form written as its messages come, the
+    /// size limit counted on the way (the temporary goes if it is passed).
+    fn put_each(&self, path: &Path, header: &Header, each: Each) -> Result<()> {
+        let mut watch = self.watch_dir()?;
+        let mut file = self.begin_session_write(path, &mut watch)?;
+        let (form, mut written, mut at) = (format::Form::File, 0u64, 0u64);
+        let mut write = |piece: &str| -> Result<()> {
+            written += piece.len() as u64;
+            if written > MAX_SESSION_BYTES {
+                return Err(Error::TooLarge(format!(
+                    "session {} would grow past {} MiB",
+                    header.id,
+                    MAX_SESSION_BYTES >> 20
+                )));
+            }
+            std::io::Write::write_all(&mut file, piece.as_bytes()).map_err(|e| Error::io(path, e))
+        };
+        write(&form.head(header))?;
+        each(&mut |m| {
+            write(form.separator(at))?;
+            at += 1;
+            write(&nanoserde::SerJson::serialize_json(m))
+        })?;
+        write(form.tail())?;
+        self.commit_session_write(file, &mut watch, || {})?;
+        watch.finish(self, Change::Put(header));
+        Ok(())
     }
 
     /// Write `bytes` over a session's file, under the catalog's lock, and

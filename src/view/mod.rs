@@ -3,7 +3,8 @@
 //! terminal, text is wrapped at words to its width (`wrap`) and replies
 //! are drawn as Markdown; into a pipe or a file it is as stored.
 
-use crate::store::session::{Message, Session};
+use crate::error::Result;
+use crate::store::session::{Header, Message, Session};
 use crate::text::{printable, truncate_words};
 use crate::time;
 
@@ -35,17 +36,19 @@ impl Screen {
     }
 }
 
-/// The conversation as a person reads it, a piece at a time to `emit` (a
-/// message of 16 MiB is drawn and written, not gathered with the rest
-/// first): control characters in what was stored are shown, not obeyed
-/// (`--json` has the raw text); on a `screen`, wrapped to it and replies
-/// drawn (the pieces hold hermes's own escape sequences then).
+/// The conversation as a person reads it, a piece at a time to `emit`, its
+/// messages taken one at a time from `next` (a session of any length is
+/// shown holding one message; one of 16 MiB is drawn and written, not
+/// gathered with the rest first): control characters in what was stored
+/// are shown, not obeyed (`--json` has the raw text); on a `screen`,
+/// wrapped to it and replies drawn (the pieces hold hermes's own escape
+/// sequences then).
 pub(crate) fn render(
-    session: &Session,
+    h: &Header,
+    next: &mut dyn FnMut() -> Result<Option<Message>>,
     screen: Option<Screen>,
-    emit: &mut dyn FnMut(&str) -> crate::error::Result<()>,
-) -> crate::error::Result<()> {
-    let h = &session.header;
+    emit: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<()> {
     let model = h.model.as_deref().map(|m| format!("  model: {}", printable(m, false))).unwrap_or_default();
     let role = h.role.as_deref().map(|r| format!("  role: {}", printable(r, false))).unwrap_or_default();
     let mut head = format!(
@@ -59,16 +62,18 @@ pub(crate) fn render(
         head.push_str(&format!("tokens: {} (the replies that reported them)\n", usage.describe()));
     }
     emit(&fit(&head, screen))?;
-    for (at, m) in session.messages.iter().enumerate() {
+    let mut at = 0;
+    while let Some(m) = next()? {
         emit("\n")?;
         if m.is_summary() {
             let head = format!("[summary of messages 1-{at}] {}\n", time::local_minutes(m.ts));
             emit(&fit(&head, screen))?;
             emit(&fit(&printable(&m.content, true), screen))?;
         } else {
-            render_message_each(m, Part::Whole, screen, emit)?;
+            render_message_each(&m, Part::Whole, screen, emit)?;
         }
         emit("\n")?;
+        at += 1;
     }
     Ok(())
 }
@@ -109,8 +114,8 @@ fn render_message_each(
     m: &Message,
     part: Part,
     screen: Option<Screen>,
-    emit: &mut dyn FnMut(&str) -> crate::error::Result<()>,
-) -> crate::error::Result<()> {
+    emit: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<()> {
     let cut = how_it_ended(m);
     let tokens = m.usage.map(|u| format!("  tokens: {}", u.describe())).unwrap_or_default();
     let mut head = format!("[{}{cut}] {}{tokens}\n", printable(&m.role, false), time::local_minutes(m.ts));
@@ -185,11 +190,30 @@ fn how_it_ended(m: &Message) -> String {
 
 /// Sessions as one Markdown document.
 pub(crate) fn markdown(sessions: &[Session]) -> String {
-    sessions.iter().map(markdown_one).collect::<Vec<_>>().join("\n---\n\n")
+    let mut text = String::new();
+    for (i, session) in sessions.iter().enumerate() {
+        if i > 0 {
+            text.push_str(MARKDOWN_BETWEEN);
+        }
+        let mut messages = session.messages.iter();
+        let _ = markdown_each(&session.header, &mut || Ok(messages.next().cloned()), &mut |piece| {
+            text.push_str(piece);
+            Ok(())
+        });
+    }
+    text
 }
 
-pub(crate) fn markdown_one(session: &Session) -> String {
-    let h = &session.header;
+/// What stands between two sessions of one Markdown document.
+pub(crate) const MARKDOWN_BETWEEN: &str = "\n---\n\n";
+
+/// One session as Markdown, a piece at a time to `emit`, its messages
+/// taken one at a time from `next`.
+pub(crate) fn markdown_each(
+    h: &Header,
+    next: &mut dyn FnMut() -> Result<Option<Message>>,
+    emit: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<()> {
     let mut text = format!(
         "# {}\n\n- id: `{}`\n- created: {}\n- last active: {}\n- messages: {}\n",
         if h.title.is_empty() { "(untitled)" } else { &h.title },
@@ -207,12 +231,15 @@ pub(crate) fn markdown_one(session: &Session) -> String {
     if let Some(usage) = &h.usage {
         text.push_str(&format!("- tokens: {}\n", usage.describe()));
     }
-    for (at, m) in session.messages.iter().enumerate() {
-        let cut = how_it_ended(m);
-        let role = if m.is_summary() { format!("summary of messages 1-{at}") } else { m.role.clone() };
-        text.push_str(&format!("\n## {role} ({}{cut})\n\n{}\n", time::local_seconds(m.ts), m.content));
+    emit(&text)?;
+    let mut at = 0;
+    while let Some(m) = next()? {
+        let cut = how_it_ended(&m);
+        let role = if m.is_summary() { format!("summary of messages 1-{at}") } else { m.role };
+        emit(&format!("\n## {role} ({}{cut})\n\n{}\n", time::local_seconds(m.ts), m.content))?;
+        at += 1;
     }
-    text
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,13 +4,13 @@
 //! each element handed on as validated bytes, with its offset and line.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 
 use crate::error::{Error, Result};
 use crate::store::MAX_SESSION_BYTES;
 use crate::store::json;
 
-use super::source::rejected;
+use super::source::{BIG_RECORD, Record, rejected};
 
 /// One element of the top-level array: its byte offset and first line.
 pub(crate) struct Element {
@@ -19,15 +19,17 @@ pub(crate) struct Element {
 }
 
 /// Hand `each` every element of the top-level JSON array of `input`, as
-/// validated bytes; anything but an array of objects refuses the input,
-/// naming the line where it went wrong.
+/// validated bytes (one longer than `BIG_RECORD` as a span, which whoever
+/// reads it checks: `check_element`); anything but an array of objects
+/// refuses the input, naming the line where it went wrong.
 pub(crate) fn for_each_element(
     input: &mut File,
     name: &str,
     kind: &str,
-    mut each: impl FnMut(&Element, &[u8]) -> Result<()>,
+    mut each: impl FnMut(&Element, Record) -> Result<()>,
 ) -> Result<()> {
-    let mut reader = BufReader::with_capacity(64 << 10, Read::by_ref(input));
+    let file: &File = input;
+    let mut reader = BufReader::with_capacity(64 << 10, file);
     let mut scan = Scan { line: 1, ..Scan::default() };
     let mut element = Vec::new();
     let mut start = Element { offset: 0, line: 1 };
@@ -47,21 +49,29 @@ pub(crate) fn for_each_element(
                     element.push(byte);
                 }
                 Step::Inside => {
-                    if element.len() as u64 >= MAX_SESSION_BYTES {
+                    let len = scan.offset + 1 - start.offset;
+                    if len > MAX_SESSION_BYTES {
                         return Err(rejected(
                             name,
                             start.line,
                             &format!("an entry longer than {} MiB", MAX_SESSION_BYTES >> 20),
                         ));
                     }
-                    element.push(byte);
+                    if len <= BIG_RECORD {
+                        element.push(byte);
+                    } else if !element.is_empty() {
+                        element = Vec::new(); // read again as a span
+                    }
                 }
                 Step::End => {
-                    element.push(byte);
-                    if let Err(why) = json::validate(&element) {
-                        return Err(rejected(name, start.line, &format!("damaged entry ({why})")));
+                    let len = scan.offset + 1 - start.offset;
+                    if len <= BIG_RECORD {
+                        element.push(byte);
+                        check_element(name, start.line, &element)?;
+                        each(&start, Record::Bytes(&element))?;
+                    } else {
+                        each(&start, Record::span(file, start.offset, len, true))?;
                     }
-                    each(&start, &element)?;
                 }
                 Step::Wrong(why) => {
                     return Err(rejected(name, scan.line, &format!("not {kind} ({why})")));
@@ -76,6 +86,12 @@ pub(crate) fn for_each_element(
         State::Start => Err(rejected(name, scan.line, &format!("empty input, not {kind}"))),
         _ => Err(rejected(name, scan.line, "the array ends early (a truncated log?)")),
     }
+}
+
+/// An element of the array must be JSON: else the input is refused,
+/// naming the element's first line.
+pub(crate) fn check_element(name: &str, line: usize, bytes: &[u8]) -> Result<()> {
+    json::validate(bytes).map_err(|why| rejected(name, line, &format!("damaged entry ({why})")))
 }
 
 #[derive(Default, PartialEq)]

@@ -8,9 +8,10 @@ use std::io::Seek;
 use crate::error::Result;
 use crate::store::format;
 use crate::store::json;
-use crate::store::session::{self, FORMAT};
+use crate::store::session::{self, FORMAT, Header, Session};
 
-use super::source::{self, Incoming, Source, Tally, rejected};
+use super::large::{self, Checked};
+use super::source::{self, Incoming, Record, Source, Tally, rejected};
 
 pub(crate) const SOURCE: Source = Source {
     name: "hermes",
@@ -23,10 +24,22 @@ pub(crate) const SOURCE: Source = Source {
 fn read(
     input: &mut File,
     name: &str,
+    checked: &Checked,
     each: &mut dyn FnMut(Incoming) -> Result<()>,
 ) -> Result<Tally> {
     let mut tally = Tally::default();
-    let mut one = |line_no: usize, record: &[u8]| -> Result<()> {
+    let mut one = |line_no: usize, record: Record| -> Result<()> {
+        // A session too long to hold, read as a stream when it reads so.
+        if let Record::Span(span) = &record
+            && let Some((header, large)) = large::take(span, checked, name)?
+        {
+            if admissible(name, line_no, &header, large.first_bad_time, &mut tally)? {
+                let session = Session { header, messages: Vec::new() };
+                return each(Incoming { session, derived_from: None, large: Some((large, *span)) });
+            }
+            return Ok(());
+        }
+        let record = &*record.bytes(name, line_no)?;
         if let Err(why) = json::validate(record) {
             tally.not_json(line_no, why.to_string());
             return Ok(());
@@ -40,35 +53,49 @@ fn read(
             }
             Err(why) => return Err(source::wrong_source(name, line_no, &SOURCE, record, &why)),
         };
-        if !session::is_valid_id(&session.header.id) {
-            return Err(rejected(
-                name,
-                line_no,
-                &format!("invalid session id '{}'", crate::text::clipped(&session.header.id)),
-            ));
+        let first_bad = session.messages.iter().enumerate().find(|(_, m)| !source::sane_time(m.ts));
+        if admissible(name, line_no, &session.header, first_bad.map(|(i, m)| (i, m.ts)), &mut tally)? {
+            return each(Incoming::own(session));
         }
-        if session.header.format > FORMAT {
-            return Err(rejected(
-                name,
-                line_no,
-                &format!("session format {} is newer than this hermes understands", session.header.format),
-            ));
-        }
-        if let Some(why) = source::bad_times(&session) {
-            tally.damaged.push((line_no, why));
-            return Ok(());
-        }
-        tally.sessions += 1;
-        each(Incoming::own(session))
+        Ok(())
     };
     // `export --format json`: an array of the same records.
     let io_error = |source: std::io::Error| crate::error::Error::ImportRead { name: name.to_string(), source };
     let array = source::first_byte(input).map_err(io_error)? == Some(b'[');
     input.rewind().map_err(io_error)?;
     if array {
-        super::array::for_each_element(input, name, SOURCE.kind, |element, bytes| one(element.line, bytes))?;
+        super::array::for_each_element(input, name, SOURCE.kind, |element, record| one(element.line, record))?;
     } else {
         source::for_each_record(input, name, &SOURCE, one)?;
     }
     Ok(tally)
+}
+
+/// Whether a session read is counted: an ID of hermes's shape and a format
+/// this hermes knows (else the whole input is refused), and times it keeps
+/// (else the line is damaged, and noted so); `first_bad` is its first
+/// message whose time is not one.
+fn admissible(
+    name: &str,
+    line_no: usize,
+    header: &Header,
+    first_bad: Option<(usize, f64)>,
+    tally: &mut Tally,
+) -> Result<bool> {
+    if !session::is_valid_id(&header.id) {
+        return Err(rejected(name, line_no, &format!("invalid session id '{}'", crate::text::clipped(&header.id))));
+    }
+    if header.format > FORMAT {
+        return Err(rejected(
+            name,
+            line_no,
+            &format!("session format {} is newer than this hermes understands", header.format),
+        ));
+    }
+    if let Some(why) = source::bad_times(header, first_bad) {
+        tally.damaged.push((line_no, why));
+        return Ok(false);
+    }
+    tally.sessions += 1;
+    Ok(true)
 }

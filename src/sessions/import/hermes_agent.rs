@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::store::json;
 use crate::store::session::{self, Header, Message, Session, TITLE_AUTO, TITLE_USER};
 
+use super::large::Checked;
 use super::source::{self, Content, Count, Flag, Incoming, Source, Tally};
 
 #[derive(DeJson)]
@@ -68,10 +69,12 @@ pub(crate) const SOURCE: Source = Source {
 fn read(
     input: &mut File,
     name: &str,
+    _: &Checked,
     each: &mut dyn FnMut(Incoming) -> Result<()>,
 ) -> Result<Tally> {
     let mut tally = Tally::default();
-    source::for_each_record(input, name, &SOURCE, |line_no, line| {
+    source::for_each_record(input, name, &SOURCE, |line_no, record| {
+        let line = &*record.bytes(name, line_no)?;
         if let Err(why) = json::validate(line) {
             tally.not_json(line_no, why.to_string());
             return Ok(());
@@ -82,7 +85,7 @@ fn read(
         }
         let agent: AgentSession = json::parse(line).map_err(|why| wrong(&why))?;
         let incoming = convert(agent, &mut tally);
-        if let Some(why) = source::bad_times(&incoming.session) {
+        if let Some(why) = source::bad_times_in(&incoming.session) {
             tally.damaged.push((line_no, why));
             return Ok(());
         }
@@ -92,7 +95,7 @@ fn read(
     Ok(tally)
 }
 
-fn convert(agent: AgentSession, tally: &mut Tally) -> Incoming {
+fn convert(agent: AgentSession, tally: &mut Tally) -> Incoming<'static> {
     let first_ts = agent.messages.iter().find_map(|m| m.timestamp);
     let started = agent.started_at.or(first_ts).unwrap_or(0.0);
     let (id, derived_from) = if session::is_valid_id(&agent.id) {
@@ -155,5 +158,5 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Incoming {
     }
     let mut session = Session { header, messages };
     source::finish(&mut session);
-    Incoming { session, derived_from }
+    Incoming { session, derived_from, large: None }
 }

@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::store::json;
 use crate::store::session::{Header, Message, Session, TITLE_AUTO, Usage};
 
+use super::large::Checked;
 use super::source::{self, Count, Incoming, Source, Tally};
 
 #[derive(DeJson)]
@@ -135,6 +136,7 @@ pub(crate) const SOURCE: Source = Source {
 fn read(
     input: &mut File,
     name: &str,
+    _: &Checked,
     each: &mut dyn FnMut(Incoming) -> Result<()>,
 ) -> Result<Tally> {
     let io_error = |source: std::io::Error| Error::ImportRead { name: name.to_string(), source };
@@ -148,7 +150,8 @@ fn read(
         return Err(wrong);
     }
     input.rewind().map_err(io_error)?;
-    super::array::for_each_element(input, name, SOURCE.kind, |element, bytes| {
+    super::array::for_each_element(input, name, SOURCE.kind, |element, record| {
+        let bytes = &*record.bytes(name, element.line)?;
         let exchange = parse(name, element.line, bytes)?;
         tally.ignored.extend(exchange.odd_counts().map(|field| (element.line, field)));
         let conversation = exchange.conversation_id.or(exchange.id).unwrap_or_default();
@@ -194,7 +197,7 @@ fn read(
         for (conversation, read_back) in groups {
             let session = convert(&conversation, read_back, &mut tally);
             tally.sessions += 1;
-            each(Incoming { session, derived_from: Some(conversation) })?;
+            each(Incoming { session, derived_from: Some(conversation), large: None })?;
         }
     }
     Ok(tally)

@@ -5,14 +5,14 @@
 //! skipped, never overwritten, even when the file there is damaged.
 
 mod array;
+mod large;
 mod source;
+mod taken;
 
-use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Seek;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, option};
 use crate::error::{Error, Result};
@@ -23,8 +23,10 @@ use crate::store::session::{self, Session};
 use crate::store::{Settling, Store};
 use crate::text::counted;
 
+use large::{Checked, Large};
 use source::Incoming;
 pub(crate) use source::Source;
+use taken::{ShortIds, Taken};
 
 use super::Progress;
 
@@ -104,10 +106,11 @@ fn read(
     from: &Source,
     input: &mut File,
     name: &str,
+    checked: &Checked,
     each: &mut dyn FnMut(Incoming) -> Result<()>,
 ) -> Result<source::Tally> {
     input.rewind().map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
-    let tally = (from.read)(input, name, each)?;
+    let tally = (from.read)(input, name, checked, each)?;
     // No line JSON at all is not a damaged file but another kind of file.
     // (Lines of the right kind damaged in a part, a message or a time,
     // are said as such.)
@@ -124,9 +127,12 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let name = Path::new(&args.file).display().to_string();
     let mut input = open_input(&args.file)?;
     // Pass 1: check everything, write nothing; note the IDs the input
-    // brings, whose short IDs a title must not be.
-    let mut incoming_ids = Vec::new();
-    let tally = read(args.from, &mut input, &name, &mut |incoming| note_id(&mut incoming_ids, &incoming))?;
+    // brings, whose short IDs a title must not be, and what the sessions
+    // too long to hold hold.
+    let (mut short_ids, mut checked) = (ShortIds::new(), Checked::default());
+    let tally = read(args.from, &mut input, &name, &Checked::default(), &mut |incoming| {
+        note_id(&mut short_ids, &mut checked, &incoming)
+    })?;
 
     // A dry run takes no lock and creates nothing: it reads what is there.
     let _guard = if args.dry_run {
@@ -138,23 +144,22 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     if !args.dry_run {
         remove_left_behind(store)?;
     }
-    let mut settling = Settling::new();
-    let mut taken = Taken::of(store, &mut settling)?;
-    taken.note_short_ids(incoming_ids);
+    let mut settling = Settling::new(store, !args.dry_run);
+    let mut taken = Taken::of(store, &mut settling, short_ids, tally.sessions)?;
     let (mut imported, mut skipped, mut retitled) = (0usize, 0usize, 0usize);
     let mut models_cleaned = Cleaned::default();
     let mut progress = Progress::new("importing", tally.sessions);
     let mut batch = Batch::new(store.sessions_dir());
     // Pass 2: write, in batches.
-    read(args.from, &mut input, &name, &mut |incoming| {
+    read(args.from, &mut input, &name, &checked, &mut |incoming| {
         interrupted()?;
         progress.tick();
-        let Incoming { session: mut s, derived_from } = incoming;
+        let Incoming { session: mut s, derived_from, large } = incoming;
         if let Some(source_id) = &derived_from {
             // A made-up ID can be another conversation's: try the next
             // until one is free, or until one holds this very conversation
             // (imported before: skipped below).
-            match free_derived_id(store, &s, source_id, &taken.ids, &taken.stored)? {
+            match free_derived_id(store, &s, source_id, &taken)? {
                 Some(id) => s.header.id = id,
                 None => {
                     skipped += 1;
@@ -163,7 +168,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             }
         }
         let key = session::id_key(&s.header.id);
-        if !taken.ids.insert(key) {
+        if !taken.take(&key) {
             if let Some((path, why)) = taken.damaged.remove(&key) {
                 output::warn_not_a_session_file(
                     &path,
@@ -174,28 +179,28 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             skipped += 1;
             return Ok(());
         }
-        clean_title(&mut s);
-        taken.note_short_ids([key]);
+        clean_title(&mut s, large.as_ref().map(|(large, _)| large));
         free_id_like_title(&mut s, &taken);
         models_cleaned.clean_model(&mut s);
         if taken.make_unique(&mut s.header.title) {
             retitled += 1;
         }
-        s.header.message_count = s.messages.len() as u64;
-        s.header.usage = crate::store::session::usage_of(&s.messages);
+        (s.header.message_count, s.header.usage) = match &large {
+            None => (s.messages.len() as u64, crate::store::session::usage_of(&s.messages)),
+            Some((large, _)) => (large.count, large.usage),
+        };
         imported += 1;
         if args.dry_run {
             return Ok(());
         }
-        let path = store.session_path(&s.header.id).expect("valid IDs only");
-        batch.add(&path, &format::encode(&s.header, &s.messages), Some(dated(s.header.updated_at)))?;
-        settling.wrote(&s.header, &s.messages);
+        stage(store, &mut batch, &mut settling, &s, large.as_ref(), &name)?;
         if batch.len() >= COMMIT_EVERY {
             commit(&mut batch, (&mut imported, &mut skipped), &mut settling)?;
         }
         Ok(())
     })?;
     commit(&mut batch, (&mut imported, &mut skipped), &mut settling)?;
+    drop(taken);
     if !args.dry_run {
         // The store ready for the first listing: index and catalog.
         settling.finish(store);
@@ -252,7 +257,7 @@ fn remove_left_behind(store: &Store) -> Result<()> {
 /// `list`, and no title has an ID's shape (one that has is freed, and
 /// said). Too long is cut here, not refused; a title cleaned to nothing is
 /// made from the first message.
-fn clean_title(s: &mut Session) {
+fn clean_title(s: &mut Session, large: Option<&Large>) {
     let cleaned = crate::store::titles::foreign_title(&s.header.title);
     if let Some(shape) = session::sanitize_title(&s.header.title).and_then(|t| session::id_shape(&t))
         && cleaned != session::sanitize_title(&s.header.title).unwrap_or_default()
@@ -262,14 +267,47 @@ fn clean_title(s: &mut Session) {
     s.header.title = cleaned;
     if s.header.title.is_empty() {
         s.header.title_source = String::new();
-        source::finish(s);
+        match large {
+            None => source::finish(s),
+            Some(large) => source::title_from_first_user(&mut s.header, large.first_user_title.clone()),
+        }
     }
 }
 
-/// Pass 1's step: the ID a session brings, when it has one of its own.
-fn note_id(ids: &mut Vec<[u8; 22]>, incoming: &Incoming) -> Result<()> {
+/// Stage session `s` in `batch`, written in the file form (one too long
+/// to hold read from the input again as it is written), and tell
+/// `settling` of it.
+fn stage(
+    store: &Store,
+    batch: &mut Batch,
+    settling: &mut Settling,
+    s: &Session,
+    large: Option<&(Large, source::Span)>,
+    name: &str,
+) -> Result<()> {
+    let path = store.session_path(&s.header.id).expect("valid IDs only");
+    let dated = Some(dated(s.header.updated_at));
+    match large {
+        None => {
+            batch.add(&path, &format::encode(&s.header, &s.messages), dated)?;
+            settling.wrote(&s.header, &s.messages);
+        }
+        Some((large, span)) => {
+            batch.add_with(&path, dated, &mut |file| large::write(span, &s.header, file, name))?;
+            settling.wrote_measured(&s.header, &large.measure);
+        }
+    }
+    Ok(())
+}
+
+/// Pass 1's step: the short ID of the ID a session brings, when it has
+/// one of its own.
+fn note_id(short_ids: &mut ShortIds, checked: &mut Checked, incoming: &Incoming) -> Result<()> {
     if incoming.derived_from.is_none() {
-        ids.push(session::id_key(&incoming.session.header.id));
+        short_ids.note(&session::id_key(&incoming.session.header.id));
+    }
+    if let Some((large, _)) = &incoming.large {
+        checked.note(large);
     }
     interrupted()
 }
@@ -278,7 +316,9 @@ fn note_id(ids: &mut Vec<[u8; 22]>, incoming: &Incoming) -> Result<()> {
 /// shaped one, which `clean_title` freed already) is not refused, as a
 /// typed one would be: freed as a taken title is (`a1b2c3 (2)`), and said.
 fn free_id_like_title(s: &mut Session, taken: &Taken) {
-    let Some(like) = crate::store::titles::id_like(&s.header.title, |suffix| taken.ending_in(suffix)) else {
+    // The IDs it is the short ID of are not named here: one stands for them.
+    let holders = |suffix: &str| Vec::from_iter(taken.has_short_id(suffix).then(|| session::id_key(suffix)));
+    let Some(like) = crate::store::titles::id_like(&s.header.title, holders) else {
         return;
     };
     let freed = crate::store::titles::numbered(&s.header.title, 2);
@@ -293,90 +333,6 @@ fn warn_id_like(id: &str, was: &str, shape: &str, now: &str) {
         crate::text::printable(was, false),
         crate::text::printable(now, false)
     ));
-}
-
-/// What the store holds and this import has added so far. IDs as
-/// fixed-size keys and titles as hashes: 100,000 sessions fit in a few
-/// MiB. A (vanishingly rare) title-hash collision only costs an unneeded
-/// " (2)" suffix. An ID is taken by any file of its name, read cleanly or
-/// not: a damaged file is never replaced.
-struct Taken {
-    ids: HashSet<[u8; 22]>,
-    /// The IDs of the files there before the import.
-    stored: HashSet<[u8; 22]>,
-    titles: HashSet<u64>,
-    /// For each title found taken, the number its next " (n)" tries: many
-    /// sessions of one title (llm names a conversation by its first
-    /// prompt) are numbered in linear time, not each from 2 again.
-    next_number: HashMap<u64, u64>,
-    /// The files that are not sessions, with why.
-    damaged: HashMap<[u8; 22], (PathBuf, String)>,
-    /// The short ID (last 6 hex digits) of every ID there and coming, with
-    /// one ID that ends in it.
-    short_ids: HashMap<[u8; 6], [u8; 22]>,
-}
-
-impl Taken {
-    /// What the store holds, each session also noted for `settling`.
-    fn of(store: &Store, settling: &mut Settling) -> Result<Taken> {
-        let mut taken = Taken {
-            ids: HashSet::new(),
-            stored: HashSet::new(),
-            titles: HashSet::new(),
-            next_number: HashMap::new(),
-            damaged: HashMap::new(),
-            short_ids: HashMap::new(),
-        };
-        if store.sessions_dir().is_dir() {
-            taken.ids.extend(store.session_ids()?);
-            taken.stored.extend(taken.ids.iter().copied());
-            taken.note_short_ids(taken.stored.clone());
-            store.scan(|entry| match &entry.header {
-                Ok(h) => {
-                    settling.saw(&entry);
-                    taken.titles.insert(title_key(&h.title));
-                }
-                Err(why) => {
-                    settling.saw(&entry);
-                    // A damaged session's title stays taken.
-                    if let Some(h) = &entry.damaged_header {
-                        taken.titles.insert(title_key(&h.title));
-                    }
-                    taken.damaged.insert(session::id_key(entry.id()), (entry.path(), why.clone()));
-                }
-            })?;
-        }
-        Ok(taken)
-    }
-
-    fn note_short_ids(&mut self, ids: impl IntoIterator<Item = [u8; 22]>) {
-        for id in ids {
-            self.short_ids.entry(id[16..].try_into().expect("6 bytes")).or_insert(id);
-        }
-    }
-
-    /// The IDs there or coming that end in `suffix` (one is enough to say so).
-    fn ending_in(&self, suffix: &str) -> Vec<[u8; 22]> {
-        let key: Option<[u8; 6]> = suffix.as_bytes().try_into().ok();
-        key.and_then(|k| self.short_ids.get(&k)).copied().into_iter().collect()
-    }
-
-    /// Take `title`, numbered (" (2)", " (3)", ...) when it is taken
-    /// already; true when it was.
-    fn make_unique(&mut self, title: &mut String) -> bool {
-        let renumbered = !title.is_empty() && self.titles.contains(&title_key(title));
-        if renumbered {
-            let next = self.next_number.entry(title_key(title)).or_insert(2);
-            let (n, numbered) = (*next..)
-                .map(|n| (n, crate::store::titles::numbered(title, n)))
-                .find(|(_, t)| !self.titles.contains(&title_key(t)))
-                .expect("unbounded");
-            *next = n + 1;
-            *title = numbered;
-        }
-        self.titles.insert(title_key(title));
-        renumbered
-    }
 }
 
 /// The sessions whose model was cleaned: the first few named, the rest counted.
@@ -467,24 +423,20 @@ fn interrupted() -> Result<()> {
 /// holds this conversation (the same messages from the start: an earlier
 /// import of it, maybe continued since). A session of this import run is
 /// never this conversation (each source conversation comes once).
-fn free_derived_id(
-    store: &Store,
-    s: &Session,
-    source_id: &str,
-    ids: &HashSet<[u8; 22]>,
-    stored: &HashSet<[u8; 22]>,
-) -> Result<Option<String>> {
+fn free_derived_id(store: &Store, s: &Session, source_id: &str, taken: &Taken) -> Result<Option<String>> {
     for attempt in 0.. {
         let id = source::derived_id(s.header.created_at, source_id, attempt);
         let key = session::id_key(&id);
-        if !ids.contains(&key) {
-            return Ok(Some(id));
-        }
-        if stored.contains(&key)
-            && let Ok(Some(there)) = store.load(&id)
-            && holds(&there, s)
-        {
-            return Ok(None);
+        match taken.holder(&key) {
+            None => return Ok(Some(id)),
+            Some(true) => {
+                if let Ok(Some(there)) = store.load(&id)
+                    && holds(&there, s)
+                {
+                    return Ok(None);
+                }
+            }
+            Some(false) => {}
         }
     }
     unreachable!("attempts are unbounded")
@@ -498,12 +450,6 @@ fn holds(there: &Session, s: &Session) -> bool {
             .iter()
             .zip(&s.messages)
             .all(|(a, b)| a.role == b.role && a.content == b.content && a.ts.to_bits() == b.ts.to_bits())
-}
-
-fn title_key(title: &str) -> u64 {
-    let mut h = DefaultHasher::new();
-    title.hash(&mut h);
-    h.finish()
 }
 
 /// A file is read twice (check, then write); stdin is first copied to an
@@ -566,7 +512,7 @@ mod tests {
         for (source, path) in inputs {
             let mut file = File::open(&path).expect("the input");
             let mut told = (0, 0);
-            (source.read)(&mut file, "input", &mut |incoming| {
+            (source.read)(&mut file, "input", &Checked::default(), &mut |incoming| {
                 let s = incoming.session;
                 let (fast, all) = format::told_fast(&format::encode(&s.header, &s.messages));
                 told = (told.0 + fast, told.1 + all);

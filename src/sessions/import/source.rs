@@ -7,13 +7,14 @@
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek};
+use std::os::unix::fs::FileExt;
 
 use nanoserde::{DeJson, DeJsonErr, DeJsonState, DeJsonTok};
 
 use crate::error::{Error, Result};
 use crate::store::MAX_SESSION_BYTES;
 use crate::store::json;
-use crate::store::session::{self, Session, TITLE_AUTO};
+use crate::store::session::{self, Header, Session, TITLE_AUTO};
 
 use super::SOURCES;
 
@@ -38,7 +39,8 @@ pub(crate) struct Source {
 /// Whether a record has a key.
 pub(crate) type HasKey<'a> = &'a dyn Fn(&str) -> bool;
 
-pub(crate) type Reader = fn(&mut File, &str, &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally>;
+pub(crate) type Reader =
+    fn(&mut File, &str, &super::large::Checked, &mut dyn FnMut(Incoming) -> Result<()>) -> Result<Tally>;
 
 impl PartialEq for Source {
     fn eq(&self, other: &Source) -> bool {
@@ -151,7 +153,7 @@ pub(crate) fn for_each_record(
     input: &mut File,
     name: &str,
     expected: &Source,
-    mut each: impl FnMut(usize, &[u8]) -> Result<()>,
+    mut each: impl FnMut(usize, Record) -> Result<()>,
 ) -> Result<()> {
     let head = sniff_head(input);
     input.rewind().map_err(|e| Error::io(std::path::Path::new(name), e))?;
@@ -163,11 +165,86 @@ pub(crate) fn for_each_record(
     }
     input.rewind().map_err(|e| Error::io(std::path::Path::new(name), e))?;
     for_each_line(input, name, |line_no, line| {
-        if line_no == 1 && line.starts_with(b"[") {
+        if line_no == 1 && line.starts_with(b'[') {
             return Err(rejected(name, line_no, &not_json_lines(expected, head)));
         }
         each(line_no, line)
     })
+}
+
+/// Records over this many bytes are not read into memory whole: hermes's
+/// own sessions are read from the input as streams (see `large`), other
+/// records whole when they are used (`Record::bytes`).
+pub(crate) const BIG_RECORD: u64 = 4 << 20;
+
+/// One record of an input (a line, or an element of a JSON array): its
+/// bytes, or, when it is longer than `BIG_RECORD`, where it lies.
+pub(crate) enum Record<'a> {
+    Bytes(&'a [u8]),
+    Span(Span<'a>),
+}
+
+/// A record too long to hold: where it lies in the input.
+#[derive(Clone, Copy)]
+pub(crate) struct Span<'a> {
+    file: &'a File,
+    pub(crate) offset: u64,
+    pub(crate) len: u64,
+    /// An element of a JSON array, which must be valid JSON (see
+    /// `array::check_element`); a line is judged by its source.
+    element: bool,
+}
+
+impl<'a> Record<'a> {
+    pub(crate) fn span(file: &'a File, offset: u64, len: u64, element: bool) -> Record<'a> {
+        Record::Span(Span { file, offset, len, element })
+    }
+
+    /// Its bytes, a span read into memory (an element checked as one read
+    /// whole is, its first `line` named if it is not JSON).
+    pub(crate) fn bytes(&self, name: &str, line: usize) -> Result<std::borrow::Cow<'a, [u8]>> {
+        match self {
+            Record::Bytes(bytes) => Ok(std::borrow::Cow::Borrowed(bytes)),
+            Record::Span(span) => {
+                let mut bytes = vec![0; span.len as usize];
+                span.file
+                    .read_exact_at(&mut bytes, span.offset)
+                    .map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
+                if span.element {
+                    super::array::check_element(name, line, &bytes)?;
+                }
+                Ok(std::borrow::Cow::Owned(bytes))
+            }
+        }
+    }
+
+    /// Whether it starts with `byte`.
+    fn starts_with(&self, byte: u8) -> bool {
+        match self {
+            Record::Bytes(bytes) => bytes.first() == Some(&byte),
+            Record::Span(span) => {
+                let mut first = [0u8];
+                span.file.read_exact_at(&mut first, span.offset).is_ok() && first[0] == byte
+            }
+        }
+    }
+}
+
+impl Span<'_> {
+    /// Its bytes, read as a stream (from its place: the input's own
+    /// position is not moved).
+    pub(crate) fn reader(&self) -> impl Read + '_ {
+        struct At<'f>(&'f File, u64, u64);
+        impl Read for At<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let want = buf.len().min((self.2 - self.1) as usize);
+                let n = self.0.read_at(&mut buf[..want], self.1)?;
+                self.1 += n as u64;
+                Ok(n)
+            }
+        }
+        At(self.file, self.offset, self.offset + self.len)
+    }
 }
 
 /// The first byte of `input` from where it stands that is not JSON's
@@ -202,49 +279,81 @@ fn not_json_lines(expected: &Source, head: Option<&Source>) -> String {
     }
 }
 
-/// Hand `each` every non-blank line of a JSON Lines input with its number;
-/// a line over the session size limit refuses the whole input.
+/// Hand `each` every non-blank line of a JSON Lines input with its number
+/// (without the blanks around it; one longer than `BIG_RECORD` as a
+/// span); a line over the session size limit refuses the whole input.
 fn for_each_line(
     input: &mut File,
     name: &str,
-    mut each: impl FnMut(usize, &[u8]) -> Result<()>,
+    mut each: impl FnMut(usize, Record) -> Result<()>,
 ) -> Result<()> {
-    let mut reader = BufReader::new(Read::by_ref(input));
+    let file: &File = input;
+    let mut reader = BufReader::new(file);
+    let read_error = |source| Error::ImportRead { name: name.to_string(), source };
     let mut line = Vec::new();
-    let mut line_no = 0usize;
+    let (mut line_no, mut at) = (0usize, 0u64);
     loop {
         line.clear();
-        let n = Read::by_ref(&mut reader)
-            .take(MAX_SESSION_BYTES + 1)
-            .read_until(b'\n', &mut line)
-            .map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
-        if n == 0 {
+        // The line held while it is short; its length, and where its
+        // first and last bytes that are not blank are, in any case.
+        let (start, mut ended, mut solid, mut solid_end) = (at, false, None, 0);
+        while !ended {
+            let chunk = reader.fill_buf().map_err(read_error)?;
+            if chunk.is_empty() {
+                break;
+            }
+            let (part, newline) = match crate::sys::find_byte(chunk, b'\n') {
+                Some(end) => (&chunk[..=end], true),
+                None => (chunk, false),
+            };
+            if solid.is_none() {
+                solid = part.iter().position(|b| !b.is_ascii_whitespace()).map(|p| at + p as u64);
+            }
+            if let Some(last) = part.iter().rposition(|b| !b.is_ascii_whitespace()) {
+                solid_end = at + last as u64 + 1;
+            }
+            if at - start <= BIG_RECORD {
+                line.extend_from_slice(part);
+            }
+            let n = part.len();
+            at += n as u64;
+            ended = newline;
+            reader.consume(n);
+            if at - start > MAX_SESSION_BYTES {
+                return Err(rejected(
+                    name,
+                    line_no + 1,
+                    &format!("line longer than {} MiB", MAX_SESSION_BYTES >> 20),
+                ));
+            }
+        }
+        if at == start {
             return Ok(());
         }
         line_no += 1;
-        if line.len() as u64 > MAX_SESSION_BYTES {
-            return Err(rejected(
-                name,
-                line_no,
-                &format!("line longer than {} MiB", MAX_SESSION_BYTES >> 20),
-            ));
-        }
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            each(line_no, line.trim_ascii())?;
+        let Some(solid) = solid else { continue }; // a blank line
+        if at - start <= BIG_RECORD {
+            each(line_no, Record::Bytes(line.trim_ascii()))?;
+        } else {
+            line = Vec::new(); // not held while the span is read
+            each(line_no, Record::span(file, solid, solid_end - solid, false))?;
         }
     }
 }
 
 /// A session read from an input, and, when its ID was made up from the
-/// source's own ID (which is not of hermes's shape), that source ID.
-pub(crate) struct Incoming {
+/// source's own ID (which is not of hermes's shape), that source ID. A
+/// session too long to hold (`large`) comes without its messages: what
+/// they hold, and where to read them as it is written.
+pub(crate) struct Incoming<'a> {
     pub(crate) session: Session,
     pub(crate) derived_from: Option<String>,
+    pub(crate) large: Option<(super::large::Large, Span<'a>)>,
 }
 
-impl Incoming {
-    pub(crate) fn own(session: Session) -> Incoming {
-        Incoming { session, derived_from: None }
+impl Incoming<'_> {
+    pub(crate) fn own(session: Session) -> Incoming<'static> {
+        Incoming { session, derived_from: None, large: None }
     }
 }
 
@@ -276,33 +385,37 @@ pub(crate) fn sane_time(t: f64) -> bool {
 }
 
 /// Why a session's times cannot be kept, if they cannot: the first time
-/// before 1970, after year 9999, or not a number.
-pub(crate) fn bad_times(session: &Session) -> Option<String> {
+/// before 1970, after year 9999, or not a number, of its header's and then
+/// of its messages' (`first_bad`: the first such message, its index).
+pub(crate) fn bad_times(h: &Header, first_bad: Option<(usize, f64)>) -> Option<String> {
     let shown = |t: f64| if t.abs() < 1e15 { format!("{t}") } else { format!("{t:e}") };
-    let h = &session.header;
     let named = [("created_at", h.created_at), ("updated_at", h.updated_at)];
-    let messages = session.messages.iter().enumerate().map(|(i, m)| (i, m.ts));
     for (what, t) in named {
         if !sane_time(t) {
             return Some(format!("{what} {} is not {TIME_RANGE}", shown(t)));
         }
     }
-    for (i, t) in messages {
-        if !sane_time(t) {
-            return Some(format!("message {} has the time {}, not {TIME_RANGE}", i + 1, shown(t)));
-        }
-    }
-    None
+    first_bad.map(|(i, t)| format!("message {} has the time {}, not {TIME_RANGE}", i + 1, shown(t)))
+}
+
+/// `bad_times` of a session in memory.
+pub(crate) fn bad_times_in(session: &Session) -> Option<String> {
+    let first_bad = session.messages.iter().enumerate().find(|(_, m)| !sane_time(m.ts));
+    bad_times(&session.header, first_bad.map(|(i, m)| (i, m.ts)))
 }
 
 /// The last touches any source's session needs: an automatic title from
 /// its first user message when the source gave none (a system prompt
 /// before it keeps `note_message` from doing so).
 pub(crate) fn finish(session: &mut Session) {
-    let h = &mut session.header;
+    let first_user = session.messages.iter().find(|m| m.role == "user");
+    title_from_first_user(&mut session.header, first_user.and_then(|m| session::clean_title(&m.content)));
+}
+
+/// `finish`, given the title the first user message gives.
+pub(crate) fn title_from_first_user(h: &mut Header, title: Option<String>) {
     if h.title.is_empty()
-        && let Some(first) = session.messages.iter().find(|m| m.role == "user")
-        && let Some(title) = session::clean_title(&first.content)
+        && let Some(title) = title
     {
         h.title = title;
         h.title_source = TITLE_AUTO.to_string();

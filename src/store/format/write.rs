@@ -6,40 +6,71 @@ use super::*;
 
 /// The header fields as the start of the file form: `{...,"messages":[`.
 fn write_head(out: &mut impl Write, header: &Header) -> io::Result<()> {
-    let head = header.serialize_json();
-    out.write_all(&head.as_bytes()[..head.len() - 1])?; // drop '}'
-    out.write_all(b",\"messages\":[")
+    out.write_all(Form::File.head(header).as_bytes())
 }
 
 const TAIL: &[u8] = b"\n]}\n";
 
+/// How a session is written out: the file form (a message a line) or the
+/// one-line form of `export --format jsonl` (and inside `--format json`).
+/// Either is its `head`, each message's `separator` and encoding, then its
+/// `tail`: written a piece at a time, one message in memory.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Form {
+    File,
+    Line,
+}
+
+impl Form {
+    /// The header's fields, then `"messages":[`.
+    pub(crate) fn head(self, header: &Header) -> String {
+        let head = header.serialize_json();
+        format!("{},\"messages\":[", &head[..head.len() - 1]) // '}' dropped
+    }
+
+    /// What goes before the message of index `at` (from 0).
+    pub(crate) fn separator(self, at: u64) -> &'static str {
+        match (self, at) {
+            (Form::File, 0) => "\n",
+            (Form::File, _) => ",\n",
+            (Form::Line, 0) => "",
+            (Form::Line, _) => ",",
+        }
+    }
+
+    /// What ends the session.
+    pub(crate) fn tail(self) -> &'static str {
+        match self {
+            Form::File => "\n]}\n",
+            Form::Line => "]}",
+        }
+    }
+
+    /// A whole session in this form.
+    fn encode(self, header: &Header, messages: &[Message]) -> String {
+        let head = self.head(header);
+        let mut out =
+            String::with_capacity(head.len() + messages.iter().map(|m| m.content.len() + 64).sum::<usize>());
+        out.push_str(&head);
+        for (at, m) in messages.iter().enumerate() {
+            out.push_str(self.separator(at as u64));
+            out.push_str(&m.serialize_json());
+        }
+        out.push_str(self.tail());
+        out
+    }
+}
+
 /// The file form of a session.
 pub fn encode(header: &Header, messages: &[Message]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256 + messages.iter().map(|m| m.content.len() + 64).sum::<usize>());
-    write_head(&mut out, header).expect("writes to a Vec succeed");
-    for (i, m) in messages.iter().enumerate() {
-        out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
-        out.extend_from_slice(m.serialize_json().as_bytes());
-    }
-    out.extend_from_slice(TAIL);
-    out
+    Form::File.encode(header, messages).into_bytes()
 }
 
 /// The one-line form used by `export --format jsonl` and inside
 /// `--format json`: the same fields, no newlines.
+#[cfg(test)]
 pub(crate) fn encode_line(header: &Header, messages: &[Message]) -> String {
-    let head = header.serialize_json();
-    let mut out = String::with_capacity(head.len() + 64 * messages.len() + 16);
-    out.push_str(&head[..head.len() - 1]);
-    out.push_str(",\"messages\":[");
-    for (i, m) in messages.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&m.serialize_json());
-    }
-    out.push_str("]}");
-    out
+    Form::Line.encode(header, messages)
 }
 
 /// Append `messages` to the session file read from `src` (which must be
