@@ -46,6 +46,7 @@ test_expect_success NOPROC,SERVER 'a turn through the installed openai-compatibl
 '
 
 test_expect_success NOPROC,PYTHON3 'a hermes with no agents beside it says where it looked, and when it cannot tell where it is' '
+	test_native "a copy of the qemu-user wrapper still runs the binary where it was built" &&
 	lone=$TRASH.lone &&
 	mkdir -p "$lone/bin" &&
 	cp "$HERMES_BIN" "$lone/bin/hermes" &&
