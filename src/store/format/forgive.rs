@@ -14,19 +14,8 @@ use super::{Fault, TRUNCATED};
 use crate::store::json;
 use crate::store::session::{FORMAT, Header, Message};
 
-/// The header fields hermes writes in every file, before `messages`.
-const WRITTEN: [&[u8]; 9] = [
-    b"format",
-    b"id",
-    b"title",
-    b"title_source",
-    b"created_at",
-    b"updated_at",
-    b"cwd",
-    b"message_count",
-    b"preview",
-];
-/// The fields of a header, those written only when known included.
+/// The fields of a header, in the order hermes writes them: the first
+/// `WRITTEN` in every file, before `messages`; the rest only when known.
 const FIELDS: [&[u8]; 12] = [
     b"format",
     b"id",
@@ -41,6 +30,7 @@ const FIELDS: [&[u8]; 12] = [
     b"role",
     b"usage",
 ];
+const WRITTEN: usize = 9;
 
 /// The fields of a message.
 const MESSAGE_FIELDS: [&[u8]; 7] =
@@ -148,7 +138,7 @@ fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
 /// out as hermes writes it, and nothing of the header can follow.
 pub(super) fn written_first(head: &[u8]) -> bool {
     let (found, _) = members(head);
-    WRITTEN.iter().all(|field| found.iter().any(|m| &head[m.key.clone()] == *field))
+    FIELDS[..WRITTEN].iter().all(|field| found.iter().any(|m| &head[m.key.clone()] == *field))
 }
 
 /// A header read from a file that is no valid session: every field that
