@@ -101,7 +101,7 @@ impl Chat<'_> {
     fn save_reply(&self, header: &Header, agent: &Agent, reply: Reply) -> Result<ReplyOutcome> {
         let Reply { text, interrupted, failed, output_error, usage, ending } = reply;
         let empty = session::is_empty_reply(&text);
-        self.kept_incomplete.set(failed.is_some() && !empty);
+        self.kept_incomplete.set(false);
         if empty && !interrupted {
             return Err(failed.map(|e| self.name_model(header, e)).unwrap_or_else(|| {
                 Error::Agent(format!(
@@ -139,6 +139,7 @@ impl Chat<'_> {
                 }
                 Err(e) => return Err(self.reply_lost(e)),
             }
+            self.kept_incomplete.set(failed.is_some());
             if let Some(Error::Agent(why)) = failed {
                 return Err(self.name_model(
                     header,
