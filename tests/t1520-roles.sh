@@ -230,6 +230,7 @@ Answer in one line." &&
 	wait_until on_screen -F "model: m-small (the role'"'"'s: /role terse)" &&
 	type_line "hello" &&
 	wait_until on_screen "^model=m-small" &&
+	wait_until ready "hello>" &&
 	type_line "/role" &&
 	wait_until on_screen "^role: terse (this session.s)$" &&
 	wait_until on_screen "^Roles: commit, explain, shell, terse. /role NAME starts a session with one.$" &&
