@@ -176,6 +176,13 @@ impl Run<Store> for List {
             let pad = " ".repeat(width - crate::text::columns_of(&left));
             text.push_str(&format!("{left}{pad}  # {origin}\n"));
         }
+        // The named servers as config.toml holds them.
+        for server in settings.servers() {
+            text.push_str(&format!("\n[servers.{}]\n", server.name));
+            for (key, value) in &server.values {
+                text.push_str(&format!("{}\n", edit::assignment(key, value)));
+            }
+        }
         print(&text)
     }
     fn access(&self) -> Access {
@@ -328,6 +335,30 @@ fn not_started(command: &str) -> String {
 /// `config check`: which agent, which server, which model, then one tiny
 /// request and a plain verdict.
 fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
+    let checked = check_default(store, timeout, out);
+    let settings = agent::resolve_settings(store, Vec::new())?;
+    let Some(agent) = Agent::from_settings(&settings).ok().flatten() else { return checked };
+    let mut failed = None;
+    for name in agent.server_names() {
+        let Some(server) = agent.server(name) else { continue };
+        let url = server.base_url.as_deref().unwrap_or_default();
+        match server.list_models(timeout, true) {
+            Ok(models) => out.write(&format!(
+                "ok: [servers.{name}] {url} lists {}\n",
+                crate::text::counted(models.len(), "model")
+            ))?,
+            Err(e) => {
+                out.write(&format!("failed: [servers.{name}] {url}: {e}\n"))?;
+                failed.get_or_insert_with(|| Error::Agent(format!("config check: [servers.{name}] failed")));
+            }
+        }
+    }
+    out.flush()?;
+    checked.and(failed.map_or(Ok(()), Err))
+}
+
+/// `config check` of the default server (or the one its model names).
+fn check_default(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
     store.verify()?;
     let settings = agent::resolve_settings(store, Vec::new())?;
     let origin = |key: &str| settings.get(key).map(|(_, origin)| origin.describe()).unwrap_or_default();
@@ -340,17 +371,27 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
             e => e,
         })?
         .ok_or_else(no_agent)?;
+    // The default model may name a server (`work:gpt-4o`): that one is asked.
+    let (agent, _) = agent.route(agent.model.clone().as_deref());
     let agent_origin = origin("agent");
     if agent.command == command {
         out.write(&format!("agent:  {command} ({agent_origin})\n"))?;
     } else {
         out.write(&format!("agent:  {command} = {} ({agent_origin})\n", agent.command))?;
     }
-    let server = settings.value("base_url").unwrap_or("(the agent's own)").to_string();
-    if settings.get("base_url").is_some() {
-        out.write(&format!("server: {server} ({})\n", origin("base_url")))?;
+    let mut server = settings.value("base_url").unwrap_or("(the agent's own)").to_string();
+    let model_named = settings.model().map(str::to_string);
+    match (agent.base_url.as_deref(), model_named.as_deref().and_then(|m| m.split_once(':'))) {
+        (Some(url), Some((name, _))) if agent.server(name).is_none() && agent.model.is_some() && url != server => {
+            server = url.to_string();
+            out.write(&format!("server: {server} ([servers.{name}])\n"))?;
+        }
+        _ if settings.get("base_url").is_some() => {
+            out.write(&format!("server: {server} ({})\n", origin("base_url")))?;
+        }
+        _ => {}
     }
-    match &agent.model {
+    match &model_named {
         Some(model) => out.write(&format!("model:  {model} ({})\n", origin("model")))?,
         None => out.write("model:  none set (the agent's default)\n")?,
     }

@@ -32,6 +32,9 @@ body) in DIR/request.N, then answers:
   - model "huge"               a stream of 17 MiB of text (more than a
                                reply may hold), cut off quietly when the
                                client goes away
+  - model "json"               the stream below, its text a JSON object
+                               {"name": "hermes", "tags": ["a"]}
+  - model "json-bad"           the same, "name" a number
   - "stream": true             a server-sent-event stream of three chunks,
                                then, when "stream_options" asks for it
                                ("include_usage": true), a chunk with no
@@ -145,11 +148,14 @@ class Handler(BaseHTTPRequestHandler):
             raw_usage = b'{"prompt_tokens":1e30,"completion_tokens":3}'
         if model == "huge":
             return self.huge()
+        pieces = REPLY
+        if model in ("json", "json-bad"):
+            pieces = ['{"name": ', '"hermes"' if model == "json" else "5", ', "tags": ["a"]}']
         if request.get("stream") and model != "nostream":
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
-            for piece in REPLY:
+            for piece in pieces:
                 chunk = {"choices": [{"index": 0, "delta": {"content": piece}}]}
                 self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
                 self.wfile.flush()

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use super::decode::{Decoder, TooLarge};
 use super::process::Process;
-use super::{Agent, Ending, Reply, UsageFile, curl, write_input};
+use super::{Agent, Ask, Ending, Reply, UsageFile, curl, write_input};
 use crate::error::{Error, Result, describe_io};
 use crate::settings::AgentInput;
 use crate::store::context::Plan;
@@ -43,8 +43,8 @@ pub(crate) struct Started<'a> {
     pub(super) process: Option<Process>,
     pub(super) stdin: Option<Input>,
     pub(super) stdout: Option<std::process::ChildStdout>,
-    /// The model the request names.
-    pub(super) model: Option<String>,
+    /// What the request names besides the conversation.
+    pub(super) ask: Ask,
     /// Where the agent may report its reply's tokens.
     pub(super) usage: Option<UsageFile>,
 }
@@ -59,16 +59,16 @@ pub(super) enum Input {
 impl Input {
     /// Write the conversation, then end the input: a request only once
     /// it is whole.
-    fn feed(self, format: AgentInput, model: Option<&str>, conversation: Reader<impl Read>, plan: &Plan) {
+    fn feed(self, format: AgentInput, ask: &Ask, conversation: Reader<impl Read>, plan: &Plan) {
         const BUFFER: usize = 64 << 10;
         match self {
             Input::Pipe(pipe) => {
                 let mut pipe = io::BufWriter::with_capacity(BUFFER, pipe);
-                let _ = write_input(format, model, conversation, plan, &mut pipe);
+                let _ = write_input(format, ask, conversation, plan, &mut pipe);
             }
             Input::Request(request) => {
                 let mut request = io::BufWriter::with_capacity(BUFFER, request);
-                if write_input(format, model, conversation, plan, &mut request).is_ok()
+                if write_input(format, ask, conversation, plan, &mut request).is_ok()
                     && let Ok(request) = request.into_inner()
                 {
                     let _ = request.finish();
@@ -99,9 +99,9 @@ impl Started<'_> {
         // against an agent that writes before it has read everything. It is
         // not waited for: it ends by itself once nothing holds the agent's
         // stdin open (an agent may ignore its stdin).
-        let (input, model) = (agent.input, self.model.take());
+        let (input, ask) = (agent.input, std::mem::take(&mut self.ask));
         let feeder = std::thread::Builder::new()
-            .spawn(move || stdin.feed(input, model.as_deref(), conversation, &plan));
+            .spawn(move || stdin.feed(input, &ask, conversation, &plan));
         if let Err(e) = feeder {
             process.abandon();
             return Err(agent.failure("cannot start a thread to feed", &e));

@@ -5,12 +5,14 @@
 
 mod answer;
 pub(crate) mod compact;
+mod servers;
 pub(crate) mod curl;
 pub mod decode;
 pub(crate) mod models;
 pub(crate) mod probe;
 pub(crate) mod process;
 pub(crate) mod role;
+pub(crate) mod schema;
 pub(crate) mod shipped;
 
 use std::io::{self, Read, Write};
@@ -25,7 +27,7 @@ use crate::settings::{self, AgentInput, Settings};
 use crate::store::Store;
 use crate::store::context::Plan;
 use crate::store::format::{Fault, Reader};
-use crate::store::session::{Header, Message, Usage};
+use crate::store::session::{Header, Message, ModelOptions, Usage};
 use crate::sys;
 use answer::Input;
 pub(crate) use answer::Started;
@@ -48,6 +50,11 @@ pub(crate) struct Agent {
     /// How long a turn waits for the agent's next byte (`timeout`); None:
     /// for ever. Then what arrived is kept, and the turn fails.
     pub(crate) stall: Option<Duration>,
+    /// `--schema`: the shape of JSON asked of every reply.
+    pub(crate) schema: Option<String>,
+    /// The named servers (`[servers.NAME]`), each as this agent talking to
+    /// it: `-m NAME:MODEL` is answered by that one (see `servers`).
+    pub(crate) servers: Vec<(String, Agent)>,
 }
 
 /// The side channel for a reply's token counts, for agents whose output
@@ -221,6 +228,34 @@ impl Drop for Ending {
     }
 }
 
+/// What a request says besides the conversation: the model it names
+/// (a named server's prefix taken off), and its other members (the model
+/// options, `response_format`) as JSON, each after a comma.
+#[derive(Debug, Default)]
+pub(crate) struct Ask {
+    pub(crate) model: Option<String>,
+    pub(crate) members: String,
+    /// The model options as `KEY=VALUE` lines, for `$HERMES_OPTIONS`.
+    pub(crate) options: String,
+    /// `--schema`, for `$HERMES_SCHEMA`.
+    pub(crate) schema: Option<String>,
+}
+
+impl Ask {
+    /// The request for `model` with `options`, and `schema` if given.
+    pub(crate) fn new(model: Option<String>, options: Option<&ModelOptions>, schema: Option<&str>) -> Ask {
+        let mut members = String::new();
+        for (key, value) in options.map(ModelOptions::pairs).unwrap_or_default() {
+            members.push_str(&format!(",\"{key}\":{value}"));
+        }
+        if let Some(schema) = schema {
+            members.push_str(&schema::request_members(schema));
+        }
+        let options = options.map(ModelOptions::lines).unwrap_or_default();
+        Ask { model, members, options, schema: schema.map(str::to_string) }
+    }
+}
+
 /// Write what the agent reads on stdin, reading the conversation one
 /// message at a time from the session file: a long session is never held
 /// in memory whole. Only the messages `plan` chooses go (see
@@ -228,7 +263,7 @@ impl Drop for Ending {
 /// note before the first message that is not a system prompt.
 pub(crate) fn write_input(
     format: AgentInput,
-    model: Option<&str>,
+    ask: &Ask,
     mut conversation: Reader<impl Read>,
     plan: &Plan,
     to: &mut impl Write,
@@ -244,7 +279,8 @@ pub(crate) fn write_input(
             // with the reply), and an agent can hand the body to the
             // server untouched.
             to.write_all(b"{\"model\":")?;
-            to.write_all(model.unwrap_or("").to_string().serialize_json().as_bytes())?;
+            to.write_all(ask.model.as_deref().unwrap_or("").to_string().serialize_json().as_bytes())?;
+            to.write_all(ask.members.as_bytes())?;
             to.write_all(b",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":[")?;
             let mut first = true;
             let mut one = |to: &mut dyn Write, role: &[u8], content: &[u8]| {
@@ -331,7 +367,7 @@ impl Agent {
         // The shipped agent's turn, done without its shell.
         let server = (input == AgentInput::Json && curl::is_shipped(&command))
             .then(|| curl::url_of(settings.value("base_url").unwrap_or(settings::DEFAULT_SERVER)));
-        Ok(Some(Agent {
+        let agent = Agent {
             command,
             input,
             model: settings.model().map(str::to_string),
@@ -340,7 +376,10 @@ impl Agent {
             server,
             usage_dir: None,
             stall: settings.stall_limit(),
-        }))
+            schema: None,
+            servers: Vec::new(),
+        };
+        Ok(Some(agent.with_servers(settings.servers())))
     }
 
     /// `program` set up as the agent: the session in its environment, its
@@ -348,7 +387,7 @@ impl Agent {
     fn command(
         &self,
         header: &Header,
-        key: Option<&str>,
+        (key, ask): (Option<&str>, &Ask),
         usage: Option<&UsageFile>,
         mut program: Command,
     ) -> Command {
@@ -370,8 +409,16 @@ impl Agent {
             .stdout(Stdio::piped())
             .stderr(process::stderr_for());
         // The session's model (`-m`, `/model`, recorded), else the default.
-        if let Some(model) = header.model.as_ref().or(self.model.as_ref()) {
+        if let Some(model) = &ask.model {
             program.env("HERMES_MODEL", model);
+        }
+        // An agent that reads text learns the model options and the
+        // schema here (one reading JSON has them in the request too).
+        if !ask.options.is_empty() {
+            program.env("HERMES_OPTIONS", &ask.options);
+        }
+        if let Some(schema) = &ask.schema {
+            program.env("HERMES_SCHEMA", schema);
         }
         program
     }
@@ -406,11 +453,18 @@ impl Agent {
     /// ready: it gets none until `Started::answer`, and nothing at all if
     /// the `Started` is dropped (then it is killed first).
     pub(crate) fn start(&self, header: &Header) -> Result<Started<'_>> {
+        // The session's model (`-m`, `/model`, recorded), else the default,
+        // answered by the server it names, if it names one.
+        let (agent, model) = self.route(header.model.as_deref().or(self.model.as_deref()));
+        let ask = Ask::new(model, header.options.as_ref(), self.schema.as_deref());
+        agent.start_asking(header, ask)
+    }
+
+    fn start_asking(&self, header: &Header, ask: Ask) -> Result<Started<'_>> {
         let key = self.key_for_turn()?;
         let key = key.as_deref();
         if let Some(url) = &self.server {
-            let model = header.model.clone().or_else(|| self.model.clone());
-            return self.start_curl(model, url, key);
+            return self.start_curl(ask, url, key);
         }
         let usage = self.usage_dir.as_deref().map(UsageFile::new);
         // A command of one plain word is what `sh -c` would run, started
@@ -418,7 +472,7 @@ impl Agent {
         // found, no #! line), the shell runs it and says why as it would.
         let direct = is_one_word(&self.command)
             .then(|| {
-                Process::spawn(&mut self.command(header, key, usage.as_ref(), Command::new(&self.command)))
+                Process::spawn(&mut self.command(header, (key, &ask), usage.as_ref(), Command::new(&self.command)))
                     .ok()
             })
             .flatten();
@@ -427,19 +481,17 @@ impl Agent {
             None => {
                 let mut shell = Command::new("/bin/sh");
                 shell.arg("-c").arg(&self.command);
-                Process::spawn(&mut self.command(header, key, usage.as_ref(), shell))
+                Process::spawn(&mut self.command(header, (key, &ask), usage.as_ref(), shell))
             }
         };
         let (process, stdin, stdout) = spawned
             .map_err(|e| Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e))))?;
-        // The session's model (`-m`, `/model`, recorded), else the default.
-        let model = header.model.clone().or_else(|| self.model.clone());
         Ok(Started {
             agent: self,
             process: Some(process),
             stdin: Some(Input::Pipe(stdin)),
             stdout: Some(stdout),
-            model,
+            ask,
             usage,
         })
     }
@@ -456,15 +508,18 @@ impl Agent {
     /// one, else a curl started now.
     pub(crate) fn start_request(
         &self,
-        model: Option<String>,
+        (model, options): (Option<&str>, Option<&ModelOptions>),
         early: Option<Prestarted>,
     ) -> Result<Started<'_>> {
-        if let Some(parts) = early.and_then(|mut early| early.0.take()) {
-            return Ok(self.curl_started(parts, model));
+        let (agent, model) = self.route(model);
+        let ask = Ask::new(model, options, self.schema.as_deref());
+        let url = agent.server.as_deref().expect("reads_input_only");
+        // Started early for another server: killed unheard.
+        if let Some(parts) = early.and_then(|early| early.take_for(url)) {
+            return Ok(agent.curl_started(parts, ask));
         }
-        let url = self.server.as_deref().expect("reads_input_only");
-        let key = self.key_for_turn()?;
-        self.start_curl(model, url, key.as_deref())
+        let key = agent.key_for_turn()?;
+        agent.start_curl(ask, url, key.as_deref())
     }
 
     /// The configured key (if any) for a turn: the variable's value, or
@@ -479,34 +534,37 @@ impl Agent {
     /// it cannot be started so; `start_request` then starts it, and says
     /// why it cannot.
     pub(crate) fn prestart(&self) -> Option<Prestarted> {
-        if !self.reads_input_only() {
+        // To the server the chosen model names, if it names one.
+        let (agent, _) = self.route(self.model.as_deref());
+        if !self.reads_input_only() || !agent.reads_input_only() {
             return None;
         }
-        let url = self.server.as_deref()?;
-        let key = self.key_for_turn().ok()?;
-        spawn_curl(url, key.as_deref(), self.stall).ok().map(|parts| Prestarted(Some(parts)))
+        let url = agent.server.as_deref()?;
+        let key = agent.key_for_turn().ok()?;
+        let parts = spawn_curl(url, key.as_deref(), self.stall).ok()?;
+        Some(Prestarted(Some(parts), url.to_string()))
     }
 
     /// `start` for the shipped `openai-compatible`: curl itself, posting
     /// to `url` (see `curl`), with the key the script would send: the one
     /// configured, else `$OPENAI_API_KEY`.
-    fn start_curl(&self, model: Option<String>, url: &str, key: Option<&str>) -> Result<Started<'_>> {
+    fn start_curl(&self, ask: Ask, url: &str, key: Option<&str>) -> Result<Started<'_>> {
         let parts = spawn_curl(url, key, self.stall).map_err(|e| match e {
             CurlNotStarted::Command(e) => {
                 Error::Agent(format!("cannot run agent '{}': {}", self.command, describe_io(&e)))
             }
             CurlNotStarted::Spawn(e) => Error::Agent(curl::not_started(&e)),
         })?;
-        Ok(self.curl_started(parts, model))
+        Ok(self.curl_started(parts, ask))
     }
 
-    fn curl_started(&self, (process, stdin, stdout): CurlParts, model: Option<String>) -> Started<'_> {
+    fn curl_started(&self, (process, stdin, stdout): CurlParts, ask: Ask) -> Started<'_> {
         Started {
             agent: self,
             process: Some(process),
             stdin: Some(Input::Request(stdin)),
             stdout: Some(stdout),
-            model,
+            ask,
             usage: None,
         }
     }
@@ -545,7 +603,17 @@ fn spawn_curl(
 /// curl started before its turn is known (`Agent::prestart`), waiting for
 /// its request on stdin: killed, before its stdin closes, if no turn takes
 /// it (a wrong name, a model refused), so that it never posts an empty one.
-pub(crate) struct Prestarted(Option<CurlParts>);
+pub(crate) struct Prestarted(Option<CurlParts>, String);
+
+impl Prestarted {
+    /// The curl, if it was started for `url`; else it is killed unheard.
+    fn take_for(mut self, url: &str) -> Option<CurlParts> {
+        if self.1 != url {
+            return None;
+        }
+        self.0.take()
+    }
+}
 
 impl Drop for Prestarted {
     fn drop(&mut self) {

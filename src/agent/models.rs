@@ -230,6 +230,10 @@ pub(crate) fn for_completion(store: &Store, agent: &Agent) -> Vec<String> {
 /// (llm's aliases, ollama's tags) are theirs to judge.
 pub(crate) fn unknown(store: &Store, agent: &Agent, model: &str, place: &str) -> Option<Error> {
     agent.server.as_ref()?;
+    // A named server's model is that server's to judge.
+    if !std::ptr::eq(agent.route(Some(model)).0, agent) {
+        return None;
+    }
     let (names, age) = cached(store, agent)?;
     // ollama's `NAME` is its `NAME:latest`.
     let latest = format!("{model}:latest");

@@ -28,7 +28,18 @@ use crate::store::trust;
 
 /// The keys a role's header may set: the prompt's own and those of
 /// config.toml that belong to a way of talking, not to the server or its key.
-pub(crate) const KEYS: [&str; 5] = ["description", "model", "context", "agent", "agent_input"];
+pub(crate) const KEYS: [&str; 10] = [
+    "description",
+    "model",
+    "context",
+    "agent",
+    "agent_input",
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "seed",
+    "stop",
+];
 
 /// The largest role file read: a prompt, not a document.
 const MAX_ROLE_BYTES: u64 = 256 << 10;
@@ -64,6 +75,77 @@ impl Role {
     /// A setting of its header.
     pub(crate) fn get(&self, key: &str) -> Option<&str> {
         self.settings.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// The names its prompt's `{{KEY}}` holes wait for, each once, in order.
+    pub(crate) fn variables(&self) -> Vec<String> {
+        let mut found: Vec<String> = Vec::new();
+        for (name, _) in holes(self.prompt.as_deref().unwrap_or("")) {
+            if !found.iter().any(|f| *f == name) {
+                found.push(name.to_string());
+            }
+        }
+        found
+    }
+
+    /// The role with its holes filled from `vars` (`--var KEY=VALUE`): a
+    /// hole without a value, or a value for no hole, is the command
+    /// line's mistake, named.
+    pub(crate) fn filled(mut self, vars: &[(String, String)]) -> Result<Role> {
+        let wanted = self.variables();
+        let list = |names: &[String]| names.iter().map(|n| format!("--var {n}=VALUE")).collect::<Vec<_>>().join(" ");
+        if let Some((key, _)) = vars.iter().find(|(k, _)| !wanted.contains(k)) {
+            let has = if wanted.is_empty() { "none".to_string() } else { wanted.join(", ") };
+            return Err(Error::usage(format!("the role '{}' has no variable '{key}' (its variables: {has})", self.name)));
+        }
+        let missing: Vec<String> = wanted.iter().filter(|w| !vars.iter().any(|(k, _)| k == *w)).cloned().collect();
+        if !missing.is_empty() {
+            return Err(Error::usage(format!("the role '{}' needs {}", self.name, list(&missing))));
+        }
+        if let Some(prompt) = &self.prompt {
+            let mut text = String::with_capacity(prompt.len());
+            let mut last = 0;
+            for (name, at) in holes(prompt) {
+                text.push_str(&prompt[last..at.start]);
+                text.push_str(vars.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str()));
+                last = at.end;
+            }
+            text.push_str(&prompt[last..]);
+            self.prompt = Some(text);
+        }
+        Ok(self)
+    }
+}
+
+/// `{{KEY}}` in a role's text: each hole's name and where it lies. A name
+/// is a variable's (`is_variable_name`); other braces are text.
+fn holes(text: &str) -> Vec<(&str, std::ops::Range<usize>)> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text[from..].find("{{").map(|at| from + at) {
+        let Some(close) = text[open + 2..].find("}}").map(|at| open + 2 + at) else { break };
+        let name = text[open + 2..close].trim();
+        if is_variable_name(name) {
+            found.push((name, open..close + 2));
+            from = close + 2;
+        } else {
+            from = open + 2;
+        }
+    }
+    found
+}
+
+/// A variable's name: letters, digits, `_` and `-`, at most 64.
+fn is_variable_name(name: &str) -> bool {
+    !name.is_empty() && name.len() <= 64 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b))
+}
+
+/// `--var KEY=VALUE`: the name and the value.
+pub(crate) fn variable(pair: &str) -> std::result::Result<(String, String), String> {
+    match pair.split_once('=') {
+        Some((key, value)) if is_variable_name(key.trim()) => Ok((key.trim().to_string(), value.to_string())),
+        Some(_) => Err("a variable's name is letters, digits, '_' and '-'".to_string()),
+        None => Err(format!("wants KEY=VALUE, as --var lang=rust; not '{}'", crate::text::printable(pair, false))),
     }
 }
 
@@ -237,12 +319,28 @@ mod tests {
         };
         assert_eq!(
             why("+++\nbase_url = \"http://x\"\n+++\nhi"),
-            "2: a role sets only description, model, context, agent, agent_input, not 'base_url'"
+            "2: a role sets only description, model, context, agent, agent_input, temperature, top_p, max_tokens, seed, stop, not 'base_url'"
         );
         assert_eq!(why("+++\nmodel = \"a\"\nmodel = \"b\"\n+++\n"), "3: 'model' is set twice");
         assert!(why("+++\n\ncontext = \"lots\"\n+++\n").starts_with("3: context must be"));
         assert!(why("+++\nmodel = \"m\"\n").starts_with("1: the header that opens with +++ does not end"));
         assert!(why("+++\nmodel = m\n+++\n").starts_with("2: the value of 'model' must be a quoted string"));
+    }
+
+    #[test]
+    fn variables_fill_their_holes() {
+        let r = role("Review this {{lang}} code for {{ focus }}; {{lang}} only. {not} {{a b}}").unwrap();
+        assert_eq!(r.variables(), ["lang", "focus"]);
+        let vars = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        let filled = role("Review {{lang}} for {{ focus }}; {{lang}}. {{a b}}").unwrap();
+        let filled = filled.filled(&vars(&[("lang", "rust"), ("focus", "{{lang}}")])).unwrap();
+        assert_eq!(filled.prompt.as_deref(), Some("Review rust for {{lang}}; rust. {{a b}}"));
+        let missing = role("{{lang}} {{focus}}").unwrap().filled(&vars(&[("lang", "c")]));
+        assert!(matches!(missing, Err(Error::Usage(t)) if t == "the role 'x' needs --var focus=VALUE"));
+        let stray = role("plain").unwrap().filled(&vars(&[("lang", "c")]));
+        assert!(matches!(stray, Err(Error::Usage(t)) if t == "the role 'x' has no variable 'lang' (its variables: none)"));
+        assert_eq!(variable("k=a=b"), Ok(("k".to_string(), "a=b".to_string())));
+        assert!(variable("k").is_err() && variable("a b=c").is_err());
     }
 
     #[test]

@@ -27,6 +27,12 @@ pub(crate) struct Args {
     pub(crate) json: bool,
     /// `--role NAME`: the role the chat starts with.
     pub(crate) role: Option<String>,
+    /// `-o KEY=VALUE`, each: model options, checked (see `OPTIONS`).
+    pub(crate) options: Vec<(&'static str, String)>,
+    /// `--var KEY=VALUE`, each: what fills `{{KEY}}` in the role's text.
+    pub(crate) vars: Vec<(String, String)>,
+    /// `--schema JSON|FILE`: the shape of JSON the reply must have.
+    pub(crate) schema: Option<String>,
     /// `-f FILE`, each: files put into the message.
     pub(crate) files: Vec<std::ffi::OsString>,
     /// `-c [NAME]`, `-r ID`, `--pick` as given: `target` says what they mean.
@@ -134,6 +140,25 @@ pub(crate) const SPEC: Spec<Args> = Spec {
             a.timeout = Some(seconds);
             Ok(())
         }),
+        option("-o", "--option", Value::new("KEY=VALUE", Kind::Text), OPTION_HELP).repeats().takes(|a, v| {
+            let (key, value) = model_option(&v.utf8("-o")?)?;
+            if a.options.iter().any(|(k, _)| *k == key) {
+                return Err(Error::usage(format!("-o {key} is given twice")));
+            }
+            a.options.push((key, value));
+            Ok(())
+        }),
+        option("", "--var", Value::new("KEY=VALUE", Kind::Text), "fill {{KEY}} in the role's text with VALUE; again for more ('hermes roles' shows each role's variables)").repeats().takes(|a, v| {
+            let pair = v.utf8("--var")?;
+            let (key, value) = crate::agent::role::variable(&pair).map_err(|why| Error::usage(format!("--var: {why}")))?;
+            a.vars.retain(|(k, _)| *k != key);
+            a.vars.push((key, value));
+            Ok(())
+        }),
+        option("", "--schema", Value::new("JSON|FILE", Kind::File), "ask for a reply of JSON of this shape (a JSON Schema, or a file holding one): sent as the request's response_format; a reply that is not such JSON is kept, and the chat exits 3").takes(|a, v| {
+            a.schema = Some(crate::agent::schema::load(&v.os()).map_err(|why| Error::usage(format!("--schema: {why}")))?);
+            Ok(())
+        }),
     ],
     args: &[],
     start: Args::default,
@@ -200,6 +225,32 @@ fn target(mut args: Args) -> Result<Args> {
     }
     args.target = target;
     Ok(args)
+}
+
+/// `-o`'s help: its keys from the one table.
+const OPTION_HELP: &str = "a model option sent with each request and kept in the session: temperature=0-2, top_p=0-1, max_tokens=N, seed=N, stop=TEXT; again for more (also in a role, and in config.toml)";
+
+/// `-o KEY=VALUE`: a model option's key and its value, checked.
+fn model_option(pair: &str) -> Result<(&'static str, String)> {
+    let (key, value) = pair.split_once('=').ok_or_else(|| {
+        Error::usage(format!("-o wants KEY=VALUE, as -o temperature=0.2; not '{}'", crate::text::printable(pair, false)))
+    })?;
+    let key = key.trim();
+    let option = crate::store::session::OPTIONS.iter().find(|o| o.key == key);
+    let Some(option) = option else {
+        let known: Vec<&str> = crate::store::session::OPTIONS.iter().map(|o| o.key).collect();
+        let near = crate::text::nearest(key, known.iter().copied());
+        let hint = near.map(|n| format!("did you mean '{n}'? ")).unwrap_or_default();
+        return Err(Error::usage(format!(
+            "-o: '{}' is no model option; {hint}they are {}",
+            crate::text::printable(key, false),
+            known.join(", ")
+        )));
+    };
+    crate::store::session::ModelOptions::default()
+        .set(option.key, value)
+        .map_err(|why| Error::usage(format!("-o: {why}")))?;
+    Ok((option.key, value.trim().to_string()))
 }
 
 /// `--context N` and `/context N`: a budget, or a usage error.

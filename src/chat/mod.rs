@@ -132,6 +132,13 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         Error::Usage(text) => Error::UsageIn { text, command: "chat" },
         e => e,
     };
+    let role = match role {
+        Some(role) => Some(role.filled(&args.vars).map_err(in_chat)?),
+        None if !args.vars.is_empty() => {
+            return Err(in_chat(Error::usage("--var fills a role's {{KEY}}: give the role with --role NAME")));
+        }
+        None => None,
+    };
     let files = args
         .files
         .iter()
@@ -215,7 +222,7 @@ fn settings_and_agent(
 ) -> (Result<(Settings, Option<Agent>)>, Option<agent::Prestarted>) {
     let chosen = chat_settings(store, args, flags, role).and_then(|settings| {
         let agent = agent::choose(&settings, &args.agent)?
-            .map(|agent| agent::Agent { usage_dir: Some(store.home().to_path_buf()), ..agent });
+            .map(|agent| agent::Agent { schema: args.schema.clone(), ..agent.with_usage_dir(store.home()) });
         Ok((settings, agent))
     });
     let early_request = match (&chosen, &args.query) {
@@ -313,6 +320,9 @@ fn command_line_flags(args: &Args) -> Vec<(&'static str, String, String)> {
     }
     if let Some(seconds) = &args.timeout {
         flags.push(("timeout", seconds.clone(), "--timeout".to_string()));
+    }
+    for (key, value) in &args.options {
+        flags.push((key, value.clone(), format!("-o {key}")));
     }
     flags
 }
@@ -576,6 +586,8 @@ impl Chat<'_> {
         if let Some((model, _)) = self.model_for(Some(header)) {
             header.model = Some(model);
         }
+        let options = self.settings.borrow().model_options(header.options.as_ref());
+        header.options = Some(options).filter(|o| !o.is_empty());
     }
 
     /// The model the next reply in `header`'s session uses, and why: the

@@ -143,15 +143,13 @@ impl Chat<'_> {
         }
         // The model the save records (see `note_model`), which the
         // request names.
-        let model = match target {
-            Some(h) => {
-                let mut h = h.clone();
-                self.note_model(&mut h);
-                h.model
-            }
-            None => self.model_for(None).map(|(model, _)| model),
+        let mut h = match target {
+            // The index holds no model options: the file's header does.
+            Some(h) => self.store.header(&h.id).ok().flatten().unwrap_or_else(|| h.clone()),
+            None => Header::new(String::new(), String::new(), 0.0),
         };
-        Some(agent.start_request(model, early))
+        self.note_model(&mut h);
+        Some(agent.start_request((h.model.as_deref(), h.options.as_ref()), early))
     }
 
     /// `--json`: what the object says of the session and the reply.

@@ -102,6 +102,12 @@ impl Chat<'_> {
         let Reply { text, interrupted, failed, output_error, usage, ending } = reply;
         let empty = session::is_empty_reply(&text);
         self.kept_incomplete.set(false);
+        // `--schema`: a whole reply that is not such JSON is kept, and the
+        // turn fails once it is.
+        let misshapen = match (&agent.schema, interrupted || failed.is_some() || empty) {
+            (Some(schema), false) => crate::agent::schema::check(&text, schema).err(),
+            _ => None,
+        };
         if empty && !interrupted {
             return Err(failed.map(|e| self.name_model(header, e)).unwrap_or_else(|| {
                 Error::Agent(format!(
@@ -158,6 +164,9 @@ impl Chat<'_> {
         drop(ending);
         if let Some(e) = output_error {
             return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
+        }
+        if let Some(why) = misshapen {
+            return Err(Error::Agent(format!("the reply is not JSON of the --schema's shape: {why}; it is kept")));
         }
         Ok(if interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
     }

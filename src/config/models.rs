@@ -71,8 +71,27 @@ impl Run<Store> for Args {
             names
         } else {
             crate::sys::catch_interrupts();
-            let names = agent.list_models(Duration::from_secs(self.timeout), false)?;
-            models::keep(store, &agent, &names);
+            let limit = Duration::from_secs(self.timeout);
+            // The default server's, then each named server's as NAME:MODEL.
+            let mut names = match agent.list_models(limit, false) {
+                Ok(names) => {
+                    models::keep(store, &agent, &names);
+                    names
+                }
+                Err(Error::Agent(why)) if agent.server_names().next().is_some() => {
+                    crate::output::warn(&why);
+                    Vec::new()
+                }
+                Err(e) => return Err(e),
+            };
+            for server in agent.server_names() {
+                let listed = agent.server(server).map(|a| a.list_models(limit, false)).unwrap_or(Ok(Vec::new()));
+                let listed = listed.map_err(|e| match e {
+                    Error::Agent(why) => Error::Agent(format!("[servers.{server}]: {why}")),
+                    e => e,
+                })?;
+                names.extend(listed.into_iter().map(|name| format!("{server}:{name}")));
+            }
             names
         };
         let mut out = Out::new();

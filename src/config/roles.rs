@@ -24,8 +24,10 @@ A role is a system prompt with the settings that go with it, chosen in one
 word: hermes chat --role NAME, or /role NAME in a chat. It is a file
 roles/NAME.md in the profile ($HERMES_HOME/roles/, or the profile's), else
 one of those that come with hermes. Its header, between two +++ lines,
-holds config.toml's lines for description, model, context, agent and
-agent_input; the rest of the file is the prompt:
+holds config.toml's lines for description, model, context, agent,
+agent_input and the model options (temperature, top_p, max_tokens, seed,
+stop); the rest of the file is the prompt, where {{KEY}} is a variable that
+chat --var KEY=VALUE fills (a role's variable left unfilled is refused):
 
   +++
   description = \"a commit message for the staged diff\"
@@ -35,7 +37,8 @@ agent_input; the rest of the file is the prompt:
 
 With NAME, that role: its file, its settings and its prompt (copy the file
 into roles/ to change one that comes with hermes). Piped, the list is one
-role a line: name, model, description and file, tab-separated.
+role a line: name, model, description, file and variables (by commas),
+tab-separated.
 
 {options}
 ",
@@ -72,6 +75,7 @@ struct Entry {
     agent: Option<String>,
     agent_input: Option<String>,
     system: Option<String>,
+    variables: Vec<String>,
     file: String,
     shipped: bool,
 }
@@ -86,6 +90,7 @@ fn entry(role: &Role) -> Entry {
         agent: get("agent"),
         agent_input: get("agent_input"),
         system: role.prompt.clone(),
+        variables: role.variables(),
         file: role.path.display().to_string(),
         shipped: role.shipped,
     }
@@ -118,12 +123,15 @@ fn list(store: &Store, json: bool) -> Result<()> {
         let line = if terminal {
             let (name, model) = (pad(&r.name, name_width), pad(model, model_width));
             let from = if r.shipped { "" } else { "  (yours)" };
+            let vars: Vec<String> = r.variables().iter().map(|v| format!("{{{{{v}}}}}")).collect();
+            let vars = if vars.is_empty() { String::new() } else { format!("  --var {}", vars.join(" ")) };
             // Wrapped at words, the description's further rows under it.
             let hang = " ".repeat(name_width + model_width + 4);
-            let line = format!("{name}  {model}  {}{from}", r.description);
+            let line = format!("{name}  {model}  {}{vars}{from}", r.description);
             crate::wrap::wrapped(&line, output::terminal_columns(1), &hang)
         } else {
-            format!("{}\t{model}\t{}\t{}", r.name, r.description, r.path.display())
+            let vars = r.variables().join(",");
+            format!("{}\t{model}\t{}\t{}\t{vars}", r.name, r.description, r.path.display())
         };
         out.line(&line)?;
     }
@@ -148,6 +156,10 @@ fn show(role: &Role, json: bool) -> Result<()> {
     let mut text = format!("role: {}\nfile: {}\n", role.name, role.path.display());
     for (key, value) in &role.settings {
         text.push_str(&format!("{key}: {value}\n"));
+    }
+    let variables = role.variables();
+    if !variables.is_empty() {
+        text.push_str(&format!("variables: {} (chat --var KEY=VALUE)\n", variables.join(", ")));
     }
     match &role.prompt {
         Some(prompt) => text.push_str(&format!("\n{prompt}\n")),

@@ -11,8 +11,17 @@ use super::file::parse_line;
 pub(crate) fn set(text: &str, key: &str, value: &str) -> String {
     let mut out = String::with_capacity(text.len() + key.len() + value.len() + 8);
     let mut done = false;
+    let mut in_table = false;
     for line in text.split_inclusive('\n') {
-        if !done && key_of(line).as_deref() == Some(key) {
+        // A new key goes before the first table (`[servers.NAME]`), whose
+        // keys are its own.
+        if !done && !in_table && line.trim_start().starts_with('[') {
+            in_table = true;
+            out.push_str(&assignment(key, value));
+            out.push('\n');
+            done = true;
+        }
+        if !done && !in_table && key_of(line).as_deref() == Some(key) {
             let body = line.trim_end_matches(['\n', '\r']);
             let indent = &body[..body.len() - body.trim_start().len()];
             out.push_str(indent);
@@ -40,10 +49,12 @@ pub(crate) fn set(text: &str, key: &str, value: &str) -> String {
 /// `text` without the line that sets `key`, and whether there was one.
 pub(crate) fn unset(text: &str, key: &str) -> (String, bool) {
     let mut found = false;
+    let mut in_table = false;
     let kept = text
         .split_inclusive('\n')
         .filter(|line| {
-            let this = !found && key_of(line).as_deref() == Some(key);
+            in_table |= line.trim_start().starts_with('[');
+            let this = !found && !in_table && key_of(line).as_deref() == Some(key);
             found |= this;
             !this
         })
@@ -160,6 +171,16 @@ mod tests {
             let line = text.lines().nth(1).unwrap();
             assert_eq!(parse_line(line), Ok(Some(("system".to_string(), value.to_string()))), "{value:?}");
         }
+    }
+
+    #[test]
+    fn the_keys_of_a_server_table_are_its_own() {
+        let text = "model = \"a\"\n\n[servers.work]\nbase_url = \"https://w/v1\"\n";
+        assert_eq!(
+            set(text, "base_url", "http://h/v1"),
+            "model = \"a\"\n\nbase_url = \"http://h/v1\"\n[servers.work]\nbase_url = \"https://w/v1\"\n"
+        );
+        assert_eq!(unset(text, "base_url"), (text.to_string(), false));
     }
 
     #[test]

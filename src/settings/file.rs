@@ -12,12 +12,45 @@ use super::{check_value, keys, setting};
 #[derive(Debug, Default)]
 pub(crate) struct File {
     values: Vec<(&'static str, String)>,
+    /// Its `[servers.NAME]` tables, in the file's order.
+    pub(crate) servers: Vec<Server>,
 }
 
 impl File {
     pub(crate) fn get(&self, key: &str) -> Option<&str> {
         self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
     }
+}
+
+/// A named server: `[servers.NAME]` with its `base_url` and where its key
+/// comes from, chosen by `-m NAME:MODEL` (or a role's, or the default).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Server {
+    pub(crate) name: String,
+    /// The line of its `[servers.NAME]`.
+    pub(crate) line: usize,
+    pub(crate) values: Vec<(&'static str, String)>,
+}
+
+impl Server {
+    pub(crate) fn get(&self, key: &str) -> Option<&str> {
+        self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+/// The keys a `[servers.NAME]` table holds.
+pub(crate) const SERVER_KEYS: [&str; 3] = ["base_url", "api_key_env", "api_key_command"];
+
+/// The name in a `[servers.NAME]` line; Err for another table, or a name
+/// that `-m NAME:MODEL` could not give.
+fn server_table(line: &str) -> Option<Result<String, String>> {
+    let line = line.trim();
+    let inner = line.strip_prefix('[')?.split('#').next()?.trim_end().strip_suffix(']')?.trim();
+    let Some(name) = inner.strip_prefix("servers.") else {
+        return Some(Err(format!("the only tables are [servers.NAME]; the other keys are {}", keys().collect::<Vec<_>>().join(", "))));
+    };
+    let ok = !name.is_empty() && name.len() <= 64 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b));
+    Some(if ok { Ok(name.to_string()) } else { Err("a server's name is letters, digits, '_' and '-': [servers.work]".to_string()) })
 }
 
 /// config.toml is a few lines; anything far larger is not one: every
@@ -69,9 +102,28 @@ pub(crate) fn parse(store: &Store, text: &str) -> Result<File> {
     let mut seen: Vec<String> = Vec::new();
     for (number, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
         let at_line = |why: String| Error::ConfigSyntax { path: path.clone(), line: number + 1, why };
+        if let Some(table) = server_table(line) {
+            let name = table.map_err(at_line)?;
+            if file.servers.iter().any(|s| s.name == name) {
+                return Err(at_line(format!("[servers.{name}] is there twice")));
+            }
+            file.servers.push(Server { name, line: number + 1, values: Vec::new() });
+            continue;
+        }
         let Some((key, value)) = parse_line(line).map_err(at_line)? else {
             continue;
         };
+        if let Some(server) = file.servers.last_mut() {
+            let Some(key) = SERVER_KEYS.iter().copied().find(|k| *k == key) else {
+                return Err(at_line(format!("[servers.{}] holds only {}, not '{key}'", server.name, SERVER_KEYS.join(", "))));
+            };
+            if server.get(key).is_some() {
+                return Err(at_line(format!("'{key}' is set twice in [servers.{}]", server.name)));
+            }
+            check_value(key, &value).map_err(at_line)?;
+            server.values.push((key, value));
+            continue;
+        }
         if seen.contains(&key) {
             return Err(at_line(format!("'{key}' is set twice")));
         }
@@ -91,6 +143,13 @@ pub(crate) fn parse(store: &Store, text: &str) -> Result<File> {
         // The value is not quoted: the file may be anything but a config.
         check_value(setting.key, &value).map_err(at_line)?;
         file.values.push((setting.key, value));
+    }
+    if let Some(server) = file.servers.iter().find(|s| s.get("base_url").is_none()) {
+        return Err(Error::ConfigSyntax {
+            path,
+            line: server.line,
+            why: format!("[servers.{}] has no base_url", server.name),
+        });
     }
     Ok(file)
 }
@@ -116,7 +175,7 @@ pub(crate) fn parse_line(line: &str) -> Result<Option<(String, String)>, String>
     }
     if line.starts_with('[') {
         return Err(format!(
-            "tables are not used here; the keys are {}",
+            "the only tables are [servers.NAME] in config.toml; the keys are {}",
             keys().collect::<Vec<_>>().join(", ")
         ));
     }

@@ -11,6 +11,7 @@ pub(crate) mod file;
 
 use crate::store::Store;
 use crate::store::context;
+use crate::store::session::{ModelOptions, OPTIONS};
 
 pub(crate) use file::{File, foreign_config, load_file};
 
@@ -158,7 +159,10 @@ pub(crate) const TABLE: &[Setting] = &[
             s.flag("agent").or_else(|| Sources::env("HERMES_AGENT")).or_else(|| s.file("agent")).or_else(
                 || {
                     let why = ", as base_url is set".to_string();
-                    s.file("base_url").map(|_| (SERVER_AGENT.to_string(), Origin::Default(Some(why))))
+                    let servers = ", as [servers.NAME] is set".to_string();
+                    s.file("base_url")
+                        .map(|_| (SERVER_AGENT.to_string(), Origin::Default(Some(why))))
+                        .or_else(|| (!s.file.servers.is_empty()).then(|| (SERVER_AGENT.to_string(), Origin::Default(Some(servers)))))
                 },
             )
         },
@@ -311,7 +315,61 @@ pub(crate) const TABLE: &[Setting] = &[
         check: |v| words_check("compact", &["auto", "off"], v),
         find: |s, _| s.file("compact").or_else(|| Some(("off".to_string(), Origin::Default(None)))),
     },
+    Setting {
+        key: "temperature",
+        help: option_help("temperature"),
+        words: &[],
+        check: |v| ModelOptions::default().set("temperature", v),
+        find: |s, _| s.flag("temperature").or_else(|| s.file("temperature")),
+    },
+    Setting {
+        key: "top_p",
+        help: option_help("top_p"),
+        words: &[],
+        check: |v| ModelOptions::default().set("top_p", v),
+        find: |s, _| s.flag("top_p").or_else(|| s.file("top_p")),
+    },
+    Setting {
+        key: "max_tokens",
+        help: option_help("max_tokens"),
+        words: &[],
+        check: |v| ModelOptions::default().set("max_tokens", v),
+        find: |s, _| s.flag("max_tokens").or_else(|| s.file("max_tokens")),
+    },
+    Setting {
+        key: "seed",
+        help: option_help("seed"),
+        words: &[],
+        check: |v| ModelOptions::default().set("seed", v),
+        find: |s, _| s.flag("seed").or_else(|| s.file("seed")),
+    },
+    Setting {
+        key: "stop",
+        help: option_help("stop"),
+        words: &[],
+        check: |v| ModelOptions::default().set("stop", v),
+        find: |s, _| s.flag("stop").or_else(|| s.file("stop")),
+    },
 ];
+
+/// A model option's help, from its entry in `OPTIONS`.
+const fn option_help(key: &str) -> &'static str {
+    let mut at = 0;
+    while at < OPTIONS.len() {
+        let (a, b) = (OPTIONS[at].key.as_bytes(), key.as_bytes());
+        let mut same = a.len() == b.len();
+        let mut i = 0;
+        while same && i < a.len() {
+            same = a[i] == b[i];
+            i += 1;
+        }
+        if same {
+            return OPTIONS[at].help;
+        }
+        at += 1;
+    }
+    panic!("no such model option")
+}
 
 /// How long a turn waits for the agent's next byte by default (`timeout`):
 /// long enough for a local model to load and read a long conversation
@@ -379,6 +437,8 @@ pub(crate) fn check_value(key: &str, value: &str) -> Result<(), String> {
 /// Every setting's value as it applies, and where it came from.
 pub(crate) struct Settings {
     values: Vec<Option<(String, Origin)>>,
+    /// config.toml's named servers (`[servers.NAME]`).
+    servers: Vec<file::Server>,
 }
 
 impl Settings {
@@ -389,7 +449,12 @@ impl Settings {
             let found = (setting.find)(sources, &Found(&values));
             values.push(found);
         }
-        Settings { values }
+        Settings { values, servers: sources.file.servers.clone() }
+    }
+
+    /// config.toml's named servers, in its order.
+    pub(crate) fn servers(&self) -> &[file::Server] {
+        &self.servers
     }
 
     /// The settings of config.toml alone (no flag, no session), as a
@@ -469,6 +534,25 @@ impl Settings {
         self.value("timeout")
             .and_then(|v| parse_timeout(v).ok())
             .unwrap_or(Some(std::time::Duration::from_secs(DEFAULT_TIMEOUT_SECONDS)))
+    }
+
+    /// The model options that apply: each one given on the command line
+    /// (or by the role), else the session's (`kept`), else config.toml's.
+    pub(crate) fn model_options(&self, kept: Option<&ModelOptions>) -> ModelOptions {
+        let mut options = kept.cloned().unwrap_or_default();
+        let held: Vec<&str> = options.pairs().iter().map(|(key, _)| *key).collect();
+        for option in &OPTIONS {
+            match self.get(option.key) {
+                Some((value, Origin::Flag(_))) => {
+                    let _ = options.set(option.key, value);
+                }
+                Some((value, _)) if !held.contains(&option.key) => {
+                    let _ = options.set(option.key, value);
+                }
+                _ => {}
+            }
+        }
+        options
     }
 
     /// `compact = "auto"`.

@@ -421,6 +421,8 @@ fn parse_line(line: &str) -> Option<Entry> {
         model: Some(unescape(f.next()?)?).filter(|m| !m.is_empty()),
         role: Some(unescape(f.next()?)?).filter(|r| !r.is_empty()),
         usage: usage_field(f.next()?)?,
+        // Not in the index: read from the file where a turn needs them.
+        options: None,
     };
     if f.next().is_some() {
         return None;
@@ -508,6 +510,7 @@ mod tests {
                 model: None,
                 role: None,
                 usage: None,
+                options: None,
             };
             w.add(id, stamp, &h, &Measure::default());
         }
@@ -537,6 +540,7 @@ mod tests {
             model: None,
             role: None,
             usage: None,
+            options: None,
         }
     }
 
@@ -613,6 +617,7 @@ mod tests {
             model: Some("org/m:7b".into()),
             role: Some("commit".into()),
             usage: Some(Usage { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 }),
+            options: None,
         };
         let stamp = Stamp { size: 10, mtime_sec: 5, mtime_nsec: 7, ino: 9 };
         let line = format!(

@@ -226,6 +226,7 @@ impl Outline {
         header.updated_at = header.updated_at.max(o.updated_at).max(t.updated_at);
         header.model = merged_model(o, t);
         header.role = o.role.clone().or_else(|| t.role.clone());
+        header.options = o.options.clone().or_else(|| t.options.clone());
         debug_assert!(
             header.title_source.is_empty()
                 || [TITLE_USER, TITLE_AUTO].contains(&header.title_source.as_str())

@@ -43,6 +43,127 @@ pub struct Header {
     /// `Message::usage`). Optional in format 1, as `model` is: written
     /// once a reply reported usage.
     pub usage: Option<Usage>,
+    /// The model options the session's replies were last asked with
+    /// (`-o KEY=VALUE`, a role's, config.toml's). Optional in format 1, as
+    /// `model` is: written only when one is set.
+    pub options: Option<ModelOptions>,
+}
+
+/// The model options a request may carry besides the conversation, each
+/// of its kind; the keys, their checks and their help are `OPTIONS`.
+#[derive(Clone, Debug, Default, DeJson, SerJson, PartialEq)]
+pub struct ModelOptions {
+    pub temperature: Option<f64>,
+    pub top_p: Option<f64>,
+    pub max_tokens: Option<u64>,
+    pub seed: Option<i64>,
+    pub stop: Option<String>,
+}
+
+/// What a model option takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum OptionKind {
+    /// A number from `.0` to `.1`.
+    Number(f64, f64),
+    /// A whole number from 1.
+    Count,
+    /// A whole number, maybe negative.
+    Integer,
+    /// A line of text.
+    Text,
+}
+
+/// A model option: its key (as the OpenAI API spells it), what it takes,
+/// and what it does in a line (`--help`, `config --help`, the man page).
+pub(crate) struct ModelOption {
+    pub(crate) key: &'static str,
+    pub(crate) kind: OptionKind,
+    pub(crate) help: &'static str,
+}
+
+/// Every model option, in the order they are written.
+pub(crate) const OPTIONS: [ModelOption; 5] = [
+    ModelOption {
+        key: "temperature",
+        kind: OptionKind::Number(0.0, 2.0),
+        help: "how random the reply is, from 0 (the likeliest words) to 2",
+    },
+    ModelOption { key: "top_p", kind: OptionKind::Number(0.0, 1.0), help: "sample from the likeliest words making up this share, from 0 to 1" },
+    ModelOption { key: "max_tokens", kind: OptionKind::Count, help: "the most tokens the reply may take" },
+    ModelOption { key: "seed", kind: OptionKind::Integer, help: "a whole number that makes sampling repeatable where the server supports it" },
+    ModelOption { key: "stop", kind: OptionKind::Text, help: "a text at which the reply stops" },
+];
+
+impl ModelOptions {
+    /// Set `key` to `value`, checked by its kind; why not, naming the key
+    /// but not quoting the value.
+    pub(crate) fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let option = OPTIONS.iter().find(|o| o.key == key).ok_or_else(|| {
+            let known: Vec<&str> = OPTIONS.iter().map(|o| o.key).collect();
+            format!("'{key}' is no model option (they are {})", known.join(", "))
+        })?;
+        let value = value.trim();
+        let number = || value.parse::<f64>().ok().filter(|n| n.is_finite());
+        match option.kind {
+            OptionKind::Number(low, high) => {
+                let n = number().filter(|n| (low..=high).contains(n)).ok_or_else(|| {
+                    format!("{key} must be a number from {low} to {high}")
+                })?;
+                match key {
+                    "temperature" => self.temperature = Some(n),
+                    _ => self.top_p = Some(n),
+                }
+            }
+            OptionKind::Count => {
+                let n = value.parse::<u64>().ok().filter(|n| *n >= 1 && *n <= 1 << 31);
+                self.max_tokens = Some(n.ok_or_else(|| format!("{key} must be a whole number from 1"))?);
+            }
+            OptionKind::Integer => {
+                let n = value.parse::<i64>().ok().filter(|n| n.unsigned_abs() < 1 << 53);
+                self.seed = Some(n.ok_or_else(|| format!("{key} must be a whole number"))?);
+            }
+            OptionKind::Text => {
+                if value.is_empty() || value.len() > 200 || value.chars().any(char::is_control) {
+                    return Err(format!("{key} must be a line of text, at most 200 bytes"));
+                }
+                self.stop = Some(value.to_string());
+            }
+        }
+        Ok(())
+    }
+
+    /// Each option set, as `key` and its value in JSON, in `OPTIONS`' order.
+    pub(crate) fn pairs(&self) -> Vec<(&'static str, String)> {
+        let json = |n: f64| nanoserde::SerJson::serialize_json(&n);
+        let values = [
+            self.temperature.map(json),
+            self.top_p.map(json),
+            self.max_tokens.map(|n| n.to_string()),
+            self.seed.map(|n| n.to_string()),
+            self.stop.as_ref().map(nanoserde::SerJson::serialize_json),
+        ];
+        OPTIONS.iter().zip(values).filter_map(|(o, v)| Some((o.key, v?))).collect()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        *self == ModelOptions::default()
+    }
+
+    /// `KEY=VALUE` a line, the values as given (for an agent's environment).
+    pub(crate) fn lines(&self) -> String {
+        let mut text = String::new();
+        for (key, json) in self.pairs() {
+            let value = if key == "stop" { self.stop.clone().unwrap_or_default() } else { json };
+            text.push_str(&format!("{key}={value}\n"));
+        }
+        text
+    }
+
+    /// `temperature=0.2 seed=7`: as `show` and errors say them.
+    pub(crate) fn describe(&self) -> String {
+        let pairs: Vec<String> = self.pairs().iter().map(|(k, v)| format!("{k}={v}")).collect();
+        pairs.join(" ")
+    }
 }
 
 /// The tokens a server counted for one reply (OpenAI's `usage`), or for
@@ -179,6 +300,7 @@ impl Header {
             model: None,
             role: None,
             usage: None,
+            options: None,
         }
     }
 

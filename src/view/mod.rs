@@ -51,8 +51,9 @@ pub(crate) fn render(
 ) -> Result<()> {
     let model = h.model.as_deref().map(|m| format!("  model: {}", printable(m, false))).unwrap_or_default();
     let role = h.role.as_deref().map(|r| format!("  role: {}", printable(r, false))).unwrap_or_default();
+    let options = h.options.as_ref().map(|o| format!("  options: {}", printable(&o.describe(), false))).unwrap_or_default();
     let mut head = format!(
-        "{}\nid: {}  messages: {}  last active: {}{model}{role}\n",
+        "{}\nid: {}  messages: {}  last active: {}{model}{role}{options}\n",
         if h.title.is_empty() { "(untitled)".into() } else { printable(&h.title, false) },
         h.id,
         h.message_count,
@@ -227,6 +228,9 @@ pub(crate) fn markdown_each(
     }
     if let Some(role) = &h.role {
         text.push_str(&format!("- role: `{role}`\n"));
+    }
+    if let Some(options) = &h.options {
+        text.push_str(&format!("- options: `{}`\n", options.describe()));
     }
     if let Some(usage) = &h.usage {
         text.push_str(&format!("- tokens: {}\n", usage.describe()));

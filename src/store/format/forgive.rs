@@ -16,7 +16,7 @@ use crate::store::session::{FORMAT, Header, Message};
 
 /// The fields of a header, in the order hermes writes them: the first
 /// `WRITTEN` in every file, before `messages`; the rest only when known.
-const FIELDS: [&[u8]; 12] = [
+const FIELDS: [&[u8]; 13] = [
     b"format",
     b"id",
     b"title",
@@ -29,6 +29,7 @@ const FIELDS: [&[u8]; 12] = [
     b"model",
     b"role",
     b"usage",
+    b"options",
 ];
 const WRITTEN: usize = 9;
 
