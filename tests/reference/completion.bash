@@ -117,8 +117,8 @@ _hermes_global='-p --profile -h --help -V --version --no-pager -v --verbose'
 # own and chat's, as hermes -c NAME is chat).
 _hermes_options() {
 	case $1 in
-	'') REPLY='-p --profile -h --help -V --version --no-pager -c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout' ;;
-	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -h --help' ;;
+	'') REPLY='-p --profile -h --help -V --version --no-pager -c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -o --option --var --schema' ;;
+	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -o --option --var --schema -h --help' ;;
 	'sessions') REPLY='-h --help' ;;
 	'sessions/list' | 'sessions/ls') REPLY='-n --limit --all --here --json -h --help' ;;
 	'sessions/search') REPLY='-n --limit --json -h --help' ;;
@@ -167,6 +167,9 @@ _hermes_value() {
 	'chat'/--agent) REPLY='shell' ;;
 	'chat'/--context) REPLY='number' ;;
 	'chat'/--timeout) REPLY='number' ;;
+	'chat'/-o | 'chat'/--option) REPLY='text' ;;
+	'chat'/--var) REPLY='text' ;;
+	'chat'/--schema) REPLY='file' ;;
 	'sessions/list'/-n | 'sessions/list'/--limit | 'sessions/ls'/-n | 'sessions/ls'/--limit) REPLY='number' ;;
 	'sessions/search'/-n | 'sessions/search'/--limit) REPLY='number' ;;
 	'sessions/current'/-f | 'sessions/current'/--format) REPLY='text' ;;
@@ -235,7 +238,7 @@ _hermes_complete_kind() {
 		;;
 	role) _hermes_add_roles "$text" ;;
 	model) _hermes_add_models "$text" ;;
-	setting) _hermes_add_words 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact' "$text" ;;
+	setting) _hermes_add_words 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact temperature top_p max_tokens seed stop' "$text" ;;
 	setting-value)
 		_hermes_setting_values "${_hermes_words[${#_hermes_words[@]} - 1]}"
 		_hermes_add_words "$REPLY" "$text"

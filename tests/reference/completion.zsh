@@ -101,6 +101,9 @@ _hermes_chat_options=(
   --plain'[show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = "plain" in config.toml, or TERM=dumb)]'
   --context='[the context budget: a turn sends at most N characters of the conversation (default: '\''context'\'' in config.toml, else 300000; '\''off'\'': no limit)]:n: '
   --timeout='[give up on a reply when the agent has sent nothing for SECONDS (default 300, or '\''timeout'\'' in config.toml; 0: no limit): exit 3, what arrived kept and marked incomplete]:seconds: '
+  '(-o --option)'{-o+,--option=}'[a model option sent with each request and kept in the session: temperature=0-2, top_p=0-1, max_tokens=N, seed=N, stop=TEXT; again for more (also in a role, and in config.toml)]:key=value: '
+  --var='[fill {{KEY}} in the role'\''s text with VALUE; again for more ('\''hermes roles'\'' shows each role'\''s variables)]:key=value: '
+  --schema='[ask for a reply of JSON of this shape (a JSON Schema, or a file holding one): sent as the request'\''s response_format; a reply that is not such JSON is kept, and the chat exits 3]:json or file:_files'
 )
 
 _hermes_cmd_chat() {
@@ -170,9 +173,9 @@ _hermes_cmd_config() {
   (( CURRENT-- ))
   curcontext=${curcontext%:*}-$words[1]:
   case $words[1] in
-  get) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact)' ;;
-  set) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact)' '2:value:_hermes_setting_values' ;;
-  unset) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact)' ;;
+  get) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact temperature top_p max_tokens seed stop)' ;;
+  set) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact temperature top_p max_tokens seed stop)' '2:value:_hermes_setting_values' ;;
+  unset) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact temperature top_p max_tokens seed stop)' ;;
   list) _arguments -s $_hermes_help ;;
   path) _arguments -s $_hermes_help ;;
   check) _arguments -s $_hermes_help --timeout='[how long check waits (default 30)]:seconds: ' ;;
