@@ -379,23 +379,13 @@ fn check_default(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> 
     } else {
         out.write(&format!("agent:  {command} = {} ({agent_origin})\n", agent.command))?;
     }
-    let mut server = settings.value("base_url").unwrap_or("(the agent's own)").to_string();
+    let server = say_server(&settings, agent, out)?;
     let model_named = settings.model().map(str::to_string);
-    match (agent.base_url.as_deref(), model_named.as_deref().and_then(|m| m.split_once(':'))) {
-        (Some(url), Some((name, _))) if agent.server(name).is_none() && agent.model.is_some() && url != server => {
-            server = url.to_string();
-            out.write(&format!("server: {server} ([servers.{name}])\n"))?;
-        }
-        _ if settings.get("base_url").is_some() => {
-            out.write(&format!("server: {server} ({})\n", origin("base_url")))?;
-        }
-        _ => {}
-    }
     match &model_named {
         Some(model) => out.write(&format!("model:  {model} ({})\n", origin("model")))?,
         None => out.write("model:  none set (the agent's default)\n")?,
     }
-    let key = key_source(&agent);
+    let key = key_source(agent);
     out.write(&format!("key:    {key}\n"))?;
     out.flush()?;
     let probe = agent.probe(timeout)?;
@@ -446,6 +436,25 @@ fn check_default(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> 
         }),
         _ if probe.error.is_some() => fail("the server answered with an error".to_string()),
         _ => fail("the agent answered nothing".to_string()),
+    }
+}
+
+/// `config check`'s line for the server `agent` asks: a named one's
+/// (`model = "work:..."`), else base_url's; which, for what follows.
+fn say_server(settings: &settings::Settings, agent: &Agent, out: &mut Out) -> Result<String> {
+    let server = settings.value("base_url").unwrap_or("(the agent's own)").to_string();
+    let named = settings.model().and_then(|m| m.split_once(':')).map(|(name, _)| name);
+    match (agent.base_url.as_deref(), named) {
+        (Some(url), Some(name)) if agent.server(name).is_none() && agent.model.is_some() && url != server => {
+            out.write(&format!("server: {url} ([servers.{name}])\n"))?;
+            Ok(url.to_string())
+        }
+        _ => {
+            if let Some((_, origin)) = settings.get("base_url") {
+                out.write(&format!("server: {server} ({})\n", origin.describe()))?;
+            }
+            Ok(server)
+        }
     }
 }
 

@@ -100,8 +100,7 @@ impl Started<'_> {
         // not waited for: it ends by itself once nothing holds the agent's
         // stdin open (an agent may ignore its stdin).
         let (input, ask) = (agent.input, std::mem::take(&mut self.ask));
-        let feeder = std::thread::Builder::new()
-            .spawn(move || stdin.feed(input, &ask, conversation, &plan));
+        let feeder = std::thread::Builder::new().spawn(move || stdin.feed(input, &ask, conversation, &plan));
         if let Err(e) = feeder {
             process.abandon();
             return Err(agent.failure("cannot start a thread to feed", &e));

@@ -5,7 +5,6 @@
 
 mod answer;
 pub(crate) mod compact;
-mod servers;
 pub(crate) mod curl;
 pub mod decode;
 pub(crate) mod models;
@@ -13,6 +12,7 @@ pub(crate) mod probe;
 pub(crate) mod process;
 pub(crate) mod role;
 pub(crate) mod schema;
+mod servers;
 pub(crate) mod shipped;
 
 use std::io::{self, Read, Write};
@@ -472,8 +472,13 @@ impl Agent {
         // found, no #! line), the shell runs it and says why as it would.
         let direct = is_one_word(&self.command)
             .then(|| {
-                Process::spawn(&mut self.command(header, (key, &ask), usage.as_ref(), Command::new(&self.command)))
-                    .ok()
+                Process::spawn(&mut self.command(
+                    header,
+                    (key, &ask),
+                    usage.as_ref(),
+                    Command::new(&self.command),
+                ))
+                .ok()
             })
             .flatten();
         let spawned = match direct {

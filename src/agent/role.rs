@@ -93,12 +93,17 @@ impl Role {
     /// line's mistake, named.
     pub(crate) fn filled(mut self, vars: &[(String, String)]) -> Result<Role> {
         let wanted = self.variables();
-        let list = |names: &[String]| names.iter().map(|n| format!("--var {n}=VALUE")).collect::<Vec<_>>().join(" ");
+        let list =
+            |names: &[String]| names.iter().map(|n| format!("--var {n}=VALUE")).collect::<Vec<_>>().join(" ");
         if let Some((key, _)) = vars.iter().find(|(k, _)| !wanted.contains(k)) {
             let has = if wanted.is_empty() { "none".to_string() } else { wanted.join(", ") };
-            return Err(Error::usage(format!("the role '{}' has no variable '{key}' (its variables: {has})", self.name)));
+            return Err(Error::usage(format!(
+                "the role '{}' has no variable '{key}' (its variables: {has})",
+                self.name
+            )));
         }
-        let missing: Vec<String> = wanted.iter().filter(|w| !vars.iter().any(|(k, _)| k == *w)).cloned().collect();
+        let missing: Vec<String> =
+            wanted.iter().filter(|w| !vars.iter().any(|(k, _)| k == *w)).cloned().collect();
         if !missing.is_empty() {
             return Err(Error::usage(format!("the role '{}' needs {}", self.name, list(&missing))));
         }
@@ -137,7 +142,9 @@ fn holes(text: &str) -> Vec<(&str, std::ops::Range<usize>)> {
 
 /// A variable's name: letters, digits, `_` and `-`, at most 64.
 fn is_variable_name(name: &str) -> bool {
-    !name.is_empty() && name.len() <= 64 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b))
+    !name.is_empty()
+        && name.len() <= 64
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b))
 }
 
 /// `--var KEY=VALUE`: the name and the value.
@@ -145,7 +152,9 @@ pub(crate) fn variable(pair: &str) -> std::result::Result<(String, String), Stri
     match pair.split_once('=') {
         Some((key, value)) if is_variable_name(key.trim()) => Ok((key.trim().to_string(), value.to_string())),
         Some(_) => Err("a variable's name is letters, digits, '_' and '-'".to_string()),
-        None => Err(format!("wants KEY=VALUE, as --var lang=rust; not '{}'", crate::text::printable(pair, false))),
+        None => {
+            Err(format!("wants KEY=VALUE, as --var lang=rust; not '{}'", crate::text::printable(pair, false)))
+        }
     }
 }
 
@@ -331,14 +340,18 @@ mod tests {
     fn variables_fill_their_holes() {
         let r = role("Review this {{lang}} code for {{ focus }}; {{lang}} only. {not} {{a b}}").unwrap();
         assert_eq!(r.variables(), ["lang", "focus"]);
-        let vars = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        let vars = |pairs: &[(&str, &str)]| {
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>()
+        };
         let filled = role("Review {{lang}} for {{ focus }}; {{lang}}. {{a b}}").unwrap();
         let filled = filled.filled(&vars(&[("lang", "rust"), ("focus", "{{lang}}")])).unwrap();
         assert_eq!(filled.prompt.as_deref(), Some("Review rust for {{lang}}; rust. {{a b}}"));
         let missing = role("{{lang}} {{focus}}").unwrap().filled(&vars(&[("lang", "c")]));
         assert!(matches!(missing, Err(Error::Usage(t)) if t == "the role 'x' needs --var focus=VALUE"));
         let stray = role("plain").unwrap().filled(&vars(&[("lang", "c")]));
-        assert!(matches!(stray, Err(Error::Usage(t)) if t == "the role 'x' has no variable 'lang' (its variables: none)"));
+        assert!(
+            matches!(stray, Err(Error::Usage(t)) if t == "the role 'x' has no variable 'lang' (its variables: none)")
+        );
         assert_eq!(variable("k=a=b"), Ok(("k".to_string(), "a=b".to_string())));
         assert!(variable("k").is_err() && variable("a b=c").is_err());
     }

@@ -31,7 +31,9 @@ pub(crate) fn load(given: &std::ffi::OsStr) -> Result<String, String> {
 
 /// The members a request carries for `schema`: OpenAI's `response_format`.
 pub(crate) fn request_members(schema: &str) -> String {
-    format!(",\"response_format\":{{\"type\":\"json_schema\",\"json_schema\":{{\"name\":\"reply\",\"schema\":{schema}}}}}")
+    format!(
+        ",\"response_format\":{{\"type\":\"json_schema\",\"json_schema\":{{\"name\":\"reply\",\"schema\":{schema}}}}}"
+    )
 }
 
 /// Whether `reply` is JSON of `schema`'s shape; why not, at which place
@@ -90,7 +92,9 @@ fn conforms(value: &Value, schema: &Value, at: &str) -> Result<(), String> {
     let is = |wanted: &str| wanted == kind || (wanted == "number" && kind == "integer");
     let wanted: Vec<&str> = match schema.get("type") {
         Some(Value::Text(t)) => vec![t.as_str()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(|t| if let Value::Text(t) = t { Some(t.as_str()) } else { None }).collect(),
+        Some(Value::Array(ts)) => {
+            ts.iter().filter_map(|t| if let Value::Text(t) = t { Some(t.as_str()) } else { None }).collect()
+        }
         _ => Vec::new(),
     };
     if !wanted.is_empty() && !wanted.iter().any(|w| is(w)) {
@@ -223,7 +227,10 @@ mod tests {
         assert_eq!(why(r#"{"name":"x"}"#), "$ lacks the required key \"tags\"");
         assert_eq!(why(r#"{"name":5,"tags":[]}"#), "$.name is an integer, not string");
         assert_eq!(why(r#"{"name":"x","age":1.5,"tags":[]}"#), "$.age is a number, not integer");
-        assert_eq!(why(r#"{"name":"x","tags":["a","c"]}"#), "$.tags[1] is none of the values its enum allows");
+        assert_eq!(
+            why(r#"{"name":"x","tags":["a","c"]}"#),
+            "$.tags[1] is none of the values its enum allows"
+        );
         assert_eq!(why("[1]"), "$ is an array, not object");
     }
 
@@ -231,6 +238,8 @@ mod tests {
     fn a_schema_is_a_json_object() {
         assert!(load(std::ffi::OsStr::new(SCHEMA)).is_ok());
         assert!(load(std::ffi::OsStr::new("{\"type\":")).unwrap_err().starts_with("not JSON"));
-        assert!(load(std::ffi::OsStr::new("/nonexistent/schema.json")).unwrap_err().starts_with("cannot read"));
+        assert!(
+            load(std::ffi::OsStr::new("/nonexistent/schema.json")).unwrap_err().starts_with("cannot read")
+        );
     }
 }

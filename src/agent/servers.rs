@@ -19,7 +19,8 @@ impl Agent {
                     (None, None) => None,
                 };
                 // The default model, when it names this server, as it names it.
-                let model = self.model.as_deref().and_then(|m| m.strip_prefix(&format!("{}:", server.name)[..]));
+                let model =
+                    self.model.as_deref().and_then(|m| m.strip_prefix(&format!("{}:", server.name)[..]));
                 let agent = Agent {
                     command: self.command.clone(),
                     input: self.input,

@@ -233,7 +233,10 @@ const OPTION_HELP: &str = "a model option sent with each request and kept in the
 /// `-o KEY=VALUE`: a model option's key and its value, checked.
 fn model_option(pair: &str) -> Result<(&'static str, String)> {
     let (key, value) = pair.split_once('=').ok_or_else(|| {
-        Error::usage(format!("-o wants KEY=VALUE, as -o temperature=0.2; not '{}'", crate::text::printable(pair, false)))
+        Error::usage(format!(
+            "-o wants KEY=VALUE, as -o temperature=0.2; not '{}'",
+            crate::text::printable(pair, false)
+        ))
     })?;
     let key = key.trim();
     let option = crate::store::session::OPTIONS.iter().find(|o| o.key == key);

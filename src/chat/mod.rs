@@ -125,20 +125,7 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         Some(System::File(path)) => Some(read_system_file(path)?),
         None => None,
     };
-    let role = args.role.as_deref().map(|name| agent::role::find(store, name)).transpose()?;
-    // A file -f cannot take is the command line's error: chat's help is
-    // where to look.
-    let in_chat = |e| match e {
-        Error::Usage(text) => Error::UsageIn { text, command: "chat" },
-        e => e,
-    };
-    let role = match role {
-        Some(role) => Some(role.filled(&args.vars).map_err(in_chat)?),
-        None if !args.vars.is_empty() => {
-            return Err(in_chat(Error::usage("--var fills a role's {{KEY}}: give the role with --role NAME")));
-        }
-        None => None,
-    };
+    let role = chat_role(store, &args)?;
     let files = args
         .files
         .iter()
@@ -205,6 +192,26 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         }
         sys::catch_interrupts();
         chat.one_shot(target, pending_title, text)
+    }
+}
+
+/// A mistake of the command line found past its parsing (a file -f cannot
+/// take, a role's variable): chat's help is where to look.
+fn in_chat(e: Error) -> Error {
+    match e {
+        Error::Usage(text) => Error::UsageIn { text, command: "chat" },
+        e => e,
+    }
+}
+
+/// `--role NAME`, its `{{KEY}}` filled by `--var`.
+fn chat_role(store: &Store, args: &Args) -> Result<Option<agent::role::Role>> {
+    match args.role.as_deref().map(|name| agent::role::find(store, name)).transpose()? {
+        Some(role) => Ok(Some(role.filled(&args.vars).map_err(in_chat)?)),
+        None if !args.vars.is_empty() => {
+            Err(in_chat(Error::usage("--var fills a role's {{KEY}}: give the role with --role NAME")))
+        }
+        None => Ok(None),
     }
 }
 

@@ -166,7 +166,9 @@ impl Chat<'_> {
             return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
         }
         if let Some(why) = misshapen {
-            return Err(Error::Agent(format!("the reply is not JSON of the --schema's shape: {why}; it is kept")));
+            return Err(Error::Agent(format!(
+                "the reply is not JSON of the --schema's shape: {why}; it is kept"
+            )));
         }
         Ok(if interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
     }

@@ -85,7 +85,8 @@ impl Run<Store> for Args {
                 Err(e) => return Err(e),
             };
             for server in agent.server_names() {
-                let listed = agent.server(server).map(|a| a.list_models(limit, false)).unwrap_or(Ok(Vec::new()));
+                let listed =
+                    agent.server(server).map(|a| a.list_models(limit, false)).unwrap_or(Ok(Vec::new()));
                 let listed = listed.map_err(|e| match e {
                     Error::Agent(why) => Error::Agent(format!("[servers.{server}]: {why}")),
                     e => e,

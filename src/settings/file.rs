@@ -47,10 +47,19 @@ fn server_table(line: &str) -> Option<Result<String, String>> {
     let line = line.trim();
     let inner = line.strip_prefix('[')?.split('#').next()?.trim_end().strip_suffix(']')?.trim();
     let Some(name) = inner.strip_prefix("servers.") else {
-        return Some(Err(format!("the only tables are [servers.NAME]; the other keys are {}", keys().collect::<Vec<_>>().join(", "))));
+        return Some(Err(format!(
+            "the only tables are [servers.NAME]; the other keys are {}",
+            keys().collect::<Vec<_>>().join(", ")
+        )));
     };
-    let ok = !name.is_empty() && name.len() <= 64 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b));
-    Some(if ok { Ok(name.to_string()) } else { Err("a server's name is letters, digits, '_' and '-': [servers.work]".to_string()) })
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b));
+    Some(if ok {
+        Ok(name.to_string())
+    } else {
+        Err("a server's name is letters, digits, '_' and '-': [servers.work]".to_string())
+    })
 }
 
 /// config.toml is a few lines; anything far larger is not one: every
@@ -115,7 +124,11 @@ pub(crate) fn parse(store: &Store, text: &str) -> Result<File> {
         };
         if let Some(server) = file.servers.last_mut() {
             let Some(key) = SERVER_KEYS.iter().copied().find(|k| *k == key) else {
-                return Err(at_line(format!("[servers.{}] holds only {}, not '{key}'", server.name, SERVER_KEYS.join(", "))));
+                return Err(at_line(format!(
+                    "[servers.{}] holds only {}, not '{key}'",
+                    server.name,
+                    SERVER_KEYS.join(", ")
+                )));
             };
             if server.get(key).is_some() {
                 return Err(at_line(format!("'{key}' is set twice in [servers.{}]", server.name)));

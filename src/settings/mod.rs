@@ -162,7 +162,10 @@ pub(crate) const TABLE: &[Setting] = &[
                     let servers = ", as [servers.NAME] is set".to_string();
                     s.file("base_url")
                         .map(|_| (SERVER_AGENT.to_string(), Origin::Default(Some(why))))
-                        .or_else(|| (!s.file.servers.is_empty()).then(|| (SERVER_AGENT.to_string(), Origin::Default(Some(servers)))))
+                        .or_else(|| {
+                            (!s.file.servers.is_empty())
+                                .then(|| (SERVER_AGENT.to_string(), Origin::Default(Some(servers))))
+                        })
                 },
             )
         },

@@ -88,9 +88,17 @@ pub(crate) const OPTIONS: [ModelOption; 5] = [
         kind: OptionKind::Number(0.0, 2.0),
         help: "how random the reply is, from 0 (the likeliest words) to 2",
     },
-    ModelOption { key: "top_p", kind: OptionKind::Number(0.0, 1.0), help: "sample from the likeliest words making up this share, from 0 to 1" },
+    ModelOption {
+        key: "top_p",
+        kind: OptionKind::Number(0.0, 1.0),
+        help: "sample from the likeliest words making up this share, from 0 to 1",
+    },
     ModelOption { key: "max_tokens", kind: OptionKind::Count, help: "the most tokens the reply may take" },
-    ModelOption { key: "seed", kind: OptionKind::Integer, help: "a whole number that makes sampling repeatable where the server supports it" },
+    ModelOption {
+        key: "seed",
+        kind: OptionKind::Integer,
+        help: "a whole number that makes sampling repeatable where the server supports it",
+    },
     ModelOption { key: "stop", kind: OptionKind::Text, help: "a text at which the reply stops" },
 ];
 
@@ -106,9 +114,9 @@ impl ModelOptions {
         let number = || value.parse::<f64>().ok().filter(|n| n.is_finite());
         match option.kind {
             OptionKind::Number(low, high) => {
-                let n = number().filter(|n| (low..=high).contains(n)).ok_or_else(|| {
-                    format!("{key} must be a number from {low} to {high}")
-                })?;
+                let n = number()
+                    .filter(|n| (low..=high).contains(n))
+                    .ok_or_else(|| format!("{key} must be a number from {low} to {high}"))?;
                 match key {
                     "temperature" => self.temperature = Some(n),
                     _ => self.top_p = Some(n),

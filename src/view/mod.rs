@@ -51,7 +51,11 @@ pub(crate) fn render(
 ) -> Result<()> {
     let model = h.model.as_deref().map(|m| format!("  model: {}", printable(m, false))).unwrap_or_default();
     let role = h.role.as_deref().map(|r| format!("  role: {}", printable(r, false))).unwrap_or_default();
-    let options = h.options.as_ref().map(|o| format!("  options: {}", printable(&o.describe(), false))).unwrap_or_default();
+    let options = h
+        .options
+        .as_ref()
+        .map(|o| format!("  options: {}", printable(&o.describe(), false)))
+        .unwrap_or_default();
     let mut head = format!(
         "{}\nid: {}  messages: {}  last active: {}{model}{role}{options}\n",
         if h.title.is_empty() { "(untitled)".into() } else { printable(&h.title, false) },
