@@ -396,9 +396,17 @@ thread() {
 
 # ---- A hermes chat in a tmux pane (t2800, t2820) --------------------------
 
+# start_pane [NAME]: start_tmux [NAME] (a 150x50 pane), and wait for its
+# shell's prompt. Not in $(...): the trap must belong to the test's shell.
 start_pane() {
-	start_tmux &&
+	start_tmux "$@" &&
 	wait_until on_screen '^\$'
+}
+
+# ready PROMPT: the last line of the pane, blanks at its end left out, is
+# PROMPT (the editor waits there).
+ready() {
+	test "$(tm capture-pane -p -t "$PANE" | grep -v '^$' | tail -n 1 | sed 's/ *$//')" = "$1"
 }
 
 # the_screen FILE: the pane's lines from hermes's first output on, blank

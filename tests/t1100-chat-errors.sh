@@ -368,9 +368,20 @@ test_expect_success 'usage errors show escape sequences from arguments escaped, 
 	test_expect_code 2 hermes "$(printf "%s\033[2J" --bad)" 2>err &&
 	! grep -q "$(printf "\033")" err &&
 	grep -F "^[[2J" err &&
-	test_expect_code 2 hermes chat --title "$(printf "\342\200\256")x" -q "" 2>err &&
 	test_expect_code 2 hermes sessions list --limit "$(printf "9\033[2J")" 2>err &&
-	! grep -q "$(printf "\033")" err
+	! grep -q "$(printf "\033")" err &&
+	grep -F "^[[2J" err
+'
+
+test_expect_success 'a title given with a bidi override is kept without it; an empty message is refused, nothing saved' '
+	test_expect_code 2 hermes chat --no-agent --title "$(printf "\342\200\256")x" -q "" 2>err &&
+	grep "^hermes: empty message; nothing to send" err &&
+	! test -d "$HERMES_HOME/sessions" &&
+	hermes chat --no-agent --title "$(printf "\342\200\256")x" -q "hi" -Q &&
+	hermes sessions list --json >list &&
+	json_get list "v[0][\"title\"]" >title &&
+	echo x >expect &&
+	test_cmp expect title
 '
 
 test_expect_success '-r with a title: not an ID, and the command that would continue it' '

@@ -12,11 +12,6 @@ slow_agent() {
 	agent slow "echo \$\$ >agent.pid.tmp; mv agent.pid.tmp agent.pid; echo partial; exec sleep 60"
 }
 
-# ready PROMPT: the last line the pane shows is the prompt PROMPT.
-ready() {
-	test "$(tm capture-pane -p -t "$PANE" | grep -v "^$" | tail -n 1)" = "$1"
-}
-
 # chat_in_pane ARGS PROMPT: hermes chat ARGS in a fresh pane, its pid in
 # hermes.pid, its exit status in hermes.rc when it ends; waits for PROMPT.
 chat_in_pane() {
@@ -32,14 +27,19 @@ stop_agent_group() {
 	stop_tmux
 }
 
-# reply_cut_by SIGNAL: a message, its reply cut short by SIGNAL to hermes.
-reply_cut_by() {
+# reply_started: a message, its reply begun by the slow agent.
+reply_started() {
 	slow_agent &&
 	chat_in_pane "--agent ./slow" "new session>" &&
 	trap stop_agent_group EXIT &&
 	type_line "keep me" &&
 	wait_until on_screen "^partial" &&
-	test -s agent.pid &&
+	test -s agent.pid
+}
+
+# reply_cut_by SIGNAL: a message, its reply cut short by SIGNAL to hermes.
+reply_cut_by() {
+	reply_started &&
 	kill -"$1" "$(cat hermes.pid)"
 }
 
@@ -59,12 +59,17 @@ for signal in TERM HUP; do
 	'
 done
 
-test_expect_success TMUX 'Ctrl-C during a reply stops the reply only: the chat goes on' '
-	reply_cut_by INT &&
+test_expect_success TMUX 'Ctrl-C pressed during a reply stops the reply only: the chat goes on' '
+	reply_started &&
+	keys C-c &&
 	wait_until on_screen "^\[reply interrupted" &&
+	wait_until gone -"$(cat agent.pid)" &&
 	! test -e hermes.rc &&
 	keys C-d &&
-	hermes_exited 0
+	hermes_exited 0 &&
+	printf "%s\n" "user: keep me" "assistant: partial" >expect &&
+	messages "$(only_id)" >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success TMUX 'SIGTERM during /compact ends the chat (130); the session is left as it was' '

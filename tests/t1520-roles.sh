@@ -208,11 +208,6 @@ test_expect_success BASH 'bash completes role names after --role' '
 	test_cmp expect actual
 '
 
-# ready PROMPT: the pane's last non-blank line is PROMPT (the editor waits).
-ready() {
-	test "$(tm capture-pane -p -t "$PANE" | grep -v '^$' | tail -n 1 | sed 's/ *$//')" = "$1"
-}
-
 test_expect_success TMUX '/role: Tab completes it, it starts a session with the role, /role and /model say so' '
 	role terse "+++
 model = \"m-small\"

@@ -115,11 +115,6 @@ test_expect_success 'the agent gets the files in the message it reads' '
 	test_cmp expect actual
 '
 
-# ready PROMPT: the pane's last non-blank line is PROMPT (the editor waits).
-ready() {
-	test "$(tm capture-pane -p -t "$PANE" | grep -v '^$' | tail -n 1 | sed 's/ *$//')" = "$1"
-}
-
 test_expect_success TMUX '/file: Tab completes the name, the file goes with the next message, a bad one is refused and the chat goes on' '
 	printf "SELECT 1;\n" >query.sql &&
 	printf "\211PNG\r\n\032\n" >pic.png &&

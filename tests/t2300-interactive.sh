@@ -17,11 +17,11 @@ stop_slow_agents() {
 	done
 }
 
-# start_pane: start_tmux, and wait for its shell's prompt; sets $PANE.
+# start_dumb_pane: start_tmux, and wait for its shell's prompt; sets $PANE.
 # The shell has TERM=dumb: these tests drive the plain line reading that a
 # terminal without the line editor gets (t2310 tests the editor).
 # Not in $(...): the trap must belong to the test's shell.
-start_pane() {
+start_dumb_pane() {
 	start_tmux &&
 	trap 'stop_tmux; stop_slow_agents' EXIT &&
 	# Type nothing before the shell is ready: its prompt would land in the
@@ -61,7 +61,7 @@ hermes_ready() {
 }
 
 test_expect_success TMUX 'a line typed in interactive mode is saved to a new session' '
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\. Type a message, /help for commands, Ctrl-D to quit\.$" &&
@@ -76,7 +76,7 @@ test_expect_success TMUX 'a line typed in interactive mode is saved to a new ses
 '
 
 test_expect_success TMUX 'slash commands /id, /title, /help, /sessions, /save and /quit' '
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -117,7 +117,7 @@ test_expect_success TMUX 'slash commands /id, /title, /help, /sessions, /save an
 '
 
 test_expect_success TMUX '/new starts another session, which the pane then continues' '
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -151,7 +151,7 @@ test_expect_success TMUX '/new starts another session, which the pane then conti
 test_expect_success TMUX '/new and /title refuse a title another session holds, and change nothing' '
 	hermes chat -q "taken title" --no-agent -Q &&
 	T=$(session_id_by_title "taken title") &&
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	send_line "first here" &&
@@ -184,7 +184,7 @@ test_expect_success TMUX '/new and /title refuse a title another session holds, 
 '
 
 test_expect_success TMUX 'Ctrl-D quits with status 0 and an untouched new session is not saved' '
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -194,7 +194,7 @@ test_expect_success TMUX 'Ctrl-D quits with status 0 and an untouched new sessio
 '
 
 test_expect_success TMUX 'Ctrl-D after a message quits and keeps it' '
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -208,7 +208,7 @@ test_expect_success TMUX 'Ctrl-D after a message quits and keeps it' '
 '
 
 test_expect_success TMUX 'Ctrl-C at the prompt drops the line, not the program' '
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -226,7 +226,7 @@ test_expect_success TMUX 'Ctrl-C at the prompt drops the line, not the program' 
 '
 
 test_expect_success TMUX 'bare -c resumes this pane'"'"'s session and shows title, ID, count and the last messages' '
-	start_pane &&
+	start_dumb_pane &&
 	type_line "hermes chat -q \"msg 1\" --title \"long talk\" --no-agent -Q && for n in 2 3 4 5 6; do hermes chat -c -q \"msg \$n\" --no-agent -Q; done; echo \$? >setup.tmp; mv setup.tmp setup.rc" &&
 	wait_until test -f setup.rc &&
 	test "$(cat setup.rc)" = 0 &&
@@ -257,7 +257,7 @@ test_expect_success TMUX 'bare -c resumes this pane'"'"'s session and shows titl
 '
 
 test_expect_success TMUX 'resuming by name points this pane'"'"'s breadcrumb at that session' '
-	start_pane &&
+	start_dumb_pane &&
 	hermes chat -q "old talk" --no-agent -Q &&
 	S=$(session_id_by_title "old talk") &&
 	hermes chat -q "newest talk" --no-agent -Q &&
@@ -272,7 +272,7 @@ test_expect_success TMUX 'resuming by name points this pane'"'"'s breadcrumb at 
 '
 
 test_expect_success TMUX '--create-if-missing in a terminal creates the named session before any message' '
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat -c '"'"'named thread'"'"' --create-if-missing --no-agent" &&
 	wait_until sessions_are 1 &&
 	S=$(session_id_by_title "named thread") &&
@@ -290,7 +290,7 @@ test_expect_success TMUX '--create-if-missing in a terminal creates the named se
 '
 
 test_expect_success TMUX 'the agent'"'"'s reply is shown and saved' '
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --agent '"'"'cat >/dev/null; echo \"hi, human\"'"'"'" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -321,7 +321,7 @@ test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the 
 	fi
 	EOF
 	: >be-slow &&
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --agent '"'"'sh agent.sh'"'"'" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -353,7 +353,7 @@ test_expect_success TMUX 'Ctrl-C while a slow agent runs stops it and keeps the 
 '
 
 test_expect_success TMUX 'Ctrl-C before a slow agent said anything keeps the user message' '
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --agent '"'"'cat >/dev/null; echo \$\$ >agent.pid; exec sleep 60'"'"'" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -372,7 +372,7 @@ test_expect_success TMUX 'Ctrl-C before a slow agent said anything keeps the use
 '
 
 test_expect_success TMUX 'a failing agent is reported and the chat goes on' '
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --agent '"'"'cat >/dev/null; exit 5'"'"'" &&
 	hermes_ready &&
 	on_screen "^New session\." &&
@@ -389,7 +389,7 @@ test_expect_success TMUX 'a failing agent is reported and the chat goes on' '
 '
 
 test_expect_success TMUX 'closing the pane ends hermes and stops the agent; the message stays' '
-	start_pane &&
+	start_dumb_pane &&
 	type_line "sh -c '"'"'echo \$\$ >hermes.pid; exec hermes chat --agent \"cat >/dev/null; echo \\\$\\\$ >agent.pid; exec sleep 60\"'"'"'" &&
 	hermes_ready &&
 	type_line "lost connection" &&
@@ -404,7 +404,7 @@ test_expect_success TMUX 'closing the pane ends hermes and stops the agent; the 
 '
 
 test_expect_success TMUX 'errors inside the chat are said and the chat goes on: /save, /title, invisible lines' '
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "chat --no-agent" &&
 	hermes_ready &&
 	send_line "kept going" &&
@@ -435,7 +435,7 @@ test_expect_success TMUX 'errors inside the chat are said and the chat goes on: 
 test_lazy_prereq STRACE_DELAY 'strace -o /dev/null -e inject=fdatasync:delay_enter=1 true'
 
 test_expect_success TMUX,STRACE_DELAY 'a Ctrl-C after a reply (while it is saved) does not stop the next one' '
-	start_pane &&
+	start_dumb_pane &&
 	# Every fdatasync takes 3 s: the reply is on screen while it is saved.
 	type_line "strace -o /dev/null -e inject=fdatasync:delay_enter=3000000 hermes chat --agent \"cat >/dev/null; echo pong\"; echo \$? >hermes.rc" &&
 	hermes_ready &&
@@ -456,7 +456,7 @@ test_expect_success TMUX,STRACE_DELAY 'a Ctrl-C after a reply (while it is saved
 
 test_expect_success TMUX 'Ctrl-C at the question of sessions delete stops at once: exit 130, nothing deleted' '
 	hermes chat -q "keep me" --no-agent -Q &&
-	start_pane &&
+	start_dumb_pane &&
 	start_hermes "sessions delete \"keep me\"" &&
 	wait_until on_screen "\[y/N\]" &&
 	tm send-keys -t "$PANE" C-c &&

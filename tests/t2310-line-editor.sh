@@ -6,18 +6,6 @@ test_description='the line editor of the interactive prompt, in a tmux pane: key
 SHELL=/bin/sh
 export SHELL
 
-# start_pane [NAME]: start_tmux [NAME] (a 150x50 pane), and wait for its
-# shell's prompt. Not in $(...): the trap must belong to the test's shell.
-start_pane() {
-	start_tmux "$@" &&
-	wait_until on_screen '^\$'
-}
-
-# ready PROMPT: the last line of the pane is PROMPT (the editor waits).
-ready() {
-	test "$(tm capture-pane -p -t "$PANE" | grep -v '^$' | tail -n 1)" = "$1"
-}
-
 # cursor_at X: the pane's cursor is in column X (0-based).
 cursor_at() {
 	test "$(tm display -p -t "$PANE" '#{cursor_x}')" = "$1"

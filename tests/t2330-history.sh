@@ -5,11 +5,6 @@ test_description='one history for every session, in tmux panes: Ctrl-R finds wha
 SHELL=/bin/sh
 export SHELL
 
-# ready PROMPT: the last line of the pane is PROMPT (the editor waits).
-ready() {
-	test "$(tm capture-pane -p -t "$PANE" | grep -v '^$' | tail -n 1)" = "$1"
-}
-
 # last_row: the last line of the pane that is not blank.
 last_row() {
 	tm capture-pane -p -t "$PANE" | grep -v '^$' | tail -n 1 | sed 's/ *$//'

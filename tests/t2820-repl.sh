@@ -5,11 +5,6 @@ test_description='a REPL that speaks REPL, in a tmux pane: did-you-mean as slash
 SHELL=/bin/sh
 export SHELL
 
-# ready PROMPT: the pane's last non-blank line is PROMPT (the editor waits).
-ready() {
-	test "$(tm capture-pane -p -t "$PANE" | grep -v '^$' | tail -n 1 | sed 's/ *$//')" = "$1"
-}
-
 test_expect_success TMUX '/continue nots and /retyr: did-you-mean in slash commands, no command-line flag' '
 	mk "notes on rust" >/dev/null && mk "pyconc" >/dev/null &&
 	start_pane &&

@@ -5,11 +5,6 @@ test_description='/copy and /copy code: the last reply, or its last code block, 
 SHELL=/bin/sh
 export SHELL
 
-# ready PROMPT: the pane's last non-blank line is PROMPT (the editor waits).
-ready() {
-	test "$(tm capture-pane -p -t "$PANE" | grep -v '^$' | tail -n 1 | sed 's/ *$//')" = "$1"
-}
-
 # reply_agent: ./agent, whose reply holds two code blocks, one of them
 # with a backtick fence inside a tilde one.
 reply_agent() {

@@ -125,11 +125,6 @@ test_expect_success SERVER,BASH 'bash completes -m from the kept list' '
 	test_cmp expect actual
 '
 
-# ready PROMPT: the pane's last non-blank line is PROMPT (the editor waits).
-ready() {
-	test "$(tm capture-pane -p -t "$PANE" | grep -v '^$' | tail -n 1 | sed 's/ *$//')" = "$1"
-}
-
 test_expect_success SERVER,TMUX '/model Tab: the server'"'"'s models, asked once and kept' '
 	use_server &&
 	start_pane &&
