@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::settings::AgentInput;
 use crate::settings::Settings;
 use crate::store::Store;
-use crate::store::context::{self, Kind, Plan, json_chars};
+use crate::store::context::{Kind, Plan, json_chars};
 use crate::store::format::{self, Place};
 use crate::store::session::{Header, Message};
 use crate::{sys, time};
@@ -69,9 +69,9 @@ impl Outcome {
                 let before = if *read < *covered { " and the previous summary" } else { "" };
                 format!(
                     "compacted: a summary of {} characters now stands for the {covered} messages before it; the agent read {}{before} ({} characters){how}",
-                    context::thousands(*summary_chars),
+                    crate::text::thousands(*summary_chars),
                     crate::text::counted(*read as usize, "message"),
-                    context::thousands(*chars)
+                    crate::text::thousands(*chars)
                 )
             }
         }

@@ -62,7 +62,7 @@ impl Chat<'_> {
             (MAX_COPY_BYTES, "a terminal takes")
         };
         if text.len() > limit {
-            let bytes = crate::store::context::thousands;
+            let bytes = crate::text::thousands;
             output::say!(
                 "Nothing copied: {what} is {} bytes, more than the {} {taker} in one clipboard sequence (OSC 52).",
                 bytes(text.len() as u64),

@@ -412,9 +412,9 @@ impl Chat<'_> {
         crate::output::say!(
             "Context budget: {}. This session: {} characters in {}; a turn sends {} characters{}.",
             context::describe(budget),
-            context::thousands(m.chars),
+            crate::text::thousands(m.chars),
             crate::text::counted(m.messages as usize, "message"),
-            context::thousands(m.context_chars.min(budget)),
+            crate::text::thousands(m.context_chars.min(budget)),
             if m.over(budget) { " (over the budget: /compact summarises the older messages)" } else { "" }
         );
         Ok(())

@@ -234,7 +234,7 @@ impl Chat<'_> {
             "this session is larger than the context budget ({}): {} older messages ({} characters) are not sent. /compact or 'hermes sessions compact {}' summarises them; see CONTEXT in 'man hermes'",
             context::describe(plan.budget),
             plan.left_out,
-            context::thousands(plan.left_out_chars),
+            crate::text::thousands(plan.left_out_chars),
             header.id
         ));
     }

@@ -142,7 +142,7 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     }
     let when = |t: Option<f64>| t.map_or("-".to_string(), time::local_minutes);
     // Every count with the budget's thousands separator: 37,523 beside 300,000.
-    let n = context::thousands;
+    let n = crate::text::thousands;
     out.write(&format!(
         "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       {}\nnewest:       {}\nbreadcrumbs:  {}\ntemporaries:  {} ({} bytes)\nbudget:       {}\nover budget:  {}\ntokens:       {}\n",
         n(stats.sessions),
@@ -184,7 +184,7 @@ fn one(store: &Store, name: &str, budget: u64, json: bool) -> Result<()> {
         out.write_own("\n")?;
         return out.flush();
     }
-    let n = context::thousands;
+    let n = crate::text::thousands;
     out.write(&format!(
         "id:           {}\nmessages:     {}\nbytes:        {}\ncharacters:   {}\nsummaries:    {}\nin context:   {} characters (the system prompt, the latest summary and what follows)\nbudget:       {}\nover budget:  {}\ntokens:       {}\n",
         one.id,
@@ -204,6 +204,6 @@ fn one(store: &Store, name: &str, budget: u64, json: bool) -> Result<()> {
 /// when none reported any.
 fn tokens(usage: Option<&Usage>) -> String {
     usage.map_or("-".to_string(), |u| {
-        format!("{} ({} in all)", u.describe(), context::thousands(u.total_tokens))
+        format!("{} ({} in all)", u.describe(), crate::text::thousands(u.total_tokens))
     })
 }

@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 use std::io::Read;
 
 use crate::store::format::{Fault, Reader};
+use crate::text::thousands;
 
 /// The budget when config.toml names none: 300,000 characters, about
 /// 75,000 tokens of English, or 100,000 of text that tokenizes at three
@@ -66,19 +67,6 @@ pub(crate) fn parse_budget(text: &str) -> Result<u64, String> {
 /// A budget as people read it.
 pub(crate) fn describe(budget: u64) -> String {
     if budget == UNLIMITED { "off".to_string() } else { format!("{} characters", thousands(budget)) }
-}
-
-/// `1234567` as `1,234,567`.
-pub(crate) fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// What a message is to the selection.

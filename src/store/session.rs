@@ -206,8 +206,8 @@ impl Usage {
     pub(crate) fn describe(&self) -> String {
         format!(
             "{} in, {} out",
-            crate::store::context::thousands(self.prompt_tokens),
-            crate::store::context::thousands(self.completion_tokens)
+            crate::text::thousands(self.prompt_tokens),
+            crate::text::thousands(self.completion_tokens)
         )
     }
 }
