@@ -105,7 +105,7 @@ impl<'a> State<'a> {
             Some(found) => {
                 let title = text::printable(&found.from, false);
                 let rest = text::columns_of(&query) + "(search: , in '') ".len();
-                let room = super::lineedit::prompt_columns(width).saturating_sub(rest).max(6);
+                let room = prompt_columns(width).saturating_sub(rest).max(6);
                 format!("(search: {query}, in '{}') ", text::fit_columns(&title, room))
             }
             None if search.query.is_empty() => "(search: ) ".to_string(),
@@ -373,6 +373,12 @@ impl Buffer {
         }
         at
     }
+}
+
+/// The most columns a prompt takes on a screen `width` wide (a search's,
+/// with what it found and where, may be long).
+pub(super) fn prompt_columns(width: usize) -> usize {
+    width * 3 / 4
 }
 
 #[cfg(test)]

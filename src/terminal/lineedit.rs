@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::store::session::MAX_MESSAGE_BYTES;
 use crate::sys;
 use crate::terminal::compose;
-use crate::terminal::edit::{self, Buffer, Effect, State};
+use crate::terminal::edit::{self, Buffer, Effect, State, prompt_columns};
 use crate::terminal::history::History;
 use crate::terminal::keys::KeyReader;
 use crate::terminal::raw::{self, RawMode};
@@ -441,12 +441,6 @@ impl Layout {
         self.cursor_row = self.rows.len() - 1;
         self.cursor_column = self.rows[self.cursor_row].columns;
     }
-}
-
-/// The most columns a prompt takes on a screen `width` wide (a search's,
-/// with what it found and where, may be long).
-pub(super) fn prompt_columns(width: usize) -> usize {
-    width * 3 / 4
 }
 
 fn write_terminal(text: &str) -> Result<()> {
