@@ -11,6 +11,7 @@
 
 mod agent;
 mod args;
+mod base64;
 mod chat;
 mod cli;
 mod config;
