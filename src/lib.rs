@@ -11,10 +11,10 @@
 
 mod agent;
 mod args;
-mod base64;
 mod chat;
 mod cli;
 mod config;
+mod encoding;
 mod error;
 mod fsio;
 mod hash;

@@ -159,7 +159,7 @@ fn why_no_clipboard() -> Option<String> {
 /// The sequence that puts `text` on the clipboard: OSC 52, `c` for the
 /// clipboard, the text in base64, BEL.
 fn osc52(text: &str) -> String {
-    format!("\x1b]52;c;{}\x07", crate::base64::encode(text.as_bytes()))
+    format!("\x1b]52;c;{}\x07", crate::encoding::encode(text.as_bytes()))
 }
 
 /// The last fenced code block of a Markdown text (``` or ~~~, at most three

@@ -376,6 +376,7 @@ mod tests {
             replaced: None,
             summary: None,
             usage: None,
+            images: None,
         }
     }
 
