@@ -85,7 +85,12 @@ test_expect_success 'an agent reading JSON gets the parts; a transcript names ea
 
 	EOF
 	test_cmp expect transcript.txt &&
-	rm "$HERMES_HOME/config.toml"
+	rm "$HERMES_HOME/config.toml" &&
+	# An image gone from the store is named in a text part instead.
+	rm "$HERMES_HOME/images/$hash.png" &&
+	hermes chat -c look --agent "cat >request.json; echo seen" -q "once more" >out &&
+	grep -F "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"look\"},{\"type\":\"text\",\"text\":\"[image: small.png, missing from the store" request.json &&
+	! grep -F "image_url" request.json
 '
 
 test_expect_success 'show and the markdown export name the image; json carries the field, import keeps it' '

@@ -15,8 +15,8 @@ use crate::store::session::Image;
 
 /// The value of a message's `content` in a JSON request: `content` (a
 /// JSON string) as it is when there are no images; else the parts, each
-/// image read from `dir` (`images/`), one that is not there said in a text
-/// part instead.
+/// image read from `dir` (`images/`), one that is not there (or with no
+/// `dir`) named in a text part instead.
 pub(crate) fn write_content(
     to: &mut dyn Write,
     content: &[u8],
@@ -41,7 +41,12 @@ pub(crate) fn write_content(
                 to.write_all(b"\"}}")?;
             }
             _ => {
-                let missing = format!("[image: {}, missing from the store's images/]", image.name);
+                // Not where it should be (removed, or a name hermes does
+                // not give); or no store to look in (`sessions compact`).
+                let missing = match dir {
+                    Some(_) => format!("[image: {}, missing from the store's images/]", image.name),
+                    None => format!("[image: {}]", image.name),
+                };
                 to.write_all(b",{\"type\":\"text\",\"text\":")?;
                 to.write_all(missing.serialize_json().as_bytes())?;
                 to.write_all(b"}")?;
