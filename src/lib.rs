@@ -14,6 +14,7 @@ mod args;
 mod chat;
 mod cli;
 mod config;
+mod encoding;
 mod error;
 mod fsio;
 mod hash;

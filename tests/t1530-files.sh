@@ -50,12 +50,12 @@ test_expect_success '-f alone: the message is the file, its title the file'"'"'s
 '
 
 test_expect_success 'what is not text is refused by what it looks like, exit 2, nothing saved' '
-	printf "\211PNG\r\n\032\n\000\000\000\015IHDR" >photo.png &&
+	printf "%%PDF-1.7\n\000" >doc.pdf &&
 	printf "ab\000cd" >data.bin &&
 	printf "caf\351\n" >latin1.txt &&
 	printf "ok\n" >ok.txt &&
-	test_expect_code 2 hermes chat --no-agent -f ok.txt -f photo.png -q "look" 2>err &&
-	grep "^hermes: -f photo.png: not a text file (a PNG image); a message holds text files only, nothing was saved$" err &&
+	test_expect_code 2 hermes chat --no-agent -f ok.txt -f doc.pdf -q "look" 2>err &&
+	grep "^hermes: -f doc.pdf: not a text file (a PDF document); a message holds text files and PNG, JPEG, GIF or WebP images only, nothing was saved$" err &&
 	test_expect_code 2 hermes chat --no-agent -f data.bin -q "look" 2>err &&
 	grep "^hermes: -f data.bin: not a text file (binary: a NUL byte at offset 2)" err &&
 	test_expect_code 2 hermes chat --no-agent -f latin1.txt -q "look" 2>err &&
@@ -117,7 +117,7 @@ test_expect_success 'the agent gets the files in the message it reads' '
 
 test_expect_success TMUX '/file: Tab completes the name, the file goes with the next message, a bad one is refused and the chat goes on' '
 	printf "SELECT 1;\n" >query.sql &&
-	printf "\211PNG\r\n\032\n" >pic.png &&
+	printf "\177ELF\002" >pic.bin &&
 	start_pane &&
 	start_hermes "chat --no-agent" &&
 	wait_until ready "new session>" &&
@@ -127,8 +127,8 @@ test_expect_success TMUX '/file: Tab completes the name, the file goes with the 
 	wait_until ready "new session> /file query.sql" &&
 	keys Enter &&
 	wait_until on_screen "^Attached to the next message: query.sql (10 characters).$" &&
-	type_line "/file pic.png" &&
-	wait_until on_screen "/file pic.png: not a text file (a PNG image)" &&
+	type_line "/file pic.bin" &&
+	wait_until on_screen "/file pic.bin: not a text file (a program)" &&
 	type_line "/file nosuch.sql" &&
 	wait_until on_screen "/file nosuch.sql: no such file" &&
 	type_line "is this fast" &&

@@ -148,19 +148,20 @@ test_expect_success 'breadcrumbs go when older than 30 days or when their sessio
 
 test_expect_success 'prune --help says exactly what prune removes' '
 	hermes sessions prune --help >out &&
-	sed -n "3,8p" out >actual &&
+	sed -n "3,9p" out >actual &&
 	cat >expect <<-\EOF &&
 	Delete sessions with no activity for DAYS days, temporary files of
 	interrupted writes (of a session once no running hermes holds its lock,
 	others once an hour old), breadcrumbs older than 30 days, and
 	breadcrumbs pointing at a session file that does not exist (or that this
-	prune removes). Damaged session files, sessions written by a newer hermes
+	prune removes), and images in images/ that no session names (once a
+	minute old). Damaged session files, sessions written by a newer hermes
 	and sessions written to while prune runs are left in place.
 	EOF
 	test_cmp expect actual &&
 	# The man page says the same.
 	sed -e "s/\\\\-/-/g" "$ROOT/man/hermes.1" | tr -s " \n" "  " >man &&
-	grep -F "days, temporary files of interrupted writes (of a session once no running hermes holds its lock, others once an hour old), breadcrumbs older than 30 days, and breadcrumbs pointing at a session file that does not exist (or that this prune removes). Damaged session files, sessions written by a newer hermes and sessions written to while prune runs are left in place." man
+	grep -F "days, temporary files of interrupted writes (of a session once no running hermes holds its lock, others once an hour old), breadcrumbs older than 30 days, and breadcrumbs pointing at a session file that does not exist (or that this prune removes), and images in images/ that no session names (once a minute old). Damaged session files, sessions written by a newer hermes and sessions written to while prune runs are left in place." man
 '
 
 test_expect_success SCRIPT 'a breadcrumb refreshed while prune asks its question is kept' '

@@ -35,6 +35,11 @@ body) in DIR/request.N, then answers:
   - model "json"               the stream below, its text a JSON object
                                {"name": "hermes", "tags": ["a"]}
   - model "json-bad"           the same, "name" a number
+  - model "vision"             the stream, one chunk that describes every
+                               content part of a list content (OpenAI's
+                               image input): "text: ...", "image: TYPE, N
+                               bytes, sha256 HEX" for each image_url data
+                               URL decoded, "bad image URL" for another
   - "stream": true             a server-sent-event stream of three chunks,
                                then, when "stream_options" asks for it
                                ("include_usage": true), a chunk with no
@@ -53,6 +58,8 @@ It serves at most 20 requests and stops by itself after SECONDS (default
 30), so a test that forgets it leaves nothing running for long.
 """
 
+import base64
+import hashlib
 import json
 import os
 import sys
@@ -155,7 +162,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
-            for piece in pieces:
+            for piece in (describe_parts(request) if model == "vision" else pieces):
                 chunk = {"choices": [{"index": 0, "delta": {"content": piece}}]}
                 self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
                 self.wfile.flush()
@@ -208,6 +215,26 @@ class Server(ThreadingHTTPServer):
 
     def handle_error(self, request, client_address):
         pass  # a client gone mid-answer (a test killed it) is no error
+
+
+def describe_parts(request):
+    """What the list contents of a request's messages hold, part by part."""
+    said = []
+    for message in request.get("messages", []):
+        if not isinstance(message.get("content"), list):
+            continue
+        for part in message["content"]:
+            if part.get("type") == "text":
+                said.append("text: " + part.get("text", ""))
+                continue
+            url = (part.get("image_url") or {}).get("url", "")
+            head, _, data = url.partition(";base64,")
+            if part.get("type") != "image_url" or not head.startswith("data:"):
+                said.append("bad image URL")
+                continue
+            raw = base64.b64decode(data, validate=True)
+            said.append("image: %s, %d bytes, sha256 %s" % (head[5:], len(raw), hashlib.sha256(raw).hexdigest()))
+    return ["\n".join(said) or "no parts"]
 
 
 def main():

@@ -8,6 +8,7 @@
 use std::io::{self, Read, Write};
 use std::os::unix::io::AsRawFd;
 use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
 use std::process::ExitStatus;
 use std::time::Instant;
 
@@ -59,16 +60,23 @@ pub(super) enum Input {
 impl Input {
     /// Write the conversation, then end the input: a request only once
     /// it is whole.
-    fn feed(self, format: AgentInput, ask: &Ask, conversation: Reader<impl Read>, plan: &Plan) {
+    fn feed(
+        self,
+        format: AgentInput,
+        ask: &Ask,
+        images: Option<&Path>,
+        conversation: Reader<impl Read>,
+        plan: &Plan,
+    ) {
         const BUFFER: usize = 64 << 10;
         match self {
             Input::Pipe(pipe) => {
                 let mut pipe = io::BufWriter::with_capacity(BUFFER, pipe);
-                let _ = write_input(format, ask, conversation, plan, &mut pipe);
+                let _ = write_input(format, ask, images, conversation, plan, &mut pipe);
             }
             Input::Request(request) => {
                 let mut request = io::BufWriter::with_capacity(BUFFER, request);
-                if write_input(format, ask, conversation, plan, &mut request).is_ok()
+                if write_input(format, ask, images, conversation, plan, &mut request).is_ok()
                     && let Ok(request) = request.into_inner()
                 {
                     let _ = request.finish();
@@ -100,7 +108,9 @@ impl Started<'_> {
         // not waited for: it ends by itself once nothing holds the agent's
         // stdin open (an agent may ignore its stdin).
         let (input, ask) = (agent.input, std::mem::take(&mut self.ask));
-        let feeder = std::thread::Builder::new().spawn(move || stdin.feed(input, &ask, conversation, &plan));
+        let images = agent.usage_dir.as_deref().map(crate::store::images::dir_in);
+        let feeder = std::thread::Builder::new()
+            .spawn(move || stdin.feed(input, &ask, images.as_deref(), conversation, &plan));
         if let Err(e) = feeder {
             process.abandon();
             return Err(agent.failure("cannot start a thread to feed", &e));

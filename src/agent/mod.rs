@@ -8,6 +8,7 @@ pub(crate) mod compact;
 pub(crate) mod curl;
 pub mod decode;
 pub(crate) mod models;
+mod parts;
 pub(crate) mod probe;
 pub(crate) mod process;
 pub(crate) mod role;
@@ -260,10 +261,12 @@ impl Ask {
 /// message at a time from the session file: a long session is never held
 /// in memory whole. Only the messages `plan` chooses go (see
 /// `store::context`); what it left out or summarised is said in a system
-/// note before the first message that is not a system prompt.
+/// note before the first message that is not a system prompt. A
+/// message's images are read from `images` (see `parts`).
 pub(crate) fn write_input(
     format: AgentInput,
     ask: &Ask,
+    images: Option<&Path>,
     mut conversation: Reader<impl Read>,
     plan: &Plan,
     to: &mut impl Write,
@@ -283,13 +286,16 @@ pub(crate) fn write_input(
             to.write_all(ask.members.as_bytes())?;
             to.write_all(b",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":[")?;
             let mut first = true;
-            let mut one = |to: &mut dyn Write, role: &[u8], content: &[u8]| {
-                let comma: &[u8] = if first { b"" } else { b"," };
-                first = false;
-                [comma, b"{\"role\":\"", role, b"\",\"content\":", content, b"}"]
-                    .iter()
-                    .try_for_each(|piece| to.write_all(piece))
-            };
+            let mut one =
+                |to: &mut dyn Write, role: &[u8], content: &dyn Fn(&mut dyn Write) -> io::Result<()>| {
+                    let comma: &[u8] = if first { b"" } else { b"," };
+                    first = false;
+                    [comma, b"{\"role\":\"", role, b"\",\"content\":"]
+                        .iter()
+                        .try_for_each(|piece| to.write_all(piece))?;
+                    content(to)?;
+                    to.write_all(b"}")
+                };
             while let Some(m) = conversation.next_json()? {
                 at += 1;
                 // A reply /retry replaced is kept in the file, never sent.
@@ -299,9 +305,9 @@ pub(crate) fn write_input(
                 if (m.role != "system" || m.summary)
                     && let Some(text) = note.take()
                 {
-                    one(to, b"system", text.serialize_json().as_bytes())?;
+                    one(to, b"system", &|to| to.write_all(text.serialize_json().as_bytes()))?;
                 }
-                one(to, m.role.as_bytes(), &m.content)?;
+                one(to, m.role.as_bytes(), &|to| parts::write_content(to, &m.content, &m.images, images))?;
             }
             to.write_all(b"]}\n")?;
         }
@@ -318,9 +324,11 @@ pub(crate) fn write_input(
                         to.write_all(piece)?;
                     }
                 }
-                for piece in [m.role.as_bytes(), b": ", m.content.as_bytes(), b"\n\n"] {
+                for piece in [m.role.as_bytes(), b": ", m.content.as_bytes(), b"\n"] {
                     to.write_all(piece)?;
                 }
+                parts::write_lines(to, m.images(), images)?;
+                to.write_all(b"\n")?;
             }
         }
         AgentInput::Text => {
@@ -330,9 +338,10 @@ pub(crate) fn write_input(
                     last = Some(m);
                 }
             }
-            let text = last.map(|m: Message| m.content).unwrap_or_default();
-            to.write_all(text.as_bytes())?;
+            let last = last.unwrap_or_else(|| Message::new("user", String::new(), 0.0));
+            to.write_all(last.content.as_bytes())?;
             to.write_all(b"\n")?;
+            parts::write_lines(to, last.images(), images)?;
         }
     }
     to.flush()?;

@@ -94,7 +94,7 @@ pub(crate) const SPEC: Spec<Args> = Spec {
                 a.query = Some(if query == "-" { Query::Stdin } else { Query::Text(query) });
                 Ok(())
             }),
-        option("-f", "--file", Value::new("FILE", Kind::File), "put the text file FILE into the message, fenced and named (after stdin, before TEXT); again for more, at most 32; a file that is not text is refused").repeats().takes(|a, v| {
+        option("-f", "--file", Value::new("FILE", Kind::File), "put the text file FILE into the message, fenced and named (after stdin, before TEXT), or send the image FILE with it (PNG, JPEG, GIF or WebP, at most 20 MiB; kept once in the store's images/); again for more, at most 32; any other file that is not text is refused").repeats().takes(|a, v| {
             a.files.push(v.os());
             Ok(())
         }),

@@ -9,10 +9,14 @@
 //! ```
 //! ````
 //!
-//! A file that is not text (a NUL byte, or not UTF-8: an image, a PDF, a
+//! An image (PNG, JPEG, GIF or WebP, told by its first bytes) goes with
+//! the message as an image: kept in the store by its hash when the message
+//! is saved (`store::images`), named in the message, never inside its text.
+//! Any other file that is not text (a NUL byte, or not UTF-8: a PDF, a
 //! program) is refused, saying what it looks like; so are more files, or
-//! more text, than one message may hold, and what is not a regular file
-//! (a FIFO, a device: it may never end), before anything is read.
+//! more text, than one message may hold, an image larger than 20 MiB or
+//! cut short, and what is not a regular file (a FIFO, a device: it may
+//! never end), before anything is read.
 
 use std::ffi::OsStr;
 use std::io::Read;
@@ -20,17 +24,20 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::store::images::{self, Kind, MAX_IMAGE_BYTES};
 use crate::store::session::MAX_MESSAGE_BYTES;
 
 /// The most files one message takes.
 pub(crate) const MAX_FILES: usize = 32;
 
-/// A text file, read.
+/// A text file or an image, read.
 #[derive(Debug, PartialEq)]
 pub(crate) struct Attached {
     /// Its name as given (`notes/todo.md`), on one line.
     pub(crate) name: String,
     pub(crate) text: String,
+    /// An image (then `text` is empty): its kind and its bytes.
+    pub(crate) image: Option<(&'static Kind, Vec<u8>)>,
 }
 
 impl Attached {
@@ -87,8 +94,12 @@ pub(crate) fn read(path: &OsStr, place: &str) -> Result<Attached> {
         )));
     }
     let mut bytes = Vec::new();
-    let read = file.by_ref().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_end(&mut bytes);
+    let most = MAX_MESSAGE_BYTES.max(MAX_IMAGE_BYTES);
+    let read = file.by_ref().take(most as u64 + 1).read_to_end(&mut bytes);
     read.map_err(|e| fail(format!("cannot read it: {}", crate::error::describe_io(&e))))?;
+    if let Some(kind) = images::kind_of(&bytes) {
+        return image(name, kind, bytes, place);
+    }
     if bytes.len() > MAX_MESSAGE_BYTES {
         return Err(Error::TooLarge(format!(
             "{place} {name}: larger than a message may be ({} MiB); nothing was saved",
@@ -97,11 +108,30 @@ pub(crate) fn read(path: &OsStr, place: &str) -> Result<Attached> {
     }
     if let Some(kind) = not_text(&bytes) {
         return Err(fail(format!(
-            "not a text file ({kind}); a message holds text files only, nothing was saved"
+            "not a text file ({kind}); a message holds text files and PNG, JPEG, GIF or WebP images only, nothing was saved"
         )));
     }
     let text = String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))?;
-    Ok(Attached { name, text })
+    Ok(Attached { name, text, image: None })
+}
+
+/// The image `bytes` of `kind`, read from `name`: within the limit, and
+/// whole as far as its header goes.
+fn image(name: String, kind: &'static Kind, bytes: Vec<u8>, place: &str) -> Result<Attached> {
+    if bytes.len() > MAX_IMAGE_BYTES {
+        return Err(Error::TooLarge(format!(
+            "{place} {name}: {} larger than an image may be ({} MiB); nothing was saved",
+            kind.what,
+            MAX_IMAGE_BYTES >> 20
+        )));
+    }
+    if images::cut_short(kind, &bytes) {
+        return Err(Error::usage(format!(
+            "{place} {name}: {} cut short (its header is incomplete); nothing was saved",
+            kind.what
+        )));
+    }
+    Ok(Attached { name, text: String::new(), image: Some((kind, bytes)) })
 }
 
 /// What a file that is neither a regular file nor a directory is.
@@ -187,8 +217,17 @@ impl super::Chat<'_> {
             files => {
                 let names: Vec<String> = files
                     .iter()
-                    .map(|f| {
-                        format!("{} ({})", f.name, crate::text::counted(f.text.chars().count(), "character"))
+                    .map(|f| match &f.image {
+                        Some((kind, bytes)) => {
+                            format!("{} ({}, {})", f.name, kind.what, images::size(bytes.len() as u64))
+                        }
+                        None => {
+                            format!(
+                                "{} ({})",
+                                f.name,
+                                crate::text::counted(f.text.chars().count(), "character")
+                            )
+                        }
                     })
                     .collect();
                 crate::output::say!("Attached to the next message: {}.", names.join(", "));
@@ -218,7 +257,7 @@ pub(crate) fn compose(before: &str, files: &[Attached], after: &str) -> Result<S
             files.len()
         )));
     }
-    let fenced = files.iter().map(Attached::fenced);
+    let fenced = files.iter().filter(|f| f.image.is_none()).map(Attached::fenced);
     let pieces = std::iter::once(before.trim_end_matches(['\n', '\r']).to_string()).chain(fenced);
     let pieces = pieces.chain(std::iter::once(after.to_string()));
     let text = pieces.filter(|p| !p.trim().is_empty()).collect::<Vec<_>>().join("\n\n");
@@ -231,17 +270,43 @@ pub(crate) fn compose(before: &str, files: &[Attached], after: &str) -> Result<S
     Ok(text)
 }
 
+impl super::Chat<'_> {
+    /// What the files of the next message make of it, just before it is
+    /// saved: the title a new session takes (see `title_hint`), and its
+    /// images, kept in the store (`save_user_message` names them).
+    pub(super) fn take_files(&self, files: &[Attached], typed: &str) -> Result<()> {
+        *self.title_hint.borrow_mut() = title_hint(files, typed);
+        *self.images.borrow_mut() = keep_images(self.store, files)?;
+        Ok(())
+    }
+}
+
+/// The images among `files`, kept in the store: as the message names them.
+fn keep_images(
+    store: &crate::store::Store,
+    files: &[Attached],
+) -> Result<Option<Vec<crate::store::session::Image>>> {
+    let mut kept = Vec::new();
+    for f in files {
+        if let Some((kind, bytes)) = &f.image {
+            let file = store.keep_image(bytes, kind)?;
+            kept.push(crate::store::session::Image { name: f.name.clone(), file, bytes: bytes.len() as u64 });
+        }
+    }
+    Ok((!kept.is_empty()).then_some(kept))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_file_is_fenced_and_named_with_a_fence_longer_than_its_backticks() {
-        let a = Attached { name: "src/x.rs".into(), text: "fn main() {}\n".into() };
+        let a = Attached { name: "src/x.rs".into(), text: "fn main() {}\n".into(), image: None };
         assert_eq!(a.fenced(), "src/x.rs:\n```rs\nfn main() {}\n```");
-        let b = Attached { name: "README".into(), text: "a ```` b\n".into() };
+        let b = Attached { name: "README".into(), text: "a ```` b\n".into(), image: None };
         assert_eq!(b.fenced(), "README:\n`````\na ```` b\n`````");
-        let c = Attached { name: "odd.t-x".into(), text: "x".into() };
+        let c = Attached { name: "odd.t-x".into(), text: "x".into(), image: None };
         assert_eq!(c.fenced(), "odd.t-x:\n```\nx\n```");
     }
 
@@ -256,12 +321,12 @@ mod tests {
 
     #[test]
     fn pieces_are_kept_apart_by_a_blank_line_and_blank_ones_left_out() {
-        let f = [Attached { name: "a".into(), text: "x\n".into() }];
+        let f = [Attached { name: "a".into(), text: "x\n".into(), image: None }];
         assert_eq!(compose("log\n", &f, "why?").unwrap(), "log\n\na:\n```\nx\n```\n\nwhy?");
         assert_eq!(compose("", &f, "").unwrap(), "a:\n```\nx\n```");
         assert_eq!(compose("", &[], "q").unwrap(), "q");
         let many: Vec<Attached> =
-            (0..=MAX_FILES).map(|_| Attached { name: "a".into(), text: "x".into() }).collect();
+            (0..=MAX_FILES).map(|_| Attached { name: "a".into(), text: "x".into(), image: None }).collect();
         assert!(compose("", &many, "").is_err());
     }
 }

@@ -159,23 +159,7 @@ fn why_no_clipboard() -> Option<String> {
 /// The sequence that puts `text` on the clipboard: OSC 52, `c` for the
 /// clipboard, the text in base64, BEL.
 fn osc52(text: &str) -> String {
-    format!("\x1b]52;c;{}\x07", base64(text.as_bytes()))
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(DIGITS[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    format!("\x1b]52;c;{}\x07", crate::encoding::encode(text.as_bytes()))
 }
 
 /// The last fenced code block of a Markdown text (``` or ~~~, at most three
@@ -219,18 +203,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base64_as_rfc_4648_has_it() {
-        for (plain, coded) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-        ] {
-            assert_eq!(base64(plain.as_bytes()), coded);
-        }
-        assert_eq!(base64("é\n".as_bytes()), "w6kK");
+    fn the_sequence_is_the_text_in_base64_between_osc_52_and_bel() {
         assert_eq!(osc52("hi"), "\x1b]52;c;aGk=\x07");
     }
 

@@ -84,6 +84,9 @@ struct Chat<'a> {
     /// message starts with files (`-f`, `/file`): the text typed with
     /// them, else the first file's name, not the line naming the file.
     title_hint: RefCell<Option<String>>,
+    /// The images (`-f`, `/file`) the next user's message names, kept in
+    /// the store just before it is saved.
+    images: RefCell<Option<Vec<session::Image>>>,
     /// hermes's own request, started before the session was known (see
     /// `Agent::prestart`), for the one-shot turn to take.
     early_request: Cell<Option<agent::Prestarted>>,
@@ -170,6 +173,7 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         json_turn,
         created: Cell::new(false),
         title_hint: RefCell::new(None),
+        images: RefCell::new(None),
         early_request: Cell::new(early_request),
         reply_for_json: RefCell::new(None),
         kept_incomplete: Cell::new(false),
@@ -186,7 +190,7 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         chat.interactive(target, chose_by, pending_title, files)
     } else {
         let text = read_message(args.query.as_ref(), &files)?;
-        *chat.title_hint.borrow_mut() = attach::title_hint(&files, typed_text(&args));
+        chat.take_files(&files, typed_text(&args))?;
         if let (Some(h), Some(reason), false) = (&target, chose_by, args.quiet) {
             say_fallback(store, chat.terminal.as_ref(), h, reason);
         }
@@ -484,6 +488,7 @@ impl Chat<'_> {
         message: Message,
         renamed: impl FnOnce(),
     ) -> Result<(Header, Option<Later<'_>>)> {
+        let message = Message { images: self.images.borrow_mut().take(), ..message };
         match target {
             Some(h) => match self.store.append_then(
                 &h.id,

@@ -120,7 +120,10 @@ impl Chat<'_> {
         }
         // The files /file (or -f) attached go first; what was typed stays
         // what the prompt and its history know.
-        *self.title_hint.borrow_mut() = attach::title_hint(&state.attached, &text);
+        if let Err(e) = self.take_files(&state.attached, &text) {
+            state.lines.prefill(text);
+            return go_on_after(e);
+        }
         let message = match state.attached.as_slice() {
             [] => text.clone(),
             files => match attach::compose("", files, &text) {
@@ -167,7 +170,8 @@ impl Chat<'_> {
     /// it can be, else as a message of its own (in a new session if there
     /// is none yet). The session as saved, and which message is ours.
     fn save_typed(&self, state: &Interactive, text: &str) -> Result<(Header, Own)> {
-        if let (Some(h), Some(own)) = (&state.current, state.unanswered)
+        // A message with images is one of its own.
+        if let (Some(h), Some(own), None) = (&state.current, state.unanswered, &*self.images.borrow())
             && let Some(joined) = self.join_unanswered(h, text, own)?
         {
             return Ok(joined);

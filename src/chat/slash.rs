@@ -121,7 +121,7 @@ pub(crate) const COMMANDS: &[Slash] = &[
         name: "file",
         aliases: &[],
         args: "[FILE]",
-        help: "put the text file FILE into the next message, fenced and named (again for more); without FILE, say which files go with it",
+        help: "put the text file FILE into the next message, fenced and named, or send the image FILE with it (again for more); without FILE, say which files go with it",
         takes: Takes::Words(Kind::File),
         run: |chat, state, arg| chat.file_command(state, arg).map(|()| Next::Prompt),
     },

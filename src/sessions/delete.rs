@@ -1,5 +1,5 @@
-//! `hermes sessions delete`: remove sessions, and the breadcrumbs that
-//! pointed at them.
+//! `hermes sessions delete`: remove sessions, the breadcrumbs that
+//! pointed at them, and the images no session names any more.
 
 use crate::args::{Arg, Kind, Run, Spec, flag};
 use crate::error::Result;
@@ -20,7 +20,8 @@ pub(crate) const SPEC: Spec<Args> = Spec {
     alias: Some("rm"),
     summary: "delete sessions (asks first on a terminal)",
     about: "\
-Delete sessions. On a terminal hermes asks first; otherwise --yes is needed.
+Delete sessions, and the images (in the store's images/) that no session
+names any more. On a terminal hermes asks first; otherwise --yes is needed.
 
 {options}
 ",
@@ -87,5 +88,5 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         crate::output::note!("deleted {} '{}'", header.id, crate::text::printable(&header.title, false));
     }
     breadcrumb::forget_sessions(store, &ids);
-    Ok(())
+    super::prune::remove_images(store)
 }

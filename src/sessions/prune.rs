@@ -1,5 +1,6 @@
 //! `hermes sessions prune`: remove sessions inactive for a while, stray
-//! temporary files a crash left behind, and stale breadcrumbs. It runs
+//! temporary files a crash left behind, stale breadcrumbs, and the images
+//! no session names any more (see `store::images`). It runs
 //! unattended (from cron, say), so it removes only what is certainly
 //! unused: a damaged session file, a session written by a newer hermes and
 //! a session written to while prune runs all stay.
@@ -49,7 +50,8 @@ Delete sessions with no activity for DAYS days, temporary files of
 interrupted writes (of a session once no running hermes holds its lock,
 others once an hour old), breadcrumbs older than 30 days, and
 breadcrumbs pointing at a session file that does not exist (or that this
-prune removes). Damaged session files, sessions written by a newer hermes
+prune removes), and images in images/ that no session names (once a
+minute old). Damaged session files, sessions written by a newer hermes
 and sessions written to while prune runs are left in place.
 
 {options}
@@ -100,10 +102,12 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let crumbs = doomed_breadcrumbs(store, &sessions);
     // Directory order is arbitrary; a listing people read (and diff) is sorted.
     crate::order::sort(&mut temps);
+    let leaving: Vec<&str> = sessions.iter().map(|h| h.id.as_str()).collect();
+    let images = store.unreferenced_images(&leaving);
     if dry_run {
-        return show_dry_run(&sessions, &temps, &crumbs);
+        return show_dry_run(&sessions, &temps, &crumbs, &images);
     }
-    if sessions.is_empty() && temps.is_empty() && crumbs.is_empty() {
+    if sessions.is_empty() && temps.is_empty() && crumbs.is_empty() && images.is_empty() {
         crate::output::note!("nothing to prune");
         return Ok(());
     }
@@ -114,6 +118,10 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
             counted(temps.len(), "temporary file"),
             counted(crumbs.len(), "breadcrumb")
         );
+        let question = match images.len() {
+            0 => question,
+            n => format!("{} (and {} no session names)", question, counted(n, "image")),
+        };
         if !crate::terminal::prompt::confirm(&question, "deleting", "hermes sessions prune")? {
             crate::output::note!("nothing removed");
             return Ok(());
@@ -129,6 +137,16 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
         counted(temps_removed, "temporary file"),
         counted(crumbs_removed, "breadcrumb")
     );
+    remove_images(store)
+}
+
+/// Remove the images no session names any more (decided again now, under
+/// the store lock the caller holds), saying how many when any.
+pub(super) fn remove_images(store: &Store) -> Result<()> {
+    match store.remove_unreferenced_images()? {
+        0 => {}
+        n => crate::output::note!("removed {} no session names", counted(n, "image")),
+    }
     Ok(())
 }
 
@@ -157,7 +175,12 @@ fn inactive_sessions(
 }
 
 /// `--dry-run`: what would go.
-fn show_dry_run(sessions: &[Header], temps: &[PathBuf], crumbs: &[(PathBuf, Crumb)]) -> Result<()> {
+fn show_dry_run(
+    sessions: &[Header],
+    temps: &[PathBuf],
+    crumbs: &[(PathBuf, Crumb)],
+    images: &[PathBuf],
+) -> Result<()> {
     let mut out = Out::new();
     for h in sessions {
         out.line(&format!(
@@ -167,7 +190,7 @@ fn show_dry_run(sessions: &[Header], temps: &[PathBuf], crumbs: &[(PathBuf, Crum
             time::local_minutes(h.updated_at)
         ))?;
     }
-    for p in temps.iter().chain(crumbs.iter().map(|(p, _)| p)) {
+    for p in temps.iter().chain(crumbs.iter().map(|(p, _)| p)).chain(images) {
         out.line(&format!("would remove {}", p.display()))?;
     }
     out.flush()?;
@@ -177,6 +200,9 @@ fn show_dry_run(sessions: &[Header], temps: &[PathBuf], crumbs: &[(PathBuf, Crum
         counted(temps.len(), "temporary file"),
         counted(crumbs.len(), "breadcrumb")
     );
+    if !images.is_empty() {
+        crate::output::note!("dry run: {} no session names would be removed", counted(images.len(), "image"));
+    }
     Ok(())
 }
 

@@ -377,6 +377,7 @@ mod tests {
             replaced: None,
             summary: None,
             usage: None,
+            images: None,
         }
     }
 

@@ -7,6 +7,7 @@ pub(crate) mod context;
 mod copies;
 pub mod format;
 pub(crate) mod history;
+pub(crate) mod images;
 pub(crate) mod index;
 pub mod json;
 pub(crate) mod lock;
@@ -91,8 +92,9 @@ impl Store {
     /// What is unsafe about the home, its profile directories and the
     /// store's own directories (see `trust`), first problem first.
     pub(crate) fn trust_problems(&self) -> Vec<trust::Unsafe> {
-        let inside = [self.sessions_dir.clone(), self.crumbs_dir.clone(), self.damaged_dir()]
-            .map(|dir| (dir, trust::Place::Inside));
+        let inside =
+            [self.sessions_dir.clone(), self.crumbs_dir.clone(), self.damaged_dir(), self.images_dir()]
+                .map(|dir| (dir, trust::Place::Inside));
         self.chain
             .iter()
             .chain(inside.iter())
@@ -220,7 +222,7 @@ impl Store {
     /// hermes's temporary files in the store: (path, name, size, mtime),
     /// sessions' first. Only what a crash or a kill left lingers.
     pub(crate) fn temporaries(&self) -> Vec<(PathBuf, String, u64, std::time::SystemTime)> {
-        [&self.sessions_dir, &self.crumbs_dir, &self.home]
+        [&self.sessions_dir, &self.crumbs_dir, &self.home, &self.images_dir()]
             .iter()
             .flat_map(|dir| fsio::temporaries_in(dir))
             .collect()

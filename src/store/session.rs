@@ -246,6 +246,38 @@ pub struct Message {
     /// The tokens the server counted for this reply, when it said. Optional
     /// in format 1 like `interrupted`: written only when known.
     pub usage: Option<Usage>,
+    /// The images that go with a user's message (`-f photo.png`), each
+    /// kept once in the store's `images/` by its content's hash (see
+    /// `store::images`), never inside the file. Optional in format 1 like
+    /// `usage`: written only when there are some.
+    pub images: Option<Vec<Image>>,
+}
+
+/// An image a message refers to.
+#[derive(Clone, Debug, DeJson, SerJson, PartialEq)]
+pub struct Image {
+    /// Its name as given (`photo.png`), for people.
+    #[nserde(default)]
+    pub name: String,
+    /// Its file in `images/`: the SHA-256 of its bytes in hex, a dot and
+    /// its kind's extension (`9f86d0….png`).
+    pub file: String,
+    /// Its size in bytes, for people.
+    #[nserde(default)]
+    pub bytes: u64,
+}
+
+impl Image {
+    /// `[image: photo.png, 34 KiB, images/9f86….png]`: as `show` and an
+    /// export name it (the name through the gate).
+    pub(crate) fn describe(&self) -> String {
+        format!(
+            "[image: {}, {}, images/{}]",
+            crate::text::printable(&self.name, false),
+            crate::store::images::size(self.bytes),
+            crate::text::printable(&self.file, false)
+        )
+    }
 }
 
 impl Message {
@@ -259,7 +291,13 @@ impl Message {
             replaced: None,
             summary: None,
             usage: None,
+            images: None,
         }
+    }
+
+    /// The images it refers to (none for most).
+    pub(crate) fn images(&self) -> &[Image] {
+        self.images.as_deref().unwrap_or_default()
     }
 
     pub(crate) fn is_replaced(&self) -> bool {

@@ -4,7 +4,7 @@
 //! are drawn as Markdown; into a pipe or a file it is as stored.
 
 use crate::error::Result;
-use crate::store::session::{Header, Message, Session};
+use crate::store::session::{Header, Image, Message, Session};
 use crate::text::{printable, truncate_words};
 use crate::time;
 
@@ -138,18 +138,36 @@ fn render_message_each(
             }
         },
     };
+    if !m.images().is_empty() {
+        // After the text, hermes's own lines: whatever the part shown.
+        let named: Vec<String> = m.images().iter().map(Image::describe).collect();
+        let after = format!("\n{}", named.join("\n"));
+        let content = content.into_owned() + &after;
+        return emit_content(&head, &content, markdown, screen, emit);
+    }
+    emit_content(&head, &content, markdown, screen, emit)
+}
+
+/// A message's heading and content (see `render_message_each`).
+fn emit_content(
+    head: &str,
+    content: &str,
+    markdown: bool,
+    screen: Option<Screen>,
+    emit: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<()> {
     match screen {
         None => {
-            emit(&head)?;
-            emit(&printable(&content, true))
+            emit(head)?;
+            emit(&printable(content, true))
         }
         Some(screen) if markdown => {
-            emit(&fit(&head, Some(screen)))?;
+            emit(&fit(head, Some(screen)))?;
             // As a reply streams: its colours kept (or dropped) by the
             // filter, every other character shown through the gate. The
             // filter's copy (if it made one) is let go before the drawing.
             let mut filter = crate::text::TerminalFilter::for_renderer(screen.colors);
-            let text = filter.whole(&content);
+            let text = filter.whole(content);
             let coloured = filter.let_sgr_through();
             drop(filter);
             let mut drawn = crate::view::markdown::Renderer::new(screen.colors, screen.width).draw(&text);
@@ -160,8 +178,8 @@ fn render_message_each(
             emit(&drawn)
         }
         Some(_) => {
-            emit(&fit(&head, screen))?;
-            emit(&fit(&printable(&content, true), screen))
+            emit(&fit(head, screen))?;
+            emit(&fit(&printable(content, true), screen))
         }
     }
 }
@@ -243,8 +261,11 @@ pub(crate) fn markdown_each(
     let mut at = 0;
     while let Some(m) = next()? {
         let cut = how_it_ended(&m);
-        let role = if m.is_summary() { format!("summary of messages 1-{at}") } else { m.role };
+        let role = if m.is_summary() { format!("summary of messages 1-{at}") } else { m.role.clone() };
         emit(&format!("\n## {role} ({}{cut})\n\n{}\n", time::local_seconds(m.ts), m.content))?;
+        for image in m.images() {
+            emit(&format!("\n{}\n", image.describe()))?;
+        }
         at += 1;
     }
     Ok(())

@@ -255,7 +255,7 @@ complete -c hermes -n '__hermes_at "" chat' -s r -l resume -x -a '(__hermes_sess
 complete -c hermes -n '__hermes_at "" chat' -l pick -d 'choose the session on a full-screen list and continue it here (see '\''hermes sessions pick --help'\'')'
 complete -c hermes -n '__hermes_at "" chat' -l title -x -d 'title for a new session (refused if another session has it, or if it would be read as an ID)'
 complete -c hermes -n '__hermes_at "" chat' -s q -l query -x -d 'send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT'
-complete -c hermes -n '__hermes_at "" chat' -s f -l file -r -F -d 'put the text file FILE into the message, fenced and named (after stdin, before TEXT); again for more, at most 32; a file that is not text is refused'
+complete -c hermes -n '__hermes_at "" chat' -s f -l file -r -F -d 'put the text file FILE into the message, fenced and named (after stdin, before TEXT), or send the image FILE with it (PNG, JPEG, GIF or WebP, at most 20 MiB; kept once in the store'\''s images/); again for more, at most 32; any other file that is not text is refused'
 complete -c hermes -n '__hermes_at "" chat' -s Q -l quiet -d 'do not print '\''session_id: ID'\'' or hints to stderr'
 complete -c hermes -n '__hermes_at "" chat' -l json -d 'one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, incomplete, usage, error, exit_status)'
 complete -c hermes -n '__hermes_at "" chat' -s m -l model -x -a '(__hermes_models)' -d 'the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)'

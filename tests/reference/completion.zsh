@@ -89,7 +89,7 @@ _hermes_chat_options=(
   --pick'[choose the session on a full-screen list and continue it here (see '\''hermes sessions pick --help'\'')]'
   --title='[title for a new session (refused if another session has it, or if it would be read as an ID)]:title: '
   '(-q --query)'{-q+,--query=}'[send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT]:text or -: '
-  '(-f --file)'{-f+,--file=}'[put the text file FILE into the message, fenced and named (after stdin, before TEXT); again for more, at most 32; a file that is not text is refused]:file:_files'
+  '(-f --file)'{-f+,--file=}'[put the text file FILE into the message, fenced and named (after stdin, before TEXT), or send the image FILE with it (PNG, JPEG, GIF or WebP, at most 20 MiB; kept once in the store'\''s images/); again for more, at most 32; any other file that is not text is refused]:file:_files'
   '(-Q --quiet)'{-Q,--quiet}'[do not print '\''session_id: ID'\'' or hints to stderr]'
   --json'[one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, incomplete, usage, error, exit_status)]'
   '(-m --model)'{-m+,--model=}'[the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)]:model:_hermes_models'

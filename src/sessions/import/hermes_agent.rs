@@ -141,6 +141,7 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Incoming<'static> {
                     replaced: None,
                     summary: None,
                     usage: None,
+                    images: None,
                 });
             }
             Content::Text(_) | Content::Missing if m.tool_calls.0 > 0 => {

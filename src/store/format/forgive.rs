@@ -34,8 +34,8 @@ const FIELDS: [&[u8]; 13] = [
 const WRITTEN: usize = 9;
 
 /// The fields of a message.
-const MESSAGE_FIELDS: [&[u8]; 7] =
-    [b"role", b"content", b"ts", b"interrupted", b"replaced", b"summary", b"usage"];
+const MESSAGE_FIELDS: [&[u8]; 8] =
+    [b"role", b"content", b"ts", b"interrupted", b"replaced", b"summary", b"usage", b"images"];
 
 /// One member of the top-level object: where its key's text (between
 /// the quotes) and its value lie.

@@ -142,6 +142,8 @@ pub(crate) struct JsonMessage<'a> {
     /// A reply `/retry` replaced: not for the agent.
     pub(crate) replaced: bool,
     pub(crate) summary: bool,
+    /// The images it refers to (the fast check passes no message with any).
+    pub(crate) images: Vec<crate::store::session::Image>,
 }
 
 /// A session file being read: its header, then its messages one by one.
@@ -296,6 +298,7 @@ impl<R: Read> Reader<R> {
                 content: Cow::Borrowed(&self.raw[plain.content]),
                 replaced: plain.replaced,
                 summary: plain.summary && plain.role == "system",
+                images: Vec::new(),
             }));
         }
         let m = decode_message(&self.raw).map_err(|why| self.in_message(why))?;
@@ -305,6 +308,7 @@ impl<R: Read> Reader<R> {
             content: Cow::Owned(m.content.serialize_json().into_bytes()),
             replaced: m.is_replaced(),
             summary: m.is_summary(),
+            images: m.images.unwrap_or_default(),
         }))
     }
 
