@@ -30,12 +30,24 @@ impl std::fmt::Display for Invalid {
 /// error is phrased for a user: a missing field by name, else where in the
 /// document the content did not fit.
 pub(crate) fn parse<T: DeJson>(bytes: &[u8]) -> Result<T, String> {
+    T::deserialize_json(checked_text(bytes)?).map_err(decode_error)
+}
+
+/// `bytes` as text, when they are valid JSON. Not generic, as `parse` is:
+/// one copy for every type decoded.
+#[inline(never)]
+fn checked_text(bytes: &[u8]) -> Result<&str, String> {
     validate(bytes).map_err(|e| e.to_string())?;
-    let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
-    T::deserialize_json(text).map_err(|e| match e.msg {
+    std::str::from_utf8(bytes).map_err(|e| e.to_string())
+}
+
+/// Why a valid document did not fit the type, for a user.
+#[inline(never)]
+fn decode_error(e: nanoserde::DeJsonErr) -> String {
+    match e.msg {
         nanoserde::DeJsonErrReason::MissingKey(key) => format!("no \"{key}\" field"),
         _ => format!("unexpected content at line {} column {}", e.line + 1, e.col + 1),
-    })
+    }
 }
 
 /// Check that `bytes` is exactly one JSON value (surrounded by optional
