@@ -107,6 +107,7 @@ test_expect_success SERVER 'models lists each named server as NAME:MODEL; config
 	mkdir -p "$HERMES_HOME" && chmod 700 "$HERMES_HOME" &&
 	printf "[servers.work]\nbase_url = \"%s\"\napi_key_env = \"WORK_KEY\"\n" "$BASE_URL" >"$HERMES_HOME/config.toml" &&
 	WORK_KEY=k hermes models >out 2>err &&
+	test_must_be_empty err &&
 	grep "^work:gpt-test-mini$" out &&
 	grep "^work:llama3.2$" out &&
 	hermes config set model work:gpt-test-mini &&

@@ -73,12 +73,18 @@ impl Run<Store> for Args {
             crate::sys::catch_interrupts();
             let limit = Duration::from_secs(self.timeout);
             // The default server's, then each named server's as NAME:MODEL.
-            let mut names = match agent.list_models(limit, false) {
+            // With named servers and no base_url, the default server is
+            // only the shipped agent's guess (a local ollama): not asked.
+            let guessed = agent.server.is_some() && agent.base_url.is_none();
+            let named = agent.server_names().next().is_some();
+            let listed = if guessed && named { Ok(Vec::new()) } else { agent.list_models(limit, false) };
+            let mut names = match listed {
+                Ok(names) if guessed && named => names,
                 Ok(names) => {
                     models::keep(store, &agent, &names);
                     names
                 }
-                Err(Error::Agent(why)) if agent.server_names().next().is_some() => {
+                Err(Error::Agent(why)) if named => {
                     crate::output::warn(&why);
                     Vec::new()
                 }
