@@ -24,8 +24,8 @@ The settings in config.toml ($HERMES_HOME/config.toml, or the profile's):
 More servers, each a table of its own (edited by hand; config list shows
 them, config check asks each): -m work:MODEL asks this one.
   [servers.work]
-  base_url = "https://llm.example.com/v1"
-  api_key_env = "WORK_API_KEY"
+  base_url = \"https://llm.example.com/v1\"
+  api_key_env = \"WORK_API_KEY\"
 
 The key reaches the agent as $OPENAI_API_KEY: never in config.toml, on a
 command line or in a message.
