@@ -140,6 +140,22 @@ test_expect_success GNU_TIME 'merge of a conflict copy one message ahead: under 
 	tail -n 2 "$HERMES_HOME/sessions/$ID.json" | grep "from the laptop"
 '
 
+test_expect_success GNU_TIME 'repair of a damaged message, and --dry-run: under 32 MiB, every other message kept' '
+	big_home &&
+	sed "50001s/\"content\":\"reply/\"content\":\"\\\\q/" "$HERMES_HOME/sessions/$ID.json" >damaged &&
+	chmod 600 damaged &&
+	cp damaged damaged.orig &&
+	mv damaged "$HERMES_HOME/sessions/$ID.json" &&
+	under $LIMIT hermes sessions repair --dry-run $ID &&
+	grep "^would keep 99999 readable messages" out &&
+	grep "^  message 50000: " out &&
+	under $LIMIT hermes sessions repair $ID &&
+	grep "^repaired session $ID .long thread.: kept 99999" out &&
+	cmp damaged.orig "$HERMES_HOME"/damaged/$ID.json.* &&
+	hermes sessions stats --json $ID >stats &&
+	grep "\"messages\":99999," stats
+'
+
 # These stayed flat before: held so.
 test_expect_success GNU_TIME 'stats of the session, a turn sending all of it, its compaction: under 32 MiB' '
 	big_home &&

@@ -30,11 +30,7 @@ impl Store {
     pub(super) fn replace(&self, path: &Path, session: &Session) -> Result<()> {
         let out = format::encode(&session.header, &session.messages);
         if out.len() as u64 > MAX_SESSION_BYTES {
-            return Err(Error::TooLarge(format!(
-                "session {} would grow past {} MiB",
-                session.header.id,
-                MAX_SESSION_BYTES >> 20
-            )));
+            return Err(too_large(&session.header.id));
         }
         self.put(path, &out, Change::Put(&session.header))
     }
@@ -56,6 +52,38 @@ impl Store {
         self.put_each(path, header, each)
     }
 
+    /// A place for session `id`'s messages written before its header,
+    /// which they make (see `Body`).
+    pub(crate) fn body(&self, id: &str) -> Result<Body> {
+        let file = unlinked_temp(&self.home).map_err(|e| Error::io(&self.home, e))?;
+        let out = std::io::BufWriter::with_capacity(256 << 10, file);
+        Ok(Body { out, home: self.home.clone(), id: id.to_string(), count: 0, bytes: 0 })
+    }
+
+    /// Write a session over its file (`replace`) from its header and its
+    /// messages written ahead into `body`, copied after the header. The
+    /// caller holds its lock.
+    pub(super) fn replace_with(&self, path: &Path, header: &Header, body: Body) -> Result<()> {
+        let form = format::Form::File;
+        let (head, tail) = (form.head(header), form.tail());
+        if head.len() as u64 + body.bytes + tail.len() as u64 > MAX_SESSION_BYTES {
+            return Err(too_large(&header.id));
+        }
+        let mut messages = body.out.into_inner().map_err(|e| Error::io(&self.home, e.into_error()))?;
+        std::io::Seek::rewind(&mut messages).map_err(|e| Error::io(&self.home, e))?;
+        let mut watch = self.watch_dir()?;
+        let mut file = self.begin_session_write(path, &mut watch)?;
+        let mut write = || -> std::io::Result<()> {
+            std::io::Write::write_all(&mut file, head.as_bytes())?;
+            std::io::copy(&mut messages, &mut file)?;
+            std::io::Write::write_all(&mut file, tail.as_bytes())
+        };
+        write().map_err(|e| Error::io(path, e))?;
+        self.commit_session_write(file, &mut watch, || {})?;
+        watch.finish(self, Change::Put(header));
+        Ok(())
+    }
+
     /// `put` of a session's file form written as its messages come, the
     /// size limit counted on the way (the temporary goes if it is passed).
     fn put_each(&self, path: &Path, header: &Header, each: Each) -> Result<()> {
@@ -65,11 +93,7 @@ impl Store {
         let mut write = |piece: &str| -> Result<()> {
             written += piece.len() as u64;
             if written > MAX_SESSION_BYTES {
-                return Err(Error::TooLarge(format!(
-                    "session {} would grow past {} MiB",
-                    header.id,
-                    MAX_SESSION_BYTES >> 20
-                )));
+                return Err(too_large(&header.id));
             }
             std::io::Write::write_all(&mut file, piece.as_bytes()).map_err(|e| Error::io(path, e))
         };
@@ -324,6 +348,57 @@ impl Store {
             _ => Ok(false),
         }
     }
+}
+
+/// A session's messages in the file form, written ahead of its header (a
+/// mended session's: the header counts what they hold) to a temporary
+/// file of the home, unlinked at once: one message in memory, and the
+/// messages taken apart once.
+pub(crate) struct Body {
+    out: std::io::BufWriter<fs::File>,
+    /// Where it is made, for what is said when writing it fails.
+    home: std::path::PathBuf,
+    id: String,
+    count: u64,
+    bytes: u64,
+}
+
+impl Body {
+    pub(crate) fn push(&mut self, m: &Message) -> Result<()> {
+        let form = format::Form::File;
+        let (separator, message) = (form.separator(self.count), nanoserde::SerJson::serialize_json(m));
+        self.bytes += (separator.len() + message.len()) as u64;
+        if self.bytes > MAX_SESSION_BYTES {
+            return Err(too_large(&self.id));
+        }
+        let mut write = |bytes: &[u8]| std::io::Write::write_all(&mut self.out, bytes);
+        let written = write(separator.as_bytes()).and_then(|()| write(message.as_bytes()));
+        written.map_err(|e| Error::io(&self.home, e))?;
+        self.count += 1;
+        Ok(())
+    }
+}
+
+/// A private temporary file in `dir`, removed from it as soon as it is
+/// made: only this process holds it, nothing is left however it ends.
+fn unlinked_temp(dir: &Path) -> std::io::Result<fs::File> {
+    loop {
+        let path = dir.join(format!(".body.{}{}", fsio::random_hex(12), fsio::TEMP_SUFFIX));
+        match fsio::create_new_private(&path) {
+            Ok(_) => {
+                let file = fs::OpenOptions::new().read(true).write(true).open(&path);
+                let _ = fs::remove_file(&path);
+                return file;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The error of a session that would grow past the size limit.
+fn too_large(id: &str) -> Error {
+    Error::TooLarge(format!("session {id} would grow past {} MiB", MAX_SESSION_BYTES >> 20))
 }
 
 /// A change to the sessions directory under way (see `Store::watch_dir`):
