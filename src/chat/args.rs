@@ -1,7 +1,7 @@
 //! `hermes chat`'s arguments: which session, what to send, which agent.
 
 use crate::agent::Choice;
-use crate::args::{Access, Kind, Run, Spec, Value, flag, option, text};
+use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, option, text};
 use crate::error::{Error, Result};
 use crate::store::Store;
 
@@ -29,6 +29,8 @@ pub(crate) struct Args {
     pub(crate) role: Option<String>,
     /// `-f FILE`, each: files put into the message.
     pub(crate) files: Vec<std::ffi::OsString>,
+    /// `TEXT...`: the words of a one-shot message, as `-q` would send them.
+    words: Vec<String>,
     /// `-c [NAME]`, `-r ID`, `--pick` as given: `target` says what they mean.
     continued: Option<Option<String>>,
     resumed: Option<String>,
@@ -135,15 +137,22 @@ pub(crate) const SPEC: Spec<Args> = Spec {
             Ok(())
         }),
     ],
-    args: &[],
+    args: &[Arg::optional("TEXT", Kind::Text).many().takes(|a, v| {
+        a.words.push(v.utf8("TEXT")?);
+        Ok(())
+    })],
     start: Args::default,
     finish: target,
-    stray: Some(stray_error),
+    stray: None,
 };
 
 /// `hermes chat --help` after its usage line.
 const ABOUT: &str = "\
 {options}
+
+TEXT...: words that are no option are a one-shot message, joined by spaces,
+as -q \"TEXT...\" sends it; 'hermes TEXT...' too, unless its first word is a
+near miss of a command. A bare -c takes the first word after it as NAME.
 
 Interactive commands: {slash}; Tab completes them, and after them a title,
 a file name, a model or a role. Ctrl-D quits; Ctrl-C stops a running reply. On a
@@ -168,6 +177,20 @@ impl Run<Store> for Args {
 
 /// The session the flags name, and the checks of the flags that go with it.
 fn target(mut args: Args) -> Result<Args> {
+    if !args.words.is_empty() {
+        let words = args.words.join(" ");
+        if args.query.is_some() {
+            return Err(Error::usage(match args.continued.as_ref().and_then(|name| name.as_deref()) {
+                Some(name) => format!(
+                    "words '{words}' after -c '{name}' and -q: the words are a message, as -q is; quote a title with spaces: hermes chat -c \"{name} {words}\""
+                ),
+                None => {
+                    format!("words '{words}' and -q: the words are a message, as -q is; give one of them")
+                }
+            }));
+        }
+        args.query = Some(Query::Text(words));
+    }
     if args.picked && (args.create_if_missing || args.title.is_some()) {
         return Err(Error::usage("--pick continues a session: not with --create-if-missing or --title"));
     }
@@ -205,15 +228,4 @@ fn target(mut args: Args) -> Result<Args> {
 /// `--context N` and `/context N`: a budget, or a usage error.
 pub(crate) fn budget_arg(text: &str) -> Result<u64> {
     crate::store::context::parse_budget(text).map_err(Error::Usage)
-}
-
-/// A word that is no option's value: most likely a title with spaces after
-/// `-c`, or a message without `-q`.
-fn stray_error(args: &Args, stray: &str) -> Error {
-    match args.continued.as_ref().and_then(|name| name.as_deref()) {
-        Some(name) => Error::usage(format!(
-            "unexpected argument '{stray}' after -c '{name}'; quote a title with spaces: hermes chat -c \"{name} {stray}\""
-        )),
-        None => Error::usage(format!("unexpected argument '{stray}'; to send a message use -q \"{stray}\"")),
-    }
 }

@@ -187,6 +187,7 @@ _hermes_value() {
 # KIND... takes every word from there on.
 _hermes_args() {
 	case $1 in
+	'chat') REPLY='text...' ;;
 	'sessions/list' | 'sessions/ls') REPLY='text' ;;
 	'sessions/search') REPLY='text' ;;
 	'sessions/show') REPLY='session' ;;

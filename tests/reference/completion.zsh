@@ -104,7 +104,7 @@ _hermes_chat_options=(
 )
 
 _hermes_cmd_chat() {
-  _arguments -s $_hermes_help $_hermes_chat_options
+  _arguments -s $_hermes_help $_hermes_chat_options '*:text: '
 }
 
 _hermes_cmd_sessions() {
