@@ -28,7 +28,7 @@ use crate::store::trust;
 
 /// The keys a role's header may set: the prompt's own and those of
 /// config.toml that belong to a way of talking, not to the server or its key.
-pub(crate) const KEYS: [&str; 5] = ["description", "model", "context", "agent", "agent_input"];
+pub(crate) const KEYS: [&str; 6] = ["description", "model", "context", "agent", "agent_input", "save"];
 
 /// The largest role file read: a prompt, not a document.
 const MAX_ROLE_BYTES: u64 = 256 << 10;
@@ -237,7 +237,7 @@ mod tests {
         };
         assert_eq!(
             why("+++\nbase_url = \"http://x\"\n+++\nhi"),
-            "2: a role sets only description, model, context, agent, agent_input, not 'base_url'"
+            "2: a role sets only description, model, context, agent, agent_input, save, not 'base_url'"
         );
         assert_eq!(why("+++\nmodel = \"a\"\nmodel = \"b\"\n+++\n"), "3: 'model' is set twice");
         assert!(why("+++\n\ncontext = \"lots\"\n+++\n").starts_with("3: context must be"));

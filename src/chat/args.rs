@@ -25,6 +25,8 @@ pub(crate) struct Args {
     pub(crate) timeout: Option<String>,
     /// `--json`: a one-shot turn's outcome as one JSON object.
     pub(crate) json: bool,
+    /// `--no-save`: a one-shot turn that keeps nothing.
+    pub(crate) no_save: bool,
     /// `--role NAME`: the role the chat starts with.
     pub(crate) role: Option<String>,
     /// `-f FILE`, each: files put into the message.
@@ -96,6 +98,7 @@ pub(crate) const SPEC: Spec<Args> = Spec {
         }),
         flag("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr").sets(|a| a.quiet = true),
         flag("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, incomplete, usage, error, exit_status)").sets(|a| a.json = true),
+        flag("", "--no-save", "one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = \"false\" in config.toml or a role)").sets(|a| a.no_save = true),
         option("-m", "--model", Value::new("MODEL", Kind::Model), "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)").takes(|a, v| {
                 let model = crate::store::session::clean_model(&v.utf8("-m")?)
                     .map_err(|why| Error::usage(format!("-m: {why}")))?;
@@ -190,6 +193,9 @@ fn target(mut args: Args) -> Result<Args> {
             }));
         }
         args.query = Some(Query::Text(words));
+    }
+    if args.no_save && args.agent == Choice::Disabled {
+        return Err(Error::usage("--no-save and --no-agent: nothing would be sent, and nothing kept"));
     }
     if args.picked && (args.create_if_missing || args.title.is_some()) {
         return Err(Error::usage("--pick continues a session: not with --create-if-missing or --title"));

@@ -49,6 +49,11 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// A turn of no session: one `--no-save` did not make.
+    pub(super) fn of_no_session(self) -> Turn {
+        Turn { session_id: None, title: None, ..self }
+    }
+
     /// Print the object for a turn that came to `result`; none for a
     /// mistake in what was given (exit status 2: said on stderr alone).
     pub(super) fn print(mut self, result: &Result<()>) -> Result<()> {
@@ -72,6 +77,9 @@ impl Turn {
 
 impl Chat<'_> {
     pub(super) fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
+        if self.no_save {
+            return self.one_shot_unsaved(target, title, text);
+        }
         let message = Message::new("user", text, time::now());
         // `--json`: the session named, should saving the message fail.
         if let (Some(turn), Some(h)) = (self.json_turn, &target) {
@@ -133,7 +141,7 @@ impl Chat<'_> {
     /// The agent started before the message is saved, when it reads only
     /// its input (`Agent::reads_input_only`) and no summariser may have to
     /// run first (`compact = "auto"` on a session larger than the budget).
-    fn start_request_early(&self, target: Option<&Header>) -> Option<Result<Started<'_>>> {
+    pub(super) fn start_request_early(&self, target: Option<&Header>) -> Option<Result<Started<'_>>> {
         // Started already, before the lookup; killed here, unheard, if a
         // summariser must run first.
         let early = self.early_request.take();
@@ -155,7 +163,7 @@ impl Chat<'_> {
     }
 
     /// `--json`: what the object says of the session and the reply.
-    fn turn_of(&self, header: &Header) -> Turn {
+    pub(super) fn turn_of(&self, header: &Header) -> Turn {
         let reply = self.reply_for_json.borrow_mut().take();
         Turn {
             session_id: Some(header.id.clone()),

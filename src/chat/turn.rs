@@ -82,16 +82,29 @@ impl Chat<'_> {
                 fed();
             }
         };
-        let reply = if sys::isatty(1) && !self.json {
+        let reply = self.show(started, conversation, plan, out, fed)?;
+        self.save_reply(header, agent, reply)
+    }
+
+    /// The agent's answer to `conversation`, as it streams: drawn on a
+    /// terminal, else written as it comes (with `--json`, to `out`, a sink).
+    pub(super) fn show<R: std::io::Read + Send + 'static>(
+        &self,
+        started: Started<'_>,
+        conversation: crate::store::format::Reader<R>,
+        plan: Plan,
+        out: &mut dyn Write,
+        fed: impl FnOnce(),
+    ) -> Result<Reply> {
+        if sys::isatty(1) && !self.json {
             let mut shown =
                 view::reply::OnTerminal::new(out, self.render, crate::text::colors_allowed(), true);
             let reply = started.answer(conversation, plan, &mut shown, fed);
             let _ = shown.finish();
-            reply?
+            reply
         } else {
-            started.answer(conversation, plan, out, fed)?
-        };
-        self.save_reply(header, agent, reply)
+            started.answer(conversation, plan, out, fed)
+        }
     }
 
     /// Save what the agent replied (marked interrupted when Ctrl-C cut it
@@ -174,7 +187,7 @@ impl Chat<'_> {
     /// A failed turn's error with the model it asked for and where that
     /// came from, when one was named: a model that failed is the first
     /// thing to doubt.
-    fn name_model(&self, header: &Header, e: Error) -> Error {
+    pub(super) fn name_model(&self, header: &Header, e: Error) -> Error {
         let Error::Agent(why) = e else { return e };
         let Some((model, origin)) = self.model_for(Some(header)) else { return Error::Agent(why) };
         let from = match origin {

@@ -224,6 +224,8 @@ function __hermes_setting_values
             printf '%s\n' markdown plain
         case session_id
             printf '%s\n' always pipe never
+        case save
+            printf '%s\n' true false
         case compact
             printf '%s\n' auto off
     end
@@ -252,6 +254,7 @@ complete -c hermes -n '__hermes_at "" chat' -s q -l query -x -d 'send TEXT, prin
 complete -c hermes -n '__hermes_at "" chat' -s f -l file -r -F -d 'put the text file FILE into the message, fenced and named (after stdin, before TEXT); again for more, at most 32; a file that is not text is refused'
 complete -c hermes -n '__hermes_at "" chat' -s Q -l quiet -d 'do not print '\''session_id: ID'\'' or hints to stderr'
 complete -c hermes -n '__hermes_at "" chat' -l json -d 'one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, incomplete, usage, error, exit_status)'
+complete -c hermes -n '__hermes_at "" chat' -l no-save -d 'one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = "false" in config.toml or a role)'
 complete -c hermes -n '__hermes_at "" chat' -s m -l model -x -a '(__hermes_models)' -d 'the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)'
 complete -c hermes -n '__hermes_at "" chat' -s s -l system -x -d 'the session'\''s system prompt (a new session'\''s default: '\''system'\'' in config.toml)'
 complete -c hermes -n '__hermes_at "" chat' -l system-file -r -F -d 'the system prompt from FILE'
@@ -318,12 +321,12 @@ complete -c hermes -n '__hermes_arg 1 sessions/merge-file' -F
 complete -c hermes -n '__hermes_arg 2 sessions/merge-file' -F
 complete -c hermes -n '__hermes_at config' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/get' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/get' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact'
+complete -c hermes -n '__hermes_arg 0 config/get' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save context timeout compact'
 complete -c hermes -n '__hermes_at config/set' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/set' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact'
+complete -c hermes -n '__hermes_arg 0 config/set' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save context timeout compact'
 complete -c hermes -n '__hermes_arg 1 config/set' -a '(__hermes_setting_values)'
 complete -c hermes -n '__hermes_at config/unset' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/unset' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact'
+complete -c hermes -n '__hermes_arg 0 config/unset' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save context timeout compact'
 complete -c hermes -n '__hermes_at config/list' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/path' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/check' -l timeout -x -d 'how long check waits (default 30)'
