@@ -91,6 +91,8 @@ struct Chat<'a> {
     /// `--json`: the reply of the turn as saved, or as it would have been
     /// when saving it failed (it is then in the object only).
     reply_for_json: RefCell<Option<Message>>,
+    /// `-x`: a one-shot turn prints the reply's code blocks, not the reply.
+    code: bool,
     /// A one-shot turn keeps nothing (`--no-save`, `save = "false"`).
     no_save: bool,
     /// The last turn failed after its reply began: what arrived is saved
@@ -175,6 +177,7 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         role: RefCell::new(role.map(|r| r.name)),
         noted: RefCell::new(Vec::new()),
         json: args.json,
+        code: args.code,
         json_turn,
         created: Cell::new(false),
         title_hint: RefCell::new(None),
@@ -208,6 +211,11 @@ fn one_shot_only(args: &Args) -> Result<()> {
     if args.no_save {
         return Err(Error::usage(
             "--no-save is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; the interactive chat keeps its session",
+        ));
+    }
+    if args.code {
+        return Err(Error::usage(
+            "-x is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; in a chat, /copy code copies a code block",
         ));
     }
     if args.json {

@@ -35,6 +35,9 @@ pub struct Turn {
     /// The reply as saved (or as it came, when saving it failed: then
     /// only here); null with no agent, or when none came.
     reply: Option<String>,
+    /// The reply's fenced code blocks, in order, without fences (`-x`
+    /// prints them); null when `reply` is.
+    code: Option<Vec<String>>,
     /// Stopped by Ctrl-C or SIGTERM: `reply` holds what came first.
     interrupted: bool,
     /// The reply did not end (a cut connection, the timeout, a failed
@@ -121,12 +124,13 @@ impl Chat<'_> {
             }
         };
         // With --json the reply is kept for the object, not streamed.
-        let result = if self.json {
+        let result = if self.holds_reply() {
             self.reply(&header, started, &mut settle, &mut io::sink())
         } else {
             self.reply(&header, started, &mut settle, &mut io::stdout().lock())
         };
         settle();
+        let code = self.code_of_reply();
         if let Some(turn) = &self.json_turn {
             *turn.borrow_mut() = self.turn_of(&header);
         } else if !self.quiet && self.settings.borrow().says_session_id(crate::sys::isatty(2)) {
@@ -134,7 +138,7 @@ impl Chat<'_> {
         }
         match result? {
             ReplyOutcome::Interrupted => Err(Error::Interrupted),
-            _ => Ok(()),
+            _ => self.print_code(code, Some(&header.id)),
         }
     }
 
@@ -162,6 +166,12 @@ impl Chat<'_> {
         Some(agent.start_request(model, early))
     }
 
+    /// The reply is not streamed to stdout but held: for the object of
+    /// `--json`, or the code `-x` prints.
+    pub(super) fn holds_reply(&self) -> bool {
+        self.json || self.code
+    }
+
     /// `--json`: what the object says of the session and the reply.
     pub(super) fn turn_of(&self, header: &Header) -> Turn {
         let reply = self.reply_for_json.borrow_mut().take();
@@ -174,6 +184,7 @@ impl Chat<'_> {
             interrupted: reply.as_ref().is_some_and(Message::is_interrupted),
             incomplete: reply.as_ref().is_some_and(Message::is_incomplete),
             usage: reply.as_ref().and_then(|m| m.usage),
+            code: reply.as_ref().map(|m| super::copy::code_blocks(&m.content)),
             reply: reply.map(|m| m.content),
             ..Turn::default()
         }

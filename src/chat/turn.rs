@@ -96,7 +96,7 @@ impl Chat<'_> {
         out: &mut dyn Write,
         fed: impl FnOnce(),
     ) -> Result<Reply> {
-        if sys::isatty(1) && !self.json {
+        if sys::isatty(1) && !self.holds_reply() {
             let mut shown =
                 view::reply::OnTerminal::new(out, self.render, crate::text::colors_allowed(), true);
             let reply = started.answer(conversation, plan, &mut shown, fed);
@@ -131,8 +131,8 @@ impl Chat<'_> {
                 ..Message::new("assistant", text, time::now())
             };
             self.saved_here.borrow_mut().push(state::Mark::of(&message));
-            // Kept for `--json` only: a reply may be large.
-            if self.json {
+            // Kept for `--json` and `-x` only: a reply may be large.
+            if self.holds_reply() {
                 *self.reply_for_json.borrow_mut() = Some(message.clone());
             }
             let chars = message.content.chars().count();

@@ -44,7 +44,7 @@ impl Chat<'_> {
             Some(started) => started?,
             None => agent.start(&h)?,
         };
-        let reply = if self.json {
+        let reply = if self.holds_reply() {
             self.show(started, conversation, plan, &mut io::sink(), || {})
         } else {
             self.show(started, conversation, plan, &mut io::stdout().lock(), || {})
@@ -61,8 +61,9 @@ impl Chat<'_> {
             usage,
             ..Message::new("assistant", text, time::now())
         };
+        *self.reply_for_json.borrow_mut() = Some(reply);
+        let code = self.code_of_reply();
         if let Some(turn) = self.json_turn {
-            *self.reply_for_json.borrow_mut() = Some(reply);
             let of = self.turn_of(&h);
             *turn.borrow_mut() = if target.is_some() { of } else { of.of_no_session() };
         }
@@ -72,7 +73,7 @@ impl Chat<'_> {
         if let Some(e) = output_error {
             return Err(Error::StdoutWrite(e));
         }
-        if interrupted { Err(Error::Interrupted) } else { Ok(()) }
+        if interrupted { Err(Error::Interrupted) } else { self.print_code(code, None) }
     }
 
     /// Session `header`'s file as it would be with `message` appended,
