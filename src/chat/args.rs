@@ -27,6 +27,8 @@ pub(crate) struct Args {
     pub(crate) json: bool,
     /// `-x`: print the reply's code blocks only.
     pub(crate) code: bool,
+    /// `--usage`: each reply's tokens on stderr.
+    pub(crate) usage: bool,
     /// `--no-save`: a one-shot turn that keeps nothing.
     pub(crate) no_save: bool,
     /// `--role NAME`: the role the chat starts with.
@@ -102,6 +104,7 @@ pub(crate) const SPEC: Spec<Args> = Spec {
         flag("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, code, interrupted, incomplete, usage, error, exit_status)").sets(|a| a.json = true),
         flag("-x", "--code", "one-shot only: print only the reply's fenced code, every block in order without its fences, not the reply (kept as ever); a reply with none is exit 3").sets(|a| a.code = true),
         flag("", "--no-save", "one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = \"false\" in config.toml or a role)").sets(|a| a.no_save = true),
+        flag("", "--usage", "after each reply, one line on stderr with its tokens (in, out) and the session's total, as the agent reported them (also: usage = \"true\" in config.toml)").sets(|a| a.usage = true),
         option("-m", "--model", Value::new("MODEL", Kind::Model), "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)").takes(|a, v| {
                 let model = crate::store::session::clean_model(&v.utf8("-m")?)
                     .map_err(|why| Error::usage(format!("-m: {why}")))?;

@@ -93,6 +93,8 @@ struct Chat<'a> {
     reply_for_json: RefCell<Option<Message>>,
     /// `-x`: a one-shot turn prints the reply's code blocks, not the reply.
     code: bool,
+    /// `--usage`, `usage = "true"`: each reply's tokens said on stderr.
+    says_usage: bool,
     /// A one-shot turn keeps nothing (`--no-save`, `save = "false"`).
     no_save: bool,
     /// The last turn failed after its reply began: what arrived is saved
@@ -172,6 +174,7 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         budget: Cell::new(settings.budget()),
         auto_compact: settings.auto_compact(),
         no_save: !settings.saves(),
+        says_usage: settings.says_usage(),
         settings: RefCell::new(settings),
         flags,
         role: RefCell::new(role.map(|r| r.name)),
@@ -335,6 +338,9 @@ fn command_line_flags(args: &Args) -> Vec<(&'static str, String, String)> {
     }
     if let Some(budget) = &args.context {
         flags.push(("context", budget.clone(), "--context".to_string()));
+    }
+    if args.usage {
+        flags.push(("usage", "true".to_string(), "--usage".to_string()));
     }
     if args.no_save {
         flags.push(("save", "false".to_string(), "--no-save".to_string()));

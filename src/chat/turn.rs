@@ -10,7 +10,7 @@ use crate::agent::{Agent, Reply, Started, compact};
 use crate::error::{Error, Result};
 use crate::settings::Origin;
 use crate::store::context::{self, Plan};
-use crate::store::session::{self, Header, Message};
+use crate::store::session::{self, Header, Message, Usage};
 use crate::terminal::breadcrumb;
 use crate::{output, sys, time, view};
 
@@ -137,12 +137,13 @@ impl Chat<'_> {
             }
             let chars = message.content.chars().count();
             // A reply that failed leaves the session's model as it was.
+            let usage = message.usage;
             let saved = match failed {
                 None => self.store.append(&header.id, &[message], |h| self.note_model(h)),
                 Some(_) => self.store.append(&header.id, &[message], |_| {}),
             };
             match saved {
-                Ok(_) => {}
+                Ok(saved) => self.say_usage(usage, Some(saved.usage)),
                 // Shown, but the session has no room for it.
                 Err(Error::TooLarge(_)) => {
                     return Err(Error::ReplyNotSaved {
@@ -173,6 +174,26 @@ impl Chat<'_> {
             return Err(Error::ReplyNotShown { id: header.id.clone(), source: e });
         }
         Ok(if interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
+    }
+
+    /// `--usage`: the tokens of the reply just made, and its session's
+    /// total (`session`: None when the turn is not kept), in one line on
+    /// stderr; what the agent did not report is said so.
+    pub(super) fn say_usage(&self, reply: Option<Usage>, session: Option<Option<Usage>>) {
+        if !self.says_usage {
+            return;
+        }
+        let n = context::thousands;
+        let this = match reply {
+            Some(u) => format!("{} in, {} out", n(u.prompt_tokens), n(u.completion_tokens)),
+            None => "none reported by the agent".to_string(),
+        };
+        let total = match session {
+            Some(Some(u)) => format!("this session {}", n(u.total_tokens)),
+            Some(None) => "this session none reported".to_string(),
+            None => "not kept (--no-save)".to_string(),
+        };
+        output::notice(&format!("tokens: {this}; {total}"));
     }
 
     /// A reply that could not be saved (a full disk): with `--json` it is

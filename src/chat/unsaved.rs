@@ -61,6 +61,7 @@ impl Chat<'_> {
             usage,
             ..Message::new("assistant", text, time::now())
         };
+        self.say_usage(reply.usage, None);
         *self.reply_for_json.borrow_mut() = Some(reply);
         let code = self.code_of_reply();
         if let Some(turn) = self.json_turn {

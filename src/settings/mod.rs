@@ -290,6 +290,17 @@ pub(crate) const TABLE: &[Setting] = &[
         },
     },
     Setting {
+        key: "usage",
+        help: "true: after each reply, a line on stderr with its tokens (in, out) and the session's total (chat --usage); false (default): none",
+        words: &BOOLEAN_WORDS,
+        check: |v| words_check("usage", &BOOLEAN_WORDS, v),
+        find: |s, _| {
+            s.flag("usage")
+                .or_else(|| s.file("usage"))
+                .or_else(|| Some(("false".to_string(), Origin::Default(None))))
+        },
+    },
+    Setting {
         key: "context",
         help: "the context budget: the most characters of the conversation a turn sends (300000, 300k, or off)",
         words: &[],
@@ -475,6 +486,11 @@ impl Settings {
     /// Whether a one-shot turn is kept (`save`, `--no-save`).
     pub(crate) fn saves(&self) -> bool {
         self.value("save") != Some("false")
+    }
+
+    /// Whether each reply is followed by its tokens (`usage`, `--usage`).
+    pub(crate) fn says_usage(&self) -> bool {
+        self.value("usage") == Some("true")
     }
 
     /// The context budget, in characters.

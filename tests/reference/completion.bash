@@ -117,8 +117,8 @@ _hermes_global='-p --profile -h --help -V --version --no-pager -v --verbose'
 # own and chat's, as hermes -c NAME is chat).
 _hermes_options() {
 	case $1 in
-	'') REPLY='-p --profile -h --help -V --version --no-pager -c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -x --code --no-save -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout' ;;
-	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -x --code --no-save -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -h --help' ;;
+	'') REPLY='-p --profile -h --help -V --version --no-pager -c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -x --code --no-save --usage -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout' ;;
+	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -x --code --no-save --usage -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -h --help' ;;
 	'sessions') REPLY='-h --help' ;;
 	'sessions/list' | 'sessions/ls') REPLY='-n --limit --all --here --json -h --help' ;;
 	'sessions/search') REPLY='-n --limit --json -h --help' ;;
@@ -217,6 +217,7 @@ _hermes_setting_values() {
 	render) REPLY='markdown plain' ;;
 	session_id) REPLY='always pipe never' ;;
 	save) REPLY='true false' ;;
+	usage) REPLY='true false' ;;
 	compact) REPLY='auto off' ;;
 	*) REPLY= ;;
 	esac
@@ -237,7 +238,7 @@ _hermes_complete_kind() {
 		;;
 	role) _hermes_add_roles "$text" ;;
 	model) _hermes_add_models "$text" ;;
-	setting) _hermes_add_words 'agent agent_input model base_url api_key_env api_key_command system render session_id save context timeout compact' "$text" ;;
+	setting) _hermes_add_words 'agent agent_input model base_url api_key_env api_key_command system render session_id save usage context timeout compact' "$text" ;;
 	setting-value)
 		_hermes_setting_values "${_hermes_words[${#_hermes_words[@]} - 1]}"
 		_hermes_add_words "$REPLY" "$text"

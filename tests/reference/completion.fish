@@ -226,6 +226,8 @@ function __hermes_setting_values
             printf '%s\n' always pipe never
         case save
             printf '%s\n' true false
+        case usage
+            printf '%s\n' true false
         case compact
             printf '%s\n' auto off
     end
@@ -256,6 +258,7 @@ complete -c hermes -n '__hermes_at "" chat' -s Q -l quiet -d 'do not print '\''s
 complete -c hermes -n '__hermes_at "" chat' -l json -d 'one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, code, interrupted, incomplete, usage, error, exit_status)'
 complete -c hermes -n '__hermes_at "" chat' -s x -l code -d 'one-shot only: print only the reply'\''s fenced code, every block in order without its fences, not the reply (kept as ever); a reply with none is exit 3'
 complete -c hermes -n '__hermes_at "" chat' -l no-save -d 'one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = "false" in config.toml or a role)'
+complete -c hermes -n '__hermes_at "" chat' -l usage -d 'after each reply, one line on stderr with its tokens (in, out) and the session'\''s total, as the agent reported them (also: usage = "true" in config.toml)'
 complete -c hermes -n '__hermes_at "" chat' -s m -l model -x -a '(__hermes_models)' -d 'the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)'
 complete -c hermes -n '__hermes_at "" chat' -s s -l system -x -d 'the session'\''s system prompt (a new session'\''s default: '\''system'\'' in config.toml)'
 complete -c hermes -n '__hermes_at "" chat' -l system-file -r -F -d 'the system prompt from FILE'
@@ -322,12 +325,12 @@ complete -c hermes -n '__hermes_arg 1 sessions/merge-file' -F
 complete -c hermes -n '__hermes_arg 2 sessions/merge-file' -F
 complete -c hermes -n '__hermes_at config' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/get' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/get' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save context timeout compact'
+complete -c hermes -n '__hermes_arg 0 config/get' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save usage context timeout compact'
 complete -c hermes -n '__hermes_at config/set' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/set' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save context timeout compact'
+complete -c hermes -n '__hermes_arg 0 config/set' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save usage context timeout compact'
 complete -c hermes -n '__hermes_arg 1 config/set' -a '(__hermes_setting_values)'
 complete -c hermes -n '__hermes_at config/unset' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/unset' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save context timeout compact'
+complete -c hermes -n '__hermes_arg 0 config/unset' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save usage context timeout compact'
 complete -c hermes -n '__hermes_at config/list' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/path' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/check' -l timeout -x -d 'how long check waits (default 30)'
