@@ -200,7 +200,7 @@ test_expect_success 'a mistake in config.toml is named by its line; comments, es
 	grep "config.toml: line 1: the value of '"'agent'"' holds a NUL character$" err &&
 	config "[agent]" &&
 	test_expect_code 4 hermes chat -q hi 2>err &&
-	grep "config.toml: line 1: the only tables are \[servers.NAME\]; the other keys are agent, agent_input, model, base_url, api_key_env, api_key_command, system, render, session_id, context, timeout, compact, temperature, top_p, max_tokens, seed, stop$" err &&
+	grep "config.toml: line 1: the only tables are \[servers.NAME\]; the other keys are agent, agent_input, model, base_url, api_key_env, api_key_command, system, render, session_id, save, usage, context, timeout, compact, temperature, top_p, max_tokens, seed, stop$" err &&
 	config "agnet = \"x\"" "agent = '"'echo \"literal\"'"' # a comment" &&
 	hermes chat -q hi -Q >out 2>err &&
 	grep "config.toml: line 1: unknown key '"'agnet'"' ignored" err &&

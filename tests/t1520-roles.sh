@@ -170,7 +170,7 @@ base_url = \"http://elsewhere/v1\"
 +++
 x" &&
 	test_expect_code 4 hermes chat --role bad --no-agent -q "x" 2>err &&
-	echo "hermes: $HERMES_HOME/roles/bad.md: line 3: a role sets only description, model, context, agent, agent_input, temperature, top_p, max_tokens, seed, stop, not '"'base_url'"'" >expect &&
+	echo "hermes: $HERMES_HOME/roles/bad.md: line 3: a role sets only description, model, context, agent, agent_input, save, temperature, top_p, max_tokens, seed, stop, not '"'base_url'"'" >expect &&
 	test_cmp expect err &&
 	hermes roles >out 2>err &&
 	grep "roles/bad.md: line 3: .*; left out$" err &&

@@ -17,7 +17,7 @@ test_expect_success SERVER 'a new session: one object on stdout, every key there
 	test_must_be_empty err &&
 	test_line_count = 1 out &&
 	keys_of out >actual &&
-	echo "session_id title created model role reply interrupted incomplete usage error exit_status" >expect &&
+	echo "session_id title created model role reply code interrupted incomplete usage error exit_status" >expect &&
 	test_cmp expect actual &&
 	id=$(only_id) &&
 	json_get out "[v[\"session_id\"], v[\"title\"], v[\"created\"], v[\"model\"], v[\"role\"], v[\"reply\"], v[\"interrupted\"], v[\"usage\"], v[\"error\"]]" >actual &&

@@ -40,6 +40,9 @@ body) in DIR/request.N, then answers:
                                image input): "text: ...", "image: TYPE, N
                                bytes, sha256 HEX" for each image_url data
                                URL decoded, "bad image URL" for another
+  - model "code"               the replies below, with CODE's text: two
+                               fenced code blocks (chat -x)
+  - model "command"            the same with COMMAND's: one fenced command
   - "stream": true             a server-sent-event stream of three chunks,
                                then, when "stream_options" asks for it
                                ("include_usage": true), a chunk with no
@@ -68,6 +71,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 REPLY = ["Hello", " from the", " fake server"]
+CODE = ["Try:\n\n```sh\nls -l\n", "```\n\nthen\n\n~~~\necho done\n", "echo again\n~~~\n"]
+COMMAND = ["```sh\n", "echo ran-it\n", "```\n"]
 MODELS = ["gpt-test-mini", "gpt-test-large", "llama3.2"]
 LIFETIME = 30
 MAX_REQUESTS = 300
@@ -155,7 +160,7 @@ class Handler(BaseHTTPRequestHandler):
             raw_usage = b'{"prompt_tokens":1e30,"completion_tokens":3}'
         if model == "huge":
             return self.huge()
-        pieces = REPLY
+        pieces = {"code": CODE, "command": COMMAND}.get(model, REPLY)
         if model in ("json", "json-bad"):
             pieces = ['{"name": ', '"hermes"' if model == "json" else "5", ', "tags": ["a"]}']
         if request.get("stream") and model != "nostream":
@@ -174,7 +179,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
             self.wfile.write(b"data: [DONE]\n\n")
         else:
-            text = "".join(REPLY) + " (not streamed)"
+            text = "".join(pieces) + " (not streamed)"
             answer = {"choices": [{"index": 0, "message": {"role": "assistant", "content": text}}], "usage": usage}
             self.reply(200, answer)
 

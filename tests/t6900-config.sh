@@ -97,6 +97,8 @@ test_expect_success 'config list says where each value came from; config path' '
 	base_url = "http://example.invalid/v1"  # environment: OPENAI_BASE_URL
 	render = "markdown"                     # default
 	session_id = "always"                   # default
+	save = "true"                           # default
+	usage = "false"                         # default
 	context = "300000"                      # default
 	timeout = "300"                         # default
 	compact = "off"                         # default

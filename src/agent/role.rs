@@ -28,12 +28,13 @@ use crate::store::trust;
 
 /// The keys a role's header may set: the prompt's own and those of
 /// config.toml that belong to a way of talking, not to the server or its key.
-pub(crate) const KEYS: [&str; 10] = [
+pub(crate) const KEYS: [&str; 11] = [
     "description",
     "model",
     "context",
     "agent",
     "agent_input",
+    "save",
     "temperature",
     "top_p",
     "max_tokens",
@@ -328,7 +329,7 @@ mod tests {
         };
         assert_eq!(
             why("+++\nbase_url = \"http://x\"\n+++\nhi"),
-            "2: a role sets only description, model, context, agent, agent_input, temperature, top_p, max_tokens, seed, stop, not 'base_url'"
+            "2: a role sets only description, model, context, agent, agent_input, save, temperature, top_p, max_tokens, seed, stop, not 'base_url'"
         );
         assert_eq!(why("+++\nmodel = \"a\"\nmodel = \"b\"\n+++\n"), "3: 'model' is set twice");
         assert!(why("+++\n\ncontext = \"lots\"\n+++\n").starts_with("3: context must be"));

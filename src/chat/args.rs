@@ -1,7 +1,7 @@
 //! `hermes chat`'s arguments: which session, what to send, which agent.
 
 use crate::agent::Choice;
-use crate::args::{Access, Kind, Run, Spec, Value, flag, option, text};
+use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, option, text};
 use crate::error::{Error, Result};
 use crate::store::Store;
 
@@ -25,6 +25,12 @@ pub(crate) struct Args {
     pub(crate) timeout: Option<String>,
     /// `--json`: a one-shot turn's outcome as one JSON object.
     pub(crate) json: bool,
+    /// `-x`: print the reply's code blocks only.
+    pub(crate) code: bool,
+    /// `--usage`: each reply's tokens on stderr.
+    pub(crate) usage: bool,
+    /// `--no-save`: a one-shot turn that keeps nothing.
+    pub(crate) no_save: bool,
     /// `--role NAME`: the role the chat starts with.
     pub(crate) role: Option<String>,
     /// `-o KEY=VALUE`, each: model options, checked (see `OPTIONS`).
@@ -35,6 +41,8 @@ pub(crate) struct Args {
     pub(crate) schema: Option<String>,
     /// `-f FILE`, each: files put into the message.
     pub(crate) files: Vec<std::ffi::OsString>,
+    /// `TEXT...`: the words of a one-shot message, as `-q` would send them.
+    words: Vec<String>,
     /// `-c [NAME]`, `-r ID`, `--pick` as given: `target` says what they mean.
     continued: Option<Option<String>>,
     resumed: Option<String>,
@@ -99,7 +107,10 @@ pub(crate) const SPEC: Spec<Args> = Spec {
             Ok(())
         }),
         flag("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr").sets(|a| a.quiet = true),
-        flag("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, incomplete, usage, error, exit_status)").sets(|a| a.json = true),
+        flag("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, code, interrupted, incomplete, usage, error, exit_status)").sets(|a| a.json = true),
+        flag("-x", "--code", "one-shot only: print only the reply's fenced code, every block in order without its fences, not the reply (kept as ever); a reply with none is exit 3").sets(|a| a.code = true),
+        flag("", "--no-save", "one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = \"false\" in config.toml or a role)").sets(|a| a.no_save = true),
+        flag("", "--usage", "after each reply, one line on stderr with its tokens (in, out) and the session's total, as the agent reported them (also: usage = \"true\" in config.toml)").sets(|a| a.usage = true),
         option("-m", "--model", Value::new("MODEL", Kind::Model), "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)").takes(|a, v| {
                 let model = crate::store::session::clean_model(&v.utf8("-m")?)
                     .map_err(|why| Error::usage(format!("-m: {why}")))?;
@@ -160,15 +171,22 @@ pub(crate) const SPEC: Spec<Args> = Spec {
             Ok(())
         }),
     ],
-    args: &[],
+    args: &[Arg::optional("TEXT", Kind::Text).many().takes(|a, v| {
+        a.words.push(v.utf8("TEXT")?);
+        Ok(())
+    })],
     start: Args::default,
     finish: target,
-    stray: Some(stray_error),
+    stray: None,
 };
 
 /// `hermes chat --help` after its usage line.
 const ABOUT: &str = "\
 {options}
+
+TEXT...: words that are no option are a one-shot message, joined by spaces,
+as -q \"TEXT...\" sends it; 'hermes TEXT...' too, unless its first word is a
+near miss of a command. A bare -c takes the first word after it as NAME.
 
 Interactive commands: {slash}; Tab completes them, and after them a title,
 a file name, a model or a role. Ctrl-D quits; Ctrl-C stops a running reply. On a
@@ -193,6 +211,23 @@ impl Run<Store> for Args {
 
 /// The session the flags name, and the checks of the flags that go with it.
 fn target(mut args: Args) -> Result<Args> {
+    if !args.words.is_empty() {
+        let words = args.words.join(" ");
+        if args.query.is_some() {
+            return Err(Error::usage(match args.continued.as_ref().and_then(|name| name.as_deref()) {
+                Some(name) => format!(
+                    "words '{words}' after -c '{name}' and -q: the words are a message, as -q is; quote a title with spaces: hermes chat -c \"{name} {words}\""
+                ),
+                None => {
+                    format!("words '{words}' and -q: the words are a message, as -q is; give one of them")
+                }
+            }));
+        }
+        args.query = Some(Query::Text(words));
+    }
+    if args.no_save && args.agent == Choice::Disabled {
+        return Err(Error::usage("--no-save and --no-agent: nothing would be sent, and nothing kept"));
+    }
     if args.picked && (args.create_if_missing || args.title.is_some()) {
         return Err(Error::usage("--pick continues a session: not with --create-if-missing or --title"));
     }
@@ -259,15 +294,4 @@ fn model_option(pair: &str) -> Result<(&'static str, String)> {
 /// `--context N` and `/context N`: a budget, or a usage error.
 pub(crate) fn budget_arg(text: &str) -> Result<u64> {
     crate::store::context::parse_budget(text).map_err(Error::Usage)
-}
-
-/// A word that is no option's value: most likely a title with spaces after
-/// `-c`, or a message without `-q`.
-fn stray_error(args: &Args, stray: &str) -> Error {
-    match args.continued.as_ref().and_then(|name| name.as_deref()) {
-        Some(name) => Error::usage(format!(
-            "unexpected argument '{stray}' after -c '{name}'; quote a title with spaces: hermes chat -c \"{name} {stray}\""
-        )),
-        None => Error::usage(format!("unexpected argument '{stray}'; to send a message use -q \"{stray}\"")),
-    }
 }

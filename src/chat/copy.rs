@@ -165,7 +165,13 @@ fn osc52(text: &str) -> String {
 /// The last fenced code block of a Markdown text (``` or ~~~, at most three
 /// spaces in), without its fences; one left open runs to the end.
 fn last_code_block(text: &str) -> Option<String> {
-    let mut last = None;
+    code_blocks(text).pop()
+}
+
+/// Every fenced code block of a reply, in order, without its fences (one
+/// left open at the end runs to the end).
+pub(super) fn code_blocks(text: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
     let mut open: Option<(char, usize, Vec<&str>)> = None;
     for line in text.lines() {
         let trimmed = line.trim_start_matches(' ');
@@ -174,7 +180,7 @@ fn last_code_block(text: &str) -> Option<String> {
         match &mut open {
             Some((c, len, lines)) => {
                 if indent <= 3 && fence(*c) >= *len && trimmed.trim_start_matches(*c).trim().is_empty() {
-                    last = Some(lines.join("\n"));
+                    blocks.push(lines.join("\n"));
                     open = None;
                 } else {
                     lines.push(line);
@@ -193,9 +199,42 @@ fn last_code_block(text: &str) -> Option<String> {
         }
     }
     if let Some((_, _, lines)) = open {
-        last = Some(lines.join("\n"));
+        blocks.push(lines.join("\n"));
     }
-    last
+    blocks
+}
+
+impl Chat<'_> {
+    /// `-x`: the code blocks of the reply just made, to print once the
+    /// turn is over; None without `-x`, or with no reply.
+    pub(super) fn code_of_reply(&self) -> Option<Vec<String>> {
+        let reply = self.reply_for_json.borrow();
+        self.code.then(|| reply.as_ref().map(|m| code_blocks(&m.content))).flatten()
+    }
+
+    /// `-x`: print `code`, each block and a newline (with `--json` the
+    /// object has them); a reply without any fails the turn, exit 3.
+    /// `kept`: the session that keeps the reply (none: `--no-save`).
+    pub(super) fn print_code(&self, code: Option<Vec<String>>, kept: Option<&str>) -> Result<()> {
+        let Some(blocks) = code else { return Ok(()) };
+        if blocks.is_empty() {
+            return Err(Error::Agent(match kept {
+                Some(id) => {
+                    format!("-x: the reply has no fenced code block; it is kept: hermes sessions show {id}")
+                }
+                None => "-x: the reply has no fenced code block (--no-save: it is not kept)".to_string(),
+            }));
+        }
+        if self.json {
+            return Ok(());
+        }
+        let mut out = Out::new();
+        for block in blocks {
+            out.data(&block)?;
+            out.data("\n")?;
+        }
+        out.flush()
+    }
 }
 
 #[cfg(test)]

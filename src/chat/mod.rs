@@ -11,6 +11,7 @@ mod role;
 mod slash;
 mod state;
 mod turn;
+mod unsaved;
 
 use std::cell::{Cell, RefCell};
 use std::io::{self, Read};
@@ -93,6 +94,12 @@ struct Chat<'a> {
     /// `--json`: the reply of the turn as saved, or as it would have been
     /// when saving it failed (it is then in the object only).
     reply_for_json: RefCell<Option<Message>>,
+    /// `-x`: a one-shot turn prints the reply's code blocks, not the reply.
+    code: bool,
+    /// `--usage`, `usage = "true"`: each reply's tokens said on stderr.
+    says_usage: bool,
+    /// A one-shot turn keeps nothing (`--no-save`, `save = "false"`).
+    no_save: bool,
     /// The last turn failed after its reply began: what arrived is saved
     /// after the message (which more typing can then no longer join).
     kept_incomplete: Cell<bool>,
@@ -116,10 +123,8 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
 
 fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>>) -> Result<()> {
     let interactive = args.query.is_none() && sys::isatty(0);
-    if interactive && args.json {
-        return Err(Error::usage(
-            "--json is for a one-shot chat: -q TEXT, -q - or a message on stdin; the interactive chat prints no JSON",
-        ));
+    if interactive {
+        one_shot_only(&args)?;
     }
     // A system prompt from a file that cannot be read, or a role that is
     // nowhere, fails before anything.
@@ -165,11 +170,14 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         saved_here: Default::default(),
         budget: Cell::new(settings.budget()),
         auto_compact: settings.auto_compact(),
+        no_save: !settings.saves(),
+        says_usage: settings.says_usage(),
         settings: RefCell::new(settings),
         flags,
         role: RefCell::new(role.map(|r| r.name)),
         noted: RefCell::new(Vec::new()),
         json: args.json,
+        code: args.code,
         json_turn,
         created: Cell::new(false),
         title_hint: RefCell::new(None),
@@ -217,6 +225,26 @@ fn chat_role(store: &Store, args: &Args) -> Result<Option<agent::role::Role>> {
         }
         None => Ok(None),
     }
+}
+
+/// The options an interactive chat refuses.
+fn one_shot_only(args: &Args) -> Result<()> {
+    if args.no_save {
+        return Err(Error::usage(
+            "--no-save is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; the interactive chat keeps its session",
+        ));
+    }
+    if args.code {
+        return Err(Error::usage(
+            "-x is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; in a chat, /copy code copies a code block",
+        ));
+    }
+    if args.json {
+        return Err(Error::usage(
+            "--json is for a one-shot chat: -q TEXT, -q - or a message on stdin; the interactive chat prints no JSON",
+        ));
+    }
+    Ok(())
 }
 
 /// The settings and the agent of this chat (their faults said only once
@@ -328,6 +356,12 @@ fn command_line_flags(args: &Args) -> Vec<(&'static str, String, String)> {
     }
     if let Some(budget) = &args.context {
         flags.push(("context", budget.clone(), "--context".to_string()));
+    }
+    if args.usage {
+        flags.push(("usage", "true".to_string(), "--usage".to_string()));
+    }
+    if args.no_save {
+        flags.push(("save", "false".to_string(), "--no-save".to_string()));
     }
     if let Some(seconds) = &args.timeout {
         flags.push(("timeout", seconds.clone(), "--timeout".to_string()));
@@ -535,8 +569,24 @@ impl Chat<'_> {
             drop(guard);
             return saved;
         }
+        let (mut header, all) = self.session_to_be(title, messages);
+        if !header.has_user_title() && !header.title.is_empty() {
+            header.title = titles::unique_auto_title(store, &header.title)?;
+        }
+        store.create(&header, &all)?;
+        // The system prompt is this chat's own: never news from elsewhere.
+        if let Some(system) = all.first().filter(|m| m.role == "system") {
+            self.saved_here.borrow_mut().push(state::Mark::of(system));
+        }
+        self.created.set(true);
+        Ok(header)
+    }
+
+    /// A new session's header and messages, as `create_session` would
+    /// write them (its automatic title not yet made unique).
+    fn session_to_be(&self, title: Option<&str>, messages: &[Message]) -> (Header, Vec<Message>) {
         let created = time::now();
-        let mut header = Header::new(store.new_id(created), resolve::cwd_string(), created);
+        let mut header = Header::new(self.store.new_id(created), resolve::cwd_string(), created);
         if let Some(title) = title {
             header.title = title.to_string();
             header.title_source = TITLE_USER.to_string();
@@ -561,17 +611,8 @@ impl Chat<'_> {
         if let Some(system) = &system {
             header.note_message(system);
         }
-        if !header.has_user_title() && !header.title.is_empty() {
-            header.title = titles::unique_auto_title(store, &header.title)?;
-        }
         let all: Vec<Message> = system.into_iter().chain(messages.iter().cloned()).collect();
-        store.create(&header, &all)?;
-        // The system prompt is this chat's own: never news from elsewhere.
-        if let Some(system) = all.first().filter(|m| m.role == "system") {
-            self.saved_here.borrow_mut().push(state::Mark::of(system));
-        }
-        self.created.set(true);
-        Ok(header)
+        (header, all)
     }
 
     /// Whether the session's file is no larger than the budget in bytes:

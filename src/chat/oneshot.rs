@@ -35,6 +35,9 @@ pub struct Turn {
     /// The reply as saved (or as it came, when saving it failed: then
     /// only here); null with no agent, or when none came.
     reply: Option<String>,
+    /// The reply's fenced code blocks, in order, without fences (`-x`
+    /// prints them); null when `reply` is.
+    code: Option<Vec<String>>,
     /// Stopped by Ctrl-C or SIGTERM: `reply` holds what came first.
     interrupted: bool,
     /// The reply did not end (a cut connection, the timeout, a failed
@@ -49,6 +52,11 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// A turn of no session: one `--no-save` did not make.
+    pub(super) fn of_no_session(self) -> Turn {
+        Turn { session_id: None, title: None, ..self }
+    }
+
     /// Print the object for a turn that came to `result`; none for a
     /// mistake in what was given (exit status 2: said on stderr alone).
     pub(super) fn print(mut self, result: &Result<()>) -> Result<()> {
@@ -72,6 +80,9 @@ impl Turn {
 
 impl Chat<'_> {
     pub(super) fn one_shot(&self, target: Option<Header>, title: Option<String>, text: String) -> Result<()> {
+        if self.no_save {
+            return self.one_shot_unsaved(target, title, text);
+        }
         let message = Message::new("user", text, time::now());
         // `--json`: the session named, should saving the message fail.
         if let (Some(turn), Some(h)) = (self.json_turn, &target) {
@@ -113,12 +124,13 @@ impl Chat<'_> {
             }
         };
         // With --json the reply is kept for the object, not streamed.
-        let result = if self.json {
+        let result = if self.holds_reply() {
             self.reply(&header, started, &mut settle, &mut io::sink())
         } else {
             self.reply(&header, started, &mut settle, &mut io::stdout().lock())
         };
         settle();
+        let code = self.code_of_reply();
         if let Some(turn) = &self.json_turn {
             *turn.borrow_mut() = self.turn_of(&header);
         } else if !self.quiet && self.settings.borrow().says_session_id(crate::sys::isatty(2)) {
@@ -126,14 +138,14 @@ impl Chat<'_> {
         }
         match result? {
             ReplyOutcome::Interrupted => Err(Error::Interrupted),
-            _ => Ok(()),
+            _ => self.print_code(code, Some(&header.id)),
         }
     }
 
     /// The agent started before the message is saved, when it reads only
     /// its input (`Agent::reads_input_only`) and no summariser may have to
     /// run first (`compact = "auto"` on a session larger than the budget).
-    fn start_request_early(&self, target: Option<&Header>) -> Option<Result<Started<'_>>> {
+    pub(super) fn start_request_early(&self, target: Option<&Header>) -> Option<Result<Started<'_>>> {
         // Started already, before the lookup; killed here, unheard, if a
         // summariser must run first.
         let early = self.early_request.take();
@@ -152,8 +164,14 @@ impl Chat<'_> {
         Some(agent.start_request((h.model.as_deref(), h.options.as_ref()), early))
     }
 
+    /// The reply is not streamed to stdout but held: for the object of
+    /// `--json`, or the code `-x` prints.
+    pub(super) fn holds_reply(&self) -> bool {
+        self.json || self.code
+    }
+
     /// `--json`: what the object says of the session and the reply.
-    fn turn_of(&self, header: &Header) -> Turn {
+    pub(super) fn turn_of(&self, header: &Header) -> Turn {
         let reply = self.reply_for_json.borrow_mut().take();
         Turn {
             session_id: Some(header.id.clone()),
@@ -164,6 +182,7 @@ impl Chat<'_> {
             interrupted: reply.as_ref().is_some_and(Message::is_interrupted),
             incomplete: reply.as_ref().is_some_and(Message::is_incomplete),
             usage: reply.as_ref().and_then(|m| m.usage),
+            code: reply.as_ref().map(|m| super::copy::code_blocks(&m.content)),
             reply: reply.map(|m| m.content),
             ..Turn::default()
         }

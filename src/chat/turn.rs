@@ -10,7 +10,7 @@ use crate::agent::{Agent, Reply, Started, compact};
 use crate::error::{Error, Result};
 use crate::settings::Origin;
 use crate::store::context::{self, Plan};
-use crate::store::session::{self, Header, Message};
+use crate::store::session::{self, Header, Message, Usage};
 use crate::terminal::breadcrumb;
 use crate::{output, sys, time, view};
 
@@ -82,16 +82,29 @@ impl Chat<'_> {
                 fed();
             }
         };
-        let reply = if sys::isatty(1) && !self.json {
+        let reply = self.show(started, conversation, plan, out, fed)?;
+        self.save_reply(header, agent, reply)
+    }
+
+    /// The agent's answer to `conversation`, as it streams: drawn on a
+    /// terminal, else written as it comes (with `--json`, to `out`, a sink).
+    pub(super) fn show<R: std::io::Read + Send + 'static>(
+        &self,
+        started: Started<'_>,
+        conversation: crate::store::format::Reader<R>,
+        plan: Plan,
+        out: &mut dyn Write,
+        fed: impl FnOnce(),
+    ) -> Result<Reply> {
+        if sys::isatty(1) && !self.holds_reply() {
             let mut shown =
                 view::reply::OnTerminal::new(out, self.render, crate::text::colors_allowed(), true);
             let reply = started.answer(conversation, plan, &mut shown, fed);
             let _ = shown.finish();
-            reply?
+            reply
         } else {
-            started.answer(conversation, plan, out, fed)?
-        };
-        self.save_reply(header, agent, reply)
+            started.answer(conversation, plan, out, fed)
+        }
     }
 
     /// Save what the agent replied (marked interrupted when Ctrl-C cut it
@@ -124,18 +137,19 @@ impl Chat<'_> {
                 ..Message::new("assistant", text, time::now())
             };
             self.saved_here.borrow_mut().push(state::Mark::of(&message));
-            // Kept for `--json` only: a reply may be large.
-            if self.json {
+            // Kept for `--json` and `-x` only: a reply may be large.
+            if self.holds_reply() {
                 *self.reply_for_json.borrow_mut() = Some(message.clone());
             }
             let chars = message.content.chars().count();
             // A reply that failed leaves the session's model as it was.
+            let usage = message.usage;
             let saved = match failed {
                 None => self.store.append(&header.id, &[message], |h| self.note_model(h)),
                 Some(_) => self.store.append(&header.id, &[message], |_| {}),
             };
             match saved {
-                Ok(_) => {}
+                Ok(saved) => self.say_usage(usage, Some(saved.usage)),
                 // Shown, but the session has no room for it.
                 Err(Error::TooLarge(_)) => {
                     return Err(Error::ReplyNotSaved {
@@ -173,6 +187,26 @@ impl Chat<'_> {
         Ok(if interrupted { ReplyOutcome::Interrupted } else { ReplyOutcome::Replied })
     }
 
+    /// `--usage`: the tokens of the reply just made, and its session's
+    /// total (`session`: None when the turn is not kept), in one line on
+    /// stderr; what the agent did not report is said so.
+    pub(super) fn say_usage(&self, reply: Option<Usage>, session: Option<Option<Usage>>) {
+        if !self.says_usage {
+            return;
+        }
+        let n = crate::text::thousands;
+        let this = match reply {
+            Some(u) => format!("{} in, {} out", n(u.prompt_tokens), n(u.completion_tokens)),
+            None => "none reported by the agent".to_string(),
+        };
+        let total = match session {
+            Some(Some(u)) => format!("this session {}", n(u.total_tokens)),
+            Some(None) => "this session none reported".to_string(),
+            None => "not kept (--no-save)".to_string(),
+        };
+        output::notice(&format!("tokens: {this}; {total}"));
+    }
+
     /// A reply that could not be saved (a full disk): with `--json` it is
     /// still in the object; without, it was shown. Said either way.
     fn reply_lost(&self, e: Error) -> Error {
@@ -185,7 +219,7 @@ impl Chat<'_> {
     /// A failed turn's error with the model it asked for and where that
     /// came from, when one was named: a model that failed is the first
     /// thing to doubt.
-    fn name_model(&self, header: &Header, e: Error) -> Error {
+    pub(super) fn name_model(&self, header: &Header, e: Error) -> Error {
         let Error::Agent(why) = e else { return e };
         let Some((model, origin)) = self.model_for(Some(header)) else { return Error::Agent(why) };
         let from = match origin {

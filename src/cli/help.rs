@@ -138,7 +138,12 @@ pub(crate) fn main_usage(whole: bool) -> Vec<String> {
                 format!("hermes [-p PROFILE] [{}] {parts}", spec.name())
             }
             Node::Leaf(spec) => {
-                format!("hermes [-p PROFILE] [{}] [{} OPTIONS]", spec.name(), spec.name().to_uppercase())
+                let args: String = spec.positionals().iter().map(|a| format!(" {}", a.usage())).collect();
+                format!(
+                    "hermes [-p PROFILE] [{}] [{} OPTIONS]{args}",
+                    spec.name(),
+                    spec.name().to_uppercase()
+                )
             }
             Node::Group(group) => {
                 let verbs: Vec<&str> = group.verbs.iter().map(|v| v.name()).collect();

@@ -100,15 +100,19 @@ pub(crate) fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli
 /// The command after the global options, and its own arguments (hermes's
 /// own options taken among them too, `common`); no command word is `chat`.
 fn parse_command(parser: &mut lexopt::Parser, common: &mut Common) -> Result<Command> {
+    let Node::Leaf(chat) = &COMMANDS[0] else { unreachable!("chat is the first command") };
     let Some(word) = peek_word(parser) else {
-        let Node::Leaf(chat) = &COMMANDS[0] else { unreachable!("chat is the first command") };
         return read(*chat, parser, common, Command::Store);
     };
     let Some(node) = defs::command(&word) else {
+        // A near miss of a command is said; any other words are a message.
         let names: Vec<&str> = COMMANDS.iter().map(Node::name).collect();
+        let meant = near_miss(parser, &word);
+        if meant.is_empty() {
+            return read(*chat, parser, common, Command::Store);
+        }
         return Err(Error::usage(format!(
-            "unknown command '{word}'{} (commands: {})",
-            did_you_mean(&word, names.iter().copied()),
+            "unknown command '{word}'{meant} (commands: {})",
             names.join(", ")
         )));
     };
@@ -189,6 +193,34 @@ fn verb_meant(word: &str, names: &[&str]) -> String {
         .find(|(tried, verb)| *tried == word && names.contains(verb))
         .map(|(_, verb)| format!("; did you mean '{verb}'?"))
         .unwrap_or_default()
+}
+
+/// `; did you mean 'X'?` when the first word of `hermes WORD ...` is no
+/// command but a typo of one: one word (no space) a few edits from a
+/// command other than chat (`did_you_mean`'s distance; chat's near misses
+/// would be a message anyway), followed by no other word, or by a verb of
+/// that command (`hermes sesions list`). Empty: the words are a message.
+fn near_miss(parser: &mut lexopt::Parser, word: &str) -> String {
+    if word.chars().any(char::is_whitespace) {
+        return String::new();
+    }
+    let names = COMMANDS.iter().skip(1).map(Node::name);
+    let Some(meant) = crate::text::nearest(word, names).and_then(defs::command) else {
+        return String::new();
+    };
+    let next = parser.try_raw_args().and_then(|raw| {
+        raw.as_slice()
+            .iter()
+            .skip(1)
+            .map(|w| w.to_string_lossy())
+            .find(|w| !w.starts_with('-'))
+            .map(|w| w.into_owned())
+    });
+    let typo = match next {
+        None => true,
+        Some(next) => meant.verbs().iter().any(|v| v.name() == next || v.alias() == Some(next.as_str())),
+    };
+    if typo { format!("; did you mean '{}'?", meant.name()) } else { String::new() }
 }
 
 /// `; did you mean 'X'?` for the candidate nearest `word`, else nothing.

@@ -286,6 +286,28 @@ pub(crate) const TABLE: &[Setting] = &[
         find: |s, _| s.file("session_id").or_else(|| Some(("always".to_string(), Origin::Default(None)))),
     },
     Setting {
+        key: "save",
+        help: "false: a one-shot turn is made and printed, and nothing of it is kept (chat --no-save); true (default): kept",
+        words: &BOOLEAN_WORDS,
+        check: |v| words_check("save", &BOOLEAN_WORDS, v),
+        find: |s, _| {
+            s.flag("save")
+                .or_else(|| s.file("save"))
+                .or_else(|| Some(("true".to_string(), Origin::Default(None))))
+        },
+    },
+    Setting {
+        key: "usage",
+        help: "true: after each reply, a line on stderr with its tokens (in, out) and the session's total (chat --usage); false (default): none",
+        words: &BOOLEAN_WORDS,
+        check: |v| words_check("usage", &BOOLEAN_WORDS, v),
+        find: |s, _| {
+            s.flag("usage")
+                .or_else(|| s.file("usage"))
+                .or_else(|| Some(("false".to_string(), Origin::Default(None))))
+        },
+    },
+    Setting {
         key: "context",
         help: "the context budget: the most characters of the conversation a turn sends (300000, 300k, or off)",
         words: &[],
@@ -389,6 +411,9 @@ pub(crate) fn parse_timeout(text: &str) -> Result<Option<std::time::Duration>, S
 
 /// What `session_id` takes.
 const SESSION_ID_WORDS: [&str; 3] = ["always", "pipe", "never"];
+
+/// What a key that is on or off takes.
+const BOOLEAN_WORDS: [&str; 2] = ["true", "false"];
 
 /// Why a server's URL with a user name or password in it is refused:
 /// hermes would show it (`config list`, errors) and hand it to the agent,
@@ -524,6 +549,16 @@ impl Settings {
             Some("pipe") => !on_terminal,
             _ => true,
         }
+    }
+
+    /// Whether a one-shot turn is kept (`save`, `--no-save`).
+    pub(crate) fn saves(&self) -> bool {
+        self.value("save") != Some("false")
+    }
+
+    /// Whether each reply is followed by its tokens (`usage`, `--usage`).
+    pub(crate) fn says_usage(&self) -> bool {
+        self.value("usage") == Some("true")
     }
 
     /// The context budget, in characters.

@@ -117,8 +117,8 @@ _hermes_global='-p --profile -h --help -V --version --no-pager -v --verbose'
 # own and chat's, as hermes -c NAME is chat).
 _hermes_options() {
 	case $1 in
-	'') REPLY='-p --profile -h --help -V --version --no-pager -c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -o --option --var --schema' ;;
-	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -o --option --var --schema -h --help' ;;
+	'') REPLY='-p --profile -h --help -V --version --no-pager -c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -x --code --no-save --usage -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -o --option --var --schema' ;;
+	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -x --code --no-save --usage -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -o --option --var --schema -h --help' ;;
 	'sessions') REPLY='-h --help' ;;
 	'sessions/list' | 'sessions/ls') REPLY='-n --limit --all --here --json -h --help' ;;
 	'sessions/search') REPLY='-n --limit --json -h --help' ;;
@@ -190,6 +190,7 @@ _hermes_value() {
 # KIND... takes every word from there on.
 _hermes_args() {
 	case $1 in
+	'chat') REPLY='text...' ;;
 	'sessions/list' | 'sessions/ls') REPLY='text' ;;
 	'sessions/search') REPLY='text' ;;
 	'sessions/show') REPLY='session' ;;
@@ -218,6 +219,8 @@ _hermes_setting_values() {
 	agent_input) REPLY='json transcript text' ;;
 	render) REPLY='markdown plain' ;;
 	session_id) REPLY='always pipe never' ;;
+	save) REPLY='true false' ;;
+	usage) REPLY='true false' ;;
 	compact) REPLY='auto off' ;;
 	*) REPLY= ;;
 	esac
@@ -238,7 +241,7 @@ _hermes_complete_kind() {
 		;;
 	role) _hermes_add_roles "$text" ;;
 	model) _hermes_add_models "$text" ;;
-	setting) _hermes_add_words 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact temperature top_p max_tokens seed stop' "$text" ;;
+	setting) _hermes_add_words 'agent agent_input model base_url api_key_env api_key_command system render session_id save usage context timeout compact temperature top_p max_tokens seed stop' "$text" ;;
 	setting-value)
 		_hermes_setting_values "${_hermes_words[${#_hermes_words[@]} - 1]}"
 		_hermes_add_words "$REPLY" "$text"

@@ -230,6 +230,10 @@ function __hermes_setting_values
             printf '%s\n' markdown plain
         case session_id
             printf '%s\n' always pipe never
+        case save
+            printf '%s\n' true false
+        case usage
+            printf '%s\n' true false
         case compact
             printf '%s\n' auto off
     end
@@ -257,7 +261,10 @@ complete -c hermes -n '__hermes_at "" chat' -l title -x -d 'title for a new sess
 complete -c hermes -n '__hermes_at "" chat' -s q -l query -x -d 'send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT'
 complete -c hermes -n '__hermes_at "" chat' -s f -l file -r -F -d 'put the text file FILE into the message, fenced and named (after stdin, before TEXT), or send the image FILE with it (PNG, JPEG, GIF or WebP, at most 20 MiB; kept once in the store'\''s images/); again for more, at most 32; any other file that is not text is refused'
 complete -c hermes -n '__hermes_at "" chat' -s Q -l quiet -d 'do not print '\''session_id: ID'\'' or hints to stderr'
-complete -c hermes -n '__hermes_at "" chat' -l json -d 'one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, incomplete, usage, error, exit_status)'
+complete -c hermes -n '__hermes_at "" chat' -l json -d 'one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, code, interrupted, incomplete, usage, error, exit_status)'
+complete -c hermes -n '__hermes_at "" chat' -s x -l code -d 'one-shot only: print only the reply'\''s fenced code, every block in order without its fences, not the reply (kept as ever); a reply with none is exit 3'
+complete -c hermes -n '__hermes_at "" chat' -l no-save -d 'one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = "false" in config.toml or a role)'
+complete -c hermes -n '__hermes_at "" chat' -l usage -d 'after each reply, one line on stderr with its tokens (in, out) and the session'\''s total, as the agent reported them (also: usage = "true" in config.toml)'
 complete -c hermes -n '__hermes_at "" chat' -s m -l model -x -a '(__hermes_models)' -d 'the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)'
 complete -c hermes -n '__hermes_at "" chat' -s s -l system -x -d 'the session'\''s system prompt (a new session'\''s default: '\''system'\'' in config.toml)'
 complete -c hermes -n '__hermes_at "" chat' -l system-file -r -F -d 'the system prompt from FILE'
@@ -327,12 +334,12 @@ complete -c hermes -n '__hermes_arg 1 sessions/merge-file' -F
 complete -c hermes -n '__hermes_arg 2 sessions/merge-file' -F
 complete -c hermes -n '__hermes_at config' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/get' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/get' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact temperature top_p max_tokens seed stop'
+complete -c hermes -n '__hermes_arg 0 config/get' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save usage context timeout compact temperature top_p max_tokens seed stop'
 complete -c hermes -n '__hermes_at config/set' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/set' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact temperature top_p max_tokens seed stop'
+complete -c hermes -n '__hermes_arg 0 config/set' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save usage context timeout compact temperature top_p max_tokens seed stop'
 complete -c hermes -n '__hermes_arg 1 config/set' -a '(__hermes_setting_values)'
 complete -c hermes -n '__hermes_at config/unset' -s h -l help -d 'show this help'
-complete -c hermes -n '__hermes_arg 0 config/unset' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact temperature top_p max_tokens seed stop'
+complete -c hermes -n '__hermes_arg 0 config/unset' -a 'agent agent_input model base_url api_key_env api_key_command system render session_id save usage context timeout compact temperature top_p max_tokens seed stop'
 complete -c hermes -n '__hermes_at config/list' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/path' -s h -l help -d 'show this help'
 complete -c hermes -n '__hermes_at config/check' -l timeout -x -d 'how long check waits (default 30)'

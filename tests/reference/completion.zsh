@@ -64,6 +64,8 @@ _hermes_setting_values() {
   agent_input) values=(json transcript text) ;;
   render) values=(markdown plain) ;;
   session_id) values=(always pipe never) ;;
+  save) values=(true false) ;;
+  usage) values=(true false) ;;
   compact) values=(auto off) ;;
   esac
   (( $#values )) && _wanted values expl value compadd -a values
@@ -91,7 +93,10 @@ _hermes_chat_options=(
   '(-q --query)'{-q+,--query=}'[send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT]:text or -: '
   '(-f --file)'{-f+,--file=}'[put the text file FILE into the message, fenced and named (after stdin, before TEXT), or send the image FILE with it (PNG, JPEG, GIF or WebP, at most 20 MiB; kept once in the store'\''s images/); again for more, at most 32; any other file that is not text is refused]:file:_files'
   '(-Q --quiet)'{-Q,--quiet}'[do not print '\''session_id: ID'\'' or hints to stderr]'
-  --json'[one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, interrupted, incomplete, usage, error, exit_status)]'
+  --json'[one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, code, interrupted, incomplete, usage, error, exit_status)]'
+  '(-x --code)'{-x,--code}'[one-shot only: print only the reply'\''s fenced code, every block in order without its fences, not the reply (kept as ever); a reply with none is exit 3]'
+  --no-save'[one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = "false" in config.toml or a role)]'
+  --usage'[after each reply, one line on stderr with its tokens (in, out) and the session'\''s total, as the agent reported them (also: usage = "true" in config.toml)]'
   '(-m --model)'{-m+,--model=}'[the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)]:model:_hermes_models'
   '(-s --system)'{-s+,--system=}'[the session'\''s system prompt (a new session'\''s default: '\''system'\'' in config.toml)]:text: '
   --system-file='[the system prompt from FILE]:file:_files'
@@ -107,7 +112,7 @@ _hermes_chat_options=(
 )
 
 _hermes_cmd_chat() {
-  _arguments -s $_hermes_help $_hermes_chat_options
+  _arguments -s $_hermes_help $_hermes_chat_options '*:text: '
 }
 
 _hermes_cmd_sessions() {
@@ -173,9 +178,9 @@ _hermes_cmd_config() {
   (( CURRENT-- ))
   curcontext=${curcontext%:*}-$words[1]:
   case $words[1] in
-  get) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact temperature top_p max_tokens seed stop)' ;;
-  set) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact temperature top_p max_tokens seed stop)' '2:value:_hermes_setting_values' ;;
-  unset) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id context timeout compact temperature top_p max_tokens seed stop)' ;;
+  get) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id save usage context timeout compact temperature top_p max_tokens seed stop)' ;;
+  set) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id save usage context timeout compact temperature top_p max_tokens seed stop)' '2:value:_hermes_setting_values' ;;
+  unset) _arguments -s $_hermes_help '1:key:(agent agent_input model base_url api_key_env api_key_command system render session_id save usage context timeout compact temperature top_p max_tokens seed stop)' ;;
   list) _arguments -s $_hermes_help ;;
   path) _arguments -s $_hermes_help ;;
   check) _arguments -s $_hermes_help --timeout='[how long check waits (default 30)]:seconds: ' ;;
