@@ -31,6 +31,8 @@ pub(crate) struct Args {
     pub(crate) usage: bool,
     /// `--no-save`: a one-shot turn that keeps nothing.
     pub(crate) no_save: bool,
+    /// `-e`: the reply's command, run if the user says so.
+    pub(crate) execute: bool,
     /// `--role NAME`: the role the chat starts with.
     pub(crate) role: Option<String>,
     /// `-o KEY=VALUE`, each: model options, checked (see `OPTIONS`).
@@ -110,6 +112,7 @@ pub(crate) const SPEC: Spec<Args> = Spec {
         flag("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, code, interrupted, incomplete, usage, error, exit_status)").sets(|a| a.json = true),
         flag("-x", "--code", "one-shot only: print only the reply's fenced code, every block in order without its fences, not the reply (kept as ever); a reply with none is exit 3").sets(|a| a.code = true),
         flag("", "--no-save", "one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = \"false\" in config.toml or a role)").sets(|a| a.no_save = true),
+        flag("-e", "--execute", "one-shot only: the reply's one command (a fenced block, or a line; the shell role gives one) is shown and asked about on the terminal: run it with $SHELL -c, edit it, copy it, or not; hermes exits with its status, and the session notes what became of it; without a terminal nothing is run: the command is printed, exit 2").sets(|a| a.execute = true),
         flag("", "--usage", "after each reply, one line on stderr with its tokens (in, out) and the session's total, as the agent reported them (also: usage = \"true\" in config.toml)").sets(|a| a.usage = true),
         option("-m", "--model", Value::new("MODEL", Kind::Model), "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)").takes(|a, v| {
                 let model = crate::store::session::clean_model(&v.utf8("-m")?)
@@ -227,6 +230,11 @@ fn target(mut args: Args) -> Result<Args> {
     }
     if args.no_save && args.agent == Choice::Disabled {
         return Err(Error::usage("--no-save and --no-agent: nothing would be sent, and nothing kept"));
+    }
+    if args.execute && (args.json || args.code || args.agent == Choice::Disabled) {
+        return Err(Error::usage(
+            "-e asks on the terminal about the reply's command: not with --json, -x or --no-agent",
+        ));
     }
     if args.picked && (args.create_if_missing || args.title.is_some()) {
         return Err(Error::usage("--pick continues a session: not with --create-if-missing or --title"));

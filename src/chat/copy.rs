@@ -48,14 +48,20 @@ impl Chat<'_> {
         } else {
             reply
         };
+        let what = if code { "the last code block" } else { "the last reply" };
+        self.copy_text(what, &stored)
+    }
+
+    /// Put `stored` on the clipboard through the terminal (OSC 52), as the
+    /// screen showed it, and say so; or say why not. `what` names it.
+    pub(super) fn copy_text(&self, what: &str, stored: &str) -> Result<()> {
         if let Some(why) = why_no_clipboard() {
             output::say!("Nothing copied: {why}.");
             return Ok(());
         }
         // What the screen showed, as characters: colours left out, every
         // other control character shown, never itself.
-        let text = crate::text::TerminalFilter::new(false).whole(&stored).into_owned();
-        let what = if code { "the last code block" } else { "the last reply" };
+        let text = crate::text::TerminalFilter::new(false).whole(stored).into_owned();
         let (limit, taker) = if in_tmux() {
             (text_bytes_within(TMUX_SEQUENCE_MAX), "tmux takes")
         } else {
@@ -73,7 +79,7 @@ impl Chat<'_> {
         let mut out = Out::new();
         out.write_own(&osc52(&text))?;
         out.flush()?;
-        let shown = match controls(&stored) {
+        let shown = match controls(stored) {
             0 => String::new(),
             n => format!(
                 "; {} in it as the screen shows {} (^[, \\u{{202e}}), not as {}",

@@ -5,6 +5,7 @@
 pub(crate) mod args;
 mod attach;
 mod copy;
+mod execute;
 mod oneshot;
 mod repl;
 mod role;
@@ -100,6 +101,8 @@ struct Chat<'a> {
     says_usage: bool,
     /// A one-shot turn keeps nothing (`--no-save`, `save = "false"`).
     no_save: bool,
+    /// `-e`: the reply's command shown, and run if the user says so.
+    execute: bool,
     /// The last turn failed after its reply began: what arrived is saved
     /// after the message (which more typing can then no longer join).
     kept_incomplete: Cell<bool>,
@@ -178,6 +181,7 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         noted: RefCell::new(Vec::new()),
         json: args.json,
         code: args.code,
+        execute: args.execute,
         json_turn,
         created: Cell::new(false),
         title_hint: RefCell::new(None),
@@ -232,6 +236,11 @@ fn one_shot_only(args: &Args) -> Result<()> {
     if args.no_save {
         return Err(Error::usage(
             "--no-save is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; the interactive chat keeps its session",
+        ));
+    }
+    if args.execute {
+        return Err(Error::usage(
+            "-e is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; in a chat, /copy code copies a command",
         ));
     }
     if args.code {

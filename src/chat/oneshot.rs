@@ -138,7 +138,7 @@ impl Chat<'_> {
         }
         match result? {
             ReplyOutcome::Interrupted => Err(Error::Interrupted),
-            _ => self.print_code(code, Some(&header.id)),
+            _ => self.print_code(code, Some(&header.id)).and_then(|()| self.execute_reply(Some(&header.id))),
         }
     }
 
@@ -165,9 +165,10 @@ impl Chat<'_> {
     }
 
     /// The reply is not streamed to stdout but held: for the object of
-    /// `--json`, or the code `-x` prints.
+    /// `--json`, the code `-x` prints, or the command `-e` prints when it
+    /// has no terminal to ask on.
     pub(super) fn holds_reply(&self) -> bool {
-        self.json || self.code
+        self.json || self.code || self.execute && !(crate::sys::isatty(0) && crate::sys::isatty(2))
     }
 
     /// `--json`: what the object says of the session and the reply.

@@ -138,7 +138,7 @@ impl Chat<'_> {
             };
             self.saved_here.borrow_mut().push(state::Mark::of(&message));
             // Kept for `--json` and `-x` only: a reply may be large.
-            if self.holds_reply() {
+            if self.holds_reply() || self.execute {
                 *self.reply_for_json.borrow_mut() = Some(message.clone());
             }
             let chars = message.content.chars().count();

@@ -74,7 +74,11 @@ impl Chat<'_> {
         if let Some(e) = output_error {
             return Err(Error::StdoutWrite(e));
         }
-        if interrupted { Err(Error::Interrupted) } else { self.print_code(code, None) }
+        if interrupted {
+            Err(Error::Interrupted)
+        } else {
+            self.print_code(code, None).and_then(|()| self.execute_reply(None))
+        }
     }
 
     /// Session `header`'s file as it would be with `message` appended,

@@ -117,8 +117,8 @@ _hermes_global='-p --profile -h --help -V --version --no-pager -v --verbose'
 # own and chat's, as hermes -c NAME is chat).
 _hermes_options() {
 	case $1 in
-	'') REPLY='-p --profile -h --help -V --version --no-pager -c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -x --code --no-save --usage -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -o --option --var --schema' ;;
-	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -x --code --no-save --usage -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -o --option --var --schema -h --help' ;;
+	'') REPLY='-p --profile -h --help -V --version --no-pager -c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -x --code --no-save -e --execute --usage -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -o --option --var --schema' ;;
+	'chat') REPLY='-c --continue --create-if-missing -r --resume --pick --title -q --query -f --file -Q --quiet --json -x --code --no-save -e --execute --usage -m --model -s --system --system-file --role --agent --no-agent --plain --context --timeout -o --option --var --schema -h --help' ;;
 	'sessions') REPLY='-h --help' ;;
 	'sessions/list' | 'sessions/ls') REPLY='-n --limit --all --here --json -h --help' ;;
 	'sessions/search') REPLY='-n --limit --json -h --help' ;;

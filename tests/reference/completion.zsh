@@ -96,6 +96,7 @@ _hermes_chat_options=(
   --json'[one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, code, interrupted, incomplete, usage, error, exit_status)]'
   '(-x --code)'{-x,--code}'[one-shot only: print only the reply'\''s fenced code, every block in order without its fences, not the reply (kept as ever); a reply with none is exit 3]'
   --no-save'[one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = "false" in config.toml or a role)]'
+  '(-e --execute)'{-e,--execute}'[one-shot only: the reply'\''s one command (a fenced block, or a line; the shell role gives one) is shown and asked about on the terminal: run it with $SHELL -c, edit it, copy it, or not; hermes exits with its status, and the session notes what became of it; without a terminal nothing is run: the command is printed, exit 2]'
   --usage'[after each reply, one line on stderr with its tokens (in, out) and the session'\''s total, as the agent reported them (also: usage = "true" in config.toml)]'
   '(-m --model)'{-m+,--model=}'[the model to use, kept in the session: -c continues with the session'\''s model unless -m says otherwise (default: '\''model'\'' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)]:model:_hermes_models'
   '(-s --system)'{-s+,--system=}'[the session'\''s system prompt (a new session'\''s default: '\''system'\'' in config.toml)]:text: '
