@@ -151,7 +151,7 @@ fn joined(parts: &mut dyn Iterator<Item = String>, between: &str) -> String {
 
 /// `joined`, of words.
 #[inline(never)]
-fn joined_str<'a>(parts: &mut dyn Iterator<Item = &'a str>, between: &str) -> String {
+fn joined_str(parts: &mut dyn Iterator<Item = &str>, between: &str) -> String {
     joined(&mut parts.map(str::to_string), between)
 }
 
