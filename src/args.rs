@@ -522,33 +522,55 @@ pub(crate) fn peek_word(parser: &mut lexopt::Parser) -> Option<String> {
 /// The reading is `read`'s, the same code for every command; only what
 /// each entry does to the typed arguments is `A`'s own.
 #[cfg(test)]
-pub(crate) fn parse<A>(spec: &Spec<A>, parser: &mut lexopt::Parser) -> Result<A> {
+pub(crate) fn parse<A: 'static>(spec: &'static Spec<A>, parser: &mut lexopt::Parser) -> Result<A> {
     parse_with(spec, parser, &mut Common::none(&mut |_, _| Ok(())))
 }
 
 /// `parse`, with the `common` options (hermes's own) taken wherever they
 /// stand among the command's: a command's own spelling wins (none shares
 /// one, cli's tests check).
-pub(crate) fn parse_with<A>(spec: &Spec<A>, parser: &mut lexopt::Parser, common: &mut Common) -> Result<A> {
+pub(crate) fn parse_with<A: 'static>(
+    spec: &'static Spec<A>,
+    parser: &mut lexopt::Parser,
+    common: &mut Common,
+) -> Result<A> {
     let mut args = (spec.start)();
-    let own = spec.options.len();
-    let shape = Shape {
-        path: spec.path,
-        flags: spec.options.iter().map(|o| &o.flag).chain(common.flags.iter().copied()).collect(),
-        args: spec.args.iter().map(|p| &p.arg).collect(),
-    };
-    read(&shape, parser, &mut |step| match step {
-        Step::Option(at, value) if at >= own => (common.take)(at - own, value),
+    read_command(spec, parser, common, &mut |step| match step {
         Step::Option(at, value) => spec.options[at].apply(&mut args, value),
         Step::Word(at, word) => (spec.args[at].set)(&mut args, word),
-        Step::Stray(word) => Err(match spec.stray {
-            Some(stray) => stray(&args, &word),
-            None => {
-                Error::usage(format!("{}: unexpected argument '{word}'; quote names with spaces", spec.path))
-            }
-        }),
+        Step::Stray(word) => match spec.stray {
+            Some(stray) => Err(stray(&args, &word)),
+            None => Err(unexpected(spec.path, &word)),
+        },
     })?;
     (spec.finish)(args)
+}
+
+/// `parse_with`'s reading, one copy for every command: `apply` gets the
+/// steps of the command's own options and arguments; the `common` ones
+/// are taken here.
+#[inline(never)]
+fn read_command(
+    spec: &dyn Describe,
+    parser: &mut lexopt::Parser,
+    common: &mut Common,
+    apply: &mut dyn FnMut(Step) -> Result<()>,
+) -> Result<()> {
+    let mut flags = spec.flags();
+    let own = flags.len();
+    flags.extend(common.flags.iter().copied());
+    let shape = Shape { path: spec.path(), flags, args: spec.positionals() };
+    read(&shape, parser, &mut |step| match step {
+        Step::Option(at, value) if at >= own => (common.take)(at - own, value),
+        step => apply(step),
+    })
+}
+
+/// A word no positional argument takes, when the command has nothing
+/// better to say.
+#[inline(never)]
+fn unexpected(path: &str, word: &str) -> Error {
+    Error::usage(format!("{path}: unexpected argument '{word}'; quote names with spaces"))
 }
 
 /// A command's options and arguments as the reading sees them, whatever

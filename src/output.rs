@@ -198,21 +198,27 @@ pub(crate) fn not_session_files_warned() -> usize {
 /// name in it) goes through the gate, and on a terminal is wrapped at words.
 macro_rules! say {
     () => {{ use std::io::Write as _; let _ = writeln!(std::io::stdout()); }};
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let said = format!($($arg)*);
-        let _ = writeln!(std::io::stdout(), "{}", $crate::output::fitted(1, &$crate::text::printable(&said, true)));
-    }};
+    ($($arg:tt)*) => {
+        $crate::output::said(1, format_args!($($arg)*))
+    };
 }
 
 /// `eprintln!` that never panics, even when stderr is a closed pipe; what
 /// it says goes through the gate, and on a terminal is wrapped at words.
 macro_rules! note {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let said = format!($($arg)*);
-        let _ = writeln!(std::io::stderr(), "{}", $crate::output::fitted(2, &$crate::text::printable(&said, true)));
-    }};
+    ($($arg:tt)*) => {
+        $crate::output::said(2, format_args!($($arg)*))
+    };
+}
+
+/// What `say!` (to stdout, 1) and `note!` (to stderr, 2) do: one copy of
+/// it, not one at each of their hundred places.
+#[inline(never)]
+pub(crate) fn said(fd: i32, args: std::fmt::Arguments) {
+    let said = std::fmt::format(args);
+    let shown = crate::text::printable(&said, true);
+    let line = fitted(fd, &shown);
+    let _ = if fd == 1 { writeln!(io::stdout(), "{line}") } else { writeln!(io::stderr(), "{line}") };
 }
 
 pub(crate) use {note, say};

@@ -7,7 +7,8 @@
 //! file, shown and searched as before. A summariser that fails changes
 //! nothing.
 
-use std::io::{self, Cursor};
+use std::fs::File;
+use std::io::{self, Write};
 
 use super::Agent;
 use crate::error::{Error, Result};
@@ -306,6 +307,21 @@ fn kept_from<R: std::io::Read>(
     Ok((previous, kept.front().map_or(count, |k| k.0)))
 }
 
+/// `bytes` (a session) as a reader of a file, as a chat's turn gives the
+/// agent its conversation: a pipe a thread writes them to, so that the
+/// agent's feeding is the one copy made for files, not a second one for
+/// bytes in memory. The thread ends once they are read, or once the
+/// reader is gone.
+fn summariser_input(bytes: Vec<u8>) -> Option<format::Reader<File>> {
+    let (from, mut to) = io::pipe().ok()?;
+    std::thread::Builder::new()
+        .spawn(move || {
+            let _ = to.write_all(&bytes);
+        })
+        .ok()?;
+    format::read(File::from(std::os::fd::OwnedFd::from(from))).ok()
+}
+
 /// Run the summariser on `messages` followed by the instruction; its
 /// summary, or why there is none.
 fn ask(agent: &Agent, header: &Header, mut messages: Vec<Message>) -> Result<String> {
@@ -321,8 +337,8 @@ fn ask(agent: &Agent, header: &Header, mut messages: Vec<Message>) -> Result<Str
     } else {
         messages.push(Message::new("user", INSTRUCTION.to_string(), now));
     }
-    let input = format::read(Cursor::new(format::encode(header, &messages)))
-        .map_err(|_| Error::Agent("cannot build the summariser's input".into()))?;
+    let input = summariser_input(format::encode(header, &messages))
+        .ok_or_else(|| Error::Agent("cannot build the summariser's input".into()))?;
     let unchanged = "no summary was made; the session is unchanged";
     let reply = match agent.reply(header, input, Plan::everything(), &mut io::sink()) {
         Ok(reply) => reply,

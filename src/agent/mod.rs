@@ -269,7 +269,7 @@ pub(crate) fn write_input(
     images: Option<&Path>,
     mut conversation: Reader<impl Read>,
     plan: &Plan,
-    to: &mut impl Write,
+    to: &mut dyn Write,
 ) -> Result<(), Fault> {
     let mut note = plan.note();
     let mut at = 0u64;

@@ -58,7 +58,7 @@ pub(crate) fn write_content(
 
 /// The lines that name a message's images in a transcript or a text
 /// input: `[image: photo.png, /home/ana/.hermes/images/9f86….png]`.
-pub(crate) fn write_lines(to: &mut impl Write, images: &[Image], dir: Option<&Path>) -> io::Result<()> {
+pub(crate) fn write_lines(to: &mut dyn Write, images: &[Image], dir: Option<&Path>) -> io::Result<()> {
     for image in images {
         let path = dir.and_then(|dir| images::path_in(dir, &image.file));
         let place = path.map_or_else(|| image.file.clone(), |p| p.display().to_string());

@@ -107,12 +107,9 @@ fn contexts() -> Vec<Context> {
             Node::Group(group) => {
                 all.push(Context { names: vec![group.name.into()], flags: vec![], args: vec![] });
                 for verb in group.verbs {
-                    let names = [Some(verb.name()), verb.alias()].into_iter().flatten();
-                    all.push(Context {
-                        names: names.map(|n| format!("{}/{n}", group.name)).collect(),
-                        flags: verb.flags(),
-                        args: verb.positionals(),
-                    });
+                    let mut names = vec![format!("{}/{}", group.name, verb.name())];
+                    names.extend(verb.alias().map(|n| format!("{}/{n}", group.name)));
+                    all.push(Context { names, flags: verb.flags(), args: verb.positionals() });
                 }
             }
         }
@@ -122,7 +119,12 @@ fn contexts() -> Vec<Context> {
 
 /// The options a context offers (with `-h, --help`), hidden ones left out.
 fn shown(flags: &[&'static Flag]) -> Vec<&'static Flag> {
-    let mut shown: Vec<&Flag> = flags.iter().copied().filter(|f| !f.help.is_empty()).collect();
+    let mut shown: Vec<&Flag> = Vec::new();
+    for &flag in flags {
+        if !flag.help.is_empty() {
+            shown.push(flag);
+        }
+    }
     if !shown.iter().any(|f| f.long == HELP.long) {
         shown.push(&HELP);
     }
@@ -130,7 +132,32 @@ fn shown(flags: &[&'static Flag]) -> Vec<&'static Flag> {
 }
 
 fn spellings(flags: &[&'static Flag]) -> String {
-    flags.iter().flat_map(|f| f.spellings()).collect::<Vec<_>>().join(" ")
+    joined_str(&mut flags.iter().flat_map(|f| f.spellings()), " ")
+}
+
+/// `parts` joined by `between`: one copy of the loop for every list of the
+/// scripts, where collecting each into a `Vec` made one per list.
+#[inline(never)]
+fn joined(parts: &mut dyn Iterator<Item = String>, between: &str) -> String {
+    let mut all = String::new();
+    for (i, part) in parts.enumerate() {
+        if i > 0 {
+            all.push_str(between);
+        }
+        all.push_str(&part);
+    }
+    all
+}
+
+/// `joined`, of words.
+#[inline(never)]
+fn joined_str(parts: &mut dyn Iterator<Item = &str>, between: &str) -> String {
+    joined(&mut parts.map(str::to_string), between)
+}
+
+/// The keys of config.toml, as one line of words.
+fn setting_keys() -> String {
+    joined_str(&mut settings::keys(), " ")
 }
 
 /// A kind as the scripts name it.
@@ -153,19 +180,7 @@ fn kind_word(kind: Kind) -> String {
 }
 
 fn command_names() -> String {
-    COMMANDS.iter().map(Node::name).collect::<Vec<_>>().join(" ")
-}
-
-/// The verbs of each group, with their aliases: (group, words).
-fn groups() -> Vec<(&'static str, Vec<&'static str>)> {
-    COMMANDS
-        .iter()
-        .filter(|node| !node.verbs().is_empty())
-        .map(|node| {
-            let words = node.verbs().iter().flat_map(|v| [Some(v.name()), v.alias()]).flatten().collect();
-            (node.name(), words)
-        })
-        .collect()
+    joined_str(&mut COMMANDS.iter().map(Node::name), " ")
 }
 
 /// `text` inside single quotes, for bash, zsh and fish alike.
@@ -176,7 +191,7 @@ fn quoted(text: &str) -> String {
 fn bash() -> String {
     let (mut options, mut values, mut args) = (Vec::new(), Vec::new(), Vec::new());
     for context in contexts() {
-        let names = context.names.iter().map(|n| quoted(n)).collect::<Vec<_>>().join(" | ");
+        let names = joined(&mut context.names.iter().map(|n| quoted(n)), " | ");
         let mut offered = shown(&context.flags);
         if context.names == [""] {
             // hermes -c NAME is chat: its options come before any command too.
@@ -188,45 +203,53 @@ fn bash() -> String {
             let Some(value) = flag.value else { continue };
             let kind = kind_word(value.kind);
             let kind = if value.optional { format!("?{kind}") } else { kind };
-            let patterns: Vec<String> = context
-                .names
-                .iter()
-                .flat_map(|n| flag.spellings().map(move |s| format!("{}/{s}", quoted(n))))
-                .collect();
-            values.push(format!("{}) REPLY='{kind}' ;;", patterns.join(" | ")));
+            let patterns = joined(
+                &mut context
+                    .names
+                    .iter()
+                    .flat_map(|n| flag.spellings().map(move |s| format!("{}/{s}", quoted(n)))),
+                " | ",
+            );
+            values.push(format!("{patterns}) REPLY='{kind}' ;;"));
         }
         if !context.args.is_empty() {
-            let kinds: Vec<String> =
-                context.args.iter().map(|a| kind_word(a.kind) + if a.many { "..." } else { "" }).collect();
-            args.push(format!("{names}) REPLY='{}' ;;", kinds.join(" ")));
+            let kinds = joined(
+                &mut context.args.iter().map(|a| kind_word(a.kind) + if a.many { "..." } else { "" }),
+                " ",
+            );
+            args.push(format!("{names}) REPLY='{kinds}' ;;"));
         }
     }
     let mut verbs = Vec::new();
     for node in COMMANDS.iter().filter(|node| !node.verbs().is_empty()) {
-        let names: Vec<&str> = node.verbs().iter().map(|v| v.name()).collect();
-        verbs.push(format!("{}/) REPLY='{}' ;;", node.name(), names.join(" ")));
-        verbs.push(format!("{}/all) REPLY='{}' ;;", node.name(), all_verb_names(node).join(" ")));
+        verbs.push(format!("{}/) REPLY='{}' ;;", node.name(), verb_names(node)));
+        verbs.push(format!("{}/all) REPLY='{}' ;;", node.name(), all_verb_names(node)));
     }
-    let setting_values: Vec<String> = settings::TABLE
-        .iter()
-        .filter(|s| !s.words.is_empty())
-        .map(|s| (s.key, s.words))
-        .map(|(key, words)| format!("{key}) REPLY='{}' ;;", words.join(" ")))
-        .collect();
-    let global: Vec<&str> = global_flags().into_iter().flat_map(|f| f.spellings()).collect();
+    let setting_values = joined(
+        &mut settings::TABLE
+            .iter()
+            .filter(|s| !s.words.is_empty())
+            .map(|s| format!("{}) REPLY='{}' ;;", s.key, s.words.join(" "))),
+        "\n\t",
+    );
     BASH.replace("@VERBS@", &verbs.join("\n\t"))
-        .replace("@GLOBAL@", &global.join(" "))
+        .replace("@GLOBAL@", &spellings(&global_flags()))
         .replace("@OPTIONS@", &options.join("\n\t"))
         .replace("@VALUES@", &values.join("\n\t"))
         .replace("@ARGS@", &args.join("\n\t"))
-        .replace("@SETTING_VALUES@", &setting_values.join("\n\t"))
-        .replace("@SETTINGS@", &settings::keys().collect::<Vec<_>>().join(" "))
+        .replace("@SETTING_VALUES@", &setting_values)
+        .replace("@SETTINGS@", &setting_keys())
         .replace("@COMMANDS@", &command_names())
 }
 
-/// A group's verbs and their other names (`ls` is `list`).
-fn all_verb_names(node: &Node) -> Vec<&'static str> {
-    node.verbs().iter().flat_map(|v| [Some(v.name()), v.alias()]).flatten().collect()
+/// A group's verbs, as one line of words.
+fn verb_names(node: &Node) -> String {
+    joined_str(&mut node.verbs().iter().map(|v| v.name()), " ")
+}
+
+/// A group's verbs and their other names (`ls` is `list`), as one line.
+fn all_verb_names(node: &Node) -> String {
+    joined_str(&mut node.verbs().iter().flat_map(|v| [Some(v.name()), v.alias()]).flatten(), " ")
 }
 
 /// What zsh's `_arguments` runs to complete a kind of value.
@@ -236,7 +259,7 @@ fn zsh_action(kind: Kind) -> String {
         Kind::SessionId => "_hermes_sessions id".into(),
         Kind::File => "_files".into(),
         Kind::Shell => "_cmdstring".into(),
-        Kind::Setting => format!("({})", settings::keys().collect::<Vec<_>>().join(" ")),
+        Kind::Setting => format!("({})", setting_keys()),
         Kind::SettingValue => "_hermes_setting_values".into(),
         Kind::Profile => "_hermes_profiles".into(),
         Kind::Role => "_hermes_roles".into(),
@@ -293,7 +316,11 @@ fn zsh_args(args: &[&Arg]) -> Vec<String> {
 /// `_arguments -s ...` for a context's options and arguments.
 fn zsh_arguments(flags: &[&'static Flag], args: &[&Arg]) -> String {
     let mut words = vec!["_arguments -s $_hermes_help".to_string()];
-    words.extend(flags.iter().filter(|f| !f.help.is_empty()).map(|f| zsh_option(f)));
+    for flag in flags {
+        if !flag.help.is_empty() {
+            words.push(zsh_option(flag));
+        }
+    }
     words.extend(zsh_args(args));
     words.join(" ")
 }
@@ -307,65 +334,74 @@ fn zsh() -> String {
         dispatch.push(format!("    {name}) {function} && ret=0 ;;"));
         let body = match node {
             Node::Leaf(spec) => {
-                let chat: Vec<String> = spec
-                    .flags()
-                    .iter()
-                    .filter(|f| !f.help.is_empty())
-                    .map(|f| format!("  {}", zsh_option(f)))
-                    .collect();
-                functions.push(format!("_hermes_chat_options=(\n{}\n)", chat.join("\n")));
+                let flags = spec.flags();
+                let chat = joined(
+                    &mut flags.iter().filter(|f| !f.help.is_empty()).map(|f| format!("  {}", zsh_option(f))),
+                    "\n",
+                );
+                functions.push(format!("_hermes_chat_options=(\n{chat}\n)"));
                 let mut words = vec!["_arguments -s $_hermes_help $_hermes_chat_options".to_string()];
                 words.extend(zsh_args(&spec.positionals()));
                 format!("  {}", words.join(" "))
             }
             Node::Own(spec) => format!("  {}", zsh_arguments(&spec.flags(), &spec.positionals())),
             Node::Group(group) => {
-                let summaries: Vec<String> = group
-                    .verbs
-                    .iter()
-                    .map(|v| format!("      {}", quoted(&format!("{}:{}", v.name(), v.summary()))))
-                    .collect();
-                let arms: Vec<String> = group
-                    .verbs
-                    .iter()
-                    .map(|v| {
-                        let names =
-                            [Some(v.name()), v.alias()].into_iter().flatten().collect::<Vec<_>>().join(" | ");
+                let summaries = joined(
+                    &mut group
+                        .verbs
+                        .iter()
+                        .map(|v| format!("      {}", quoted(&format!("{}:{}", v.name(), v.summary())))),
+                    "\n",
+                );
+                let arms = joined(
+                    &mut group.verbs.iter().map(|v| {
+                        let names = match v.alias() {
+                            Some(alias) => format!("{} | {alias}", v.name()),
+                            None => v.name().to_string(),
+                        };
                         format!("  {names}) {} ;;", zsh_arguments(&v.flags(), &v.positionals()))
-                    })
-                    .collect();
+                    }),
+                    "\n",
+                );
                 format!(
                     "  local -a verbs\n  if (( CURRENT == 2 )); then\n    verbs=(\n{}\n    )\n    _describe -t verbs '{name} command' verbs\n    return\n  fi\n  shift words\n  (( CURRENT-- ))\n  curcontext=${{curcontext%:*}}-$words[1]:\n  case $words[1] in\n{}\n  esac",
-                    summaries.join("\n"),
-                    arms.join("\n")
+                    summaries, arms
                 )
             }
         };
         functions.push(format!("{function}() {{\n{body}\n}}"));
     }
-    let global: Vec<String> = global_flags()
-        .into_iter()
-        .filter(|f| !f.help.is_empty())
-        .map(|f| format!("    {} \\", zsh_option(f)))
-        .collect();
-    let commands: Vec<String> = COMMANDS
-        .iter()
-        .map(|n| format!("      {}", quoted(&format!("{}:{}", n.name(), n.summary()))))
-        .collect();
-    let setting_values: Vec<String> = settings::TABLE
-        .iter()
-        .filter(|s| !s.words.is_empty())
-        .map(|s| (s.key, s.words))
-        .map(|(key, words)| format!("  {key}) values=({}) ;;", words.join(" ")))
-        .collect();
-    let verbs_of: Vec<String> =
-        groups().iter().map(|(g, words)| format!("  {g}) verbs=({}) ;;", words.join(" "))).collect();
+    let global = joined(
+        &mut global_flags()
+            .into_iter()
+            .filter(|f| !f.help.is_empty())
+            .map(|f| format!("    {} \\", zsh_option(f))),
+        "\n",
+    );
+    let commands = joined(
+        &mut COMMANDS.iter().map(|n| format!("      {}", quoted(&format!("{}:{}", n.name(), n.summary())))),
+        "\n",
+    );
+    let setting_values = joined(
+        &mut settings::TABLE
+            .iter()
+            .filter(|s| !s.words.is_empty())
+            .map(|s| format!("  {}) values=({}) ;;", s.key, s.words.join(" "))),
+        "\n",
+    );
+    let verbs_of = joined(
+        &mut COMMANDS
+            .iter()
+            .filter(|node| !node.verbs().is_empty())
+            .map(|node| format!("  {}) verbs=({}) ;;", node.name(), all_verb_names(node))),
+        "\n",
+    );
     ZSH.replace("@FUNCTIONS@", &functions.join("\n\n"))
-        .replace("@GLOBAL@", &global.join("\n"))
-        .replace("@COMMANDS@", &commands.join("\n"))
+        .replace("@GLOBAL@", &global)
+        .replace("@COMMANDS@", &commands)
         .replace("@DISPATCH@", &dispatch.join("\n"))
-        .replace("@SETTING_VALUES@", &setting_values.join("\n"))
-        .replace("@VERBS_OF@", &verbs_of.join("\n"))
+        .replace("@SETTING_VALUES@", &setting_values)
+        .replace("@VERBS_OF@", &verbs_of)
 }
 
 /// What fish offers for a kind of value, as `complete` options.
@@ -374,7 +410,7 @@ fn fish_values(kind: Kind) -> String {
         Kind::Session => "-a '(__hermes_sessions title)'".into(),
         Kind::SessionId => "-a '(__hermes_sessions id)'".into(),
         Kind::File | Kind::Shell => "-F".into(),
-        Kind::Setting => format!("-a '{}'", settings::keys().collect::<Vec<_>>().join(" ")),
+        Kind::Setting => format!("-a '{}'", setting_keys()),
         Kind::SettingValue => "-a '(__hermes_setting_values)'".into(),
         Kind::Profile => "-a '(__hermes_profiles)'".into(),
         Kind::Role => "-a '(__hermes_roles)'".into(),
@@ -410,16 +446,11 @@ fn fish_option(names: &str, flag: &Flag) -> String {
 }
 
 fn fish() -> String {
-    let mut lines: Vec<String> = COMMANDS
-        .iter()
-        .map(|node| {
-            format!(
-                "complete -c hermes -n '__hermes_at \"\"' -a {} -d {}",
-                node.name(),
-                quoted(&node.summary())
-            )
-        })
-        .collect();
+    let mut lines = Vec::new();
+    for node in COMMANDS {
+        let (name, summary) = (node.name(), quoted(&node.summary()));
+        lines.push(format!("complete -c hermes -n '__hermes_at \"\"' -a {name} -d {summary}"));
+    }
     let mut values = Vec::new();
     let mut optional_kinds = Vec::new();
     for context in contexts() {
@@ -433,22 +464,22 @@ fn fish() -> String {
     }
     let mut verbs = Vec::new();
     for node in COMMANDS.iter().filter(|node| !node.verbs().is_empty()) {
-        let names: Vec<&str> = node.verbs().iter().map(|v| v.name()).collect();
-        verbs.push(format!("        case {}/\n            printf '%s\\n' {}", node.name(), names.join(" ")));
-        let all = all_verb_names(node).join(" ");
+        verbs.push(format!("        case {}/\n            printf '%s\\n' {}", node.name(), verb_names(node)));
+        let all = all_verb_names(node);
         verbs.push(format!("        case {}/all\n            printf '%s\\n' {all}", node.name()));
     }
-    let setting_values: Vec<String> = settings::TABLE
-        .iter()
-        .filter(|s| !s.words.is_empty())
-        .map(|s| format!("        case {}\n            printf '%s\\n' {}", s.key, s.words.join(" ")))
-        .collect();
-    let global: Vec<&str> = global_flags().into_iter().flat_map(|f| f.spellings()).collect();
+    let setting_values = joined(
+        &mut settings::TABLE
+            .iter()
+            .filter(|s| !s.words.is_empty())
+            .map(|s| format!("        case {}\n            printf '%s\\n' {}", s.key, s.words.join(" "))),
+        "\n",
+    );
     FISH.replace("@VERBS@", &verbs.join("\n"))
         .replace("@VALUES@", &values.join("\n"))
-        .replace("@GLOBAL@", &global.join(" "))
+        .replace("@GLOBAL@", &spellings(&global_flags()))
         .replace("@COMMANDS@", &command_names())
-        .replace("@SETTING_VALUES@", &setting_values.join("\n"))
+        .replace("@SETTING_VALUES@", &setting_values)
         .replace("@COMPLETIONS@", &lines.join("\n"))
 }
 
@@ -460,21 +491,23 @@ fn fish_context(
     values: &mut Vec<String>,
     optional: &mut Vec<Kind>,
 ) {
-    let names: Vec<String> =
-        context.names.iter().map(|n| if n.is_empty() { "\"\"".to_string() } else { n.clone() }).collect();
+    let names =
+        joined_str(&mut context.names.iter().map(|n| if n.is_empty() { "\"\"" } else { n.as_str() }), " ");
     // hermes -c ...: chat's options before any command.
-    let names = if context.names == ["chat"] { format!("\"\" {}", names.join(" ")) } else { names.join(" ") };
+    let names = if context.names == ["chat"] { format!("\"\" {names}") } else { names };
     for flag in shown(&context.flags) {
         lines.push(fish_option(&names, flag));
         let Some(value) = flag.value else { continue };
         let kind = kind_word(value.kind);
         let kind = if value.optional { format!("?{kind}") } else { kind };
-        let cases: Vec<String> = context
-            .names
-            .iter()
-            .flat_map(|n| flag.spellings().map(move |s| quoted(&format!("{n}/{s}"))))
-            .collect();
-        values.push(format!("        case {}\n            echo '{kind}'", cases.join(" ")));
+        let cases = joined(
+            &mut context
+                .names
+                .iter()
+                .flat_map(|n| flag.spellings().map(move |s| quoted(&format!("{n}/{s}")))),
+            " ",
+        );
+        values.push(format!("        case {cases}\n            echo '{kind}'"));
         if value.optional && !optional.contains(&value.kind) {
             optional.push(value.kind);
             let (word, offered) = (kind_word(value.kind), fish_values(value.kind));

@@ -5,7 +5,6 @@
 //! unused: a damaged session file, a session written by a newer hermes and
 //! a session written to while prune runs all stay.
 
-use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::path::PathBuf;
@@ -275,13 +274,13 @@ fn remove_breadcrumbs(store: &Store, crumbs: &[(PathBuf, Crumb)]) -> Result<usiz
 /// file does not exist or is about to be pruned; sorted by path. One that
 /// cannot be read, or points at a damaged file, is neither: it ages out.
 fn doomed_breadcrumbs(store: &Store, pruned: &[Header]) -> Vec<(PathBuf, Crumb)> {
-    let pruned: HashSet<&str> = pruned.iter().map(|h| h.id.as_str()).collect();
     let stale = breadcrumb::remove_stale(store, true);
     let mut doomed: Vec<(PathBuf, Crumb)> = Vec::new();
     for (path, crumb) in breadcrumb::all(store) {
         let Some(crumb) = crumb else { continue };
         if !stale.contains(&path)
-            && (pruned.contains(crumb.session_id.as_str()) || session_file_missing(store, &crumb.session_id))
+            && (pruned.iter().any(|h| h.id == crumb.session_id)
+                || session_file_missing(store, &crumb.session_id))
         {
             doomed.push((path, Crumb::Orphan(crumb.session_id)));
         }

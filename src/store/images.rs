@@ -6,7 +6,7 @@
 //! goes with `sessions delete` and `prune`, once it is old enough not to
 //! belong to a message still being saved.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
@@ -134,7 +134,7 @@ impl Store {
             return Vec::new();
         }
         let Ok(named) = self.hashes_named(leaving) else { return Vec::new() };
-        candidates.retain(|(hash, _)| !named.contains(hash.as_bytes()));
+        candidates.retain(|(hash, _)| !named.contains_key(hash.as_str()));
         let mut paths: Vec<PathBuf> = candidates.into_iter().map(|(_, path)| path).collect();
         crate::order::sort(&mut paths);
         paths
@@ -154,8 +154,8 @@ impl Store {
     /// the files of `sessions/` and `damaged/` but those of the sessions
     /// `leaving`: a superset of the images their messages name, found
     /// without decoding a message, and whatever a file's damage.
-    fn hashes_named(&self, leaving: &[&str]) -> io::Result<HashSet<Vec<u8>>> {
-        let mut named = HashSet::new();
+    fn hashes_named(&self, leaving: &[&str]) -> io::Result<Named> {
+        let mut named = Named::new();
         for dir in [self.sessions_dir.clone(), self.damaged_dir()] {
             let entries = match fs::read_dir(&dir) {
                 Ok(entries) => entries,
@@ -190,7 +190,7 @@ fn renewed(path: &Path, len: u64) -> bool {
 
 /// Add every run of exactly 64 lowercase hex digits in the file at `path`
 /// to `named`, reading it a piece at a time.
-fn hashes_in(path: &Path, named: &mut HashSet<Vec<u8>>) -> io::Result<()> {
+fn hashes_in(path: &Path, named: &mut Named) -> io::Result<()> {
     let mut file = match File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()), // removed meanwhile
@@ -219,9 +219,13 @@ fn hashes_in(path: &Path, named: &mut HashSet<Vec<u8>>) -> io::Result<()> {
     Ok(())
 }
 
-fn end_run(run: &mut Vec<u8>, named: &mut HashSet<Vec<u8>>) {
+/// The hashes named in sessions, as a set (the values unused): the map
+/// of the catalog's kind, not a set of its own.
+type Named = HashMap<String, u32>;
+
+fn end_run(run: &mut Vec<u8>, named: &mut Named) {
     if run.len() == 64 {
-        named.insert(run.clone());
+        named.insert(String::from_utf8_lossy(run).into_owned(), 0);
     }
     run.clear();
 }

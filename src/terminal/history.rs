@@ -65,7 +65,7 @@ impl History {
         let walk: Vec<&Recalled> = elsewhere.into_iter().chain(&self.here).collect();
         let mut by_time: Vec<usize> = (0..walk.len()).collect();
         // By time, stable: this session's messages keep their order.
-        by_time.sort_by(|&a, &b| walk[a].ts.total_cmp(&walk[b].ts));
+        crate::order::sort_by(&mut by_time, |&a, &b| walk[a].ts.total_cmp(&walk[b].ts));
         let mut seen: Vec<&str> = Vec::new();
         let mut newest_first: Vec<usize> = Vec::new();
         for &at in by_time.iter().rev() {

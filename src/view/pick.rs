@@ -4,7 +4,7 @@
 //! (/dev/tty), so `hermes chat -r "$(hermes sessions pick)"` works, and
 //! gives the screen back as it was.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -117,7 +117,8 @@ struct Picker<'a> {
     /// The first of `shown` on the screen.
     top: usize,
     /// The query whose message text was searched, and the sessions found.
-    found: Option<(String, HashSet<[u8; 22]>)>,
+    /// (A map of `sessions list`'s kind, its values unused.)
+    found: Option<(String, HashMap<[u8; 22], usize>)>,
     /// Whether message text is still to be searched for this query.
     searching: bool,
     color: bool,
@@ -263,7 +264,7 @@ impl Picker<'_> {
                 let e = &self.entries[i];
                 match fuzzy_score(&self.query, &e.title) {
                     Some(score) => Some((score + 1, i)),
-                    None => found.is_some_and(|ids| ids.contains(&e.id)).then_some((0, i)),
+                    None => found.is_some_and(|ids| ids.contains_key(&e.id)).then_some((0, i)),
                 }
             })
             .collect();
@@ -277,7 +278,7 @@ impl Picker<'_> {
         self.searching = false;
         let pattern = Pattern::new(&self.query);
         let found = search::search(self.store, &pattern, SEARCH_LIMIT, |_, _| {})?;
-        let ids = found.hits.iter().map(|h| session::id_key(&h.header.id)).collect();
+        let ids = found.hits.iter().map(|h| (session::id_key(&h.header.id), 0)).collect();
         self.found = Some((self.query.clone(), ids));
         self.filter();
         Ok(())

@@ -127,7 +127,7 @@ fn convert(agent: AgentSession, tally: &mut Tally) -> Incoming<'static> {
         tally.leave_out("tool calls", m.tool_calls.0);
         tally.leave_out("reasoning texts", m.reasoning.0.max(m.reasoning_content.0).min(1));
         if !matches!(m.role.as_str(), "user" | "assistant" | "system") {
-            tally.leave_out(format!("'{}' messages", crate::text::printable(&m.role, false)), 1);
+            tally.leave_out(&format!("'{}' messages", crate::text::printable(&m.role, false)), 1);
             continue;
         }
         match m.content {

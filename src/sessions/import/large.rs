@@ -47,7 +47,8 @@ impl Checked {
 pub(crate) fn take(span: &Span, checked: &Checked, name: &str) -> Result<Option<(Header, Large)>> {
     let io_error = |source| Error::ImportRead { name: name.to_string(), source };
     if let Some(large) = checked.0.iter().find(|l| l.offset == span.offset) {
-        return match format::read(span.reader()) {
+        // Through `Plain`, as `check` reads: one copy of the format's reader.
+        return match format::read(&mut Plain { inner: span.reader(), form_feed: false }) {
             Ok(reader) => Ok(Some((reader.header().clone(), large.clone()))),
             Err(Fault::Io(e)) => Err(io_error(e)),
             Err(_) => Ok(None),
@@ -159,7 +160,8 @@ pub(crate) fn write(span: &Span, header: &Header, file: &mut File, name: &str) -
         };
         Error::ImportRead { name: name.to_string(), source }
     };
-    let mut reader = format::read(span.reader()).map_err(fault)?;
+    let mut src = Plain { inner: span.reader(), form_feed: false };
+    let mut reader = format::read(&mut src).map_err(fault)?;
     let mut out = BufWriter::with_capacity(256 << 10, file);
     let form = Form::File;
     let mut put = |text: &str| out.write_all(text.as_bytes());

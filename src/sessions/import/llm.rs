@@ -143,7 +143,8 @@ fn read(
     // Pass over the array: every exchange checked, its place noted with
     // its conversation's number, conversations numbered in order of first
     // appearance.
-    let mut numbers: HashMap<u64, u32> = HashMap::new();
+    // u64 values: the one map of `taken`'s kind, not a second (smaller).
+    let mut numbers: HashMap<u64, u64> = HashMap::new();
     let mut places: Vec<Place> = Vec::new();
     let mut tally = Tally::default();
     if let Some(wrong) = not_an_array(input, name)? {
@@ -175,13 +176,13 @@ fn read(
             ));
             return Ok(());
         }
-        let next = numbers.len() as u32;
+        let next = numbers.len() as u64;
         places.push(Place {
             ts,
             offset: element.offset,
             len: bytes.len() as u32,
             line: u32::try_from(element.line).unwrap_or(u32::MAX),
-            conversation: *numbers.entry(conversation_key(&conversation)).or_insert(next),
+            conversation: *numbers.entry(conversation_key(&conversation)).or_insert(next) as u32,
         });
         Ok(())
     })?;

@@ -387,7 +387,7 @@ fn report(tally: &source::Tally, imported: usize, skipped: usize, retitled: usiz
         );
     }
     if !tally.left_out.is_empty() {
-        let total: usize = tally.left_out.values().sum();
+        let total: usize = tally.left_out.iter().map(|(_, n)| n).sum();
         let parts: Vec<String> = tally.left_out.iter().map(|(why, n)| format!("{n} {why}")).collect();
         crate::output::note!(
             "left out {total} item{} hermes sessions cannot hold: {}",

@@ -4,7 +4,6 @@
 //! wrote a record, and the finishing touches that make any source's
 //! conversation a hermes session.
 
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek};
 use std::os::unix::fs::FileExt;
@@ -83,8 +82,9 @@ pub(crate) struct Tally {
     pub(crate) sessions: usize,
     /// Lines that are not JSON at all: (line number, why). Skipped.
     pub(crate) damaged: Vec<(usize, String)>,
-    /// Messages the source has and hermes's format cannot hold, by reason.
-    pub(crate) left_out: BTreeMap<String, usize>,
+    /// Messages the source has and hermes's format cannot hold, by reason
+    /// (in the reasons' order: a handful, kept sorted as they come).
+    pub(crate) left_out: Vec<(String, usize)>,
     /// How many of the `damaged` lines are not JSON at all (the others are
     /// JSON of the right kind, with a part that makes them unusable).
     pub(crate) not_json: usize,
@@ -94,9 +94,12 @@ pub(crate) struct Tally {
 }
 
 impl Tally {
-    pub(crate) fn leave_out(&mut self, why: impl Into<String>, n: usize) {
+    pub(crate) fn leave_out(&mut self, why: &str, n: usize) {
         if n > 0 {
-            *self.left_out.entry(why.into()).or_default() += n;
+            match self.left_out.binary_search_by(|(known, _)| known.as_str().cmp(why)) {
+                Ok(at) => self.left_out[at].1 += n,
+                Err(at) => self.left_out.insert(at, (why.to_string(), n)),
+            }
         }
     }
 

@@ -25,9 +25,34 @@ pub(super) struct Taken {
     /// prompt) are numbered in linear time, not each from 2 again.
     next_number: HashMap<u64, u64>,
     /// The files that are not sessions, with why.
-    pub(super) damaged: HashMap<[u8; 22], (PathBuf, String)>,
+    pub(super) damaged: Damaged,
     /// The short ID (last 6 hex digits) of every ID there and coming.
     short_ids: ShortIds,
+}
+
+/// The files that are not sessions, by ID, with why: a map of the kind
+/// `sessions list` uses (to places in a list), not a hash map of its own.
+#[derive(Default)]
+pub(super) struct Damaged {
+    places: HashMap<[u8; 22], usize>,
+    files: Vec<Option<(PathBuf, String)>>,
+}
+
+impl Damaged {
+    fn insert(&mut self, key: [u8; 22], path: PathBuf, why: String) {
+        match self.places.get(&key) {
+            Some(&at) => self.files[at] = Some((path, why)),
+            None => {
+                self.places.insert(key, self.files.len());
+                self.files.push(Some((path, why)));
+            }
+        }
+    }
+
+    /// The file of `key`, taken out.
+    pub(super) fn remove(&mut self, key: &[u8; 22]) -> Option<(PathBuf, String)> {
+        self.places.get(key).and_then(|&at| self.files[at].take())
+    }
 }
 
 impl Taken {
@@ -45,7 +70,7 @@ impl Taken {
             ids: IdSet::with_room(ids.len() + coming),
             titles: TitleSet::with_room(ids.len() + coming),
             next_number: HashMap::new(),
-            damaged: HashMap::new(),
+            damaged: Damaged::default(),
             short_ids,
         };
         for key in &ids {
@@ -65,7 +90,7 @@ impl Taken {
                     if let Some(h) = &entry.damaged_header {
                         taken.titles.insert(title_key(&h.title));
                     }
-                    taken.damaged.insert(session::id_key(entry.id()), (entry.path(), why.clone()));
+                    taken.damaged.insert(session::id_key(entry.id()), entry.path(), why.clone());
                 }
             })?;
         }
