@@ -22,6 +22,8 @@
 #   make unit-s390x   the unit tests on s390x, under qemu-user
 #   make check-qemu   all three
 #   make lint-man     check the man page with mandoc -Tlint
+#   make bless        write the generated reference anew (man/hermes.1 from
+#                     man/hermes.1.in and the tables; tests/reference/)
 #   make dist         hermes-VERSION.tar.gz: the sources and vendor/ (all the
 #                     crates), which build with no network
 #   make check-dist   make dist, then build it twice (in two directories,
@@ -102,7 +104,7 @@ DEB_ROOT ?= $(CURDIR)/target/deb/root
 # changelog's, unless SOURCE_DATE_EPOCH says otherwise.
 DEB_EPOCH = $(if $(SOURCE_DATE_EPOCH),$(SOURCE_DATE_EPOCH),$(shell dpkg-parsechangelog -l contrib/deb/changelog -STimestamp 2>/dev/null))
 
-.PHONY: all build check test unit lint-shell lint-man install uninstall static clean dist check-dist deb \
+.PHONY: all build check test unit lint-shell lint-man bless install uninstall static clean dist check-dist deb \
 	static-x86_64 static-aarch64 static-s390x static-i686 check-aarch64 check-s390x check-qemu unit-s390x \
 	check-i686 unit-i686
 
@@ -140,6 +142,10 @@ test: build
 
 lint-man:
 	$(MANDOC) -Tlint man/hermes.1
+
+# The one step that writes every generated file: src/cli/reference.rs.
+bless:
+	HERMES_BLESS=1 $(CARGO) test --locked --quiet reference::
 
 # Builds first, where cargo is at hand: 'make && sudo make install' then
 # installs what was built even where root has no cargo. The man page names

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use crate::agent::{self, Agent, shipped};
-use crate::args::{Access, Arg, Command, Kind, Run, Spec, Value, option};
+use crate::args::{Access, Arg, Command, Kind, Run, Spec, Value, man, option};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::output::Out;
@@ -53,6 +53,10 @@ const GET: Spec<Get> = Spec {
     about: "\
 Prints the value a chat would use, wherever it comes from (config.toml, the
 environment, a default); exit 1 when there is none.",
+    man: man(r#"
+print the value hermes uses, wherever it came from; exit status 1 when
+there is none.
+"#),
     options: &[],
     args: &[Arg::one("KEY", Kind::Setting).takes(|a, v| {
         a.key = known_key(&v.text())?;
@@ -89,6 +93,23 @@ const SET: Spec<Set> = Spec {
 Writes KEY = VALUE to config.toml, its comments and order kept, under a lock
 (racing writers both land). A file that would grow past 64 KiB is not
 written: exit 2.",
+    man: man(r#"
+write it to
+.BR config.toml :
+the key's line is rewritten where it stands (its comment kept), a new key
+is added at the end, every other line is kept as it is; the file is
+replaced atomically (mode 0600), and a
+.B config.toml
+that is a symbolic link is written where it points.
+An unknown key or a bad value is a usage error that does not repeat the
+value.
+A
+.B config.toml
+is at most 64 KiB: a value that would make it larger (a long system
+prompt: give it with
+.B chat \-\-system\-file
+instead) is refused before anything is written, exit 2, naming the key.
+"#),
     options: &[],
     args: &[
         Arg::one("KEY", Kind::Setting).takes(|a, v| {
@@ -127,6 +148,27 @@ const UNSET: Spec<Unset> = Spec {
     about: "\
 Removes KEY from config.toml (exit 1 when it was not set), under the same lock
 as set; it also mends a config.toml made too large by hand.",
+    man: man(r#"
+remove its line; exit status 1 when it was not set.
+.PP
+.B set
+and
+.B unset
+read, change and write the file under a lock (a byte of
+.BR $HERMES_HOME/.lock ),
+so two at once (two
+.B config set
+in a script's background jobs) both keep their key.
+Every other command refuses a
+.B config.toml
+over 64 KiB (made by hand), saying how to mend it:
+.B set
+and
+.B unset
+read it whole (up to 16 MiB), say so, and write it back once it is within
+the limit
+.RB ( "hermes config unset system" ).
+"#),
     options: &[],
     args: &[Arg::one("KEY", Kind::Setting).takes(|a, v| {
         a.key = known_key(&v.text())?;
@@ -159,6 +201,32 @@ const LIST: Spec<List> = Spec {
     about: "\
 Every setting with the value a chat would use and where it came from:
 config.toml, the environment, or a default.",
+    man: man(r#"
+every value hermes uses, one
+.IB key " = " \(dqvalue\(dq
+line each, and after
+.B #
+where it came from:
+.BR config.toml ,
+.BI "environment: " NAME
+(as
+.B HERMES_AGENT
+overrides
+.BR agent ,
+and
+.B HERMES_MODEL
+(then, for an agent reading
+.BR json ,
+.BR OPENAI_MODEL )
+and
+.B OPENAI_BASE_URL
+stand in for
+.B model
+and
+.BR base_url ),
+or a default.
+No key is ever shown: only where it comes from.
+"#),
     options: &[],
     args: &[],
     start: || List,
@@ -204,6 +272,11 @@ const PATH: Spec<PathOf> = Spec {
     alias: None,
     summary: "print where config.toml is",
     about: "",
+    man: man(r#"
+print where
+.B config.toml
+is (it need not exist).
+"#),
     options: &[],
     args: &[],
     start: || PathOf,
@@ -236,11 +309,36 @@ const CHECK: Spec<Check> = Spec {
 Sends one tiny request through the agent and says what is wrong: no agent,
 not found, cannot connect, HTTP 401 (the key), HTTP 404 (the URL or the
 model).",
+    man: man(r#"
+send one tiny request through the agent, as a chat would (nothing is
+saved), wait at most
+.I SECONDS
+(default 30), print the agent, server, model and where the key comes
+from, then
+.B ok
+and the reply (its words on one line, without the fences of a code
+block, cut at a word to 60 characters), or what is wrong, with exit
+status 3: no agent configured,
+an agent that is not found, a server it cannot connect to, HTTP 401 or 403
+(the key), HTTP 404 (the URL or the model), 429, 5xx, no answer in time.
+What the agent wrote on stderr is shown too, through the gate (see
+.BR SECURITY ),
+as are the values
+.B get
+and
+.B list
+print on a terminal (to a pipe, they are as set).
+"#),
     options: &[option(
         "",
         "--timeout",
         Value::new("SECONDS", Kind::Number),
         "how long check waits (default 30)",
+    )
+    .man(
+        r#"
+how long check waits (default 30)
+"#,
     )
     .takes(|a, v| {
         let text = v.text();

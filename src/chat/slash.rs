@@ -7,7 +7,7 @@
 
 use super::state::{Interactive, Next, message_text};
 use super::{Chat, args, check_not_blank, compact, set_system, system_prompt};
-use crate::args::Kind;
+use crate::args::{Kind, Man, man};
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup};
 use crate::settings::Origin;
@@ -28,6 +28,9 @@ pub(crate) struct Slash {
     pub(crate) args: &'static str,
     /// What it does, in one line (wrapped on output).
     pub(crate) help: &'static str,
+    /// Its entry in the man page (`help` is the entry's short form).
+    #[cfg_attr(not(test), allow(dead_code, reason = "the man page is made by the tests"))]
+    pub(crate) man: Man,
     /// What follows its name.
     pub(crate) takes: Takes,
     /// What it does, given the argument (decoded as `takes` says).
@@ -55,6 +58,9 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &["?"],
         args: "",
         help: "this list",
+        man: man(r#"
+the list of commands
+"#),
         takes: Takes::Nothing,
         run: |_, _, _| {
             output::say!("{}", help_text().trim_end());
@@ -66,6 +72,9 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "[NEW]",
         help: "show or set the session's title",
+        man: man(r#"
+show or set the session's title
+"#),
         takes: Takes::Words(Kind::Text),
         run: |chat, state, arg| chat.title(state, arg).map(|()| Next::Prompt),
     },
@@ -74,6 +83,9 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "[TITLE]",
         help: "start a new session",
+        man: man(r#"
+start a new session
+"#),
         takes: Takes::Words(Kind::Session),
         run: |chat, state, arg| chat.new_session(state, arg).map(|()| Next::Prompt),
     },
@@ -82,6 +94,14 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &["c"],
         args: "NAME",
         help: "switch to another session (by title or ID)",
+        man: man(r#"
+switch to the session
+.I NAME
+(an ID or a title, as
+.B \-c
+.I NAME
+takes it), and point this terminal's breadcrumb at it
+"#),
         takes: Takes::Words(Kind::Session),
         run: |chat, state, arg| chat.continue_in(state, arg).map(|()| Next::Prompt),
     },
@@ -90,6 +110,17 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "",
         help: "ask again about the last message (a reply it had is kept in the file, marked replaced)",
+        man: man(r#"
+ask the agent again about the last message, whatever became of its
+reply (none, a failure, Ctrl-C, or one not liked); a reply it had stays
+in the file marked
+.B \(dqreplaced\(dq: true
+(see
+.BR FILES ),
+shown as
+.B [assistant, replaced]
+and never sent to an agent again
+"#),
         takes: Takes::Nothing,
         run: |_, _, _| Ok(Next::Retry),
     },
@@ -98,6 +129,19 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "[TEXT]",
         help: "write the message in $VISUAL, else $EDITOR, else vi; it comes back to the prompt, to send with Enter",
+        man: man(r#"
+write the message in
+.BR $VISUAL ,
+else
+.BR $EDITOR ,
+else
+.BR vi ,
+starting from
+.IR TEXT ;
+as with Ctrl-X Ctrl-E, what is saved comes back to the prompt, to be
+read and sent with Enter (nothing is sent when the editor is quit
+without saving; read line by line, it is sent unless it is unchanged)
+"#),
         takes: Takes::Text,
         run: |chat, state, arg| chat.edit(state, arg),
     },
@@ -106,6 +150,13 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "[FILE]",
         help: "save the conversation as Markdown (default hermes-ID.md); a FILE that is there is kept",
+        man: man(r#"
+save the conversation as Markdown (default
+.BI hermes\- ID .md\fR);\fP
+a
+.I FILE
+that is there is not replaced
+"#),
         takes: Takes::Words(Kind::File),
         run: |chat, state, arg| chat.save(state, arg, false).map(|()| Next::Prompt),
     },
@@ -114,6 +165,10 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "FILE",
         help: "the same, replacing FILE",
+        man: man(r#"
+the same, replacing
+.I FILE
+"#),
         takes: Takes::Words(Kind::File),
         run: |chat, state, arg| chat.save(state, arg, true).map(|()| Next::Prompt),
     },
@@ -122,6 +177,20 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "[FILE]",
         help: "put the text file FILE into the next message, fenced and named, or send the image FILE with it (again for more); without FILE, say which files go with it",
+        man: man(r#"
+put the text file
+.I FILE
+into the next message, fenced and named as
+.B \-f
+puts it, or send the image
+.I FILE
+with it (again for more, at most 32); Tab completes the name; without
+.IR FILE ,
+say which files go with the next message.
+A file that cannot be put in is refused as
+.B \-f
+refuses it, and the chat goes on
+"#),
         takes: Takes::Words(Kind::File),
         run: |chat, state, arg| chat.file_command(state, arg).map(|()| Next::Prompt),
     },
@@ -130,6 +199,51 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "[code]",
         help: "put the last reply (or its last code block) on the clipboard, through the terminal (OSC 52: over ssh, and in tmux with set-clipboard on)",
+        man: man(r#"
+put the last reply (one
+.B /retry
+replaced does not count), or with
+.B code
+its last fenced code block without its fences, on the clipboard, through
+the terminal: hermes writes the OSC 52 sequence
+.RB ( "ESC ] 52 ; c ;"
+the text in base64, BEL), which xterm, kitty, WezTerm, iTerm2, foot,
+Windows Terminal and others put on the system clipboard (some ask first,
+or need it allowed), over ssh too.
+Inside tmux it gets through only with
+.BR "set \-g set\-clipboard on" :
+tmux then keeps it as a buffer and passes it on to the terminal.
+When it cannot work, nothing is sent and
+.B /copy
+says why: the output is not a terminal,
+.B TERM
+is
+.B dumb
+or
+.BR linux ,
+tmux's
+.B set\-clipboard
+is not
+.B on
+(it is
+.B external
+by default), or GNU screen, which does not pass it on.
+What is copied is what the screen showed, as characters: text, newlines
+and tabs; colours are left out, and every other control character (an
+escape sequence, a bell, a C1 control, a bidi override) is copied as the
+screen shows it,
+.B ^[
+or
+.BR \eu{202e} ,
+never as itself, and
+.B /copy
+says how many there were: a reply cannot hide a command in the clipboard
+that runs when pasted.
+A text larger than the terminal takes in one sequence is not copied, and
+.B /copy
+says the limit: inside tmux 786,426 bytes (tmux drops a sequence longer
+than 1 MiB in base64 whole), elsewhere 1 MiB.
+"#),
         takes: Takes::Words(Kind::Words(&["code"])),
         run: |chat, state, arg| chat.copy_command(state, arg).map(|()| Next::Prompt),
     },
@@ -138,6 +252,9 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "",
         help: "recent sessions",
+        man: man(r#"
+recent sessions
+"#),
         takes: Takes::Nothing,
         run: |chat, _, _| {
             view::list::print_recent(chat.store, chat.terminal.as_ref(), 10)?;
@@ -149,6 +266,10 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "[N]",
         help: "show the context budget and the session's size, or set the budget for this chat",
+        man: man(r#"
+show the context budget and the session's size in characters, or set the
+budget for this chat
+"#),
         takes: Takes::Words(Kind::Number),
         run: |chat, state, arg| chat.context(state, arg).map(|()| Next::Prompt),
     },
@@ -157,6 +278,10 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "[N]",
         help: "summarise the older messages (keeping the last N)",
+        man: man(r#"
+have the agent summarise the older messages (keeping the last N); see
+.B CONTEXT
+"#),
         takes: Takes::Words(Kind::Number),
         run: |chat, state, arg| {
             chat.own_change(state, |state| chat.compact(state, arg)).map(|()| Next::Prompt)
@@ -167,6 +292,9 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "",
         help: "the session's ID",
+        man: man(r#"
+the session's ID
+"#),
         takes: Takes::Nothing,
         run: |_, state, _| {
             match &state.current {
@@ -181,6 +309,10 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "[NAME]",
         help: "show the model and why it applies, or use NAME in this session from the next message on",
+        man: man(r#"
+show the model, or use NAME from the next message on (kept in the
+session)
+"#),
         takes: Takes::Words(Kind::Model),
         run: |chat, state, arg| chat.model_command(state, arg).map(|()| Next::Prompt),
     },
@@ -189,6 +321,17 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "[NAME]",
         help: "show the session's role and the roles there are, or start a new session with the role NAME (see 'hermes roles')",
+        man: man(r#"
+show the session's role and the roles there are, or start a new session
+with the role
+.I NAME
+(its prompt, model and budget; the role then stays this chat's, for
+.B /new
+too); Tab completes the names.
+A role answered by another agent than the chat's is refused: start a
+chat with it
+.RB ( "hermes chat \-\-role " \fINAME\fR)
+"#),
         takes: Takes::Words(Kind::Role),
         run: |chat, state, arg| chat.role_command(state, arg).map(|()| Next::Prompt),
     },
@@ -197,6 +340,9 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &[],
         args: "[TEXT]",
         help: "show the session's system prompt, or set it",
+        man: man(r#"
+show the session's system prompt, or set it
+"#),
         takes: Takes::Text,
         run: |chat, state, arg| {
             chat.own_change(state, |state| chat.system_command(state, arg)).map(|()| Next::Prompt)
@@ -207,6 +353,9 @@ pub(crate) const COMMANDS: &[Slash] = &[
         aliases: &["exit", "q"],
         args: "",
         help: "leave (also Ctrl-D)",
+        man: man(r#"
+leave (also Ctrl-D).
+"#),
         takes: Takes::Nothing,
         run: |_, _, _| Ok(Next::Quit),
     },

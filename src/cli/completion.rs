@@ -11,7 +11,7 @@
 
 use std::str::FromStr;
 
-use crate::args::{Arg, Flag, HELP, Kind, Run, Spec};
+use crate::args::{Arg, Flag, HELP, Kind, Man, Run, Spec};
 use crate::error::{Error, Result};
 use crate::settings;
 
@@ -52,6 +52,7 @@ Print a completion script. For example:
   zsh:   hermes completion zsh > \"${fpath[1]}/_hermes\"
   fish:  hermes completion fish > ~/.config/fish/completions/hermes.fish
 ",
+    man: Man::NONE,
     options: &[],
     args: &[Arg::one("", Kind::Words(&["bash", "zsh", "fish"])).takes(|a, v| {
         a.shell = v.text().parse()?;

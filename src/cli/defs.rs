@@ -133,6 +133,24 @@ pub(crate) struct Globals {
 /// (`args::parse_with`) reads them with the command's.
 pub(crate) const GLOBAL: &[Opt<Globals>] = &[
     global("-p", "--profile", Some(Value::new("NAME", Kind::Profile)), "use $HERMES_HOME/profiles/NAME")
+        .man(
+            r#"
+use
+.BI $HERMES_HOME/profiles/ NAME
+instead of
+.BR $HERMES_HOME :
+a separate set of sessions, breadcrumbs and
+.BR config.toml .
+.I NAME
+consists of letters, digits,
+.RB \(aq . \(aq,
+.RB \(aq _ \(aq
+and
+.RB \(aq \- \(aq,
+and does not start with
+.RB \(aq . \(aq.
+"#,
+        )
         .takes(|g: &mut Globals, v| {
             if g.profile.is_some() {
                 return Err(Error::usage("-p/--profile given twice"));
@@ -140,10 +158,58 @@ pub(crate) const GLOBAL: &[Opt<Globals>] = &[
             g.profile = Some(super::valid_profile(v.text())?);
             Ok(())
         }),
-    HELP.sets(|_| {}),
+    HELP.man(
+        r#"
+show this help; after a command, that command's help
+.RB ( "hermes chat \-\-help" ,
+.BR "hermes sessions list \-\-help" ).
+"#,
+    )
+    .sets(|_| {}),
     global("-V", "--version", None, "show the version (-V -v: with build details)")
+        .man(
+            r#"
+show the version
+.RB ( \-V " " \-v ":"
+with build details).
+.B \-V \-v
+(or
+.BR "\-\-version \-\-verbose" )
+adds the session format, the target, the build profile, and whether the
+binary is statically linked.
+"#,
+        )
         .sets(|g| g.version = true),
     global("", "--no-pager", None, "never page long output (show, export, help) on a terminal")
+        .man(
+            r#"
+never page long output (show, export, help) on a terminal.
+Otherwise, on a terminal,
+.BR "sessions show" ,
+.B sessions export
+to stdout, and a help longer than the screen go through a pager, as
+git's output does:
+.BR $HERMES_PAGER ,
+else
+.BR $PAGER ,
+else
+.BR less ,
+given
+.B LESS=FRX
+when
+.B LESS
+is not set (it quits at once when the text fits on the screen, passes
+colours, and leaves the text on the screen).
+A pager named as empty or
+.B cat
+is none; into a pipe or a file nothing is paged.
+Quitting the pager before the end is not an error (exit status 0).
+A pager of one word that is not installed is said in a warning, and the
+output is shown without it; a pager that fails (its shell finds no such
+command, or it exits with an error) makes the command fail, exit 4,
+saying so: its output may not have been shown.
+"#,
+        )
         .sets(|g| g.no_pager = true),
     global("-v", "--verbose", None, "").sets(|g| g.verbose = true),
 ];
@@ -155,7 +221,7 @@ pub(crate) fn global_flags() -> Vec<&'static Flag> {
 }
 
 const fn global(short: &'static str, long: &'static str, value: Option<Value>, help: &'static str) -> Flag {
-    Flag { short, long, value, help, heading: None, also: &[], group: 0, repeats: false, required: false }
+    Flag { value, ..crate::args::flag(short, long, help) }
 }
 
 /// Every command and verb, for the tests that walk them all.

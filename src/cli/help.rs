@@ -3,7 +3,7 @@
 //! lists of commands and verbs; only the prose is written by hand, beside
 //! each command.
 
-use crate::args::{Arg, Describe, Flag, HELP, Kind, Run, Spec, Value, flag};
+use crate::args::{Arg, Describe, Flag, HELP, Kind, Man, Run, Spec, Value, flag};
 use crate::error::{Error, Result};
 
 use super::defs::{self, COMMANDS, Group, Node, global_flags};
@@ -24,9 +24,14 @@ help of every command and verb, one after the other.
 
 {options}
 ",
-    options: &[
-        flag("", "--all", "the help of every command and verb").sets(|a| a.words = vec!["--all".into()])
-    ],
+    man: Man::NONE,
+    options: &[flag("", "--all", "the help of every command and verb")
+        .man(
+            r#"
+the help of every command and verb, one after the other.
+"#,
+        )
+        .sets(|a| a.words = vec!["--all".into()])],
     args: &[Arg::optional("COMMAND", Kind::Command).many().takes(|a, v| {
         a.words.push(v.text());
         Ok(())
@@ -305,7 +310,7 @@ pub(crate) fn option_lines(flags: &[&Flag]) -> String {
             lines.push(heading.to_string());
         }
         lines.push(row(&option_name(flag), column, flag.help));
-        lines.extend(flag.also.iter().map(|(name, what)| row(&format!("  {name}"), column, what)));
+        lines.extend(flag.also.iter().map(|(name, what, _)| row(&format!("  {name}"), column, what)));
     }
     lines.join("\n")
 }

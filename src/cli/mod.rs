@@ -8,6 +8,8 @@ pub(crate) mod defs;
 pub(crate) mod help;
 #[cfg(test)]
 mod man;
+#[cfg(test)]
+mod reference;
 pub(crate) mod run;
 
 use std::ffi::OsString;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use nanoserde::SerJson;
 
 use crate::agent::{self, Agent, models};
-use crate::args::{Access, Kind, Run, Spec, Value, flag, option};
+use crate::args::{Access, Kind, Man, Run, Spec, Value, flag, option};
 use crate::error::{EXIT_NOT_FOUND, Error, Result};
 use crate::output::Out;
 use crate::store::Store;
@@ -32,12 +32,25 @@ shell's completion of -m. A failure is exit 3, with what the agent said.
 
 {options}
 ",
+    man: Man::NONE,
     options: &[
-        flag("", "--json", "the same as a JSON array").sets(|a| a.json = true),
+        flag("", "--json", "the same as a JSON array")
+            .man(
+                r#"
+the same as a JSON array
+"#,
+            )
+            .sets(|a| a.json = true),
         flag(
             "",
             "--cached",
             "the list kept from the last time, without asking the agent (exit 1 when there is none)",
+        )
+        .man(
+            r#"
+the list kept from the last time, without asking the agent (exit 1 when
+there is none)
+"#,
         )
         .sets(|a| a.cached = true),
         option(
@@ -45,6 +58,11 @@ shell's completion of -m. A failure is exit 3, with what the agent said.
             "--timeout",
             Value::new("SECONDS", Kind::Number),
             "how long the agent may take (default 30)",
+        )
+        .man(
+            r#"
+how long the agent may take (default 30)
+"#,
         )
         .takes(|a, v| {
             a.timeout = v.positive()? as u64;

@@ -4,7 +4,7 @@
 use nanoserde::SerJson;
 
 use crate::agent::role::{self, Role};
-use crate::args::{Access, Arg, Kind, Run, Spec, flag};
+use crate::args::{Access, Arg, Kind, Man, Run, Spec, flag};
 use crate::error::Result;
 use crate::output::{self, Out};
 use crate::store::Store;
@@ -42,7 +42,26 @@ tab-separated.
 
 {options}
 ",
-    options: &[flag("", "--json", "the same as JSON").sets(|a| a.json = true)],
+    man: Man::NONE,
+    options: &[flag("", "--json", "the same as JSON")
+        .man(
+            r#"
+the same as JSON: an object per role with
+.BR name ,
+.BR description ,
+.BR model ,
+.BR context ,
+.BR agent ,
+.BR agent_input ,
+.B system
+(its prompt),
+.B file
+and
+.B shipped
+(whether it comes with hermes).
+"#,
+        )
+        .sets(|a| a.json = true)],
     args: &[Arg::optional("NAME", Kind::Role).takes(|a, v| {
         a.name = Some(v.text());
         Ok(())

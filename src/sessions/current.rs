@@ -3,7 +3,7 @@
 
 use nanoserde::SerJson;
 
-use crate::args::{Access, Kind, Run, Spec, Value, flag, option};
+use crate::args::{Access, Kind, Run, Spec, Value, flag, man, option};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::resolve::{self, Reason};
@@ -38,9 +38,48 @@ directory), or latest (newest of all). Exit 1 when there is none.
 
 {options}
 ",
+    man: man(r#"
+print the session
+.B hermes chat \-c
+would continue here and why: breadcrumb (this terminal used it last),
+workspace (newest in this git root or directory), or latest (newest of
+all).
+Exit 1 when there is none.
+"#),
     options: &[
-        flag("", "--json", "{\"id\", \"title\", \"reason\"} as JSON").group(1).sets(|a| a.json = true),
-        option("-f", "--format", Value::new("TEMPLATE", Kind::Text), "print TEMPLATE with {title}, {title_tmux} (the title with each # doubled, for tmux's status line), {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing").group(1).takes(|a, v| {
+        flag("", "--json", "{\"id\", \"title\", \"reason\"} as JSON").group(1).man(r#"
+.B {\(dqid\(dq, \(dqtitle\(dq, \(dqreason\(dq}
+as JSON (not with
+.BR \-\-format ).
+"#).sets(|a| a.json = true),
+        option("-f", "--format", Value::new("TEMPLATE", Kind::Text), "print TEMPLATE with {title}, {title_tmux} (the title with each # doubled, for tmux's status line), {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing").group(1).man(r#"
+print TEMPLATE with {title}, {title_tmux} (the title with each # doubled,
+for tmux's status line), {id}, {short_id} (the last 6 hex digits), {model}
+and {reason} filled in, for a shell prompt or a tmux status line; without
+a session, print nothing.
+The values go through the gate (see
+.BR SECURITY );
+the template itself, colours included, is printed as typed.
+In tmux's status line, a title's
+.B #[fg=red]
+or
+.B #{pane_id}
+would be read as tmux's own styles and formats: use {title_tmux} there.
+{model} is the model the session was last used with, empty when it has
+none.
+.B \en
+and
+.B \et
+in
+.I TEMPLATE
+are a newline and a tab; nothing else is added, not even a newline.
+A
+.BI { word }
+that is no field is a usage error (exit 2) that names the fields.
+Without a session (or with a store it cannot read) it prints nothing,
+not even an error, and exits 1.
+See EXAMPLES.
+"#).takes(|a, v| {
                 let template = v.text();
                 check_fields(&template)?;
                 a.format = Some(template);

@@ -1,7 +1,7 @@
 //! `hermes sessions delete`: remove sessions, the breadcrumbs that
 //! pointed at them, and the images no session names any more.
 
-use crate::args::{Arg, Kind, Run, Spec, flag};
+use crate::args::{Arg, Kind, Run, Spec, flag, man};
 use crate::error::Result;
 use crate::resolve;
 use crate::store::Store;
@@ -25,7 +25,23 @@ names any more. On a terminal hermes asks first; otherwise --yes is needed.
 
 {options}
 ",
-    options: &[flag("-y", "--yes", super::YES_HELP).sets(|a| a.yes = true)],
+    man: man(r#"
+delete sessions, and the images (in
+.BR images/ )
+that no session names any more.
+On a terminal
+.B hermes
+asks first, naming each (its title, ID and messages); otherwise
+.B \-\-yes
+is needed.
+"#),
+    options: &[flag("-y", "--yes", super::YES_HELP)
+        .man(
+            r#"
+do not ask
+"#,
+        )
+        .sets(|a| a.yes = true)],
     args: &[Arg::one("NAME|ID", Kind::Session).many().takes(|a, v| {
         a.names.push(v.text());
         Ok(())

@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use nanoserde::SerJson;
 
-use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, option};
+use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, man, option};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::output::{Destination, Out, destination, open_stream};
@@ -61,12 +61,41 @@ session is skipped with a warning, and the exit status is then 4.
 
 {options}
 ",
+    man: man(r#"
+export the named sessions, or all of them when none is named.
+A damaged session is skipped with a warning, and the exit status is then 4.
+To a terminal (stdout, or an
+.B \-o
+device that is one), what is written goes through the gate (see
+.BR SECURITY );
+to a pipe or a file it is the sessions' text byte for byte.
+"#),
     options: &[
-        option("-f", "--format", Value::words(&["json", "jsonl", "markdown"]), "json (an array, default), jsonl (one session a line, for import) or markdown").takes(|a, v| {
+        option("-f", "--format", Value::words(&["json", "jsonl", "markdown"]), "json (an array, default), jsonl (one session a line, for import) or markdown").man(r#"
+.B json
+(an array, default),
+.B jsonl
+(one session a line, for import) or
+.B markdown
+"#).takes(|a, v| {
                 a.format = v.text().parse()?;
                 Ok(())
             }),
-        option("-o", "--output", Value::new("FILE", Kind::File), "write to FILE (atomically, mode 0600) instead of stdout; a device or FIFO is written into, a symlink refused; a FILE that is there is not replaced").takes(|a, v| {
+        option("-o", "--output", Value::new("FILE", Kind::File), "write to FILE (atomically, mode 0600) instead of stdout; a device or FIFO is written into, a symlink refused; a FILE that is there is not replaced").man(r#"
+write to
+.I FILE
+(atomically, mode 0600) instead of stdout;
+a device or FIFO is written into, a symlink refused;
+a FILE that is there is not replaced
+(exit 2: hermes neither writes through a symbolic link nor replaces
+it; nor an existing file, unless
+.B \-\-force
+is given).
+The same holds for
+.B /save
+(and
+.BR /save! ).
+"#).takes(|a, v| {
                 let file = v.os();
                 if file.is_empty() {
                     return Err(Error::usage("-o/--output wants a file name"));
@@ -74,7 +103,12 @@ session is skipped with a warning, and the exit status is then 4.
                 a.output = Some(file);
                 Ok(())
             }),
-        flag("", "--force", "replace the -o FILE if it is there").sets(|a| a.force = true),
+        flag("", "--force", "replace the -o FILE if it is there").man(r#"
+replace the
+.B \-o
+.I FILE
+if it is there
+"#).sets(|a| a.force = true),
     ],
     args: &[Arg::optional("NAME|ID", Kind::Session).many().takes(|a, v| {
         a.names.push(v.text());

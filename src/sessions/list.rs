@@ -1,7 +1,7 @@
 //! `hermes sessions list`: sessions by newest activity, marking the one
 //! bare `-c` would continue in this terminal.
 
-use crate::args::{Access, Arg, Given, Kind, Opt, Run, Spec, Value, flag, option};
+use crate::args::{Access, Arg, Given, Kind, Opt, Run, Spec, Value, flag, man, option};
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::search::Pattern;
@@ -42,12 +42,59 @@ each line is MARK, TITLE, DATE, MESSAGES and ID, tab-separated.
 
 {options}
 ",
+    man: man(r#"
+sessions, newest activity first: title, last active, messages, ID.
+.RB \(aq * \(aq
+marks the session
+.B hermes chat \-c
+would continue in this terminal.
+With
+.IR TEXT ,
+only sessions whose title holds it (case is ignored unless
+.I TEXT
+has a capital letter); when none does, exit 1.
+On a terminal the output is a table that fits its width: the title
+column gets the room that is left (at most 60 columns), IDs shrink to
+their shortest unique form (the last 6 hex digits, else the shortest
+prefix that names one session) before titles are cut below 20
+columns, and on narrow terminals the message count and then the date
+go, so that no row wraps.
+To a pipe it is one line per
+session,
+.IR MARK <TAB> TITLE <TAB> DATE <TAB> MESSAGES <TAB> ID ,
+titles and IDs in full.
+Unreadable session files are skipped with a warning that names them.
+"#),
     options: &[
-        limit_option(),
-        flag("", "--all", "show every session").sets(|a| a.all = true),
+        limit_option().man(
+            r#"
+show at most
+.I N
+sessions (default 20)
+"#,
+        ),
+        flag("", "--all", "show every session")
+            .man(
+                r#"
+show every session
+"#,
+            )
+            .sets(|a| a.all = true),
         flag("", "--here", "only sessions started in this workspace (git root, else the current directory)")
+            .man(
+                r#"
+only sessions started in this workspace (git root, else the current
+directory)
+"#,
+            )
             .sets(|a| a.here = true),
-        flag("", "--json", "a JSON array of session headers, for scripts").sets(|a| a.json = true),
+        flag("", "--json", "a JSON array of session headers, for scripts")
+            .man(
+                r#"
+a JSON array of session headers, for scripts
+"#,
+            )
+            .sets(|a| a.json = true),
         // No help: for the completion scripts, not shown or offered.
         option("", "--completing", Value::new("WORD", Kind::Text), "").takes(|a, v| {
             a.completing = Some(v.text());

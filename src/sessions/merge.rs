@@ -1,7 +1,7 @@
 //! `hermes sessions merge`: fold the conflict copies that sync tools and
 //! editors leave beside session files back into their sessions.
 
-use crate::args::{Access, Arg, Kind, Run, Spec, flag};
+use crate::args::{Access, Arg, Kind, Run, Spec, flag, man};
 use crate::error::{Error, Result};
 use crate::output::{self, Out};
 use crate::resolve;
@@ -41,10 +41,47 @@ the others are removed once it is safely on disk.
 
 {options}
 ",
+    man: man(r#"
+merge the conflict copies that sync tools and editors leave beside
+session files (see
+.BR "MANY MACHINES" )
+into their sessions: every message of both, in time order, each once
+(the same role, time and content); the header worked out again; a title
+given by a person kept over an automatic one, and of two different ones
+the session's own (with a warning).
+Each copy is removed only once the merged session is safely on disk, so
+a merge cut short at any point loses nothing and is finished by running
+it again.
+A copy whose session is gone (most likely deleted on purpose) is not
+brought back silently: it is named, with how to restore it, and left as
+it is; with
+.B \-\-restore
+it becomes the session again.
+A merge never gives two sessions one title: a title that came with a copy
+and that another session holds is not taken (the session keeps its own),
+and a restored session whose title is taken gets the first free
+.RI \(dq TITLE " (2)\(dq, \(dq" TITLE " (3)\(dq..."
+A title that came with a copy is cleaned like a typed one (control
+characters, bidi overrides, an ID's shape), here and in
+.BR merge\-file .
+A damaged copy is named and left in place, and the exit status is then 4.
+With
+.IR TITLE ,
+merge the sessions that share that title into the oldest of them, the
+same way; the others are removed, and breadcrumbs that pointed at them
+follow.
+"#),
     options: &[
-        flag("", "--dry-run", "say what would be merged; change nothing").sets(|a| a.dry_run = true),
-        flag("", "--restore", "bring back the session of a copy whose session is gone, under a free title (its own, else its own with (2), (3)...)").sets(|a| a.restore = true),
-        flag("-y", "--yes", super::YES_HELP).sets(|a| a.yes = true),
+        flag("", "--dry-run", "say what would be merged; change nothing").man(r#"
+say what would be merged; change nothing
+"#).sets(|a| a.dry_run = true),
+        flag("", "--restore", "bring back the session of a copy whose session is gone, under a free title (its own, else its own with (2), (3)...)").man(r#"
+bring back the session of a copy whose session is gone, under a free
+title (its own, else its own with (2), (3)...)
+"#).sets(|a| a.restore = true),
+        flag("-y", "--yes", super::YES_HELP).man(r#"
+do not ask (needed when not on a terminal)
+"#).sets(|a| a.yes = true),
     ],
     args: &[Arg::optional("TITLE", Kind::Session).takes(|a, v| {
         a.title = Some(v.text());

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use crate::args::{Access, Arg, Kind, Run, Spec};
+use crate::args::{Access, Arg, Kind, Run, Spec, man};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::store::MAX_SESSION_BYTES;
@@ -38,6 +38,27 @@ up, in a home kept in git:
   git config merge.hermes.name 'hermes sessions'
   git config merge.hermes.driver 'hermes sessions merge-file %O %A %B'
 ",
+    man: man(r#"
+merge two versions of one session file, as a git merge driver
+.RB ( %O " " %A " " %B ):
+the union of their messages, as
+.B merge
+makes it, written into
+.IR OURS ,
+exit 0.
+A title changed on one side only is taken from that side; two different
+changes keep ours, still merge the messages, say so, and exit 1 so that
+git marks the file as conflicted.
+A side that is not a session file leaves
+.I OURS
+as it was, exit 1.
+.PP
+Long operations
+.RB ( export ,
+.BR import ,
+.BR prune )
+show a progress counter on standard error only when it is a terminal.
+"#),
     options: &[],
     args: &[
         Arg::one("BASE", Kind::File).takes(|a, v| {

@@ -1,7 +1,7 @@
 //! `hermes sessions pick`: choose a session on a full-screen list and
 //! print its ID, for `hermes chat -r "$(hermes sessions pick)"`.
 
-use crate::args::{Access, Run, Spec};
+use crate::args::{Access, Run, Spec, man};
 use crate::error::{EXIT_NOT_FOUND, Error, Result};
 use crate::output::Out;
 use crate::store::Store;
@@ -26,6 +26,25 @@ Ctrl-C leave printing nothing (exit 1). It draws on the terminal
 (/dev/tty) and gives the screen back as it was; without a terminal it is a
 usage error. 'hermes chat --pick' picks and continues the session here.
 ",
+    man: man(r#"
+choose a session on a full-screen list of all of them, newest first, and
+print its ID:
+.BR "hermes chat \-r \(dq$(hermes sessions pick)\(dq" .
+Typing filters the list by title at once, and by message text (as
+.B search
+finds it) when typing pauses.
+Up and Down (or Ctrl-P and Ctrl-N), PageUp, PageDown, Home and End move;
+Backspace, Ctrl-W and Ctrl-U edit the filter; Enter prints the chosen ID;
+Esc or Ctrl-C leave printing nothing (exit 1).
+It draws on the terminal
+.RI ( /dev/tty ,
+so its stdout may be a pipe), keeps every row to the width of the
+terminal, follows a resize, and gives the screen back as it was.
+Without a terminal it is a usage error (exit 2) that names
+.B search
+and
+.BR list .
+"#),
     options: &[],
     args: &[],
     start: || Args,

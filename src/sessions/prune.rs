@@ -10,7 +10,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-use crate::args::{Access, Kind, Run, Spec, Value, flag, option};
+use crate::args::{Access, Kind, Run, Spec, Value, flag, man, option};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::output::{self, Out};
@@ -55,6 +55,17 @@ and sessions written to while prune runs are left in place.
 
 {options}
 ",
+    man: man(r#"
+delete sessions with no activity for
+.I DAYS
+days, temporary files of interrupted writes (of a session once no running
+hermes holds its lock, others once an hour old),
+breadcrumbs older than 30 days, and breadcrumbs pointing at a session
+file that does not exist (or that this prune removes), and images in
+images/ that no session names (once a minute old).
+Damaged session files, sessions written by a newer hermes and sessions
+written to while prune runs are left in place.
+"#),
     options: &[
         option(
             "",
@@ -63,6 +74,11 @@ and sessions written to while prune runs are left in place.
             "remove what has been inactive longer than DAYS days",
         )
         .required()
+        .man(
+            r#"
+remove what has been inactive longer than DAYS days (required)
+"#,
+        )
         .takes(|a, v| {
             let text = v.text();
             let days = text.parse::<f64>().ok().filter(|d| d.is_finite() && *d >= 0.0);
@@ -72,8 +88,20 @@ and sessions written to while prune runs are left in place.
                 })?);
             Ok(())
         }),
-        flag("", "--dry-run", "list what would be removed; remove nothing").sets(|a| a.dry_run = true),
-        flag("-y", "--yes", super::YES_HELP).sets(|a| a.yes = true),
+        flag("", "--dry-run", "list what would be removed; remove nothing")
+            .man(
+                r#"
+list what would be removed; remove nothing
+"#,
+            )
+            .sets(|a| a.dry_run = true),
+        flag("-y", "--yes", super::YES_HELP)
+            .man(
+                r#"
+do not ask (needed when not on a terminal)
+"#,
+            )
+            .sets(|a| a.yes = true),
     ],
     args: &[],
     start: || Args { days: None, dry_run: false, yes: false },

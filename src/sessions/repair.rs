@@ -2,7 +2,7 @@
 //! read: the file is copied aside whole, then written back with every
 //! readable message.
 
-use crate::args::{Access, Arg, Kind, Run, Spec, flag};
+use crate::args::{Access, Arg, Kind, Run, Spec, flag, man};
 use crate::error::{Error, Result};
 use crate::resolve;
 use crate::store::Store;
@@ -29,7 +29,56 @@ left out is said. A session that is not damaged is left as it is.
 
 {options}
 ",
+    man: man(r#"
+mend a damaged session: keep every readable message, the file copied
+aside first.
+A session is its ID and title whatever else of its file is damaged (a
+bad escape, a byte that is no UTF\-8 or a control character in a message
+or in the header, the file cut short by a full disk, bytes changed by
+hand): wherever a forgiving scan of the header still finds its
+.B id
+and
+.B title
+(keys in any order, any whitespace, unknown keys passed over), it is
+found by its title, ID and short ID, and its title stays taken (never a
+second session of that title, not even with
+.BR \-\-create\-if\-missing );
+every command that would write to it refuses it (exit 4), naming the
+file, the damage, and this command;
+.B list
+skips it with a warning that says the same.
+.B repair
+copies the file first, whole and byte for byte, to
+.BI $HERMES_HOME/damaged/ ID .json. YYYYMMDD_HHMMSS
+(mode 0600, the directory 0700, made by hermes: a link there, or a
+directory another user owns or others may write, is refused), then
+writes the session back with every message that reads, wherever it lies
+in the file, and its header: title, ID and every other field that reads
+kept,
+.BR message_count ,
+.B updated_at
+and
+.B preview
+made anew from the messages kept (a time that does not read is the
+messages' own or the file's, never 1970); it says how many messages it
+kept, each damaged part it left out (by message number, or the header),
+and where the original is.
+It holds one message at a time (the largest: at most 16 MiB of text)
+when the header is whole and in the order hermes writes it (every field
+hermes writes before
+.BR messages ),
+whatever else is damaged; a file whose header is damaged or in another
+key order is read whole first (a field of the header may follow the
+messages): two to three times the file in memory.
+A session that is not damaged is left as it is (exit 0); a file whose ID
+or title does not read, which names no session, is refused (exit 4).
+"#),
     options: &[flag("", "--dry-run", "say what would be kept and left out; write nothing")
+        .man(
+            r#"
+say what would be kept and left out; write nothing.
+"#,
+        )
         .sets(|a| a.dry_run = true)],
     args: &[Arg::one("NAME|ID", Kind::Session).takes(|a, v| {
         a.name = v.text();

@@ -4,7 +4,7 @@
 use nanoserde::SerJson;
 
 use super::list::{Limited, limit_option};
-use crate::args::{Access, Arg, Kind, Run, Spec, flag};
+use crate::args::{Access, Arg, Kind, Run, Spec, flag, man};
 use crate::error::{Error, Result};
 use crate::output;
 use crate::store::Store;
@@ -54,12 +54,53 @@ letter. TEXT is matched as the messages read, whatever the file escapes
 
 {options}
 ",
+    man: man(r#"
+sessions whose title or messages hold
+.IR TEXT ,
+newest activity first, each with the place it matched first: on a
+terminal a table like
+.BR list 's
+with the match highlighted on a line under each row (not when
+.B NO_COLOR
+is set); to a pipe the columns of
+.B list
+and a sixth, the snippet.
+Case is ignored unless
+.I TEXT
+has a capital letter (smart case).
+.I TEXT
+is matched as the messages read, however the file escapes them:
+quotes, backslashes, newlines, CJK written as UTF-8 or as
+.BR \eu XXXX .
+Exit 0 when some session matches, 1 when none does.
+A damaged session file that may hold
+.I TEXT
+is skipped with a warning that names it (with a catalog, one among the
+files the search read).
+"#),
     options: &[
-        limit_option(),
+        limit_option().man(
+            r#"
+show at most
+.I N
+sessions (default 20)
+"#,
+        ),
         flag(
             "",
             "--json",
             "a JSON array: per session its ID, title, times, the count of matches and the first 10 snippets",
+        )
+        .man(
+            r#"
+a JSON array: per session its ID, title, times, the count of matches
+and the first 10 snippets
+.RB ( field ,
+.BR message ,
+.BR role ,
+.BR snippet ,
+.BR match ).
+"#,
         )
         .sets(|a| a.json = true),
     ],

@@ -1,6 +1,6 @@
 //! `hermes sessions show`: one conversation, roles clearly marked.
 
-use crate::args::{Access, Arg, Kind, Run, Spec, flag};
+use crate::args::{Access, Arg, Kind, Run, Spec, flag, man};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::resolve;
@@ -25,9 +25,29 @@ characters in it are shown as ^[ and the like, not sent to the terminal.
 
 {options}
 ",
-    options: &[
-        flag("", "--json", "the whole session file as JSON, raw text included").sets(|a| a.json = true)
-    ],
+    man: man(r#"
+print a session's conversation.
+On a terminal, through the pager (see
+.BR \-\-no\-pager ),
+wrapped at words to its width, replies drawn as Markdown as in a chat
+(not with
+.B render = \(dqplain\(dq
+or TERM=dumb); into a pipe or a file, as stored.
+Control characters in it (an escape sequence an agent wrote, say) are
+shown as
+.B ^[
+and the like, and bidi overrides as
+.BR \eu{202e} ,
+never sent to the terminal as they are (see
+.BR SECURITY ).
+"#),
+    options: &[flag("", "--json", "the whole session file as JSON, raw text included")
+        .man(
+            r#"
+the whole session file as JSON, raw text included.
+"#,
+        )
+        .sets(|a| a.json = true)],
     args: &[Arg::one("NAME|ID", Kind::Session).takes(|a, v| {
         a.name = v.text();
         Ok(())

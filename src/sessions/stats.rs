@@ -2,7 +2,7 @@
 
 use nanoserde::SerJson;
 
-use crate::args::{Access, Arg, Kind, Run, Spec, flag};
+use crate::args::{Access, Arg, Kind, Run, Spec, flag, man};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::resolve;
@@ -73,7 +73,28 @@ over it, and its replies' tokens.
 
 {options}
 ",
-    options: &[flag("", "--json", "the same as a JSON object").sets(|a| a.json = true)],
+    man: man(r#"
+print the number of sessions and messages, bytes on disk, the oldest and
+newest activity, the number of terminal breadcrumbs, the temporary
+files interrupted writes left (count and bytes; prune removes them), the
+context budget and how many sessions a turn could not send whole under it;
+with
+.IR NAME ,
+one session: its messages, bytes, characters, summaries, the characters
+a turn would send without a budget (the system prompt, the latest summary
+and the messages after it), the budget, and whether that is over it.
+Numbers are written as the budget is, with a comma every three digits
+.RB ( "characters:   37,523" );
+.B \-\-json
+has them as numbers.
+"#),
+    options: &[flag("", "--json", "the same as a JSON object")
+        .man(
+            r#"
+the same as a JSON object.
+"#,
+        )
+        .sets(|a| a.json = true)],
     args: &[Arg::optional("NAME|ID", Kind::Session).takes(|a, v| {
         a.name = Some(v.text());
         Ok(())

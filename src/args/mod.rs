@@ -18,6 +18,31 @@
 
 use std::ffi::OsString;
 
+/// An entry's text in the man page, in roff: what follows its tag line
+/// (an option's, a verb's, a slash command's). `man/hermes.1` is made from
+/// these and `man/hermes.1.in` (`cli::man`), by the tests; a build for use
+/// keeps none of them, so they cost the binary nothing.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Man {
+    #[cfg(test)]
+    pub(crate) roff: &'static str,
+}
+
+impl Man {
+    /// No entry of its own (a command whose text is the page's own).
+    pub(crate) const NONE: Man = man("");
+}
+
+/// `man(r#"..."#)`: an entry's roff text.
+pub(crate) const fn man(roff: &'static str) -> Man {
+    #[cfg(not(test))]
+    let _ = roff;
+    Man {
+        #[cfg(test)]
+        roff,
+    }
+}
+
 use lexopt::prelude::*;
 
 use crate::error::{Error, Result};
@@ -91,8 +116,9 @@ pub(crate) struct Flag {
     pub(crate) help: &'static str,
     /// A heading printed above it in `--help` ("How:").
     pub(crate) heading: Option<&'static str>,
-    /// Other forms shown under it: `("-q -", "read the message from stdin")`.
-    pub(crate) also: &'static [(&'static str, &'static str)],
+    /// Other forms shown under it: `("-q -", "read the message from
+    /// stdin", man(...))`, each its own entry in the man page.
+    pub(crate) also: &'static [(&'static str, &'static str, Man)],
     /// Options of one group (not 0) exclude each other; usage lines show
     /// them as `[-s TEXT | --system-file FILE]`.
     pub(crate) group: u8,
@@ -100,6 +126,8 @@ pub(crate) struct Flag {
     pub(crate) repeats: bool,
     /// It must be given.
     pub(crate) required: bool,
+    /// Its entry in the man page (`help` is the entry's short form).
+    pub(crate) man: Man,
 }
 
 /// An option without a value: `flag("", "--all", "show every session")`,
@@ -115,6 +143,7 @@ pub(crate) const fn flag(short: &'static str, long: &'static str, help: &'static
         group: 0,
         repeats: false,
         required: false,
+        man: Man::NONE,
     }
 }
 
@@ -136,7 +165,7 @@ impl Flag {
     }
 
     /// With other forms shown under it.
-    pub(crate) const fn also(mut self, forms: &'static [(&'static str, &'static str)]) -> Flag {
+    pub(crate) const fn also(mut self, forms: &'static [(&'static str, &'static str, Man)]) -> Flag {
         self.also = forms;
         self
     }
@@ -150,6 +179,12 @@ impl Flag {
     /// It may be given more than once.
     pub(crate) const fn repeats(mut self) -> Flag {
         self.repeats = true;
+        self
+    }
+
+    /// Its entry in the man page: roff, after its tag line.
+    pub(crate) const fn man(mut self, roff: &'static str) -> Flag {
+        self.man = man(roff);
         self
     }
 
@@ -186,17 +221,7 @@ impl Flag {
 }
 
 /// `-h, --help`, which every command takes.
-pub(crate) const HELP: Flag = Flag {
-    short: "-h",
-    long: "--help",
-    value: None,
-    help: "show this help",
-    heading: None,
-    also: &[],
-    group: 0,
-    repeats: false,
-    required: false,
-};
+pub(crate) const HELP: Flag = flag("-h", "--help", "show this help");
 
 /// What an option does to the arguments `A` being built.
 pub(crate) enum Apply<A> {
@@ -211,6 +236,12 @@ pub(crate) struct Opt<A> {
 }
 
 impl<A> Opt<A> {
+    /// Its entry in the man page: roff, after its tag line.
+    pub(crate) const fn man(mut self, roff: &'static str) -> Opt<A> {
+        self.flag.man = man(roff);
+        self
+    }
+
     /// Do to `args` what the option does, with `value` (a flag has none).
     pub(crate) fn apply(&self, args: &mut A, value: Given) -> Result<()> {
         match self.apply {
@@ -301,6 +332,9 @@ pub(crate) struct Spec<A: 'static> {
     /// Its help after the usage line: prose, with `{options}` where the
     /// option lines go.
     pub(crate) about: &'static str,
+    /// A verb's entry in the man page, before its options.
+    #[cfg_attr(not(test), allow(dead_code, reason = "the man page is made by the tests"))]
+    pub(crate) man: Man,
     pub(crate) options: &'static [Opt<A>],
     pub(crate) args: &'static [Positional<A>],
     /// The arguments before any is read (the defaults).
@@ -319,6 +353,8 @@ pub(crate) trait Describe {
     fn alias(&self) -> Option<&'static str>;
     fn summary(&self) -> &'static str;
     fn about(&self) -> &'static str;
+    #[cfg(test)]
+    fn man(&self) -> Man;
     fn flags(&self) -> Vec<&'static Flag>;
     fn positionals(&self) -> Vec<&'static Arg>;
 
@@ -340,6 +376,10 @@ impl<A> Describe for Spec<A> {
     }
     fn about(&self) -> &'static str {
         self.about
+    }
+    #[cfg(test)]
+    fn man(&self) -> Man {
+        self.man
     }
     fn flags(&self) -> Vec<&'static Flag> {
         self.options.iter().map(|o| &o.flag).collect()
@@ -727,106 +767,4 @@ impl Words {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(Debug, Default, PartialEq)]
-    struct Args {
-        all: bool,
-        limit: Option<usize>,
-        name: Option<String>,
-        mode: Option<String>,
-        names: Vec<String>,
-        files: Vec<String>,
-    }
-
-    const SPEC: Spec<Args> = Spec {
-        path: "sessions try",
-        alias: None,
-        summary: "",
-        about: "",
-        options: &[
-            flag("-a", "--all", "every one").sets(|a| a.all = true),
-            option("-n", "--limit", Value::new("N", Kind::Number), "at most N").takes(|a, v| {
-                a.limit = Some(v.positive()?);
-                Ok(())
-            }),
-            option("-c", "--continue", Value::optional("NAME", Kind::Session), "").takes(|a, v| {
-                a.name = v.value.map(string);
-                Ok(())
-            }),
-            flag("", "--fast", "").group(1).sets(|a| a.mode = Some("fast".into())),
-            flag("", "--slow", "").group(1).sets(|a| a.mode = Some("slow".into())),
-            option("-f", "--file", Value::new("FILE", Kind::File), "").repeats().takes(|a, v| {
-                a.files.push(v.text());
-                Ok(())
-            }),
-        ],
-        args: &[Arg::one("NAME|ID", Kind::Session).many().takes(|a, v| {
-            a.names.push(v.text());
-            Ok(())
-        })],
-        start: Args::default,
-        finish: Ok,
-        stray: None,
-    };
-
-    fn parse_words(words: &[&str]) -> Result<Args> {
-        parse(&SPEC, &mut lexopt::Parser::from_args(words.iter().copied()))
-    }
-
-    #[test]
-    fn text_that_is_not_utf8_is_refused_with_its_first_bad_byte() {
-        assert_eq!(utf8(b"caf\xc3\xa9".to_vec(), "-q").unwrap(), "café");
-        match utf8(b"ok caf\xe9 cr\xe8me".to_vec(), "stdin") {
-            Err(Error::NotText { place, offset, byte }) => {
-                assert_eq!((place.as_str(), offset, byte), ("stdin", 6, 0xe9));
-            }
-            other => panic!("{other:?}"),
-        }
-        // A sequence cut short counts from its first byte.
-        assert!(matches!(
-            utf8(b"ab\xe2\x82".to_vec(), "-q"),
-            Err(Error::NotText { offset: 2, byte: 0xe2, .. })
-        ));
-        use std::os::unix::ffi::OsStringExt;
-        assert!(text(OsString::from_vec(b"\xff".to_vec()), "--title").is_err());
-        assert_eq!(string(OsString::from_vec(b"a\xff".to_vec())), "a\u{fffd}");
-    }
-
-    #[test]
-    fn options_and_arguments_in_any_order() {
-        let args = parse_words(&["x", "-n", "5", "--all", "y", "-f", "a", "--file=b"]).unwrap();
-        assert_eq!(args.limit, Some(5));
-        assert!(args.all);
-        assert_eq!(args.names, ["x", "y"]);
-        assert_eq!(args.files, ["a", "b"]);
-    }
-
-    #[test]
-    fn an_optional_value_is_the_next_word_unless_an_option() {
-        assert_eq!(parse_words(&["-c", "a b", "x"]).unwrap().name.as_deref(), Some("a b"));
-        assert_eq!(parse_words(&["-c", "-a", "x"]).unwrap().name, None);
-        assert_eq!(parse_words(&["x", "-c"]).unwrap().name, None);
-        assert_eq!(parse_words(&["-cname", "x"]).unwrap().name.as_deref(), Some("name"));
-    }
-
-    #[test]
-    fn mistakes_are_usage_errors_that_say_what() {
-        let usage = |words: &[&str]| match parse_words(words) {
-            Err(Error::Usage(text)) => text,
-            other => panic!("{words:?}: {other:?}"),
-        };
-        assert_eq!(usage(&["x", "-n", "5", "-n", "6"]), "-n/--limit given twice");
-        assert_eq!(usage(&["x", "--fast", "--slow"]), "--fast and --slow: one of them, once");
-        assert_eq!(usage(&["x", "-n", "0"]), "--limit wants a positive number, not '0'");
-        assert_eq!(usage(&[]), "sessions try: missing NAME or ID; see 'hermes sessions try --help'");
-        assert!(matches!(parse_words(&["x", "--help", "--bogus"]), Err(Error::HelpWanted)));
-        let Err(Error::UnknownOption { option, did_you_mean, .. }) = parse_words(&["x", "--limt", "2"])
-        else {
-            panic!()
-        };
-        assert_eq!((option.as_str(), did_you_mean.as_deref()), ("--limt", Some("--limit")));
-        assert!(matches!(parse_words(&["x", "--all=yes"]), Err(Error::Usage(_))));
-    }
-}
+mod tests;
