@@ -58,10 +58,7 @@ fn text_that_is_not_utf8_is_refused_with_its_first_bad_byte() {
         other => panic!("{other:?}"),
     }
     // A sequence cut short counts from its first byte.
-    assert!(matches!(
-        utf8(b"ab\xe2\x82".to_vec(), "-q"),
-        Err(Error::NotText { offset: 2, byte: 0xe2, .. })
-    ));
+    assert!(matches!(utf8(b"ab\xe2\x82".to_vec(), "-q"), Err(Error::NotText { offset: 2, byte: 0xe2, .. })));
     use std::os::unix::ffi::OsStringExt;
     assert!(text(OsString::from_vec(b"\xff".to_vec()), "--title").is_err());
     assert_eq!(string(OsString::from_vec(b"a\xff".to_vec())), "a\u{fffd}");
@@ -95,11 +92,9 @@ fn mistakes_are_usage_errors_that_say_what() {
     assert_eq!(usage(&["x", "-n", "0"]), "--limit wants a positive number, not '0'");
     assert_eq!(usage(&[]), "sessions try: missing NAME or ID; see 'hermes sessions try --help'");
     assert!(matches!(parse_words(&["x", "--help", "--bogus"]), Err(Error::HelpWanted)));
-    let Err(Error::UnknownOption { option, did_you_mean, .. }) = parse_words(&["x", "--limt", "2"])
-    else {
+    let Err(Error::UnknownOption { option, did_you_mean, .. }) = parse_words(&["x", "--limt", "2"]) else {
         panic!()
     };
     assert_eq!((option.as_str(), did_you_mean.as_deref()), ("--limt", Some("--limit")));
     assert!(matches!(parse_words(&["x", "--all=yes"]), Err(Error::Usage(_))));
 }
-

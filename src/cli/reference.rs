@@ -45,3 +45,141 @@ fn the_completion_scripts() {
         check_in(&format!("tests/reference/completion.{name}"), &script(shell));
     }
 }
+
+/// Options of other programs that the man page and the README show
+/// (`git diff --staged`, `cargo build --release`), and the test runner's.
+const OTHERS_OPTIONS: &[&str] = &[
+    "--short",
+    "--staged",
+    "--release",
+    "--target",
+    "--all-targets",
+    "--cfg",
+    "--remap-path-prefix",
+    "--run",
+];
+
+/// Where a command line starts in Markdown (code, a shell's prompt).
+const MARKDOWN_CODE: &[&str] = &["`", "\n$ "];
+
+/// Where a command line starts in the man page (bold, an example's line).
+const MAN_CODE: &[&str] = &["\"", "\n.B ", "\n$ ", "\n"];
+
+/// Words shown after `hermes` that are no command on purpose: a bare
+/// prompt's (`hermes what is a tty`), and a typo shown with its error.
+const NOT_COMMANDS: &[&str] = &["what", "rules", "sesions"];
+
+/// Words shown after a '/' that are no slash command: a path, an endpoint.
+const NOT_SLASH: &[&str] = &["proc", "models"];
+
+/// The text of a man page with its fonts and escapes read: `\fB\-\-all\fR`
+/// is `--all`.
+fn plain_roff(page: &str) -> String {
+    page.replace("\\-", "-")
+        .replace("\\fB", "")
+        .replace("\\fI", "")
+        .replace("\\fR", "")
+        .replace("\\fP", "")
+        .replace("\\(aq", "'")
+        .replace("\\ ", " ")
+}
+
+/// Each word in `text` right after `lead` (and a word's start), as far as
+/// it is made of `[a-z0-9_!-]`.
+fn words_after<'a>(text: &'a str, lead: &str) -> Vec<&'a str> {
+    let mut words = Vec::new();
+    for (at, _) in text.match_indices(lead) {
+        let before = text[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '/' || c == '.') {
+            continue;
+        }
+        let rest = &text[at + lead.len()..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || "_!-".contains(c)))
+            .unwrap_or(rest.len());
+        let word = rest[..end].trim_end_matches(['-', '!']);
+        // A path goes on with '/'; an upper-case word is a placeholder.
+        if !word.is_empty()
+            && !rest[end..].starts_with('/')
+            && word.starts_with(|c: char| c.is_ascii_lowercase())
+        {
+            words.push(&rest[..end]);
+        }
+    }
+    words
+}
+
+/// What `text` names that hermes does not have: options, commands and
+/// verbs after `hermes`, slash commands, config keys after `config set`.
+fn unknown_names(text: &str, code: &[&str]) -> Vec<String> {
+    use super::defs::{COMMANDS, every_spec, global_flags};
+    let specs = every_spec();
+    let options: Vec<&str> =
+        specs.iter().flat_map(|s| s.flags()).chain(global_flags()).map(|f| f.long).collect();
+    let slashes: Vec<&str> = crate::chat::slash_commands()
+        .iter()
+        .flat_map(|s| std::iter::once(s.name).chain(s.aliases.iter().copied()))
+        .collect();
+    let keys: Vec<&str> = crate::settings::keys().collect();
+    let mut unknown = Vec::new();
+    for word in words_after(text, "--") {
+        let option = format!("--{}", word.trim_end_matches('!'));
+        if !options.contains(&option.as_str()) && !OTHERS_OPTIONS.contains(&option.as_str()) {
+            unknown.push(option);
+        }
+    }
+    // A command where it is shown as one: in code, or in bold.
+    for lead in code {
+        for word in words_after(text, &format!("{lead}hermes ")) {
+            if COMMANDS.iter().all(|c| c.name() != word) && !NOT_COMMANDS.contains(&word) {
+                unknown.push(format!("hermes {word}"));
+            }
+        }
+    }
+    for (group, lead) in
+        COMMANDS.iter().filter(|c| !c.verbs().is_empty()).flat_map(|g| code.iter().map(move |l| (g, l)))
+    {
+        for word in words_after(text, &format!("{lead}hermes {} ", group.name())) {
+            if group.verbs().iter().all(|v| v.name() != word && v.alias() != Some(word)) {
+                unknown.push(format!("hermes {} {word}", group.name()));
+            }
+        }
+    }
+    for lead in ["config set ", "config get ", "config unset "] {
+        unknown.extend(
+            words_after(text, lead).into_iter().filter(|k| !keys.contains(k)).map(|k| format!("{lead}{k}")),
+        );
+    }
+    for lead in ["`/", "\n.B /", "\n.BR /", "\n.RB ( /"] {
+        for word in words_after(text, lead) {
+            if !slashes.contains(&word) && !NOT_SLASH.contains(&word) {
+                unknown.push(format!("/{word}"));
+            }
+        }
+    }
+    unknown.sort();
+    unknown.dedup();
+    unknown
+}
+
+#[test]
+fn the_man_page_and_readme_name_only_what_there_is() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    for (file, code) in
+        [("man/hermes.1", MAN_CODE), ("README.md", MARKDOWN_CODE), ("CONTRIBUTING.md", MARKDOWN_CODE)]
+    {
+        let text = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
+        let text = if code == MAN_CODE { plain_roff(&text) } else { text };
+        let unknown = unknown_names(&text, code);
+        assert!(unknown.is_empty(), "{file} names what hermes does not have: {}", unknown.join(", "));
+    }
+}
+
+#[test]
+fn the_prose_check_sees_a_name_that_is_not_there() {
+    let text = "Run `hermes sessions lsit --limt 3`, then `/tilte` and `hermes config set modle x`.";
+    let unknown = unknown_names(text, MARKDOWN_CODE);
+    assert_eq!(unknown, ["--limt", "/tilte", "config set modle", "hermes sessions lsit"]);
+    let known = "`hermes sessions list --limit 3`, `/title`, config set model x";
+    assert!(unknown_names(known, MARKDOWN_CODE).is_empty());
+}
