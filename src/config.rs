@@ -10,7 +10,7 @@ use crate::args::{Access, Arg, Command, Kind, Run, Spec, Value, man, option};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::output::Out;
-use crate::settings::{self, edit};
+use crate::settings::{self, Key, edit};
 use crate::store::Store;
 
 pub(crate) mod models;
@@ -43,7 +43,7 @@ pub(crate) const VERBS: &[&dyn Command<Store>] = &[&GET, &SET, &UNSET, &LIST, &P
 
 /// `config get KEY`.
 pub(crate) struct Get {
-    key: String,
+    key: Key,
 }
 
 const GET: Spec<Get> = Spec {
@@ -62,14 +62,15 @@ there is none.
         a.key = known_key(&v.text())?;
         Ok(())
     })],
-    start: || Get { key: String::new() },
+    // The key is the argument's (one is required).
+    start: || Get { key: Key::Agent },
     finish: Ok,
     stray: None,
 };
 
 impl Run<Store> for Get {
     fn run(self, store: &Store) -> Result<()> {
-        match agent::resolve_settings(store, Vec::new())?.value(&self.key) {
+        match agent::resolve_settings(store, Vec::new())?.value(self.key) {
             Some(value) => print(&format!("{value}\n")),
             None => Err(Error::Silent(crate::error::EXIT_NOT_FOUND)),
         }
@@ -81,7 +82,7 @@ impl Run<Store> for Get {
 
 /// `config set KEY VALUE`.
 pub(crate) struct Set {
-    key: String,
+    key: Key,
     value: String,
 }
 
@@ -121,9 +122,9 @@ instead) is refused before anything is written, exit 2, naming the key.
             Ok(())
         }),
     ],
-    start: || Set { key: String::new(), value: String::new() },
+    start: || Set { key: Key::Agent, value: String::new() },
     // The value is never echoed: it may be what should not be there.
-    finish: |set| match settings::check_value(&set.key, &set.value) {
+    finish: |set| match settings::check_value(set.key, &set.value) {
         Ok(()) => Ok(set),
         Err(why) => Err(Error::usage(why)),
     },
@@ -132,13 +133,13 @@ instead) is refused before anything is written, exit 2, naming the key.
 
 impl Run<Store> for Set {
     fn run(self, store: &Store) -> Result<()> {
-        write(store, |text| edit::set(text, &self.key, &self.value))
+        write(store, |text| edit::set(text, self.key, &self.value))
     }
 }
 
 /// `config unset KEY`.
 pub(crate) struct Unset {
-    key: String,
+    key: Key,
 }
 
 const UNSET: Spec<Unset> = Spec {
@@ -174,7 +175,7 @@ the limit
         a.key = known_key(&v.text())?;
         Ok(())
     })],
-    start: || Unset { key: String::new() },
+    start: || Unset { key: Key::Agent },
     finish: Ok,
     stray: None,
 };
@@ -183,7 +184,7 @@ impl Run<Store> for Unset {
     fn run(self, store: &Store) -> Result<()> {
         let mut found = false;
         write(store, |text| {
-            let (text, was) = edit::unset(text, &self.key);
+            let (text, was) = edit::unset(text, self.key);
             found = was;
             text
         })?;
@@ -254,7 +255,7 @@ impl Run<Store> for List {
         for server in settings.servers() {
             text.push_str(&format!("\n[servers.{}]\n", server.name));
             for (key, value) in &server.values {
-                text.push_str(&format!("{}\n", edit::assignment(key, value)));
+                text.push_str(&format!("{}\n", edit::assignment(*key, value)));
             }
         }
         print(&text)
@@ -371,10 +372,10 @@ fn print(text: &str) -> Result<()> {
     out.flush()
 }
 
-/// `key`, if config.toml has it; else a usage error naming the keys.
-fn known_key(key: &str) -> Result<String> {
-    if settings::setting(key).is_some() {
-        return Ok(key.to_string());
+/// The key of config.toml named `key`; else a usage error naming the keys.
+fn known_key(key: &str) -> Result<Key> {
+    if let Some(key) = Key::parse(key) {
+        return Ok(key);
     }
     if matches!(key, "api_key" | "key" | "openai_api_key") {
         return Err(Error::usage(
@@ -465,7 +466,7 @@ fn check(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
 fn check_default(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> {
     store.verify()?;
     let settings = agent::resolve_settings(store, Vec::new())?;
-    let origin = |key: &str| settings.get(key).map(|(_, origin)| origin.describe()).unwrap_or_default();
+    let origin = |key: Key| settings.get(key).map(|(_, origin)| origin.describe()).unwrap_or_default();
     let Some(command) = settings.agent().map(str::to_string) else {
         return Err(no_agent());
     };
@@ -477,7 +478,7 @@ fn check_default(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> 
         .ok_or_else(no_agent)?;
     // The default model may name a server (`work:gpt-4o`): that one is asked.
     let (agent, _) = agent.route(agent.model.clone().as_deref());
-    let agent_origin = origin("agent");
+    let agent_origin = origin(Key::Agent);
     if agent.command == command {
         out.write(&format!("agent:  {command} ({agent_origin})\n"))?;
     } else {
@@ -486,7 +487,7 @@ fn check_default(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> 
     let server = say_server(&settings, agent, out)?;
     let model_named = settings.model().map(str::to_string);
     match &model_named {
-        Some(model) => out.write(&format!("model:  {model} ({})\n", origin("model")))?,
+        Some(model) => out.write(&format!("model:  {model} ({})\n", origin(Key::Model)))?,
         None => out.write("model:  none set (the agent's default)\n")?,
     }
     let key = key_source(agent);
@@ -546,7 +547,7 @@ fn check_default(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> 
 /// `config check`'s line for the server `agent` asks: a named one's
 /// (`model = "work:..."`), else base_url's; which, for what follows.
 fn say_server(settings: &settings::Settings, agent: &Agent, out: &mut Out) -> Result<String> {
-    let server = settings.value("base_url").unwrap_or("(the agent's own)").to_string();
+    let server = settings.value(Key::BaseUrl).unwrap_or("(the agent's own)").to_string();
     let named = settings.model().and_then(|m| m.split_once(':')).map(|(name, _)| name);
     match (agent.base_url.as_deref(), named) {
         (Some(url), Some(name)) if agent.server(name).is_none() && agent.model.is_some() && url != server => {
@@ -554,7 +555,7 @@ fn say_server(settings: &settings::Settings, agent: &Agent, out: &mut Out) -> Re
             Ok(url.to_string())
         }
         _ => {
-            if let Some((_, origin)) = settings.get("base_url") {
+            if let Some((_, origin)) = settings.get(Key::BaseUrl) {
                 out.write(&format!("server: {server} ({})\n", origin.describe()))?;
             }
             Ok(server)

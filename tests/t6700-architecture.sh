@@ -124,6 +124,18 @@ test_expect_success 'chat and sessions never use each other' '
 	! grep -rn "crate::chat" "$ROOT/src/sessions"
 '
 
+# Code asks for a setting by its settings::Key: a call that names a key of
+# config.toml by a string ("model", or Key::parse("model")) is the old,
+# untyped way, where a typo reads as "unset". Text searched for is no call.
+test_expect_success 'no key of config.toml is asked for by its name outside src/settings/' '
+	sed -n "s/^ *name: \"\([a-z_]*\)\",\$/\1/p" "$ROOT/src/settings/mod.rs" >names &&
+	test_line_count -gt 10 names &&
+	names=$(tr "\n" "|" <names | sed "s/|\$//") &&
+	(cd "$ROOT" && grep -rnoE "[A-Za-z_:.]*\(\"($names)\"\)" src) >calls &&
+	grep "^src/settings/mod.rs:.*option_help(\"stop\")" calls &&
+	! grep -v -e "^src/settings/" -e "contains(" calls
+'
+
 # sizes FILE: "FILE: N lines of code" when over 600, and "FILE: fn NAME:
 # N lines" for each function over 80 (Error's Display, the one place of
 # every message, excepted). Lines of code: not blank, not a // comment,

@@ -168,10 +168,7 @@ pub(crate) enum Choice {
 /// The settings a command with an agent works with: config.toml's, what
 /// its command line said (`flags`: key, value, option), and whether a
 /// bare agent name is one that comes with hermes and what it reads.
-pub(crate) fn resolve_settings(
-    store: &Store,
-    flags: Vec<(&'static str, String, String)>,
-) -> Result<Settings> {
+pub(crate) fn resolve_settings(store: &Store, flags: Vec<settings::Flag>) -> Result<Settings> {
     let settings = Settings::resolve(&settings::Sources {
         flags,
         file: settings::load_file(store)?,
@@ -193,9 +190,13 @@ pub(crate) fn choose(settings: &Settings, choice: &Choice) -> Result<Option<Agen
 }
 
 /// `--agent CMD` as a setting's flag, for `settings`.
-pub(crate) fn choice_flag(choice: &Choice) -> Option<(&'static str, String, String)> {
+pub(crate) fn choice_flag(choice: &Choice) -> Option<settings::Flag> {
     match choice {
-        Choice::Command(command) => Some(("agent", command.clone(), "--agent".to_string())),
+        Choice::Command(command) => Some((
+            settings::Key::Agent,
+            command.clone(),
+            settings::Origin::CommandLine("--agent".to_string()),
+        )),
         _ => None,
     }
 }
@@ -361,21 +362,23 @@ impl Agent {
     /// and where the key comes from (`api_key_command` first).
     pub(crate) fn from_settings(settings: &Settings) -> Result<Option<Agent>> {
         let Some(command) = settings.agent() else { return Ok(None) };
-        let key = match (settings.value("api_key_command"), settings.value("api_key_env")) {
-            (Some(command), _) => Some(Key::Command(command.to_string())),
-            (None, Some(name)) => Some(Key::Env(name.to_string())),
-            (None, None) => None,
-        };
+        let key =
+            match (settings.value(settings::Key::ApiKeyCommand), settings.value(settings::Key::ApiKeyEnv)) {
+                (Some(command), _) => Some(Key::Command(command.to_string())),
+                (None, Some(name)) => Some(Key::Env(name.to_string())),
+                (None, None) => None,
+            };
         // The server's default is the agent's own, not given to it.
-        let base_url = match settings.get("base_url") {
+        let base_url = match settings.get(settings::Key::BaseUrl) {
             Some((url, origin)) if !matches!(origin, settings::Origin::Default(_)) => Some(url.to_string()),
             _ => None,
         };
         let command = shipped::resolve(command)?;
         let input = settings.agent_input();
         // The shipped agent's turn, done without its shell.
-        let server = (input == AgentInput::Json && curl::is_shipped(&command))
-            .then(|| curl::url_of(settings.value("base_url").unwrap_or(settings::DEFAULT_SERVER)));
+        let server = (input == AgentInput::Json && curl::is_shipped(&command)).then(|| {
+            curl::url_of(settings.value(settings::Key::BaseUrl).unwrap_or(settings::DEFAULT_SERVER))
+        });
         let agent = Agent {
             command,
             input,

@@ -22,24 +22,49 @@ use std::path::{Path, PathBuf};
 
 use super::shipped;
 use crate::error::{Error, Result};
-use crate::settings::{self, file::parse_line};
+use crate::settings::{self, Flag, Key, Origin, file::parse_line};
 use crate::store::Store;
 use crate::store::trust;
 
+/// A key of a role's header: the prompt's own, or a key of config.toml.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Field {
+    /// What the role is for, in a line.
+    Description,
+    /// A setting, given to the resolver as the role's flag.
+    Setting(Key),
+}
+
+impl Field {
+    /// As the header spells it.
+    fn name(self) -> &'static str {
+        match self {
+            Field::Description => "description",
+            Field::Setting(key) => key.name(),
+        }
+    }
+}
+
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The keys a role's header may set: the prompt's own and those of
 /// config.toml that belong to a way of talking, not to the server or its key.
-pub(crate) const KEYS: [&str; 11] = [
-    "description",
-    "model",
-    "context",
-    "agent",
-    "agent_input",
-    "save",
-    "temperature",
-    "top_p",
-    "max_tokens",
-    "seed",
-    "stop",
+pub(crate) const FIELDS: [Field; 11] = [
+    Field::Description,
+    Field::Setting(Key::Model),
+    Field::Setting(Key::Context),
+    Field::Setting(Key::Agent),
+    Field::Setting(Key::AgentInput),
+    Field::Setting(Key::Save),
+    Field::Setting(Key::Temperature),
+    Field::Setting(Key::TopP),
+    Field::Setting(Key::MaxTokens),
+    Field::Setting(Key::Seed),
+    Field::Setting(Key::Stop),
 ];
 
 /// The largest role file read: a prompt, not a document.
@@ -59,7 +84,7 @@ pub(crate) struct Role {
     /// first line.
     pub(crate) description: String,
     /// The settings of its header (key, value), in the file's order.
-    pub(crate) settings: Vec<(&'static str, String)>,
+    pub(crate) settings: Vec<(Field, String)>,
     /// The system prompt; none when the file has only a header.
     pub(crate) prompt: Option<String>,
 }
@@ -67,15 +92,18 @@ pub(crate) struct Role {
 impl Role {
     /// Its settings and prompt as flags of the settings resolver, said to
     /// come from `given` (`--role NAME`, `/role NAME`).
-    pub(crate) fn flags(&self, given: &str) -> Vec<(&'static str, String, String)> {
-        let prompt = self.prompt.iter().map(|p| ("system", p.clone()));
-        let settings = self.settings.iter().filter(|(key, _)| *key != "description").cloned();
-        settings.chain(prompt).map(|(key, value)| (key, value, given.to_string())).collect()
+    pub(crate) fn flags(&self, given: &str) -> Vec<Flag> {
+        let prompt = self.prompt.iter().map(|p| (Key::System, p.clone()));
+        let settings = self.settings.iter().filter_map(|(field, value)| match field {
+            Field::Setting(key) => Some((*key, value.clone())),
+            Field::Description => None,
+        });
+        settings.chain(prompt).map(|(key, value)| (key, value, Origin::Role(given.to_string()))).collect()
     }
 
     /// A setting of its header.
-    pub(crate) fn get(&self, key: &str) -> Option<&str> {
-        self.settings.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
+    pub(crate) fn get(&self, key: Key) -> Option<&str> {
+        self.settings.iter().find(|(k, _)| *k == Field::Setting(key)).map(|(_, v)| v.as_str())
     }
 
     /// The names its prompt's `{{KEY}}` holes wait for, each once, in order.
@@ -246,7 +274,7 @@ pub(crate) fn read(path: &Path, name: &str, shipped: bool) -> Result<Option<Role
 fn parse(path: &Path, name: &str, shipped: bool, text: &str) -> Result<Role> {
     let text = text.trim_start_matches('\u{feff}');
     let at_line = |line: usize, why: String| Error::ConfigSyntax { path: path.to_path_buf(), line, why };
-    let mut settings: Vec<(&'static str, String)> = Vec::new();
+    let mut settings: Vec<(Field, String)> = Vec::new();
     // Each line with where the text after it starts.
     let mut lines = text.split_inclusive('\n').scan(0, |end, line| {
         *end += line.len();
@@ -269,22 +297,23 @@ fn parse(path: &Path, name: &str, shipped: bool, text: &str) -> Result<Role> {
             let Some((key, value)) = parse_line(line).map_err(|why| at_line(number, why))? else {
                 continue;
             };
-            let Some(key) = KEYS.iter().copied().find(|k| *k == key) else {
-                return Err(at_line(number, format!("a role sets only {}, not '{key}'", KEYS.join(", "))));
+            let Some(field) = FIELDS.into_iter().find(|f| f.name() == key) else {
+                let names: Vec<&str> = FIELDS.iter().map(|f| f.name()).collect();
+                return Err(at_line(number, format!("a role sets only {}, not '{key}'", names.join(", "))));
             };
-            if settings.iter().any(|(k, _)| *k == key) {
+            if settings.iter().any(|(f, _)| *f == field) {
                 return Err(at_line(number, format!("'{key}' is set twice")));
             }
-            if key != "description" {
+            if let Field::Setting(key) = field {
                 settings::check_value(key, &value).map_err(|why| at_line(number, why))?;
             }
-            settings.push((key, value.trim().to_string()));
+            settings.push((field, value.trim().to_string()));
         };
     }
     let prompt = Some(body.trim().to_string()).filter(|p| !p.is_empty());
     let description = settings
         .iter()
-        .find(|(k, _)| *k == "description")
+        .find(|(f, _)| *f == Field::Description)
         .map(|(_, d)| d.clone())
         .or_else(|| prompt.as_deref().and_then(|p| p.lines().next()).map(str::to_string))
         .unwrap_or_default();
@@ -304,11 +333,11 @@ mod tests {
         let r = role("+++\ndescription = \"a test\"\nmodel = \"m-1\" # small\n\ncontext = '24k'\n+++\n\nBe brief.\nVery.\n").unwrap();
         assert_eq!(r.description, "a test");
         assert_eq!(r.prompt.as_deref(), Some("Be brief.\nVery."));
-        assert_eq!(r.get("model"), Some("m-1"));
+        assert_eq!(r.get(Key::Model), Some("m-1"));
         let flags = r.flags("--role x");
-        let keys: Vec<&str> = flags.iter().map(|(k, _, _)| *k).collect();
-        assert_eq!(keys, ["model", "context", "system"]);
-        assert!(flags.iter().all(|(_, _, given)| given == "--role x"));
+        let keys: Vec<Key> = flags.iter().map(|(k, _, _)| *k).collect();
+        assert_eq!(keys, [Key::Model, Key::Context, Key::System]);
+        assert!(flags.iter().all(|(_, _, given)| *given == Origin::Role("--role x".to_string())));
     }
 
     #[test]

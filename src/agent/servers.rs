@@ -3,6 +3,7 @@
 //! configured server leaves the model as written (`llama3.2:latest`).
 
 use super::{Agent, Key, curl};
+use crate::settings;
 use crate::settings::file::Server;
 
 impl Agent {
@@ -12,12 +13,13 @@ impl Agent {
         self.servers = servers
             .iter()
             .filter_map(|server| {
-                let url = server.get("base_url")?.to_string();
-                let key = match (server.get("api_key_command"), server.get("api_key_env")) {
-                    (Some(command), _) => Some(Key::Command(command.to_string())),
-                    (None, Some(name)) => Some(Key::Env(name.to_string())),
-                    (None, None) => None,
-                };
+                let url = server.get(settings::Key::BaseUrl)?.to_string();
+                let key =
+                    match (server.get(settings::Key::ApiKeyCommand), server.get(settings::Key::ApiKeyEnv)) {
+                        (Some(command), _) => Some(Key::Command(command.to_string())),
+                        (None, Some(name)) => Some(Key::Env(name.to_string())),
+                        (None, None) => None,
+                    };
                 // The default model, when it names this server, as it names it.
                 let model =
                     self.model.as_deref().and_then(|m| m.strip_prefix(&format!("{}:", server.name)[..]));
@@ -81,7 +83,10 @@ mod tests {
         let server = |name: &str, url: &str| Server {
             name: name.to_string(),
             line: 1,
-            values: vec![("base_url", url.to_string()), ("api_key_env", "WORK_KEY".to_string())],
+            values: vec![
+                (settings::Key::BaseUrl, url.to_string()),
+                (settings::Key::ApiKeyEnv, "WORK_KEY".to_string()),
+            ],
         };
         let agent = Agent {
             command: "/x/openai-compatible".into(),

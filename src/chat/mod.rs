@@ -22,7 +22,7 @@ use crate::args::utf8;
 use crate::chat::args::{Args, Query, System, Target};
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup};
-use crate::settings::{Origin, Settings};
+use crate::settings::{self, Flag, Key, Origin, Settings};
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, TITLE_USER};
 use crate::store::titles;
 use crate::store::{Later, Store};
@@ -56,7 +56,7 @@ struct Chat<'a> {
     settings: RefCell<Settings>,
     /// What the command line said of the settings, without a role: what
     /// `/role` resolves them from again.
-    flags: Vec<(&'static str, String, String)>,
+    flags: Vec<Flag>,
     /// The role of this chat (`--role`, `/role`): the sessions it makes are
     /// started with it, and record it.
     role: RefCell<Option<String>>,
@@ -264,7 +264,7 @@ fn one_shot_only(args: &Args) -> Result<()> {
 fn settings_and_agent(
     store: &Store,
     args: &Args,
-    flags: &[(&'static str, String, String)],
+    flags: &[Flag],
     role: Option<&agent::role::Role>,
     interactive: bool,
 ) -> (Result<(Settings, Option<Agent>)>, Option<agent::Prestarted>) {
@@ -357,26 +357,29 @@ fn settle(store: &Store, args: &Args, terminal: Option<&Terminal>) -> Result<Set
 
 /// What this chat's command line says of the settings (`--agent`,
 /// `--plain`, `--context`).
-fn command_line_flags(args: &Args) -> Vec<(&'static str, String, String)> {
-    let mut flags: Vec<(&'static str, String, String)> =
-        agent::choice_flag(&args.agent).into_iter().collect();
+fn command_line_flags(args: &Args) -> Vec<Flag> {
+    let mut flags: Vec<Flag> = agent::choice_flag(&args.agent).into_iter().collect();
+    let option = |given: &str| Origin::CommandLine(given.to_string());
     if args.plain {
-        flags.push(("render", "plain".to_string(), "--plain".to_string()));
+        flags.push((Key::Render, settings::PLAIN.to_string(), option("--plain")));
     }
     if let Some(budget) = &args.context {
-        flags.push(("context", budget.clone(), "--context".to_string()));
+        flags.push((Key::Context, budget.clone(), option("--context")));
     }
     if args.usage {
-        flags.push(("usage", "true".to_string(), "--usage".to_string()));
+        flags.push((Key::Usage, "true".to_string(), option("--usage")));
     }
     if args.no_save {
-        flags.push(("save", "false".to_string(), "--no-save".to_string()));
+        flags.push((Key::Save, "false".to_string(), option("--no-save")));
     }
     if let Some(seconds) = &args.timeout {
-        flags.push(("timeout", seconds.clone(), "--timeout".to_string()));
+        flags.push((Key::Timeout, seconds.clone(), option("--timeout")));
     }
-    for (key, value) in &args.options {
-        flags.push((key, value.clone(), format!("-o {key}")));
+    // Every model option is a key (settings' tests see to it).
+    for (name, value) in &args.options {
+        if let Some(key) = Key::parse(name) {
+            flags.push((key, value.clone(), option(&format!("-o {name}"))));
+        }
     }
     flags
 }
@@ -387,7 +390,7 @@ fn command_line_flags(args: &Args) -> Vec<(&'static str, String, String)> {
 fn chat_settings(
     store: &Store,
     args: &Args,
-    given: &[(&'static str, String, String)],
+    given: &[Flag],
     role: Option<&agent::role::Role>,
 ) -> Result<Settings> {
     let mut flags = given.to_vec();
@@ -398,7 +401,7 @@ fn chat_settings(
         Ok(settings) => Ok(settings),
         // Notes are kept even while config.toml is being mended.
         Err(_) if args.agent == AgentChoice::Disabled => {
-            Ok(Settings::resolve(&crate::settings::Sources { flags, ..Default::default() }))
+            Ok(Settings::resolve(&settings::Sources { flags, ..Default::default() }))
         }
         Err(e) => Err(e),
     }
@@ -657,14 +660,14 @@ impl Chat<'_> {
     /// or the environment's (with an agent only: a thread of notes records
     /// none).
     fn model_for(&self, header: Option<&Header>) -> Option<(String, Origin)> {
-        let chosen = self.model.borrow().clone().map(|m| (m, Origin::Flag("this chat".to_string())));
+        let chosen = self.model.borrow().clone().map(|m| (m, Origin::ThisChat));
         let settings = self.settings.borrow();
-        let default = self.agent.as_ref().and(settings.get("model"));
+        let default = self.agent.as_ref().and(settings.get(Key::Model));
         let default = default.map(|(m, origin)| (m.to_string(), origin.clone()));
         // The role's model (the settings' only flag for it) is chosen for
         // a new session and one of the chat's role, over its own.
         let of_role = header.is_none_or(|h| h.role.is_some() && h.role == *self.role.borrow());
-        let role = default.clone().filter(|(_, origin)| of_role && matches!(origin, Origin::Flag(_)));
+        let role = default.clone().filter(|(_, origin)| of_role && matches!(origin, Origin::Role(_)));
         chosen.or(role).or_else(|| header?.model.clone().map(|m| (m, Origin::Session))).or(default)
     }
 

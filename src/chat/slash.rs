@@ -678,10 +678,8 @@ impl Chat<'_> {
     fn model_command(&self, state: &mut Interactive, name: &str) -> Result<()> {
         if name.is_empty() {
             let said = match self.model_for(state.current.as_ref()) {
-                Some((model, Origin::Flag(flag))) if flag == "this chat" => {
-                    format!("{model} (chosen in this chat for this session)")
-                }
-                Some((model, Origin::Flag(role))) => format!("{model} (the role's: {role})"),
+                Some((model, Origin::ThisChat)) => format!("{model} (chosen in this chat for this session)"),
+                Some((model, Origin::Role(role))) => format!("{model} (the role's: {role})"),
                 Some((model, Origin::Session)) => format!("{model} (this session's)"),
                 Some((model, origin)) => format!("{model} (the default: {})", origin.describe()),
                 None if self.agent.is_none() => "none: no agent answers here".to_string(),

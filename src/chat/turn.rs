@@ -223,9 +223,9 @@ impl Chat<'_> {
         let Error::Agent(why) = e else { return e };
         let Some((model, origin)) = self.model_for(Some(header)) else { return Error::Agent(why) };
         let from = match origin {
-            Origin::Flag(flag) if flag == "this chat" && self.in_chat => "chosen in this chat".to_string(),
-            Origin::Flag(flag) if flag == "this chat" => "from -m".to_string(),
-            Origin::Flag(role) => format!("the role's: {role}"),
+            Origin::ThisChat if self.in_chat => "chosen in this chat".to_string(),
+            Origin::ThisChat => "from -m".to_string(),
+            Origin::Role(role) => format!("the role's: {role}"),
             Origin::Session => "this session's".to_string(),
             origin => format!("the default: {}", origin.describe()),
         };

@@ -7,6 +7,7 @@ use crate::agent::role::{self, Role};
 use crate::args::{Access, Arg, Kind, Man, Run, Spec, flag};
 use crate::error::Result;
 use crate::output::{self, Out};
+use crate::settings::Key;
 use crate::store::Store;
 use crate::sys;
 
@@ -104,10 +105,10 @@ fn entry(role: &Role) -> Entry {
     Entry {
         name: role.name.clone(),
         description: role.description.clone(),
-        model: get("model"),
-        context: get("context"),
-        agent: get("agent"),
-        agent_input: get("agent_input"),
+        model: get(Key::Model),
+        context: get(Key::Context),
+        agent: get(Key::Agent),
+        agent_input: get(Key::AgentInput),
         system: role.prompt.clone(),
         variables: role.variables(),
         file: role.path.display().to_string(),
@@ -136,9 +137,9 @@ fn list(store: &Store, json: bool) -> Result<()> {
     let terminal = sys::isatty(1);
     let width = |get: fn(&Role) -> usize| roles.iter().map(get).max().unwrap_or(0);
     let name_width = width(|r| crate::text::columns_of(&r.name));
-    let model_width = width(|r| crate::text::columns_of(r.get("model").unwrap_or("-")));
+    let model_width = width(|r| crate::text::columns_of(r.get(Key::Model).unwrap_or("-")));
     for r in &roles {
-        let model = r.get("model").unwrap_or("-");
+        let model = r.get(Key::Model).unwrap_or("-");
         let line = if terminal {
             let (name, model) = (pad(&r.name, name_width), pad(model, model_width));
             let from = if r.shipped { "" } else { "  (yours)" };

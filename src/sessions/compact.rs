@@ -4,6 +4,7 @@
 use crate::args::{Access, Arg, Kind, Run, Spec, Value, man, option};
 use crate::error::{Error, Result};
 use crate::resolve;
+use crate::settings::{Key, Origin};
 use crate::store::Store;
 use crate::store::context;
 
@@ -117,9 +118,9 @@ impl Run<Store> for Args {
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let header = resolve::find_by_name(store, &args.name)?;
-    let flags = [("agent", args.agent, "--agent"), ("context", args.context, "--context")]
+    let flags = [(Key::Agent, args.agent, "--agent"), (Key::Context, args.context, "--context")]
         .into_iter()
-        .filter_map(|(key, value, flag)| Some((key, value?, flag.to_string())))
+        .filter_map(|(key, value, flag)| Some((key, value?, Origin::CommandLine(flag.to_string()))))
         .collect();
     let settings = crate::agent::resolve_settings(store, flags)?;
     let outcome = crate::agent::compact::summarise(store, &header, &settings, args.keep)?;

@@ -4,12 +4,13 @@
 //! blank lines included, stays byte for byte. Values are written as TOML
 //! basic strings.
 
+use super::Key;
 use super::file::parse_line;
 
 /// `text` with `key` set to `value`: its line rewritten, or a line added at
 /// the end. A line that does not parse is left as it is (`load` reports it).
-pub(crate) fn set(text: &str, key: &str, value: &str) -> String {
-    let mut out = String::with_capacity(text.len() + key.len() + value.len() + 8);
+pub(crate) fn set(text: &str, key: Key, value: &str) -> String {
+    let mut out = String::with_capacity(text.len() + key.name().len() + value.len() + 8);
     let mut done = false;
     let mut in_table = false;
     for line in text.split_inclusive('\n') {
@@ -21,7 +22,7 @@ pub(crate) fn set(text: &str, key: &str, value: &str) -> String {
             out.push('\n');
             done = true;
         }
-        if !done && !in_table && key_of(line).as_deref() == Some(key) {
+        if !done && !in_table && key_of(line).as_deref() == Some(key.name()) {
             let body = line.trim_end_matches(['\n', '\r']);
             let indent = &body[..body.len() - body.trim_start().len()];
             out.push_str(indent);
@@ -47,14 +48,14 @@ pub(crate) fn set(text: &str, key: &str, value: &str) -> String {
 }
 
 /// `text` without the line that sets `key`, and whether there was one.
-pub(crate) fn unset(text: &str, key: &str) -> (String, bool) {
+pub(crate) fn unset(text: &str, key: Key) -> (String, bool) {
     let mut found = false;
     let mut in_table = false;
     let kept = text
         .split_inclusive('\n')
         .filter(|line| {
             in_table |= line.trim_start().starts_with('[');
-            let this = !found && !in_table && key_of(line).as_deref() == Some(key);
+            let this = !found && !in_table && key_of(line).as_deref() == Some(key.name());
             found |= this;
             !this
         })
@@ -76,7 +77,7 @@ pub(crate) fn too_large(text: &str, limit: u64) -> crate::error::Error {
     );
     if let Some((key, n)) = largest {
         why.push_str(&format!(" (the line of '{key}' alone is {} KiB)", kib(n)));
-        if key == "system" {
+        if Key::parse(&key) == Some(Key::System) {
             why.push_str(". A long system prompt belongs in a file: hermes chat --system-file FILE");
         }
     }
@@ -84,7 +85,7 @@ pub(crate) fn too_large(text: &str, limit: u64) -> crate::error::Error {
 }
 
 /// `key = "value"`, the value a TOML basic string.
-pub(crate) fn assignment(key: &str, value: &str) -> String {
+pub(crate) fn assignment(key: Key, value: &str) -> String {
     format!("{key} = {}", basic_string(value))
 }
 
@@ -140,34 +141,34 @@ mod tests {
     fn set_replaces_the_line_in_place_keeping_the_rest() {
         let text = "# my settings\n\nagent = \"llm\"   # the agent\n  model = 'x'\nsystem = \"be brief\"\n";
         assert_eq!(
-            set(text, "model", "gpt \"4\""),
+            set(text, Key::Model, "gpt \"4\""),
             "# my settings\n\nagent = \"llm\"   # the agent\n  model = \"gpt \\\"4\\\"\"\nsystem = \"be brief\"\n"
         );
         assert_eq!(
-            set(text, "agent", "openai-compatible"),
+            set(text, Key::Agent, "openai-compatible"),
             "# my settings\n\nagent = \"openai-compatible\"  # the agent\n  model = 'x'\nsystem = \"be brief\"\n"
         );
     }
 
     #[test]
     fn set_adds_a_new_key_at_the_end() {
-        assert_eq!(set("", "model", "m"), "model = \"m\"\n");
-        assert_eq!(set("# c", "model", "m"), "# c\nmodel = \"m\"\n");
-        assert_eq!(set("agent = \"a\"\r\n", "model", "m"), "agent = \"a\"\r\nmodel = \"m\"\n");
+        assert_eq!(set("", Key::Model, "m"), "model = \"m\"\n");
+        assert_eq!(set("# c", Key::Model, "m"), "# c\nmodel = \"m\"\n");
+        assert_eq!(set("agent = \"a\"\r\n", Key::Model, "m"), "agent = \"a\"\r\nmodel = \"m\"\n");
         // A commented-out line is a comment, not the key.
-        assert_eq!(set("# model = \"old\"\n", "model", "new"), "# model = \"old\"\nmodel = \"new\"\n");
+        assert_eq!(set("# model = \"old\"\n", Key::Model, "new"), "# model = \"old\"\nmodel = \"new\"\n");
     }
 
     #[test]
     fn set_keeps_crlf_and_comments_with_quotes_in_values() {
-        assert_eq!(set("model = \"a#b\" # c \"q\"\r\n", "model", "z"), "model = \"z\"  # c \"q\"\r\n");
-        assert_eq!(set("model = \"a\\\"#\"\n", "model", "z"), "model = \"z\"\n");
+        assert_eq!(set("model = \"a#b\" # c \"q\"\r\n", Key::Model, "z"), "model = \"z\"  # c \"q\"\r\n");
+        assert_eq!(set("model = \"a\\\"#\"\n", Key::Model, "z"), "model = \"z\"\n");
     }
 
     #[test]
     fn what_set_writes_reads_back_as_the_value() {
         for value in ["plain", "a \"quoted\" \\ path", "two\nlines\tand\u{7}bell", "中文 é", ""] {
-            let text = set("# header\n", "system", value);
+            let text = set("# header\n", Key::System, value);
             let line = text.lines().nth(1).unwrap();
             assert_eq!(parse_line(line), Ok(Some(("system".to_string(), value.to_string()))), "{value:?}");
         }
@@ -177,16 +178,16 @@ mod tests {
     fn the_keys_of_a_server_table_are_its_own() {
         let text = "model = \"a\"\n\n[servers.work]\nbase_url = \"https://w/v1\"\n";
         assert_eq!(
-            set(text, "base_url", "http://h/v1"),
+            set(text, Key::BaseUrl, "http://h/v1"),
             "model = \"a\"\n\nbase_url = \"http://h/v1\"\n[servers.work]\nbase_url = \"https://w/v1\"\n"
         );
-        assert_eq!(unset(text, "base_url"), (text.to_string(), false));
+        assert_eq!(unset(text, Key::BaseUrl), (text.to_string(), false));
     }
 
     #[test]
     fn unset_removes_only_that_line() {
         let text = "agent = \"a\"\n# keep\nmodel = \"m\"\n";
-        assert_eq!(unset(text, "model"), ("agent = \"a\"\n# keep\n".to_string(), true));
-        assert_eq!(unset(text, "system"), (text.to_string(), false));
+        assert_eq!(unset(text, Key::Model), ("agent = \"a\"\n# keep\n".to_string(), true));
+        assert_eq!(unset(text, Key::System), (text.to_string(), false));
     }
 }

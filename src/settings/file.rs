@@ -1,23 +1,24 @@
 //! config.toml read: a small parser of the one TOML form it needs,
-//! `key = "string"`, so that a mistake is reported by its line; each value
-//! checked by its key's entry in the settings table.
+//! `key = "string"`, so that a mistake is reported by its line; each key
+//! read into its `Key` and each value checked by its entry in the settings
+//! table.
 
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::trust;
 
-use super::{check_value, keys, setting};
+use super::{Key, check_value, keys};
 
 /// config.toml's values, by key; a key set to "" (or blanks) is not set.
 #[derive(Debug, Default)]
 pub(crate) struct File {
-    values: Vec<(&'static str, String)>,
+    values: Vec<(Key, String)>,
     /// Its `[servers.NAME]` tables, in the file's order.
     pub(crate) servers: Vec<Server>,
 }
 
 impl File {
-    pub(crate) fn get(&self, key: &str) -> Option<&str> {
+    pub(crate) fn get(&self, key: Key) -> Option<&str> {
         self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
     }
 }
@@ -29,17 +30,17 @@ pub(crate) struct Server {
     pub(crate) name: String,
     /// The line of its `[servers.NAME]`.
     pub(crate) line: usize,
-    pub(crate) values: Vec<(&'static str, String)>,
+    pub(crate) values: Vec<(Key, String)>,
 }
 
 impl Server {
-    pub(crate) fn get(&self, key: &str) -> Option<&str> {
+    pub(crate) fn get(&self, key: Key) -> Option<&str> {
         self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
     }
 }
 
 /// The keys a `[servers.NAME]` table holds.
-pub(crate) const SERVER_KEYS: [&str; 3] = ["base_url", "api_key_env", "api_key_command"];
+pub(crate) const SERVER_KEYS: [Key; 3] = [Key::BaseUrl, Key::ApiKeyEnv, Key::ApiKeyCommand];
 
 /// The name in a `[servers.NAME]` line; Err for another table, or a name
 /// that `-m NAME:MODEL` could not give.
@@ -123,11 +124,12 @@ pub(crate) fn parse(store: &Store, text: &str) -> Result<File> {
             continue;
         };
         if let Some(server) = file.servers.last_mut() {
-            let Some(key) = SERVER_KEYS.iter().copied().find(|k| *k == key) else {
+            let Some(key) = SERVER_KEYS.into_iter().find(|k| k.name() == key) else {
+                let names: Vec<&str> = SERVER_KEYS.iter().map(|k| k.name()).collect();
                 return Err(at_line(format!(
                     "[servers.{}] holds only {}, not '{key}'",
                     server.name,
-                    SERVER_KEYS.join(", ")
+                    names.join(", ")
                 )));
             };
             if server.get(key).is_some() {
@@ -141,7 +143,7 @@ pub(crate) fn parse(store: &Store, text: &str) -> Result<File> {
             return Err(at_line(format!("'{key}' is set twice")));
         }
         seen.push(key.clone());
-        let Some(setting) = setting(&key) else {
+        let Some(key) = Key::parse(&key) else {
             crate::output::warn(&format!(
                 "{}: line {}: unknown key '{key}' ignored (known: {})",
                 path.display(),
@@ -154,10 +156,10 @@ pub(crate) fn parse(store: &Store, text: &str) -> Result<File> {
             continue;
         }
         // The value is not quoted: the file may be anything but a config.
-        check_value(setting.key, &value).map_err(at_line)?;
-        file.values.push((setting.key, value));
+        check_value(key, &value).map_err(at_line)?;
+        file.values.push((key, value));
     }
-    if let Some(server) = file.servers.iter().find(|s| s.get("base_url").is_none()) {
+    if let Some(server) = file.servers.iter().find(|s| s.get(Key::BaseUrl).is_none()) {
         return Err(Error::ConfigSyntax {
             path,
             line: server.line,
@@ -201,8 +203,9 @@ pub(crate) fn parse_line(line: &str) -> Result<Option<(String, String)>, String>
     }
     let rest = rest.trim_start();
     // Only a known key is named: the file may be anything but a config.
-    let key_shown = if setting(key).is_some() { format!("'{key}'") } else { "a key".to_string() };
-    let example = if setting(key).is_some() { key } else { "key" };
+    let known = Key::parse(key).is_some();
+    let key_shown = if known { format!("'{key}'") } else { "a key".to_string() };
+    let example = if known { key } else { "key" };
     let must_quote =
         || format!("the value of {key_shown} must be a quoted string on one line, as in {example} = \"...\"");
     let (value, after) = match rest.chars().next() {

@@ -1,10 +1,14 @@
-//! The settings: one table of every key config.toml may hold (its help,
-//! the words it takes, its check, and where else its value may come from:
-//! a flag of the command line, the session, the environment, a default),
-//! and one resolver, `Settings::resolve`, that both gives the value that
-//! applies and says where it came from. Chat, the agent, compaction and
-//! `hermes config list|get|check` all ask it; adding a key is one entry
-//! of `TABLE`. `file` reads config.toml, `edit` rewrites one of its lines.
+//! The settings: one table of every key config.toml may hold (its name,
+//! its help, the words it takes, the kind of value it checks, and where
+//! else its value may come from: a flag of the command line, the session,
+//! the environment, a default), and one resolver, `Settings::resolve`,
+//! that both gives the value that applies and says where it came from.
+//! Code names a key by its `Key`, never by its name: a name is read into a
+//! `Key` only where a user wrote it (config.toml, a role's header, `config
+//! get|set|unset`, `-o`). Chat, the agent, compaction and `hermes config
+//! list|get|check` all ask it; adding a key is one variant of `Key` and one
+//! entry of `TABLE`. `file` reads config.toml, `edit` rewrites one of its
+//! lines.
 
 pub(crate) mod edit;
 pub(crate) mod file;
@@ -15,26 +19,119 @@ use crate::store::session::{ModelOptions, OPTIONS};
 
 pub(crate) use file::{File, foreign_config, load_file};
 
+/// A key of config.toml, one for each entry of `TABLE`, in its order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Key {
+    Agent,
+    AgentInput,
+    Model,
+    BaseUrl,
+    ApiKeyEnv,
+    ApiKeyCommand,
+    System,
+    Render,
+    SessionId,
+    Save,
+    Usage,
+    Context,
+    Timeout,
+    Compact,
+    Temperature,
+    TopP,
+    MaxTokens,
+    Seed,
+    Stop,
+}
+
+// Each key is the entry at its place in the table, and every key has one.
+const _: () = {
+    assert!(TABLE.len() == Key::Stop as usize + 1);
+    let mut at = 0;
+    while at < TABLE.len() {
+        assert!(TABLE[at].key as usize == at);
+        at += 1;
+    }
+};
+
+impl Key {
+    /// Its entry in the table.
+    pub(crate) fn setting(self) -> &'static Setting {
+        &TABLE[self as usize]
+    }
+
+    /// As config.toml spells it.
+    pub(crate) fn name(self) -> &'static str {
+        self.setting().name
+    }
+
+    /// The key config.toml spells `name`, if there is one.
+    pub(crate) fn parse(name: &str) -> Option<Key> {
+        TABLE.iter().find(|s| s.name == name).map(|s| s.key)
+    }
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One key of config.toml.
 pub(crate) struct Setting {
-    pub(crate) key: &'static str,
+    pub(crate) key: Key,
+    /// Its name, in config.toml and on the command line (`config get`).
+    pub(crate) name: &'static str,
     /// What it sets, in one line (`hermes config --help`, the man page).
     pub(crate) help: &'static str,
     /// The words it takes, when it takes only some (checked, completed).
     pub(crate) words: &'static [&'static str],
-    /// Why a value is refused (never quoting it: the file may be anything
-    /// but a config), for config.toml's lines and `config set` alike.
-    pub(crate) check: fn(&str) -> Result<(), String>,
+    /// What its values are, and so why one is refused.
+    pub(crate) kind: Kind,
     /// Where its value comes from: a flag, the session, config.toml, the
     /// environment or a default, in the order that key asks.
     pub(crate) find: fn(&Sources, &Found) -> Option<(String, Origin)>,
 }
 
+/// What a key's values are, and so how one is checked (never quoting it
+/// when refused: the file may be anything but a config), for config.toml's
+/// lines and `config set` alike.
+pub(crate) enum Kind {
+    /// Any text: a command, a prompt.
+    Text,
+    /// One of its entry's `words` (`true` or `false` for a switch).
+    Word,
+    /// Text that its own rule checks: a URL, a number, a model's name.
+    Rule(fn(&str) -> Result<(), String>),
+    /// A model option (`OPTIONS`, `chat -o`), checked as a session's are.
+    ModelOption,
+}
+
+impl Setting {
+    /// Why `value` is refused, if it is.
+    fn check(&self, value: &str) -> Result<(), String> {
+        match self.kind {
+            Kind::Text => Ok(()),
+            Kind::Word => words_check(self.name, self.words, value),
+            Kind::Rule(rule) => rule(value),
+            Kind::ModelOption => ModelOptions::default().set(self.name, value),
+        }
+    }
+}
+
+/// What the command line (or a role) gives a key: its value, and which
+/// option gave it.
+pub(crate) type Flag = (Key, String, Origin);
+
 /// Where a setting's value came from.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Origin {
-    /// An option of the command line (`-m`, `--role commit`).
-    Flag(String),
+    /// An option of the command line, as given (`--plain`, `-o top_p`).
+    CommandLine(String),
+    /// A role's header, as the role was chosen (`--role commit`, `/role
+    /// commit`).
+    Role(String),
+    /// The running chat's own choice: its model, by `-m` or `/model`.
+    ThisChat,
     /// The session's own (its model).
     Session,
     /// config.toml.
@@ -49,7 +146,8 @@ impl Origin {
     /// As `config list` says it.
     pub(crate) fn describe(&self) -> String {
         match self {
-            Origin::Flag(flag) => format!("the command line: {flag}"),
+            Origin::CommandLine(given) | Origin::Role(given) => format!("the command line: {given}"),
+            Origin::ThisChat => "the command line: this chat".to_string(),
             Origin::Session => "the session's".to_string(),
             Origin::File => "config.toml".to_string(),
             Origin::Env(name) => format!("environment: {name}"),
@@ -62,9 +160,8 @@ impl Origin {
 /// Everything a value may come from besides the table itself.
 #[derive(Default)]
 pub(crate) struct Sources {
-    /// What the command line said: (key, value, the option's spelling,
-    /// `--role commit` for what a role gives).
-    pub(crate) flags: Vec<(&'static str, String, String)>,
+    /// What the command line and the role said.
+    pub(crate) flags: Vec<Flag>,
     /// The session's own model, when a session is in hand.
     pub(crate) session_model: Option<String>,
     /// config.toml's values.
@@ -75,14 +172,11 @@ pub(crate) struct Sources {
 }
 
 impl Sources {
-    fn flag(&self, key: &str) -> Option<(String, Origin)> {
-        self.flags
-            .iter()
-            .find(|(k, _, _)| *k == key)
-            .map(|(_, v, flag)| (v.clone(), Origin::Flag(flag.clone())))
+    fn flag(&self, key: Key) -> Option<(String, Origin)> {
+        self.flags.iter().find(|(k, _, _)| *k == key).map(|(_, v, origin)| (v.clone(), origin.clone()))
     }
 
-    fn file(&self, key: &str) -> Option<(String, Origin)> {
+    fn file(&self, key: Key) -> Option<(String, Origin)> {
         self.file.get(key).map(|v| (v.to_string(), Origin::File))
     }
 
@@ -95,9 +189,8 @@ impl Sources {
 pub(crate) struct Found<'a>(&'a [Option<(String, Origin)>]);
 
 impl Found<'_> {
-    fn get(&self, key: &str) -> Option<&str> {
-        let at = TABLE.iter().position(|s| s.key == key)?;
-        self.0.get(at)?.as_ref().map(|(v, _)| v.as_str())
+    fn get(&self, key: Key) -> Option<&str> {
+        self.0.get(key as usize)?.as_ref().map(|(v, _)| v.as_str())
     }
 }
 
@@ -149,36 +242,39 @@ pub(crate) const DEFAULT_SERVER: &str = "http://127.0.0.1:11434/v1";
 /// Every key of config.toml, in the order `config list` shows them.
 pub(crate) const TABLE: &[Setting] = &[
     Setting {
-        key: "agent",
+        key: Key::Agent,
+        name: "agent",
         help: "the command that answers; a bare name is an agent that comes with hermes (openai-compatible, ollama, llm), else a program on PATH",
         words: &[],
-        check: any,
+        kind: Kind::Text,
         // The environment wins over the file: HERMES_AGENT is the way to
         // try another without editing it.
         find: |s, _| {
-            s.flag("agent").or_else(|| Sources::env("HERMES_AGENT")).or_else(|| s.file("agent")).or_else(
-                || {
+            s.flag(Key::Agent)
+                .or_else(|| Sources::env("HERMES_AGENT"))
+                .or_else(|| s.file(Key::Agent))
+                .or_else(|| {
                     let why = ", as base_url is set".to_string();
                     let servers = ", as [servers.NAME] is set".to_string();
-                    s.file("base_url")
+                    s.file(Key::BaseUrl)
                         .map(|_| (SERVER_AGENT.to_string(), Origin::Default(Some(why))))
                         .or_else(|| {
                             (!s.file.servers.is_empty())
                                 .then(|| (SERVER_AGENT.to_string(), Origin::Default(Some(servers))))
                         })
-                },
-            )
+                })
         },
     },
     Setting {
-        key: "agent_input",
+        key: Key::AgentInput,
+        name: "agent_input",
         help: "what the agent reads: json (default), transcript, text",
         words: &["json", "transcript", "text"],
-        check: |v| words_check("agent_input", &["json", "transcript", "text"], v),
+        kind: Kind::Word,
         find: |s, found| {
-            s.file("agent_input")
+            s.file(Key::AgentInput)
                 .or_else(|| {
-                    let agent = found.get("agent")?.trim();
+                    let agent = found.get(Key::Agent)?.trim();
                     let input = (s.shipped_input?)(agent)?;
                     Some((input.name().to_string(), Origin::Default(Some(format!(" of {agent}")))))
                 })
@@ -186,28 +282,30 @@ pub(crate) const TABLE: &[Setting] = &[
         },
     },
     Setting {
-        key: "model",
+        key: Key::Model,
+        name: "model",
         help: "the model, given in the request and as $HERMES_MODEL",
         words: &[],
-        check: |v| crate::store::session::clean_model(v).map(|_| ()),
+        kind: Kind::Rule(|v| crate::store::session::clean_model(v).map(|_| ())),
         find: |s, found| {
-            s.flag("model")
+            s.flag(Key::Model)
                 .or_else(|| s.session_model.clone().map(|m| (m, Origin::Session)))
-                .or_else(|| s.file("model"))
+                .or_else(|| s.file(Key::Model))
                 .or_else(|| Sources::env("HERMES_MODEL"))
                 // An agent that reads an OpenAI request gets the variable
                 // OpenAI's own clients read.
                 .or_else(|| {
-                    let json = found.get("agent_input").is_none_or(|input| input == "json");
+                    let json = found.get(Key::AgentInput).is_none_or(|input| input == "json");
                     Sources::env("OPENAI_MODEL").filter(|_| json)
                 })
         },
     },
     Setting {
-        key: "base_url",
+        key: Key::BaseUrl,
+        name: "base_url",
         help: "the server's API root, given as $OPENAI_BASE_URL",
         words: &[],
-        check: |v| {
+        kind: Kind::Rule(|v| {
             if !(v.starts_with("http://") || v.starts_with("https://")) {
                 Err("base_url must start with http:// or https://".to_string())
             } else if has_credentials(v) {
@@ -215,16 +313,16 @@ pub(crate) const TABLE: &[Setting] = &[
             } else {
                 Ok(())
             }
-        },
+        }),
         find: |s, found| {
             // The environment's is another program's when the agent is a
             // shipped one that asks no such server (llm, ollama): neither
             // shown nor checked then. A script of the user's may read it.
-            let agent = found.get("agent").map(str::trim);
+            let agent = found.get(Key::Agent).map(str::trim);
             let serverless =
                 agent.is_some_and(|a| a.rsplit('/').next().is_some_and(|a| SERVERLESS.contains(&a)));
             let env = || Sources::env("OPENAI_BASE_URL").filter(|_| !serverless);
-            s.file("base_url").or_else(env).or_else(|| {
+            s.file(Key::BaseUrl).or_else(env).or_else(|| {
                 // Only the agent that talks to such a server has a default.
                 (agent == Some(SERVER_AGENT)).then(|| {
                     (DEFAULT_SERVER.to_string(), Origin::Default(Some(format!(" of {SERVER_AGENT}"))))
@@ -233,10 +331,11 @@ pub(crate) const TABLE: &[Setting] = &[
         },
     },
     Setting {
-        key: "api_key_env",
+        key: Key::ApiKeyEnv,
+        name: "api_key_env",
         help: "the environment variable that holds the key",
         words: &[],
-        check: |v| {
+        kind: Kind::Rule(|v| {
             let ok = !v.is_empty()
                 && !v.starts_with(|c: char| c.is_ascii_digit())
                 && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
@@ -245,33 +344,36 @@ pub(crate) const TABLE: &[Setting] = &[
             } else {
                 Err("api_key_env must name an environment variable (letters, digits and '_')".to_string())
             }
-        },
-        find: |s, _| s.file("api_key_env"),
+        }),
+        find: |s, _| s.file(Key::ApiKeyEnv),
     },
     Setting {
-        key: "api_key_command",
+        key: Key::ApiKeyCommand,
+        name: "api_key_command",
         help: "a command that prints the key, run for every reply",
         words: &[],
-        check: any,
-        find: |s, _| s.file("api_key_command"),
+        kind: Kind::Text,
+        find: |s, _| s.file(Key::ApiKeyCommand),
     },
     Setting {
-        key: "system",
+        key: Key::System,
+        name: "system",
         help: "the system prompt of new sessions",
         words: &[],
-        check: any,
-        find: |s, _| s.flag("system").or_else(|| s.file("system")),
+        kind: Kind::Text,
+        find: |s, _| s.flag(Key::System).or_else(|| s.file(Key::System)),
     },
     Setting {
-        key: "render",
+        key: Key::Render,
+        name: "render",
         help: "how replies are shown on a terminal: markdown (drawn, the default) or plain (as sent)",
-        words: &["markdown", "plain"],
-        check: |v| words_check("render", &["markdown", "plain"], v),
+        words: &["markdown", PLAIN],
+        kind: Kind::Word,
         find: |s, _| {
-            s.flag("render").or_else(|| s.file("render")).or_else(|| {
+            s.flag(Key::Render).or_else(|| s.file(Key::Render)).or_else(|| {
                 let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
                 Some(if dumb {
-                    ("plain".to_string(), Origin::Env("TERM"))
+                    (PLAIN.to_string(), Origin::Env("TERM"))
                 } else {
                     ("markdown".to_string(), Origin::Default(None))
                 })
@@ -279,101 +381,112 @@ pub(crate) const TABLE: &[Setting] = &[
         },
     },
     Setting {
-        key: "session_id",
+        key: Key::SessionId,
+        name: "session_id",
         help: "when a one-shot chat prints 'session_id: ID' on stderr: always (the default), pipe (only when stderr is not a terminal: a script reads it) or never; -Q never does",
         words: &SESSION_ID_WORDS,
-        check: |v| words_check("session_id", &SESSION_ID_WORDS, v),
-        find: |s, _| s.file("session_id").or_else(|| Some(("always".to_string(), Origin::Default(None)))),
+        kind: Kind::Word,
+        find: |s, _| s.file(Key::SessionId).or_else(|| Some(("always".to_string(), Origin::Default(None)))),
     },
     Setting {
-        key: "save",
+        key: Key::Save,
+        name: "save",
         help: "false: a one-shot turn is made and printed, and nothing of it is kept (chat --no-save); true (default): kept",
         words: &BOOLEAN_WORDS,
-        check: |v| words_check("save", &BOOLEAN_WORDS, v),
+        kind: Kind::Word,
         find: |s, _| {
-            s.flag("save")
-                .or_else(|| s.file("save"))
+            s.flag(Key::Save)
+                .or_else(|| s.file(Key::Save))
                 .or_else(|| Some(("true".to_string(), Origin::Default(None))))
         },
     },
     Setting {
-        key: "usage",
+        key: Key::Usage,
+        name: "usage",
         help: "true: after each reply, a line on stderr with its tokens (in, out) and the session's total (chat --usage); false (default): none",
         words: &BOOLEAN_WORDS,
-        check: |v| words_check("usage", &BOOLEAN_WORDS, v),
+        kind: Kind::Word,
         find: |s, _| {
-            s.flag("usage")
-                .or_else(|| s.file("usage"))
+            s.flag(Key::Usage)
+                .or_else(|| s.file(Key::Usage))
                 .or_else(|| Some(("false".to_string(), Origin::Default(None))))
         },
     },
     Setting {
-        key: "context",
+        key: Key::Context,
+        name: "context",
         help: "the context budget: the most characters of the conversation a turn sends (300000, 300k, or off)",
         words: &[],
-        check: |v| {
+        kind: Kind::Rule(|v| {
             context::parse_budget(v).map(|_| ()).map_err(|_| {
                 "context must be a number of characters, as \"300000\" or \"300k\", or \"off\"".to_string()
             })
-        },
+        }),
         find: |s, _| {
-            s.flag("context")
-                .or_else(|| s.file("context"))
+            s.flag(Key::Context)
+                .or_else(|| s.file(Key::Context))
                 .or_else(|| Some((context::DEFAULT_BUDGET.to_string(), Origin::Default(None))))
         },
     },
     Setting {
-        key: "timeout",
+        key: Key::Timeout,
+        name: "timeout",
         help: "how many seconds a turn waits for the agent's next byte before it gives up (what arrived is kept, marked incomplete); 0: no limit",
         words: &[],
-        check: |v| parse_timeout(v).map(|_| ()),
+        kind: Kind::Rule(|v| parse_timeout(v).map(|_| ())),
         find: |s, _| {
-            s.flag("timeout")
-                .or_else(|| s.file("timeout"))
+            s.flag(Key::Timeout)
+                .or_else(|| s.file(Key::Timeout))
                 .or_else(|| Some((DEFAULT_TIMEOUT_SECONDS.to_string(), Origin::Default(None))))
         },
     },
     Setting {
-        key: "compact",
+        key: Key::Compact,
+        name: "compact",
         help: "auto: summarise the older messages before a turn that would leave some out; off (default): only when asked",
         words: &["auto", "off"],
-        check: |v| words_check("compact", &["auto", "off"], v),
-        find: |s, _| s.file("compact").or_else(|| Some(("off".to_string(), Origin::Default(None)))),
+        kind: Kind::Word,
+        find: |s, _| s.file(Key::Compact).or_else(|| Some(("off".to_string(), Origin::Default(None)))),
     },
     Setting {
-        key: "temperature",
+        key: Key::Temperature,
+        name: "temperature",
         help: option_help("temperature"),
         words: &[],
-        check: |v| ModelOptions::default().set("temperature", v),
-        find: |s, _| s.flag("temperature").or_else(|| s.file("temperature")),
+        kind: Kind::ModelOption,
+        find: |s, _| s.flag(Key::Temperature).or_else(|| s.file(Key::Temperature)),
     },
     Setting {
-        key: "top_p",
+        key: Key::TopP,
+        name: "top_p",
         help: option_help("top_p"),
         words: &[],
-        check: |v| ModelOptions::default().set("top_p", v),
-        find: |s, _| s.flag("top_p").or_else(|| s.file("top_p")),
+        kind: Kind::ModelOption,
+        find: |s, _| s.flag(Key::TopP).or_else(|| s.file(Key::TopP)),
     },
     Setting {
-        key: "max_tokens",
+        key: Key::MaxTokens,
+        name: "max_tokens",
         help: option_help("max_tokens"),
         words: &[],
-        check: |v| ModelOptions::default().set("max_tokens", v),
-        find: |s, _| s.flag("max_tokens").or_else(|| s.file("max_tokens")),
+        kind: Kind::ModelOption,
+        find: |s, _| s.flag(Key::MaxTokens).or_else(|| s.file(Key::MaxTokens)),
     },
     Setting {
-        key: "seed",
+        key: Key::Seed,
+        name: "seed",
         help: option_help("seed"),
         words: &[],
-        check: |v| ModelOptions::default().set("seed", v),
-        find: |s, _| s.flag("seed").or_else(|| s.file("seed")),
+        kind: Kind::ModelOption,
+        find: |s, _| s.flag(Key::Seed).or_else(|| s.file(Key::Seed)),
     },
     Setting {
-        key: "stop",
+        key: Key::Stop,
+        name: "stop",
         help: option_help("stop"),
         words: &[],
-        check: |v| ModelOptions::default().set("stop", v),
-        find: |s, _| s.flag("stop").or_else(|| s.file("stop")),
+        kind: Kind::ModelOption,
+        find: |s, _| s.flag(Key::Stop).or_else(|| s.file(Key::Stop)),
     },
 ];
 
@@ -409,6 +522,9 @@ pub(crate) fn parse_timeout(text: &str) -> Result<Option<std::time::Duration>, S
     Ok((seconds > 0).then(|| std::time::Duration::from_secs(seconds)))
 }
 
+/// The `render` that shows replies as sent (`chat --plain`, TERM=dumb).
+pub(crate) const PLAIN: &str = "plain";
+
 /// What `session_id` takes.
 const SESSION_ID_WORDS: [&str; 3] = ["always", "pipe", "never"];
 
@@ -427,10 +543,6 @@ pub(crate) fn has_credentials(url: &str) -> bool {
     after_scheme.split(['/', '?', '#']).next().is_some_and(|authority| authority.contains('@'))
 }
 
-fn any(_: &str) -> Result<(), String> {
-    Ok(())
-}
-
 fn words_check(key: &str, words: &[&str], value: &str) -> Result<(), String> {
     if words.contains(&value) {
         return Ok(());
@@ -440,26 +552,18 @@ fn words_check(key: &str, words: &[&str], value: &str) -> Result<(), String> {
     Err(format!("{key} must be {} or {last}", rest.join(", ")))
 }
 
-/// The keys, in the table's order.
+/// The keys' names, in the table's order.
 pub(crate) fn keys() -> impl Iterator<Item = &'static str> {
-    TABLE.iter().map(|s| s.key)
-}
-
-/// The entry of `key`.
-pub(crate) fn setting(key: &str) -> Option<&'static Setting> {
-    TABLE.iter().find(|s| s.key == key)
+    TABLE.iter().map(|s| s.name)
 }
 
 /// Check a value for `key` as config.toml's reader would, without naming
 /// the value: why not, else nothing.
-pub(crate) fn check_value(key: &str, value: &str) -> Result<(), String> {
+pub(crate) fn check_value(key: Key, value: &str) -> Result<(), String> {
     if value.contains('\0') {
         return Err(format!("the value of '{key}' holds a NUL character"));
     }
-    match setting(key) {
-        Some(setting) => (setting.check)(value),
-        None => Err(format!("unknown key '{key}'")),
-    }
+    key.setting().check(value)
 }
 
 /// Every setting's value as it applies, and where it came from.
@@ -496,7 +600,7 @@ impl Settings {
     pub(crate) fn check_environment(&self) -> crate::error::Result<()> {
         for (setting, found) in TABLE.iter().zip(&self.values) {
             if let Some((value, Origin::Env(name))) = found
-                && let Err(why) = (setting.check)(value)
+                && let Err(why) = setting.check(value)
             {
                 return Err(crate::error::Error::Refused(format!("${name}: {why}")));
             }
@@ -505,46 +609,45 @@ impl Settings {
     }
 
     /// The value of `key` that applies, and where it came from.
-    pub(crate) fn get(&self, key: &str) -> Option<(&str, &Origin)> {
-        let at = TABLE.iter().position(|s| s.key == key)?;
-        self.values[at].as_ref().map(|(v, o)| (v.as_str(), o))
+    pub(crate) fn get(&self, key: Key) -> Option<(&str, &Origin)> {
+        self.values[key as usize].as_ref().map(|(v, o)| (v.as_str(), o))
     }
 
     /// The value of `key`.
-    pub(crate) fn value(&self, key: &str) -> Option<&str> {
+    pub(crate) fn value(&self, key: Key) -> Option<&str> {
         self.get(key).map(|(v, _)| v)
     }
 
     /// Every key with its value, if any, and its origin, in the table's order.
-    pub(crate) fn all(&self) -> impl Iterator<Item = (&'static str, Option<&(String, Origin)>)> {
+    pub(crate) fn all(&self) -> impl Iterator<Item = (Key, Option<&(String, Origin)>)> {
         TABLE.iter().zip(&self.values).map(|(s, v)| (s.key, v.as_ref()))
     }
 
     pub(crate) fn agent(&self) -> Option<&str> {
-        self.value("agent").filter(|a| !a.trim().is_empty())
+        self.value(Key::Agent).filter(|a| !a.trim().is_empty())
     }
 
     pub(crate) fn agent_input(&self) -> AgentInput {
-        self.value("agent_input").and_then(|v| v.parse().ok()).unwrap_or(AgentInput::Json)
+        self.value(Key::AgentInput).and_then(|v| v.parse().ok()).unwrap_or(AgentInput::Json)
     }
 
     pub(crate) fn model(&self) -> Option<&str> {
-        self.value("model")
+        self.value(Key::Model)
     }
 
     pub(crate) fn system(&self) -> Option<&str> {
-        self.value("system")
+        self.value(Key::System)
     }
 
     /// Replies drawn as Markdown on a terminal (not `render = "plain"`).
     pub(crate) fn plain(&self) -> bool {
-        self.value("render") == Some("plain")
+        self.value(Key::Render) == Some(PLAIN)
     }
 
     /// Whether a one-shot chat says `session_id: ID` on a stderr that
     /// is a terminal (`on_terminal`) or not (`session_id`).
     pub(crate) fn says_session_id(&self, on_terminal: bool) -> bool {
-        match self.value("session_id") {
+        match self.value(Key::SessionId) {
             Some("never") => false,
             Some("pipe") => !on_terminal,
             _ => true,
@@ -553,23 +656,25 @@ impl Settings {
 
     /// Whether a one-shot turn is kept (`save`, `--no-save`).
     pub(crate) fn saves(&self) -> bool {
-        self.value("save") != Some("false")
+        self.value(Key::Save) != Some("false")
     }
 
     /// Whether each reply is followed by its tokens (`usage`, `--usage`).
     pub(crate) fn says_usage(&self) -> bool {
-        self.value("usage") == Some("true")
+        self.value(Key::Usage) == Some("true")
     }
 
     /// The context budget, in characters.
     pub(crate) fn budget(&self) -> u64 {
-        self.value("context").and_then(|v| context::parse_budget(v).ok()).unwrap_or(context::DEFAULT_BUDGET)
+        self.value(Key::Context)
+            .and_then(|v| context::parse_budget(v).ok())
+            .unwrap_or(context::DEFAULT_BUDGET)
     }
 
     /// How long a turn waits for the agent's next byte (`timeout`); None:
     /// for ever.
     pub(crate) fn stall_limit(&self) -> Option<std::time::Duration> {
-        self.value("timeout")
+        self.value(Key::Timeout)
             .and_then(|v| parse_timeout(v).ok())
             .unwrap_or(Some(std::time::Duration::from_secs(DEFAULT_TIMEOUT_SECONDS)))
     }
@@ -579,13 +684,13 @@ impl Settings {
     pub(crate) fn model_options(&self, kept: Option<&ModelOptions>) -> ModelOptions {
         let mut options = kept.cloned().unwrap_or_default();
         let held: Vec<&str> = options.pairs().iter().map(|(key, _)| *key).collect();
-        for option in &OPTIONS {
-            match self.get(option.key) {
-                Some((value, Origin::Flag(_))) => {
-                    let _ = options.set(option.key, value);
+        for setting in TABLE.iter().filter(|s| matches!(s.kind, Kind::ModelOption)) {
+            match self.get(setting.key) {
+                Some((value, Origin::CommandLine(_) | Origin::Role(_))) => {
+                    let _ = options.set(setting.name, value);
                 }
-                Some((value, _)) if !held.contains(&option.key) => {
-                    let _ = options.set(option.key, value);
+                Some((value, _)) if !held.contains(&setting.name) => {
+                    let _ = options.set(setting.name, value);
                 }
                 _ => {}
             }
@@ -595,6 +700,38 @@ impl Settings {
 
     /// `compact = "auto"`.
     pub(crate) fn auto_compact(&self) -> bool {
-        self.value("compact") == Some("auto")
+        self.value(Key::Compact) == Some("auto")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_read_back_from_its_name() {
+        for setting in TABLE {
+            assert_eq!(Key::parse(setting.name), Some(setting.key));
+            assert_eq!(setting.key.to_string(), setting.name);
+        }
+        assert_eq!(Key::parse("modle"), None);
+        assert_eq!(Key::parse("Model"), None);
+    }
+
+    #[test]
+    fn a_key_takes_words_exactly_when_its_kind_says_so() {
+        for setting in TABLE {
+            assert_eq!(matches!(setting.kind, Kind::Word), !setting.words.is_empty(), "{}", setting.name);
+        }
+        assert_eq!(check_value(Key::Save, "yes"), Err("save must be \"true\" or \"false\"".to_string()));
+        assert_eq!(check_value(Key::Save, "false"), Ok(()));
+    }
+
+    #[test]
+    fn every_model_option_is_a_key_of_its_kind() {
+        let of_kind: Vec<&str> =
+            TABLE.iter().filter(|s| matches!(s.kind, Kind::ModelOption)).map(|s| s.name).collect();
+        let options: Vec<&str> = OPTIONS.iter().map(|o| o.key).collect();
+        assert_eq!(of_kind, options);
     }
 }
