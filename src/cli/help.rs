@@ -129,6 +129,8 @@ pub(crate) fn main() -> String {
     text.push_str("\nOptions (before or after the command, or among its own):\n");
     text.push_str(&option_lines(&global_flags()));
     text.push_str(MAIN_TAIL);
+    text.push_str(&crate::wrap::wrapped(&super::exit_status::help_line(), Some(78), ""));
+    text.push('\n');
     text
 }
 
@@ -176,8 +178,6 @@ Common use:
   hermes sessions list                 find your way back to any session
 
 Environment: HERMES_HOME (default ~/.hermes), HERMES_AGENT.
-Exit status: 0 ok, 1 no such session, 2 usage, 3 agent failed, 4 store
-failed, 130 interrupted. See hermes(1).
 ";
 
 /// A command's or verb's `--help`: its usage line, then its prose with its

@@ -89,7 +89,7 @@ pub(crate) fn slash_tag(name: &str, args: &str) -> String {
 /// The man page: `man/hermes.1.in`, the hand-written guide, with each of
 /// its marks filled from the tables: `@synopsis`, `@options COMMAND` (the
 /// entries of its options), `@verbs GROUP` (each verb's entry and its
-/// options), `@slash` (the slash commands). `HERMES_BLESS=1 cargo test`
+/// options), `@slash` (the slash commands), `@exit-statuses`. `HERMES_BLESS=1 cargo test`
 /// writes it to `man/hermes.1`.
 #[cfg(test)]
 pub(crate) fn page(template: &str) -> String {
@@ -112,6 +112,11 @@ pub(crate) fn page(template: &str) -> String {
                     if flags.iter().any(|f| !f.help.is_empty()) {
                         out.push_str(&format!(".RS\n{}.RE\n", option_entries(&flags)));
                     }
+                }
+            }
+            "exit-statuses" => {
+                for status in super::exit_status::EXIT_STATUSES {
+                    out.push_str(&entry(&format!(".B {}", status.code), status.man));
                 }
             }
             "slash" => {

@@ -5,6 +5,7 @@
 
 pub(crate) mod completion;
 pub(crate) mod defs;
+mod exit_status;
 pub(crate) mod help;
 #[cfg(test)]
 mod man;

@@ -1,6 +1,7 @@
 //! The generated reference, checked in: `man/hermes.1`, and under
 //! `tests/reference/` `hermes help --all` (every command's and verb's
-//! `--help`) and the three completion scripts. Each test compares the file
+//! `--help`) and the three completion scripts, and README.md's lists (its
+//! exit statuses, its slash commands). Each test compares the file
 //! with what the tables make now; `HERMES_BLESS=1 cargo test reference`
 //! (`make bless`) writes them anew, so that a change to what users read
 //! shows in review as a change to these files. `tests/t6110-reference.sh`
@@ -182,4 +183,57 @@ fn the_prose_check_sees_a_name_that_is_not_there() {
     assert_eq!(unknown, ["--limt", "/tilte", "config set modle", "hermes sessions lsit"]);
     let known = "`hermes sessions list --limit 3`, `/title`, config set model x";
     assert!(unknown_names(known, MARKDOWN_CODE).is_empty());
+}
+
+/// README.md with each of its generated parts made anew: the text between
+/// `<!-- generated: NAME; ... -->` and `<!-- end generated -->`.
+fn readme(text: &str) -> String {
+    const END: &str = "<!-- end generated -->";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("<!-- generated: ") {
+        let open = at + rest[at..].find("-->").expect("a generated part's mark ends") + 3;
+        let name = rest[at + 16..].split(';').next().unwrap_or_default();
+        let end = rest[open..].find(END).expect("a generated part ends") + open;
+        let block = rest[open..end].starts_with('\n');
+        let made = match name {
+            "exit-statuses" => exit_table(),
+            "slash-commands" => slash_list(),
+            _ => panic!("README.md: no generated part {name}"),
+        };
+        out.push_str(&rest[..open]);
+        out.push_str(&if block { format!("\n{made}\n") } else { made });
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn exit_table() -> String {
+    let rows: Vec<String> =
+        super::exit_status::EXIT_STATUSES.iter().map(|s| format!("| {} | {} |", s.code, s.summary)).collect();
+    format!("| code | meaning |\n|---|---|\n{}", rows.join("\n"))
+}
+
+/// Every slash command but `/help` (which the sentence names), with the
+/// arguments it must have.
+fn slash_list() -> String {
+    let names: Vec<String> = crate::chat::slash_commands()
+        .iter()
+        .filter(|s| s.name != "help")
+        .map(|s| {
+            if s.args.is_empty() || s.args.starts_with('[') {
+                format!("`/{}`", s.name)
+            } else {
+                format!("`/{} {}`", s.name, s.args)
+            }
+        })
+        .collect();
+    names.join(", ")
+}
+
+#[test]
+fn the_readme_lists() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    check_in("README.md", &readme(&text));
 }
