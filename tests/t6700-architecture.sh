@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='ARCHITECTURE.md: every module it names exists, every file and folder of src/ is in it, every crate:: path keeps to its rank table, and the invariants it states that grep can see hold'
+test_description='ARCHITECTURE.md: every module it names exists, every file and folder of src/ is in it, every crate:: path keeps to its rank table, the files of a folder never use one another in a circle, and the invariants it states that grep can see hold'
 . "$(dirname "$0")/lib.sh"
 
 ARCH=$ROOT/ARCHITECTURE.md
@@ -111,6 +111,205 @@ test_expect_success 'the rank check sees a use that runs uphill' '
 	test_must_fail uphill ranks uphill &&
 	printf "src/view/x.rs view store\n" >downhill &&
 	uphill ranks downhill
+'
+
+# Inside a folder, no circle: its files (a subfolder counted whole) use one
+# another one way only, however far round. A use is a path in a file's
+# code, its tests included, to a module of the crate (crate::, super::,
+# self::, or a module the file declares), to an item counted as its
+# module's; a name a module brought in with `use` (mod.rs re-exporting
+# another file's item, say) counts as the module it comes from. The
+# folder's own file (mod.rs, or text.rs for src/text/) stands aside, as
+# lib.rs does for src/: it declares the others, it may use them and they
+# what it defines. inside.awk reads "FILE MODULE" lines, then every file
+# twice (for the names each brings in, then for its paths), and prints
+# "FROM TO FILE": the two files (or subfolders, "src/store/format/") as
+# seen from the folder where their paths part, and the file of the path.
+cat >"$TRASH_ROOT/inside.awk" <<\EOF
+function parent(m) { return m ~ /::/ ? substr(m, 1, match(m, /::[a-z_0-9]+$/) - 1) : "-" }
+function join(m, name) { return m == "-" ? name : m "::" name }
+# Module M as seen from the folder of module L, which holds it.
+function node(L, m,    child) {
+	child = L == "-" ? m : substr(m, length(L) + 3)
+	sub(/::.*/, "", child)
+	child = join(L, child)
+	return (child in folder) ? folder[child] : file[child]
+}
+# The module that path P ("-::a::b::Item") names: its longest prefix that
+# is a module, through the names modules brought in by use.
+function target(p,    n, seg, i, m, rest) {
+	n = split(p, seg, "::")
+	m = "-"
+	for (i = 2; i <= n; i++) {
+		if (join(m, seg[i]) in file) {
+			m = join(m, seg[i])
+		} else {
+			if ((m SUBSEP seg[i]) in alias && hops++ < 20) {
+				rest = alias[m, seg[i]]
+				for (i++; i <= n; i++) rest = rest "::" seg[i]
+				return target(rest)
+			}
+			break
+		}
+	}
+	return m
+}
+# Path P, ending in NAME, is in module `mod`'s code.
+function leaf(p, name,    to, L) {
+	if (pass == 1) {
+		if (name != "*") alias[mod, name] = p
+		return
+	}
+	hops = 0
+	to = target(p)
+	# L: the deepest module that holds both
+	for (L = mod; L != "-" && index(to "::", L "::") != 1; L = parent(L)) ;
+	if (to != L && mod != L) print node(L, mod), node(L, to), src
+}
+function blanks() { while (substr(T, pos, 1) ~ /[ \n]/) pos++ }
+# The path or use tree at T[pos...] after P: each of its leaves.
+function tree(p,    c, word, name) {
+	for (;;) {
+		blanks()
+		if (substr(T, pos, 1) == "{") {
+			pos++
+			for (;;) {
+				blanks()
+				if (substr(T, pos, 1) == "}") { pos++; break }
+				tree(p)
+				blanks()
+				c = substr(T, pos++, 1)
+				if (c != ",") break
+			}
+			return
+		}
+		if (!match(substr(T, pos), /^([A-Za-z_][A-Za-z0-9_]*|\*)/)) break
+		word = substr(T, pos, RLENGTH)
+		pos += RLENGTH
+		if (word == "super") {
+			p = p ~ /::/ ? substr(p, 1, match(p, /::[^:]+$/) - 1) : "-"
+		} else if (word == "self") {
+			name = p
+			sub(/.*::/, "", name)
+		} else {
+			p = p "::" word
+			name = word
+		}
+		if (substr(T, pos, 2) != "::") break
+		pos += 2
+	}
+	if (match(substr(T, pos), /^ +as +[A-Za-z_][A-Za-z0-9_]*/)) {
+		name = substr(T, pos, RLENGTH)
+		sub(/.* /, "", name)
+		pos += RLENGTH
+	}
+	leaf(p, name)
+}
+# Every path of the file (T) that starts at crate, super, self, or a
+# module declared in it.
+function scan(    at, root, line) {
+	pos = 1
+	line = 1
+	while (match(substr(T, pos), /[a-z_][a-z0-9_]*::/)) {
+		at = pos + RSTART - 1
+		pos = at + RLENGTH
+		if (substr(T, at - 1, 1) ~ /[A-Za-z0-9_:]/) continue
+		root = substr(T, at, RLENGTH - 2)
+		while (line < lines && start[line + 1] <= at) line++
+		if (pass == 1 && (inline[line] || substr(T, start[line], at - start[line]) !~ /^ *(pub(\([a-z]+\))? )?use $/)) continue
+		if (root == "crate") tree("-")
+		else if (root == "super") tree(inline[line] ? "-::" mod : parent(mod) == "-" ? "-" : "-::" parent(mod))
+		else if (root == "self") tree("-::" mod)
+		else if (join(mod, root) in file) tree("-::" join(mod, root))
+	}
+}
+NR == FNR {
+	file[$2] = $1
+	for (m = $2; m != "-"; m = parent(m)) {
+		folder[parent(m)] = parent(m) == "-" ? "src/" : "src/" parent(m) "/"
+		gsub(/::/, "/", folder[parent(m)])
+	}
+	next
+}
+FNR == 1 {
+	if (T != "") scan()
+	if (FILENAME == first) pass = 2
+	if (first == "") { first = FILENAME; pass = 1 }
+	T = ""; lines = 0; depth = 0; src = FILENAME
+	for (m in file) if (file[m] == FILENAME) mod = m
+}
+{
+	code = $0
+	if (code ~ /^[ \t]*\/\//) code = ""
+	start[++lines] = length(T) + 1
+	T = T code "\n"
+	# inline modules (mod tests { ... }): their super is the file's module
+	inline[lines] = depth > 0
+	if (code ~ /^ *(pub(\([a-z]+\))? )?mod [a-z_0-9]+ \{$/) {
+		indent[++depth] = code
+		sub(/[^ ].*/, "", indent[depth])
+	} else if (depth > 0 && code == indent[depth] "}") {
+		depth--
+	}
+}
+END { scan() }
+EOF
+
+# inside DIR: the uses between files of one folder of DIR/src.
+inside() {
+	(
+		cd "$1" || exit 1
+		modules=$(find src -name "*.rs" ! -path src/main.rs | sort | awk '{
+			m = $0; sub(/^src\//, "", m); sub(/\.rs$/, "", m); sub(/\/mod$/, "", m)
+			if (m == "lib") m = "-"
+			gsub(/\//, "::", m); print $0, m
+		}')
+		files=$(printf "%s\n" "$modules" | cut -d" " -f1)
+		# shellcheck disable=SC2086
+		printf "%s\n" "$modules" | awk -f "$TRASH_ROOT/inside.awk" - $files $files
+	)
+}
+
+# circles FILE: fail if the uses of FILE ("FROM TO [FILE]") go round,
+# printing those between the files tsort finds in a circle.
+circles() {
+	cut -d" " -f1,2 "$1" | tsort >/dev/null 2>tsort.out && ! test -s tsort.out && return 0
+	grep -v "input contains a loop" tsort.out | sed "s/^tsort: //" >round
+	awk 'NR == FNR { round[$1] = 1; next }
+		($1 in round) && ($2 in round) { print $1 " uses " $2 ($3 == "" || $3 == $1 ? "" : " (" $3 ")") }
+	' round "$1" | sort -u
+	return 1
+}
+
+test_expect_success 'no circle inside a folder: its files use one another one way only' '
+	inside "$ROOT" >inside &&
+	grep "^src/chat/slash.rs src/chat/state.rs " inside &&
+	grep "^src/store/search.rs src/store/scan.rs " inside &&
+	grep "^src/store/format/ src/store/json.rs " inside &&
+	circles inside
+'
+
+test_expect_success 'the circle check sees a circle, however far round' '
+	printf "src/x/a.rs src/x/b.rs\nsrc/x/b.rs src/x/c.rs\nsrc/x/c.rs src/x/a.rs\n" >far &&
+	test_must_fail circles far >said &&
+	grep "^src/x/c.rs uses src/x/a.rs\$" said &&
+	printf "src/x/a.rs src/x/b.rs\nsrc/x/b.rs src/x/c.rs\nsrc/x/a.rs src/x/c.rs\n" >one-way &&
+	circles one-way
+'
+
+test_expect_success 'the circle check sees a use through a name mod.rs brings in' '
+	mkdir -p fake/src/room &&
+	printf "mod room;\n" >fake/src/lib.rs &&
+	printf "mod a;\nmod b;\npub(crate) use b::Thing;\n" >fake/src/room/mod.rs &&
+	printf "use super::{\n    Thing,\n};\n" >fake/src/room/a.rs &&
+	printf "pub(crate) struct Thing;\n// crate::room::a, in a comment\n" >fake/src/room/b.rs &&
+	inside fake >uses &&
+	echo "src/room/a.rs src/room/b.rs src/room/a.rs" >expect &&
+	test_cmp expect uses &&
+	printf "fn one() -> u8 {\n    crate::room::a::ONE\n}\n" >>fake/src/room/b.rs &&
+	inside fake >uses &&
+	test_must_fail circles uses >said &&
+	grep "^src/room/b.rs uses src/room/a.rs\$" said
 '
 
 test_expect_success 'every unsafe is in src/sys.rs' '

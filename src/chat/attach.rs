@@ -193,49 +193,6 @@ fn nearest_file(path: &Path) -> Option<String> {
     })
 }
 
-impl super::Chat<'_> {
-    /// `/file FILE`: put FILE into the next message; `/file`: say which
-    /// files go with it.
-    pub(super) fn file_command(&self, state: &mut super::state::Interactive, path: &str) -> Result<()> {
-        if !path.is_empty() {
-            if state.attached.len() >= MAX_FILES {
-                return Err(Error::usage(format!(
-                    "the next message has {MAX_FILES} files already, as many as it takes"
-                )));
-            }
-            let path = super::slash::home_relative(path);
-            state.attached.push(read(OsStr::new(&path), "/file")?);
-        }
-        self.say_attached(state);
-        Ok(())
-    }
-
-    /// Which files go with the next message, if any.
-    pub(super) fn say_attached(&self, state: &super::state::Interactive) {
-        match state.attached.as_slice() {
-            [] => crate::output::say!("No files attached: /file FILE puts one into the next message."),
-            files => {
-                let names: Vec<String> = files
-                    .iter()
-                    .map(|f| match &f.image {
-                        Some((kind, bytes)) => {
-                            format!("{} ({}, {})", f.name, kind.what, images::size(bytes.len() as u64))
-                        }
-                        None => {
-                            format!(
-                                "{} ({})",
-                                f.name,
-                                crate::text::counted(f.text.chars().count(), "character")
-                            )
-                        }
-                    })
-                    .collect();
-                crate::output::say!("Attached to the next message: {}.", names.join(", "));
-            }
-        }
-    }
-}
-
 /// What titles a new session (no `--title`): what the user wrote (`-q
 /// TEXT`, or the text typed with `/file`), else the first file's name;
 /// none when neither (the message's first line titles it). So `git diff

@@ -5,6 +5,9 @@
 //! check follow from it. The commands themselves are methods of `Chat` on
 //! the interactive state (state.rs).
 
+use std::ffi::OsStr;
+
+use super::attach::{self, MAX_FILES};
 use super::state::{Interactive, Next, message_text};
 use super::{Chat, args, check_not_blank, compact, set_system, system_prompt};
 use crate::args::{Kind, Man, man};
@@ -654,6 +657,22 @@ impl Chat<'_> {
         Ok(())
     }
 
+    /// `/file FILE`: put FILE into the next message; `/file`: say which
+    /// files go with it.
+    fn file_command(&self, state: &mut Interactive, path: &str) -> Result<()> {
+        if !path.is_empty() {
+            if state.attached.len() >= MAX_FILES {
+                return Err(Error::usage(format!(
+                    "the next message has {MAX_FILES} files already, as many as it takes"
+                )));
+            }
+            let path = home_relative(path);
+            state.attached.push(attach::read(OsStr::new(&path), "/file")?);
+        }
+        self.say_attached(state);
+        Ok(())
+    }
+
     /// `/save [FILE]`: the conversation as Markdown; a FILE that is there
     /// is kept unless `replace` (`/save! FILE`).
     fn save(&self, state: &Interactive, rest: &str, replace: bool) -> Result<()> {
@@ -758,7 +777,7 @@ fn say_not_found_in_chat(name: &str, did_you_mean: &[String]) {
 }
 
 /// `~/x` as a shell would read it (no shell reads what /save is given).
-pub(super) fn home_relative(file: &str) -> String {
+fn home_relative(file: &str) -> String {
     match (file.strip_prefix("~/"), std::env::var("HOME")) {
         (Some(rest), Ok(home)) if !home.is_empty() => format!("{}/{rest}", home.trim_end_matches('/')),
         _ => file.to_string(),

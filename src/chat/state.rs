@@ -10,6 +10,7 @@ use crate::resolve::Reason;
 use std::collections::HashSet;
 
 use crate::store::history::Typed;
+use crate::store::images;
 use crate::store::session::{Header, Message, Session};
 use crate::store::titles;
 use crate::terminal::history::{History, Recalled};
@@ -216,6 +217,31 @@ impl Chat<'_> {
             state.known = Known::of(&session);
         }
         result
+    }
+
+    /// Which files go with the next message, if any.
+    pub(super) fn say_attached(&self, state: &Interactive) {
+        match state.attached.as_slice() {
+            [] => crate::output::say!("No files attached: /file FILE puts one into the next message."),
+            files => {
+                let names: Vec<String> = files
+                    .iter()
+                    .map(|f| match &f.image {
+                        Some((kind, bytes)) => {
+                            format!("{} ({}, {})", f.name, kind.what, images::size(bytes.len() as u64))
+                        }
+                        None => {
+                            format!(
+                                "{} ({})",
+                                f.name,
+                                crate::text::counted(f.text.chars().count(), "character")
+                            )
+                        }
+                    })
+                    .collect();
+                crate::output::say!("Attached to the next message: {}.", names.join(", "));
+            }
+        }
     }
 
     /// The title for a session `/new` or `/title` is about to start. One held

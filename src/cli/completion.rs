@@ -9,61 +9,13 @@
 //! hold tabs or newlines). `make lint-shell` and tests/t6100-completion.sh
 //! run shellcheck on the bash script; t6100 drives all three shells.
 
-use std::str::FromStr;
-
-use crate::args::{Arg, Flag, HELP, Kind, Man, Run, Spec};
-use crate::error::{Error, Result};
+use crate::args::{Arg, Flag, HELP, Kind, Run};
+use crate::error::Result;
 use crate::settings;
 
-use super::defs::{COMMANDS, Node, global_flags};
+use super::defs::{COMMANDS, CompletionArgs, Node, Shell, global_flags};
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Shell {
-    Bash,
-    Zsh,
-    Fish,
-}
-
-impl FromStr for Shell {
-    type Err = Error;
-
-    fn from_str(name: &str) -> Result<Shell> {
-        match name {
-            "bash" => Ok(Shell::Bash),
-            "zsh" => Ok(Shell::Zsh),
-            "fish" => Ok(Shell::Fish),
-            _ => Err(Error::usage(format!("completion: unknown shell '{name}' (bash, zsh, fish)"))),
-        }
-    }
-}
-
-/// `hermes completion SHELL`.
-pub(crate) struct Args {
-    shell: Shell,
-}
-
-pub(crate) const SPEC: Spec<Args> = Spec {
-    path: "completion",
-    alias: None,
-    summary: "print a shell completion script",
-    about: "\
-Print a completion script. For example:
-  bash:  eval \"$(hermes completion bash)\"
-  zsh:   hermes completion zsh > \"${fpath[1]}/_hermes\"
-  fish:  hermes completion fish > ~/.config/fish/completions/hermes.fish
-",
-    man: Man::NONE,
-    options: &[],
-    args: &[Arg::one("", Kind::Words(&["bash", "zsh", "fish"])).takes(|a, v| {
-        a.shell = v.text().parse()?;
-        Ok(())
-    })],
-    start: || Args { shell: Shell::Bash },
-    finish: Ok,
-    stray: None,
-};
-
-impl Run<()> for Args {
+impl Run<()> for CompletionArgs {
     fn run(self, _: &()) -> Result<()> {
         super::print(&script(self.shell))
     }

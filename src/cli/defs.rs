@@ -1,17 +1,19 @@
 //! The command line's tree: hermes's own options, then its commands, each
 //! a `Spec` (`args`) defined beside what it runs (`chat::args::SPEC`,
-//! `sessions::VERBS`, `config::VERBS`), or a group of verbs. Dispatch,
-//! `--help`, `hermes help`, did-you-mean, the completion scripts and the
-//! man page's check all read it; nothing else lists a command.
+//! `sessions::VERBS`, `config::VERBS`), or a group of verbs. hermes's own
+//! `completion` and `help` are the exception: their `Spec`s are here,
+//! below completion.rs and help.rs, which run them and read the tree.
+//! Dispatch, `--help`, `hermes help`, did-you-mean, the completion scripts
+//! and the man page's check all read it; nothing else lists a command.
+
+use std::str::FromStr;
 
 #[cfg(test)]
 use crate::args::Describe;
-use crate::args::{Command, Flag, HELP, Kind, Opt, Value};
-use crate::error::Error;
+use crate::args::{Arg, Command, Flag, HELP, Kind, Man, Opt, Spec, Value, flag};
+use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::{chat, config, sessions};
-
-use super::{completion, help};
 
 /// A command of hermes.
 pub(crate) enum Node {
@@ -85,9 +87,88 @@ only one session has them. Run 'hermes sessions COMMAND --help' for more.
     }),
     Node::Leaf(&config::roles::SPEC),
     Node::Leaf(&config::models::SPEC),
-    Node::Own(&completion::SPEC),
-    Node::Own(&help::SPEC),
+    Node::Own(&COMPLETION_SPEC),
+    Node::Own(&HELP_SPEC),
 ];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+impl FromStr for Shell {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<Shell> {
+        match name {
+            "bash" => Ok(Shell::Bash),
+            "zsh" => Ok(Shell::Zsh),
+            "fish" => Ok(Shell::Fish),
+            _ => Err(Error::usage(format!("completion: unknown shell '{name}' (bash, zsh, fish)"))),
+        }
+    }
+}
+
+/// `hermes completion SHELL`.
+pub(crate) struct CompletionArgs {
+    pub(crate) shell: Shell,
+}
+
+pub(crate) const COMPLETION_SPEC: Spec<CompletionArgs> = Spec {
+    path: "completion",
+    alias: None,
+    summary: "print a shell completion script",
+    about: "\
+Print a completion script. For example:
+  bash:  eval \"$(hermes completion bash)\"
+  zsh:   hermes completion zsh > \"${fpath[1]}/_hermes\"
+  fish:  hermes completion fish > ~/.config/fish/completions/hermes.fish
+",
+    man: Man::NONE,
+    options: &[],
+    args: &[Arg::one("", Kind::Words(&["bash", "zsh", "fish"])).takes(|a, v| {
+        a.shell = v.text().parse()?;
+        Ok(())
+    })],
+    start: || CompletionArgs { shell: Shell::Bash },
+    finish: Ok,
+    stray: None,
+};
+
+/// `hermes help [COMMAND [VERB]]`.
+pub(crate) struct HelpArgs {
+    pub(crate) words: Vec<String>,
+}
+
+pub(crate) const HELP_SPEC: Spec<HelpArgs> = Spec {
+    path: "help",
+    alias: None,
+    summary: "show help for a command",
+    about: "\
+Show the help of a command or a verb: 'hermes help sessions list' is
+'hermes sessions list --help' ('hermes help list' too). With --all, the
+help of every command and verb, one after the other.
+
+{options}
+",
+    man: Man::NONE,
+    options: &[flag("", "--all", "the help of every command and verb")
+        .man(
+            r#"
+the help of every command and verb, one after the other.
+"#,
+        )
+        .sets(|a| a.words = vec!["--all".into()])],
+    args: &[Arg::optional("COMMAND", Kind::Command).many().takes(|a, v| {
+        a.words.push(v.text());
+        Ok(())
+    })],
+    start: || HelpArgs { words: Vec::new() },
+    finish: Ok,
+    stray: None,
+};
 
 /// Words people type for a verb that is called otherwise, and the verb:
 /// said ("did you mean 'search'?"), never taken.

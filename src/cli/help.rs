@@ -3,45 +3,12 @@
 //! lists of commands and verbs; only the prose is written by hand, beside
 //! each command.
 
-use crate::args::{Arg, Describe, Flag, HELP, Kind, Man, Run, Spec, Value, flag};
+use crate::args::{Arg, Describe, Flag, HELP, Kind, Run, Value};
 use crate::error::{Error, Result};
 
-use super::defs::{self, COMMANDS, Group, Node, global_flags};
+use super::defs::{self, COMMANDS, Group, HelpArgs, Node, global_flags};
 
-/// `hermes help [COMMAND [VERB]]`.
-pub(crate) struct Args {
-    words: Vec<String>,
-}
-
-pub(crate) const SPEC: Spec<Args> = Spec {
-    path: "help",
-    alias: None,
-    summary: "show help for a command",
-    about: "\
-Show the help of a command or a verb: 'hermes help sessions list' is
-'hermes sessions list --help' ('hermes help list' too). With --all, the
-help of every command and verb, one after the other.
-
-{options}
-",
-    man: Man::NONE,
-    options: &[flag("", "--all", "the help of every command and verb")
-        .man(
-            r#"
-the help of every command and verb, one after the other.
-"#,
-        )
-        .sets(|a| a.words = vec!["--all".into()])],
-    args: &[Arg::optional("COMMAND", Kind::Command).many().takes(|a, v| {
-        a.words.push(v.text());
-        Ok(())
-    })],
-    start: || Args { words: Vec::new() },
-    finish: Ok,
-    stray: None,
-};
-
-impl Run<()> for Args {
+impl Run<()> for HelpArgs {
     fn run(self, _: &()) -> Result<()> {
         let words: Vec<&str> = self.words.iter().map(String::as_str).collect();
         let text = for_words(&words)?;

@@ -377,7 +377,7 @@ mod tests {
 
     #[test]
     fn shells_and_formats_parse_by_name_and_refuse_others() {
-        use completion::Shell;
+        use defs::Shell;
         assert_eq!("zsh".parse::<Shell>().unwrap(), Shell::Zsh);
         assert!(matches!("tcsh".parse::<Shell>(), Err(Error::Usage(_))));
         assert!(matches!(parse_words(&["completion", "csh"]), Err(Error::UsageIn { .. })));

@@ -7,7 +7,8 @@
 //! shows in review as a change to these files. `tests/t6110-reference.sh`
 //! holds the built binary to the same files.
 
-use super::completion::{Shell, script};
+use super::completion::script;
+use super::defs::Shell;
 use super::help;
 use super::man;
 

@@ -8,9 +8,8 @@ use std::io::{BufRead, BufReader};
 
 use crate::error::{Error, Result};
 use crate::store::MAX_SESSION_BYTES;
-use crate::store::json;
 
-use super::source::{BIG_RECORD, Record, rejected};
+use super::record::{BIG_RECORD, Record, check_element, rejected};
 
 /// One element of the top-level array: its byte offset and first line.
 pub(crate) struct Element {
@@ -86,12 +85,6 @@ pub(crate) fn for_each_element(
         State::Start => Err(rejected(name, scan.line, &format!("empty input, not {kind}"))),
         _ => Err(rejected(name, scan.line, "the array ends early (a truncated log?)")),
     }
-}
-
-/// An element of the array must be JSON: else the input is refused,
-/// naming the element's first line.
-pub(crate) fn check_element(name: &str, line: usize, bytes: &[u8]) -> Result<()> {
-    json::validate(bytes).map_err(|why| rejected(name, line, &format!("damaged entry ({why})")))
 }
 
 #[derive(Default, PartialEq)]

@@ -11,7 +11,9 @@ use crate::store::json;
 use crate::store::session::{self, FORMAT, Header, Session};
 
 use super::large::{self, Checked};
-use super::source::{self, Incoming, Record, Source, Tally, rejected};
+use super::record::{Record, rejected};
+use super::source::{self, Incoming, Source, Tally};
+use super::times;
 
 pub(crate) const SOURCE: Source = Source {
     name: "hermes",
@@ -53,7 +55,7 @@ fn read(
             }
             Err(why) => return Err(source::wrong_source(name, line_no, &SOURCE, record, &why)),
         };
-        let first_bad = session.messages.iter().enumerate().find(|(_, m)| !source::sane_time(m.ts));
+        let first_bad = session.messages.iter().enumerate().find(|(_, m)| !times::sane_time(m.ts));
         if admissible(name, line_no, &session.header, first_bad.map(|(i, m)| (i, m.ts)), &mut tally)? {
             return each(Incoming::own(session));
         }
@@ -92,7 +94,7 @@ fn admissible(
             &format!("session format {} is newer than this hermes understands", header.format),
         ));
     }
-    if let Some(why) = source::bad_times(header, first_bad) {
+    if let Some(why) = times::bad_times(header, first_bad) {
         tally.damaged.push((line_no, why));
         return Ok(false);
     }

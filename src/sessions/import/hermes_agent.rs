@@ -15,6 +15,7 @@ use crate::store::session::{self, Header, Message, Session, TITLE_AUTO, TITLE_US
 
 use super::large::Checked;
 use super::source::{self, Content, Count, Flag, Incoming, Source, Tally};
+use super::times;
 
 #[derive(DeJson)]
 struct AgentSession {
@@ -85,7 +86,7 @@ fn read(
         }
         let agent: AgentSession = json::parse(line).map_err(|why| wrong(&why))?;
         let incoming = convert(agent, &mut tally);
-        if let Some(why) = source::bad_times_in(&incoming.session) {
+        if let Some(why) = times::bad_times_in(&incoming.session) {
             tally.damaged.push((line_no, why));
             return Ok(());
         }

@@ -16,7 +16,8 @@ use crate::store::context::{Measure, Measuring};
 use crate::store::format::{self, Fault, Form};
 use crate::store::session::{self, Header, Usage};
 
-use super::source::Span;
+use super::record::Span;
+use super::times::sane_time;
 
 /// What the first pass learned of a large session.
 #[derive(Clone)]
@@ -89,7 +90,7 @@ fn check(span: &Span) -> io::Result<Option<(Header, Large)>> {
         if too_deep(reader.raw()) {
             return Ok(None);
         }
-        if large.first_bad_time.is_none() && !super::source::sane_time(m.ts) {
+        if large.first_bad_time.is_none() && !sane_time(m.ts) {
             large.first_bad_time = Some((large.count as usize, m.ts));
         }
         if let Some(u) = &m.usage {

@@ -16,6 +16,7 @@ use crate::store::session::{Header, Message, Session, TITLE_AUTO, Usage};
 
 use super::large::Checked;
 use super::source::{self, Count, Incoming, Source, Tally};
+use super::times;
 
 #[derive(DeJson)]
 struct Exchange {
@@ -165,13 +166,13 @@ fn read(
             );
             source::wrong_source(name, element.line, &SOURCE, bytes, &why)
         })?;
-        if !source::sane_time(ts) {
+        if !times::sane_time(ts) {
             tally.damaged.push((
                 element.line,
                 format!(
                     "datetime_utc {} is not {}",
                     crate::text::clipped(&exchange.datetime_utc),
-                    source::TIME_RANGE
+                    times::TIME_RANGE
                 ),
             ));
             return Ok(());

@@ -6,8 +6,10 @@
 
 mod array;
 mod large;
+mod record;
 mod source;
 mod taken;
+mod times;
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -239,7 +241,7 @@ fn read(
         && tally.not_json == tally.damaged.len()
         && let Some((line, why)) = tally.damaged.first()
     {
-        return Err(source::rejected(name, *line, &format!("not {}: no line is JSON ({why})", from.kind)));
+        return Err(record::rejected(name, *line, &format!("not {}: no line is JSON ({why})", from.kind)));
     }
     Ok(tally)
 }
@@ -403,7 +405,7 @@ fn stage(
     batch: &mut Batch,
     settling: &mut Settling,
     s: &Session,
-    large: Option<&(Large, source::Span)>,
+    large: Option<&(Large, record::Span)>,
     name: &str,
 ) -> Result<()> {
     let path = store.session_path(&s.header.id).expect("valid IDs only");

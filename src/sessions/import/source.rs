@@ -6,7 +6,6 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek};
-use std::os::unix::fs::FileExt;
 
 use nanoserde::{DeJson, DeJsonErr, DeJsonState, DeJsonTok};
 
@@ -16,6 +15,7 @@ use crate::store::json;
 use crate::store::session::{self, Header, Session, TITLE_AUTO};
 
 use super::SOURCES;
+use super::record::{BIG_RECORD, Record, Span, rejected};
 
 /// A tool whose files `import` reads (`--from`). Each source is one file
 /// in this directory that defines its `SOURCE`, and one word in the
@@ -125,11 +125,6 @@ fn looks_like(other: &Source) -> String {
     format!("it looks like {}: use --from {}", other.kind, other.name)
 }
 
-/// An input refused whole, at `line`.
-pub(crate) fn rejected(name: &str, line: usize, why: &str) -> Error {
-    Error::ImportRejected { name: name.to_string(), line, why: why.to_string() }
-}
-
 /// Which tool wrote the input, judged by the keys in its first 64 KiB (for
 /// an input whose first line says little, such as a lone `[`).
 pub(crate) fn sniff_head(input: &mut File) -> Option<&'static Source> {
@@ -173,81 +168,6 @@ pub(crate) fn for_each_record(
         }
         each(line_no, line)
     })
-}
-
-/// Records over this many bytes are not read into memory whole: hermes's
-/// own sessions are read from the input as streams (see `large`), other
-/// records whole when they are used (`Record::bytes`).
-pub(crate) const BIG_RECORD: u64 = 4 << 20;
-
-/// One record of an input (a line, or an element of a JSON array): its
-/// bytes, or, when it is longer than `BIG_RECORD`, where it lies.
-pub(crate) enum Record<'a> {
-    Bytes(&'a [u8]),
-    Span(Span<'a>),
-}
-
-/// A record too long to hold: where it lies in the input.
-#[derive(Clone, Copy)]
-pub(crate) struct Span<'a> {
-    file: &'a File,
-    pub(crate) offset: u64,
-    pub(crate) len: u64,
-    /// An element of a JSON array, which must be valid JSON (see
-    /// `array::check_element`); a line is judged by its source.
-    element: bool,
-}
-
-impl<'a> Record<'a> {
-    pub(crate) fn span(file: &'a File, offset: u64, len: u64, element: bool) -> Record<'a> {
-        Record::Span(Span { file, offset, len, element })
-    }
-
-    /// Its bytes, a span read into memory (an element checked as one read
-    /// whole is, its first `line` named if it is not JSON).
-    pub(crate) fn bytes(&self, name: &str, line: usize) -> Result<std::borrow::Cow<'a, [u8]>> {
-        match self {
-            Record::Bytes(bytes) => Ok(std::borrow::Cow::Borrowed(bytes)),
-            Record::Span(span) => {
-                let mut bytes = vec![0; span.len as usize];
-                span.file
-                    .read_exact_at(&mut bytes, span.offset)
-                    .map_err(|source| Error::ImportRead { name: name.to_string(), source })?;
-                if span.element {
-                    super::array::check_element(name, line, &bytes)?;
-                }
-                Ok(std::borrow::Cow::Owned(bytes))
-            }
-        }
-    }
-
-    /// Whether it starts with `byte`.
-    fn starts_with(&self, byte: u8) -> bool {
-        match self {
-            Record::Bytes(bytes) => bytes.first() == Some(&byte),
-            Record::Span(span) => {
-                let mut first = [0u8];
-                span.file.read_exact_at(&mut first, span.offset).is_ok() && first[0] == byte
-            }
-        }
-    }
-}
-
-impl Span<'_> {
-    /// Its bytes, read as a stream (from its place: the input's own
-    /// position is not moved).
-    pub(crate) fn reader(&self) -> impl Read + '_ {
-        struct At<'f>(&'f File, u64, u64);
-        impl Read for At<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                let want = buf.len().min((self.2 - self.1) as usize);
-                let n = self.0.read_at(&mut buf[..want], self.1)?;
-                self.1 += n as u64;
-                Ok(n)
-            }
-        }
-        At(self.file, self.offset, self.offset + self.len)
-    }
 }
 
 /// The first byte of `input` from where it stands that is not JSON's
@@ -373,38 +293,6 @@ pub(crate) fn derived_id(started: f64, source_id: &str, attempt: u32) -> String 
     }
     let hash = crate::hash::fnv1a(&key) & 0xff_ffff;
     format!("{y:04}{mo:02}{d:02}_{h:02}{mi:02}{s:02}_{hash:06x}")
-}
-
-/// How a time hermes does not keep is described.
-pub(crate) const TIME_RANGE: &str = "a time from 1970 to 9999";
-
-/// The latest time hermes keeps: the end of year 9999.
-pub(crate) const LATEST: f64 = 253_402_300_799.0;
-
-/// Whether a time (seconds since 1970) is one hermes keeps: from 1970 to
-/// the end of year 9999, and a number.
-pub(crate) fn sane_time(t: f64) -> bool {
-    t.is_finite() && (0.0..=LATEST).contains(&t)
-}
-
-/// Why a session's times cannot be kept, if they cannot: the first time
-/// before 1970, after year 9999, or not a number, of its header's and then
-/// of its messages' (`first_bad`: the first such message, its index).
-pub(crate) fn bad_times(h: &Header, first_bad: Option<(usize, f64)>) -> Option<String> {
-    let shown = |t: f64| if t.abs() < 1e15 { format!("{t}") } else { format!("{t:e}") };
-    let named = [("created_at", h.created_at), ("updated_at", h.updated_at)];
-    for (what, t) in named {
-        if !sane_time(t) {
-            return Some(format!("{what} {} is not {TIME_RANGE}", shown(t)));
-        }
-    }
-    first_bad.map(|(i, t)| format!("message {} has the time {}, not {TIME_RANGE}", i + 1, shown(t)))
-}
-
-/// `bad_times` of a session in memory.
-pub(crate) fn bad_times_in(session: &Session) -> Option<String> {
-    let first_bad = session.messages.iter().enumerate().find(|(_, m)| !sane_time(m.ts));
-    bad_times(&session.header, first_bad.map(|(i, m)| (i, m.ts)))
 }
 
 /// The last touches any source's session needs: an automatic title from

@@ -425,13 +425,12 @@ impl Escape {
     }
 }
 
+// Its helpers (`both`, `damaged_variants`, `MESSAGE`) serve take.rs's tests
+// too, which hold the fast path to the general one (`take_object`).
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::store::format::decode_message;
-    use crate::store::format::take::take_object;
-    use crate::store::session::Message;
-    use nanoserde::SerJson;
 
     #[test]
     fn the_fast_check_never_passes_what_decoding_refuses() {
@@ -479,7 +478,7 @@ mod tests {
 
     /// What the fast check and decoding make of a message: whether each
     /// takes it, and for one the fast check passes, that the parts agree.
-    fn both(m: &[u8]) -> (bool, bool) {
+    pub(crate) fn both(m: &[u8]) -> (bool, bool) {
         let fast = canonical_parts(m);
         let decoded = decode_message(m);
         if let (Some(parts), Ok(d)) = (&fast, &decoded) {
@@ -596,12 +595,12 @@ mod tests {
     }
 
     /// A message in the form hermes writes, with escapes.
-    const MESSAGE: &[u8] =
+    pub(crate) const MESSAGE: &[u8] =
         br#"{"role":"assistant","content":"a \"b\" \\ \n\/ \u00e9\ud83d\ude00 c","ts":1796205601.9156368}"#;
 
     /// `message` with each byte deleted, and replaced or preceded by each
     /// byte that matters to JSON (and some that are not UTF-8).
-    fn damaged_variants(message: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
+    pub(crate) fn damaged_variants(message: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
         let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntxdD\x00\x01\x0c\x7f\xc3\xff";
         (0..message.len()).flat_map(move |at| {
             let deleted = [&message[..at], &message[at + 1..]].concat();
@@ -629,84 +628,5 @@ mod tests {
         }
         assert!(tried > 3000 && fast > 500, "{tried} {fast}");
         assert!(is_canonical(MESSAGE));
-    }
-
-    /// What `written_form` finds at the start of `bytes`, checked against
-    /// the general path: the same end as `take_object` finds, the same
-    /// parts as `canonical_parts`, and a message that decodes.
-    fn written_form_agrees(bytes: &[u8]) -> bool {
-        let Some((len, plain)) = written_form(bytes) else { return false };
-        let mut taken = Vec::new();
-        take_object(&mut &bytes[..], &mut taken).expect("an object");
-        assert_eq!(taken, &bytes[..len], "{}", String::from_utf8_lossy(bytes));
-        assert_eq!(canonical_parts(&taken), Some(plain), "{}", String::from_utf8_lossy(bytes));
-        assert!(both(&taken) == (true, true), "{}", String::from_utf8_lossy(bytes));
-        true
-    }
-
-    #[test]
-    fn every_message_hermes_writes_takes_the_fast_path() {
-        // Every character below 128 (control characters are written as
-        // \u escapes), and beyond; times of this clock and of any size;
-        // each flag a message can carry.
-        let mut contents: Vec<String> = (0u8..128).map(|b| format!("a{}b", b as char)).collect();
-        contents.extend(["", "é 🦀 \u{2028}\u{feff} }]", "\u{1b}[1mbold\u{1b}[0m\r\n"].map(String::from));
-        let mut times = vec![crate::time::now(), 1796394097.9156368, 1748779200.5, 0.0, 1.0, -2.5];
-        times.extend([1e16, 1.5e-7, 5e-324, f64::MIN_POSITIVE, f64::MAX, -f64::MAX, 123456789.0]);
-        let mut told = 0;
-        for (i, content) in contents.iter().enumerate() {
-            for (j, &ts) in times.iter().enumerate() {
-                let role = ["user", "assistant", "system"][(i + j) % 3];
-                let mut m = Message::new(role, content.clone(), ts);
-                let flag = Some(true);
-                (m.interrupted, m.replaced, m.summary) = match (i + 2 * j) % 5 {
-                    0 => (flag, None, None),
-                    1 => (None, flag, None),
-                    2 => (None, None, flag),
-                    3 => (flag, flag, None),
-                    _ => (None, None, None),
-                };
-                let bytes = m.serialize_json().into_bytes();
-                assert!(written_form_agrees(&bytes), "{}", String::from_utf8_lossy(&bytes));
-                // Followed by the next message, as in a file.
-                assert!(written_form_agrees(&[&bytes[..], b",\n{\"role\":\"user\"}"].concat()));
-                // Cut short: not told here.
-                assert_eq!(written_form(&bytes[..bytes.len() - 1]), None);
-                told += 1;
-            }
-        }
-        assert_eq!(told, contents.len() * times.len());
-    }
-
-    #[test]
-    fn any_order_of_the_fields_and_blanks_between_them() {
-        let fields = [r#""role":"system""#, r#""content":"x \u00e9""#, r#""ts":1796394097.9156368"#];
-        for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
-            let mut parts: Vec<&str> = order.iter().map(|&i| fields[i]).collect();
-            parts.insert(order[0] % 3, r#""summary":true"#);
-            for (separator, open, close) in [(",", "{", "}"), (" ,\n\t", "{ ", "\r\n}")] {
-                let m = format!("{open}{}{close}", parts.join(separator));
-                assert!(written_form_agrees(m.as_bytes()), "{m}");
-                let spaced = m.replace(':', " : ");
-                assert!(written_form_agrees(spaced.as_bytes()), "{spaced}");
-            }
-        }
-        // Other forms: the general path.
-        for m in [
-            r#"{"role":"user","content":"x","ts":1,"tool":null}"#,
-            r#"{"r\u006fle":"user","content":"x","ts":1}"#,
-            r#" {"role":"user","content":"x","ts":1}"#,
-            r#"{"role":"user","content":"x","ts":1e+3}"#,
-        ] {
-            assert_eq!(written_form(m.as_bytes()), None, "{m}");
-        }
-        assert_eq!(written_form(b"{\"role\":\"user\",\"content\":\"\xff\",\"ts\":1}"), None);
-    }
-
-    #[test]
-    fn damaged_variants_found_in_one_pass_agree_with_the_general_path() {
-        let passed: usize = damaged_variants(MESSAGE).map(|v| written_form_agrees(&v) as usize).sum();
-        assert!(passed > 100, "{passed}");
-        assert!(written_form_agrees(MESSAGE));
     }
 }
