@@ -241,7 +241,7 @@ static-aarch64: CROSS_TRIPLE = aarch64-unknown-linux-musl
 static-s390x: CROSS_TRIPLE = s390x-unknown-linux-gnu
 static-x86_64 static-aarch64 static-i686: CROSS_RUSTFLAGS = -C relocation-model=static
 # 32-bit musl: the C library's time_t is 64 bits (musl 1.2), but the libc
-# crate binds its old 32-bit functions unless told (src/sys.rs refuses to
+# crate binds its old 32-bit functions unless told (src/base/sys.rs refuses to
 # build with a 32-bit time_t): without this, times past 2038 are lost.
 TIME64_RUSTFLAGS = --cfg=libc_unstable_time64
 static-i686: CROSS_RUSTFLAGS += $(TIME64_RUSTFLAGS)

@@ -10,28 +10,19 @@
 #![allow(clippy::question_mark)]
 
 mod agent;
-mod args;
-mod chat;
+mod base;
 mod cli;
-mod config;
-mod encoding;
-mod error;
-mod fsio;
-mod hash;
-mod order;
-mod output;
+mod commands;
 mod resolve;
-mod sessions;
 mod settings;
 mod store;
-mod suggest;
-mod sys;
 mod terminal;
-mod text;
-mod time;
 mod view;
-mod words;
-mod wrap;
+
+// The ground floor's modules by their own names (`crate::text`), as every
+// floor above names them: base/ is where they live, not a word of their
+// paths.
+use base::{args, encoding, error, fsio, hash, order, output, suggest, sys, text, time, words, wrap};
 
 // What `main.rs` calls: parse, run, and report. Everything else is
 // `pub(crate)`, so the compiler names what nothing uses.

@@ -11,9 +11,9 @@ use std::str::FromStr;
 #[cfg(test)]
 use crate::args::Describe;
 use crate::args::{Arg, Command, Flag, HELP, Kind, Man, Opt, Spec, Value, flag};
+use crate::commands::{chat, config, models, roles, sessions};
 use crate::error::{Error, Result};
 use crate::store::Store;
-use crate::{chat, config, sessions};
 
 /// A command of hermes.
 pub(crate) enum Node {
@@ -85,8 +85,8 @@ only one session has them. Run 'hermes sessions COMMAND --help' for more.
         about: config::ABOUT,
         verbs: config::VERBS,
     }),
-    Node::Leaf(&config::roles::SPEC),
-    Node::Leaf(&config::models::SPEC),
+    Node::Leaf(&roles::SPEC),
+    Node::Leaf(&models::SPEC),
     Node::Own(&COMPLETION_SPEC),
     Node::Own(&HELP_SPEC),
 ];

@@ -27,7 +27,7 @@ pub(crate) fn for_words(words: &[&str]) -> Result<String> {
                 defs::command(name).map(Node::verbs).unwrap_or_default().iter().map(|v| v.name()).collect(),
             ),
             [name, ..] => {
-                let verbs = crate::sessions::VERBS.iter().map(|v| v.name());
+                let verbs = crate::commands::sessions::VERBS.iter().map(|v| v.name());
                 (name, COMMANDS.iter().map(Node::name).chain(verbs).collect())
             }
             [] => ("", Vec::new()),
@@ -44,7 +44,7 @@ pub(crate) fn for_words(words: &[&str]) -> Result<String> {
         [name] => match defs::command(name) {
             Some(node) => node_help(node),
             // `hermes help list`: a verb of sessions.
-            None => command(defs::verb(crate::sessions::VERBS, name).ok_or_else(unknown)?),
+            None => command(defs::verb(crate::commands::sessions::VERBS, name).ok_or_else(unknown)?),
         },
         [name, verb] => {
             let verbs = defs::command(name).map(Node::verbs).unwrap_or_default();
@@ -156,7 +156,7 @@ pub(crate) fn command(spec: &dyn Describe) -> String {
     // Chat's slash commands, in their paragraph, filled to the width.
     let about = match about.split("\n\n").find(|p| p.contains("{slash}")) {
         Some(paragraph) => {
-            let names: Vec<String> = crate::chat::slash_commands()
+            let names: Vec<String> = crate::commands::chat::slash_commands()
                 .iter()
                 .map(|c| format!("/{} {}", c.name, c.args).trim_end().to_string())
                 .collect();

@@ -120,7 +120,7 @@ pub(crate) fn page(template: &str) -> String {
                 }
             }
             "slash" => {
-                for slash in crate::chat::slash_commands() {
+                for slash in crate::commands::chat::slash_commands() {
                     out.push_str(&entry(&slash_tag(slash.name, slash.args), slash.man));
                 }
             }
@@ -201,7 +201,7 @@ mod tests {
                     .extend(flag.also.iter().filter(|a| a.2.roff.trim().is_empty()).map(|a| a.0.to_string()));
             }
         }
-        for slash in crate::chat::slash_commands() {
+        for slash in crate::commands::chat::slash_commands() {
             if slash.man.roff.trim().is_empty() {
                 missing.push(format!("/{}", slash.name));
             }

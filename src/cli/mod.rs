@@ -234,8 +234,8 @@ pub(crate) fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chat;
-    use crate::sessions::{export, list};
+    use crate::commands::chat;
+    use crate::commands::sessions::{export, list};
 
     fn parse_words(words: &[&str]) -> Result<Cli> {
         parse_from(words.iter().map(OsString::from))
@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn help_anywhere_among_a_commands_arguments_prints_its_help() {
-        let prune = defs::verb(crate::sessions::VERBS, "prune").unwrap();
+        let prune = defs::verb(crate::commands::sessions::VERBS, "prune").unwrap();
         assert_eq!(printed(&["sessions", "prune", "--dry-run", "--help"]), help::command(prune));
         assert_eq!(help::for_words(&["prune"]).unwrap(), help::command(prune));
         assert_eq!(help::for_words(&["sessions", "prune"]).unwrap(), help::command(prune));

@@ -118,7 +118,7 @@ fn unknown_names(text: &str, code: &[&str]) -> Vec<String> {
     let specs = every_spec();
     let options: Vec<&str> =
         specs.iter().flat_map(|s| s.flags()).chain(global_flags()).map(|f| f.long).collect();
-    let slashes: Vec<&str> = crate::chat::slash_commands()
+    let slashes: Vec<&str> = crate::commands::chat::slash_commands()
         .iter()
         .flat_map(|s| std::iter::once(s.name).chain(s.aliases.iter().copied()))
         .collect();
@@ -219,7 +219,7 @@ fn exit_table() -> String {
 /// Every slash command but `/help` (which the sentence names), with the
 /// arguments it must have.
 fn slash_list() -> String {
-    let names: Vec<String> = crate::chat::slash_commands()
+    let names: Vec<String> = crate::commands::chat::slash_commands()
         .iter()
         .filter(|s| s.name != "help")
         .map(|s| {

@@ -19,7 +19,7 @@ use std::io::{self, Read};
 
 use crate::agent::{self, Agent, Choice as AgentChoice, compact};
 use crate::args::utf8;
-use crate::chat::args::{Args, Query, System, Target};
+use crate::commands::chat::args::{Args, Query, System, Target};
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup};
 use crate::settings::{self, Flag, Key, Origin, Settings};

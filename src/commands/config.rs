@@ -13,9 +13,6 @@ use crate::output::Out;
 use crate::settings::{self, Key, edit};
 use crate::store::Store;
 
-pub(crate) mod models;
-pub(crate) mod roles;
-
 /// `hermes config --help` after its verbs.
 pub(crate) const ABOUT: &str = "\
 The settings in config.toml ($HERMES_HOME/config.toml, or the profile's):
