@@ -38,5 +38,5 @@ pub use sys::{return_large_buffers, survive_file_size_limit};
 pub mod fuzzing {
     pub use crate::agent::decode;
     pub use crate::store::{MAX_SESSION_BYTES, format, json, session};
-    pub use crate::terminal::{breadcrumb, sanitize_key};
+    pub use crate::terminal::{breadcrumb, sanitize_id};
 }

@@ -92,7 +92,7 @@ const SUMMARY_SO_FAR: &str = "Summary of the earlier conversation:\n\n";
 /// What a compaction will read: the latest summary (its place and
 /// length), where the kept messages begin, and how many messages lie
 /// between (and their characters), each of which the summariser reads.
-pub(crate) struct Work {
+pub(crate) struct Backlog {
     previous: Option<(u64, u64)>,
     cut: u64,
     between: u64,
@@ -102,7 +102,7 @@ pub(crate) struct Work {
     covered: u64,
 }
 
-impl Work {
+impl Backlog {
     /// What it will read, in words: "12 messages".
     pub(crate) fn describe(&self) -> String {
         let previous = if self.previous.is_some() { " and the previous summary" } else { "" };
@@ -119,7 +119,12 @@ impl Work {
 /// those kept (the last `keep`, else the newest that fit in half the
 /// budget, the other half left for the system prompt, the summary and the
 /// turns to come), since the last summary; None when there are none.
-pub(crate) fn plan(store: &Store, header: &Header, budget: u64, keep: Option<u64>) -> Result<Option<Work>> {
+pub(crate) fn plan(
+    store: &Store,
+    header: &Header,
+    budget: u64,
+    keep: Option<u64>,
+) -> Result<Option<Backlog>> {
     let gone = || Error::Vanished { id: header.id.clone() };
     let path = store.session_path(&header.id).ok_or_else(gone)?;
     let fault = |f| store_fault(&path, f);
@@ -139,7 +144,7 @@ pub(crate) fn plan(store: &Store, header: &Header, budget: u64, keep: Option<u64
         }
         at += 1;
     }
-    Ok((between > 0).then_some(Work { previous, cut, between, chars, covered }))
+    Ok((between > 0).then_some(Backlog { previous, cut, between, chars, covered }))
 }
 
 /// Compact session `header` (see `plan`), or say there is nothing to.
@@ -160,7 +165,13 @@ pub(crate) fn compact(
 /// as it takes for each to fit the budget (the oldest first, each with the
 /// summary so far, the first with the previous one), and store it after
 /// them. On any failure the session is left byte for byte as it was.
-pub(crate) fn run(store: &Store, agent: &Agent, header: &Header, budget: u64, work: Work) -> Result<Outcome> {
+pub(crate) fn run(
+    store: &Store,
+    agent: &Agent,
+    header: &Header,
+    budget: u64,
+    work: Backlog,
+) -> Result<Outcome> {
     let gone = || Error::Vanished { id: header.id.clone() };
     let path = store.session_path(&header.id).ok_or_else(gone)?;
     let fault = |f| store_fault(&path, f);

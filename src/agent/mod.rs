@@ -41,7 +41,7 @@ pub(crate) struct Agent {
     /// The server's API root (`base_url`), given as `OPENAI_BASE_URL`.
     pub(crate) base_url: Option<String>,
     /// Where the key comes from, asked at every turn.
-    pub(crate) key: Option<Key>,
+    pub(crate) key: Option<ApiKey>,
     /// When the agent is the shipped `openai-compatible`: the chat
     /// completions URL hermes posts to itself, with curl (see `curl`).
     pub(crate) server: Option<String>,
@@ -91,7 +91,7 @@ impl Drop for UsageFile {
 /// `OPENAI_API_KEY` in its environment, never on a command line, never
 /// written to a file, never in a message.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Key {
+pub(crate) enum ApiKey {
     /// `api_key_env`: an environment variable of hermes's own.
     Env(String),
     /// `api_key_command`: a command run (under `/bin/sh -c`) for each
@@ -103,17 +103,17 @@ pub(crate) enum Key {
 /// it its `--timeout`): then it is killed, with whatever it started.
 pub(crate) const KEY_COMMAND_SECONDS: u64 = 30;
 
-impl Key {
+impl ApiKey {
     /// The key now: the variable's value, or what the command printed
     /// within `limit`.
     pub(crate) fn fetch(&self, limit: Duration) -> Result<String> {
         match self {
-            Key::Env(name) => std::env::var(name).ok().filter(|k| !k.trim().is_empty()).ok_or_else(|| {
+            ApiKey::Env(name) => std::env::var(name).ok().filter(|k| !k.trim().is_empty()).ok_or_else(|| {
                 Error::Agent(format!(
                     "api_key_env names {name}, which is not set in the environment; set it, or change api_key_env"
                 ))
             }),
-            Key::Command(command) => {
+            ApiKey::Command(command) => {
                 let mut shell = Command::new("/bin/sh");
                 shell.arg("-c").arg(command).stdin(Stdio::null()).stderr(Stdio::inherit());
                 let no_key = "no key, the agent was not run";
@@ -168,7 +168,7 @@ pub(crate) enum Choice {
 /// The settings a command with an agent works with: config.toml's, what
 /// its command line said (`flags`: key, value, option), and whether a
 /// bare agent name is one that comes with hermes and what it reads.
-pub(crate) fn resolve_settings(store: &Store, flags: Vec<settings::Flag>) -> Result<Settings> {
+pub(crate) fn resolve_settings(store: &Store, flags: Vec<settings::Override>) -> Result<Settings> {
     let settings = Settings::resolve(&settings::Sources {
         flags,
         file: settings::load_file(store)?,
@@ -190,7 +190,7 @@ pub(crate) fn choose(settings: &Settings, choice: &Choice) -> Result<Option<Agen
 }
 
 /// `--agent CMD` as a setting's flag, for `settings`.
-pub(crate) fn choice_flag(choice: &Choice) -> Option<settings::Flag> {
+pub(crate) fn choice_flag(choice: &Choice) -> Option<settings::Override> {
     match choice {
         Choice::Command(command) => Some((
             settings::Key::Agent,
@@ -364,8 +364,8 @@ impl Agent {
         let Some(command) = settings.agent() else { return Ok(None) };
         let key =
             match (settings.value(settings::Key::ApiKeyCommand), settings.value(settings::Key::ApiKeyEnv)) {
-                (Some(command), _) => Some(Key::Command(command.to_string())),
-                (None, Some(name)) => Some(Key::Env(name.to_string())),
+                (Some(command), _) => Some(ApiKey::Command(command.to_string())),
+                (None, Some(name)) => Some(ApiKey::Env(name.to_string())),
                 (None, None) => None,
             };
         // The server's default is the agent's own, not given to it.
@@ -458,7 +458,7 @@ impl Agent {
     /// Whether `start` returns at once: not when api_key_command runs first
     /// (for up to `KEY_COMMAND_SECONDS`).
     pub(crate) fn starts_at_once(&self) -> bool {
-        !matches!(self.key, Some(Key::Command(_)))
+        !matches!(self.key, Some(ApiKey::Command(_)))
     }
 
     /// Start the agent for the session `header` names, before its input is

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use super::shipped;
 use crate::error::{Error, Result};
-use crate::settings::{self, Flag, Key, Origin, file::parse_line};
+use crate::settings::{self, Key, Origin, Override, file::parse_line};
 use crate::store::Store;
 use crate::store::trust;
 
@@ -92,7 +92,7 @@ pub(crate) struct Role {
 impl Role {
     /// Its settings and prompt as flags of the settings resolver, said to
     /// come from `given` (`--role NAME`, `/role NAME`).
-    pub(crate) fn flags(&self, given: &str) -> Vec<Flag> {
+    pub(crate) fn flags(&self, given: &str) -> Vec<Override> {
         let prompt = self.prompt.iter().map(|p| (Key::System, p.clone()));
         let settings = self.settings.iter().filter_map(|(field, value)| match field {
             Field::Setting(key) => Some((*key, value.clone())),

@@ -2,7 +2,7 @@
 //! `base_url` and key, answering `-m NAME:MODEL`. A NAME that is no
 //! configured server leaves the model as written (`llama3.2:latest`).
 
-use super::{Agent, Key, curl};
+use super::{Agent, ApiKey, curl};
 use crate::settings;
 use crate::settings::file::Server;
 
@@ -16,8 +16,8 @@ impl Agent {
                 let url = server.get(settings::Key::BaseUrl)?.to_string();
                 let key =
                     match (server.get(settings::Key::ApiKeyCommand), server.get(settings::Key::ApiKeyEnv)) {
-                        (Some(command), _) => Some(Key::Command(command.to_string())),
-                        (None, Some(name)) => Some(Key::Env(name.to_string())),
+                        (Some(command), _) => Some(ApiKey::Command(command.to_string())),
+                        (None, Some(name)) => Some(ApiKey::Env(name.to_string())),
                         (None, None) => None,
                     };
                 // The default model, when it names this server, as it names it.
@@ -104,7 +104,7 @@ mod tests {
         let (work, model) = agent.route(Some("work:gpt-4o"));
         assert_eq!(model.as_deref(), Some("gpt-4o"));
         assert_eq!(work.server.as_deref(), Some("https://llm.example/v1/chat/completions"));
-        assert_eq!(work.key, Some(Key::Env("WORK_KEY".into())));
+        assert_eq!(work.key, Some(ApiKey::Env("WORK_KEY".into())));
         let (same, model) = agent.route(Some("llama3.2:latest"));
         assert!(std::ptr::eq(same, &agent));
         assert_eq!(model.as_deref(), Some("llama3.2:latest"));

@@ -9,7 +9,7 @@
 //! hold tabs or newlines). `make lint-shell` and tests/t6100-completion.sh
 //! run shellcheck on the bash script; t6100 drives all three shells.
 
-use crate::args::{Arg, Flag, HELP, Kind, Run};
+use crate::args::{Arg, HELP, Kind, OptionDef, Run};
 use crate::error::Result;
 use crate::settings;
 
@@ -38,7 +38,7 @@ const FISH: &str = include_str!("completions/hermes.fish");
 /// names (`sessions/list`, `sessions/ls`), options and arguments.
 struct Context {
     names: Vec<String>,
-    flags: Vec<&'static Flag>,
+    flags: Vec<&'static OptionDef>,
     args: Vec<&'static Arg>,
 }
 
@@ -52,7 +52,7 @@ fn contexts() -> Vec<Context> {
                 flags: spec.flags(),
                 args: spec.positionals(),
             }),
-            Node::Own(spec) => all.push(Context {
+            Node::NoStore(spec) => all.push(Context {
                 names: vec![spec.path().into()],
                 flags: spec.flags(),
                 args: spec.positionals(),
@@ -71,8 +71,8 @@ fn contexts() -> Vec<Context> {
 }
 
 /// The options a context offers (with `-h, --help`), hidden ones left out.
-fn shown(flags: &[&'static Flag]) -> Vec<&'static Flag> {
-    let mut shown: Vec<&Flag> = Vec::new();
+fn shown(flags: &[&'static OptionDef]) -> Vec<&'static OptionDef> {
+    let mut shown: Vec<&OptionDef> = Vec::new();
     for &flag in flags {
         if !flag.help.is_empty() {
             shown.push(flag);
@@ -84,7 +84,7 @@ fn shown(flags: &[&'static Flag]) -> Vec<&'static Flag> {
     shown
 }
 
-fn spellings(flags: &[&'static Flag]) -> String {
+fn spellings(flags: &[&'static OptionDef]) -> String {
     joined_str(&mut flags.iter().flat_map(|f| f.spellings()), " ")
 }
 
@@ -224,7 +224,7 @@ fn zsh_action(kind: Kind) -> String {
 }
 
 /// An `_arguments` spec for an option.
-fn zsh_option(flag: &Flag) -> String {
+fn zsh_option(flag: &OptionDef) -> String {
     let help = flag.help.replace('[', r"\[").replace(']', r"\]");
     let (suffix, short_mark, long_mark) = match flag.value {
         Some(value) => {
@@ -267,7 +267,7 @@ fn zsh_args(args: &[&Arg]) -> Vec<String> {
 }
 
 /// `_arguments -s ...` for a context's options and arguments.
-fn zsh_arguments(flags: &[&'static Flag], args: &[&Arg]) -> String {
+fn zsh_arguments(flags: &[&'static OptionDef], args: &[&Arg]) -> String {
     let mut words = vec!["_arguments -s $_hermes_help".to_string()];
     for flag in flags {
         if !flag.help.is_empty() {
@@ -297,7 +297,7 @@ fn zsh() -> String {
                 words.extend(zsh_args(&spec.positionals()));
                 format!("  {}", words.join(" "))
             }
-            Node::Own(spec) => format!("  {}", zsh_arguments(&spec.flags(), &spec.positionals())),
+            Node::NoStore(spec) => format!("  {}", zsh_arguments(&spec.flags(), &spec.positionals())),
             Node::Group(group) => {
                 let summaries = joined(
                     &mut group
@@ -375,7 +375,7 @@ fn fish_values(kind: Kind) -> String {
 }
 
 /// A fish `complete` line for an option, in the contexts `names`.
-fn fish_option(names: &str, flag: &Flag) -> String {
+fn fish_option(names: &str, flag: &OptionDef) -> String {
     let mut line = format!("complete -c hermes -n '__hermes_at {names}'");
     if !flag.short.is_empty() {
         line.push_str(&format!(" -s {}", &flag.short[1..]));

@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 #[cfg(test)]
 use crate::args::Describe;
-use crate::args::{Arg, Command, Flag, HELP, Kind, Man, Opt, Spec, Value, flag};
+use crate::args::{Arg, Command, HELP, Kind, Man, Opt, OptionDef, Spec, Value, switch};
 use crate::commands::{chat, config, models, roles, sessions};
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -22,7 +22,7 @@ pub(crate) enum Node {
     /// A command whose first word is a verb (`sessions list`).
     Group(Group),
     /// A command of hermes's own that needs no store (`completion`, `help`).
-    Own(&'static dyn Command<()>),
+    NoStore(&'static dyn Command<()>),
 }
 
 /// A command of verbs.
@@ -39,7 +39,7 @@ impl Node {
         match self {
             Node::Leaf(spec) => spec.name(),
             Node::Group(group) => group.name,
-            Node::Own(spec) => spec.name(),
+            Node::NoStore(spec) => spec.name(),
         }
     }
 
@@ -52,7 +52,7 @@ impl Node {
                 let (last, rest) = verbs.split_last().unwrap_or((&"", &[]));
                 format!("{}: {} and {last}", group.summary, rest.join(", "))
             }
-            Node::Own(spec) => spec.summary().to_string(),
+            Node::NoStore(spec) => spec.summary().to_string(),
         }
     }
 
@@ -87,8 +87,8 @@ only one session has them. Run 'hermes sessions COMMAND --help' for more.
     }),
     Node::Leaf(&roles::SPEC),
     Node::Leaf(&models::SPEC),
-    Node::Own(&COMPLETION_SPEC),
-    Node::Own(&HELP_SPEC),
+    Node::NoStore(&COMPLETION_SPEC),
+    Node::NoStore(&HELP_SPEC),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -129,7 +129,7 @@ Print a completion script. For example:
     man: Man::NONE,
     options: &[],
     args: &[Arg::one("", Kind::Words(&["bash", "zsh", "fish"])).takes(|a, v| {
-        a.shell = v.text().parse()?;
+        a.shell = v.lossy().parse()?;
         Ok(())
     })],
     start: || CompletionArgs { shell: Shell::Bash },
@@ -154,7 +154,7 @@ help of every command and verb, one after the other.
 {options}
 ",
     man: Man::NONE,
-    options: &[flag("", "--all", "the help of every command and verb")
+    options: &[switch("", "--all", "the help of every command and verb")
         .man(
             r#"
 the help of every command and verb, one after the other.
@@ -162,7 +162,7 @@ the help of every command and verb, one after the other.
         )
         .sets(|a| a.words = vec!["--all".into()])],
     args: &[Arg::optional("COMMAND", Kind::Command).many().takes(|a, v| {
-        a.words.push(v.text());
+        a.words.push(v.lossy());
         Ok(())
     })],
     start: || HelpArgs { words: Vec::new() },
@@ -236,7 +236,7 @@ and does not start with
             if g.profile.is_some() {
                 return Err(Error::usage("-p/--profile given twice"));
             }
-            g.profile = Some(super::valid_profile(v.text())?);
+            g.profile = Some(super::valid_profile(v.lossy())?);
             Ok(())
         }),
     HELP.man(
@@ -297,12 +297,17 @@ saying so: its output may not have been shown.
 
 /// The entries of hermes's own options, as help, completion and the man
 /// page see them.
-pub(crate) fn global_flags() -> Vec<&'static Flag> {
+pub(crate) fn global_flags() -> Vec<&'static OptionDef> {
     GLOBAL.iter().map(|o| &o.flag).collect()
 }
 
-const fn global(short: &'static str, long: &'static str, value: Option<Value>, help: &'static str) -> Flag {
-    Flag { value, ..crate::args::flag(short, long, help) }
+const fn global(
+    short: &'static str,
+    long: &'static str,
+    value: Option<Value>,
+    help: &'static str,
+) -> OptionDef {
+    OptionDef { value, ..crate::args::switch(short, long, help) }
 }
 
 /// Every command and verb, for the tests that walk them all.
@@ -313,7 +318,7 @@ pub(crate) fn every_spec() -> Vec<&'static dyn Describe> {
         match node {
             Node::Leaf(spec) => specs.push(*spec),
             Node::Group(group) => specs.extend(group.verbs.iter().map(|v| *v as &dyn Describe)),
-            Node::Own(spec) => specs.push(*spec),
+            Node::NoStore(spec) => specs.push(*spec),
         }
     }
     specs

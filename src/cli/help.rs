@@ -3,7 +3,7 @@
 //! lists of commands and verbs; only the prose is written by hand, beside
 //! each command.
 
-use crate::args::{Arg, Describe, Flag, HELP, Kind, Run, Value};
+use crate::args::{Arg, Describe, HELP, Kind, OptionDef, Run, Value};
 use crate::error::{Error, Result};
 
 use super::defs::{self, COMMANDS, Group, HelpArgs, Node, global_flags};
@@ -59,7 +59,7 @@ pub(crate) fn node_help(node: &Node) -> String {
     match node {
         Node::Leaf(spec) => command(*spec),
         Node::Group(group) => group_help(group),
-        Node::Own(spec) => command(*spec),
+        Node::NoStore(spec) => command(*spec),
     }
 }
 
@@ -127,7 +127,7 @@ pub(crate) fn main_usage(whole: bool) -> Vec<String> {
                     format!("hermes [-p PROFILE] {} COMMAND [ARGS]", group.name)
                 }
             }
-            Node::Own(spec) => {
+            Node::NoStore(spec) => {
                 let args: Vec<String> = spec.positionals().iter().map(|a| a.usage()).collect();
                 format!("hermes {} {}", spec.path(), args.join(" "))
             }
@@ -214,7 +214,7 @@ pub(crate) fn usage_words(spec: &dyn Describe) -> String {
 /// the options of one group in one bracket (`[-s TEXT | --system-file FILE]`).
 pub(crate) fn usage_parts(spec: &dyn Describe) -> Vec<String> {
     let mut parts: Vec<String> = spec.positionals().iter().map(|arg| Arg::usage(arg)).collect();
-    let flags: Vec<&Flag> = spec.flags().into_iter().filter(|f| !f.help.is_empty()).collect();
+    let flags: Vec<&OptionDef> = spec.flags().into_iter().filter(|f| !f.help.is_empty()).collect();
     for (i, flag) in flags.iter().enumerate() {
         if flag.group != 0 && flags[..i].iter().any(|f| f.group == flag.group) {
             continue;
@@ -231,7 +231,7 @@ pub(crate) fn usage_parts(spec: &dyn Describe) -> Vec<String> {
 }
 
 /// An option as a usage line names it: its short form if it has one.
-fn usage_of(flag: &Flag) -> String {
+fn usage_of(flag: &OptionDef) -> String {
     let name = if flag.short.is_empty() { flag.long } else { flag.short };
     match flag.value {
         Some(value) if value.optional => format!("{name} [{}]", value_name(&value)),
@@ -249,7 +249,7 @@ pub(crate) fn value_name(value: &Value) -> String {
 }
 
 /// How an option is named on its line: `  -n, --limit N`, `      --all`.
-pub(crate) fn option_name(flag: &Flag) -> String {
+pub(crate) fn option_name(flag: &OptionDef) -> String {
     let value = match flag.value {
         Some(value) if value.optional => format!(" [{}]", value_name(&value)),
         Some(value) => format!(" {}", value_name(&value)),
@@ -265,8 +265,8 @@ pub(crate) fn option_name(flag: &Flag) -> String {
 /// The option lines of a `--help`: names, then descriptions in one column
 /// (the longest name's, from 18 to 26), wrapped at 78; each option's
 /// heading (after a blank line) before it and its other forms after it.
-pub(crate) fn option_lines(flags: &[&Flag]) -> String {
-    let shown: Vec<&Flag> = flags.iter().copied().filter(|f| !f.help.is_empty()).collect();
+pub(crate) fn option_lines(flags: &[&OptionDef]) -> String {
+    let shown: Vec<&OptionDef> = flags.iter().copied().filter(|f| !f.help.is_empty()).collect();
     let column = shown.iter().map(|f| option_name(f).len() + 3).max().unwrap_or(0).clamp(18, 26);
     let mut lines = Vec::new();
     for flag in shown {

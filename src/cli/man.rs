@@ -5,7 +5,7 @@
 //! made only by the tests (`cli::reference`), so a build for use carries
 //! none of it.
 
-use crate::args::{Describe, Flag};
+use crate::args::{Describe, OptionDef};
 
 use super::defs::{COMMANDS, Node, global_flags};
 use super::help;
@@ -148,7 +148,7 @@ fn entry(tag: &str, man: crate::args::Man) -> String {
 /// The entries of options shown in help, each under its heading if it has
 /// one, then its other forms.
 #[cfg(test)]
-fn option_entries(flags: &[&Flag]) -> String {
+fn option_entries(flags: &[&OptionDef]) -> String {
     let mut out = String::new();
     for flag in flags.iter().filter(|f| !f.help.is_empty()) {
         if let Some(heading) = flag.heading {
@@ -164,7 +164,7 @@ fn option_entries(flags: &[&Flag]) -> String {
 
 /// The options of a command as the page names it (`hermes`: hermes's own).
 #[cfg(test)]
-fn flags_of(command: &str) -> Vec<&'static Flag> {
+fn flags_of(command: &str) -> Vec<&'static OptionDef> {
     if command == "hermes" {
         return global_flags();
     }

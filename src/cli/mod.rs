@@ -17,7 +17,7 @@ use std::ffi::OsString;
 
 use lexopt::prelude::*;
 
-use crate::args::{Command as Spec, Common, Given, Job, common_option, peek_option, peek_word, string};
+use crate::args::{Command, Common, Given, Job, common_option, peek_option, peek_word, string};
 use crate::error::{Error, Result};
 use crate::store::Store;
 use defs::{COMMANDS, GLOBAL, Globals, Node};
@@ -27,14 +27,14 @@ pub struct Cli {
     pub(crate) profile: Option<String>,
     /// `--no-pager`: long output is never paged.
     pub(crate) no_pager: bool,
-    pub(crate) command: Command,
+    pub(crate) action: Action,
 }
 
-pub(crate) enum Command {
+pub(crate) enum Action {
     /// A command that runs on the store: chat, a sessions or config verb.
     Store(Box<dyn Job<Store>>),
     /// A command of hermes's own (completion, help).
-    Own(Box<dyn Job<()>>),
+    NoStore(Box<dyn Job<()>>),
     /// Print this text to stdout and succeed.
     Print(String),
     Version {
@@ -42,13 +42,13 @@ pub(crate) enum Command {
     },
 }
 
-impl std::fmt::Debug for Command {
+impl std::fmt::Debug for Action {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
-            Command::Store(job) => write!(f, "Store({:?})", job.access()),
-            Command::Own(_) => f.write_str("Own"),
-            Command::Print(text) => write!(f, "Print({text:?})"),
-            Command::Version { verbose } => write!(f, "Version {{ verbose: {verbose} }}"),
+            Action::Store(job) => write!(f, "Store({:?})", job.access()),
+            Action::NoStore(_) => f.write_str("NoStore"),
+            Action::Print(text) => write!(f, "Print({text:?})"),
+            Action::Version { verbose } => write!(f, "Version {{ verbose: {verbose} }}"),
         }
     }
 }
@@ -68,7 +68,7 @@ pub(crate) fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli
         let mut common = Common { flags: &flags, take: &mut take };
         loop {
             if matches!(peek_option(&mut parser).as_deref(), Some("-h" | "--help")) {
-                return Ok(Cli { profile: None, no_pager: false, command: Command::Print(help::main()) });
+                return Ok(Cli { profile: None, no_pager: false, action: Action::Print(help::main()) });
             }
             if !common_option(&mut parser, &mut common)? {
                 break;
@@ -92,27 +92,27 @@ pub(crate) fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Cli
     }
     let command = match command {
         // `--help` among a command's words: its help, whatever else was said.
-        Some(command @ Command::Print(_)) => command,
-        _ if version => Command::Version { verbose },
+        Some(command @ Action::Print(_)) => command,
+        _ if version => Action::Version { verbose },
         Some(command) => command,
         None => unreachable!("without -V there is a command"),
     };
-    Ok(Cli { profile, no_pager, command })
+    Ok(Cli { profile, no_pager, action: command })
 }
 
 /// The command after the global options, and its own arguments (hermes's
 /// own options taken among them too, `common`); no command word is `chat`.
-fn parse_command(parser: &mut lexopt::Parser, common: &mut Common) -> Result<Command> {
+fn parse_command(parser: &mut lexopt::Parser, common: &mut Common) -> Result<Action> {
     let Node::Leaf(chat) = &COMMANDS[0] else { unreachable!("chat is the first command") };
     let Some(word) = peek_word(parser) else {
-        return read(*chat, parser, common, Command::Store);
+        return read(*chat, parser, common, Action::Store);
     };
     let Some(node) = defs::command(&word) else {
         // A near miss of a command is said; any other words are a message.
         let names: Vec<&str> = COMMANDS.iter().map(Node::name).collect();
         let meant = near_miss(parser, &word);
         if meant.is_empty() {
-            return read(*chat, parser, common, Command::Store);
+            return read(*chat, parser, common, Action::Store);
         }
         return Err(Error::usage(format!(
             "unknown command '{word}'{meant} (commands: {})",
@@ -121,13 +121,13 @@ fn parse_command(parser: &mut lexopt::Parser, common: &mut Common) -> Result<Com
     };
     parser.next()?;
     match node {
-        Node::Leaf(spec) => read(*spec, parser, common, Command::Store),
-        Node::Own(spec) => read(*spec, parser, common, Command::Own),
+        Node::Leaf(spec) => read(*spec, parser, common, Action::Store),
+        Node::NoStore(spec) => read(*spec, parser, common, Action::NoStore),
         Node::Group(group) => {
             while common_option(parser, common)? {}
             let verb = match parser.next()? {
                 Some(Value(v)) => string(v),
-                Some(Short('h') | Long("help")) | None => return Ok(Command::Print(help::node_help(node))),
+                Some(Short('h') | Long("help")) | None => return Ok(Action::Print(help::node_help(node))),
                 Some(other) => return Err(other.unexpected().into()),
             };
             let Some(spec) = defs::verb(group.verbs, &verb) else {
@@ -139,7 +139,7 @@ fn parse_command(parser: &mut lexopt::Parser, common: &mut Common) -> Result<Com
                     names.join(", ")
                 )));
             };
-            read(spec, parser, common, Command::Store)
+            read(spec, parser, common, Action::Store)
         }
     }
 }
@@ -147,14 +147,14 @@ fn parse_command(parser: &mut lexopt::Parser, common: &mut Common) -> Result<Com
 /// A command's arguments read by its spec: `--help` answered with its
 /// help, a usage error pointing at it.
 fn read<C: 'static>(
-    spec: &'static dyn Spec<C>,
+    spec: &'static dyn Command<C>,
     parser: &mut lexopt::Parser,
     common: &mut Common,
-    command: impl FnOnce(Box<dyn Job<C>>) -> Command,
-) -> Result<Command> {
+    command: impl FnOnce(Box<dyn Job<C>>) -> Action,
+) -> Result<Action> {
     match spec.read(parser, common) {
         Ok(job) => Ok(command(job)),
-        Err(Error::HelpWanted) => Ok(Command::Print(help::command(spec))),
+        Err(Error::HelpWanted) => Ok(Action::Print(help::command(spec))),
         Err(Error::Usage(text)) => Err(Error::UsageIn { text, command: spec.path() }),
         Err(Error::UnknownOption { option, did_you_mean, command: "" }) => {
             Err(Error::UnknownOption { option, did_you_mean, command: spec.path() })
@@ -243,7 +243,7 @@ mod tests {
 
     fn printed(words: &[&str]) -> String {
         match parse_words(words) {
-            Ok(Cli { command: Command::Print(text), .. }) => text,
+            Ok(Cli { action: Action::Print(text), .. }) => text,
             other => panic!("{words:?}: {other:?}"),
         }
     }
@@ -277,7 +277,7 @@ mod tests {
             let cli = parse_words(words).unwrap();
             assert_eq!((cli.profile.as_deref(), cli.no_pager), (Some("work"), true), "{words:?}");
         }
-        assert!(matches!(parse_words(&["sessions", "list", "-V"]).unwrap().command, Command::Version { .. }));
+        assert!(matches!(parse_words(&["sessions", "list", "-V"]).unwrap().action, Action::Version { .. }));
         let group = printed(&["sessions", "--no-pager", "--help", "list"]);
         assert!(group.contains("merge-file BASE OURS THEIRS"), "{group}");
         assert!(parse_words(&["sessions", "list", "-v"]).is_err());
@@ -359,7 +359,7 @@ mod tests {
         assert_eq!(args.query, Some(chat::args::Query::Stdin));
         let cli = parse_words(&["-p", "work", "sessions", "ls"]).unwrap();
         assert_eq!(cli.profile.as_deref(), Some("work"));
-        assert!(matches!(cli.command, Command::Store(job) if job.access() == crate::args::Access::Reads));
+        assert!(matches!(cli.action, Action::Store(job) if job.access() == crate::args::Access::Reads));
     }
 
     #[test]

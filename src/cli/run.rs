@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{Cli, Command, print};
+use super::{Action, Cli, print};
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::terminal::pager;
@@ -15,11 +15,11 @@ pub fn run(cli: Cli) -> Result<()> {
     if cli.no_pager {
         pager::refuse();
     }
-    match cli.command {
-        Command::Print(text) => pager::around(pager::start_for(&text), || print(&text)),
-        Command::Version { verbose } => print(&version_text(verbose)),
-        Command::Own(job) => job.run(&()),
-        Command::Store(job) => {
+    match cli.action {
+        Action::Print(text) => pager::around(pager::start_for(&text), || print(&text)),
+        Action::Version { verbose } => print(&version_text(verbose)),
+        Action::NoStore(job) => job.run(&()),
+        Action::Store(job) => {
             let store = open_store(cli.profile)?;
             let access = job.access();
             // A home others can write to is refused to any command that

@@ -56,7 +56,7 @@ there is none.
 "#),
     options: &[],
     args: &[Arg::one("KEY", Kind::Setting).takes(|a, v| {
-        a.key = known_key(&v.text())?;
+        a.key = known_key(&v.lossy())?;
         Ok(())
     })],
     // The key is the argument's (one is required).
@@ -111,7 +111,7 @@ instead) is refused before anything is written, exit 2, naming the key.
     options: &[],
     args: &[
         Arg::one("KEY", Kind::Setting).takes(|a, v| {
-            a.key = known_key(&v.text())?;
+            a.key = known_key(&v.lossy())?;
             Ok(())
         }),
         Arg::one("VALUE", Kind::SettingValue).takes(|a, v| {
@@ -169,7 +169,7 @@ the limit
 "#),
     options: &[],
     args: &[Arg::one("KEY", Kind::Setting).takes(|a, v| {
-        a.key = known_key(&v.text())?;
+        a.key = known_key(&v.lossy())?;
         Ok(())
     })],
     start: || Unset { key: Key::Agent },
@@ -339,7 +339,7 @@ how long check waits (default 30)
 "#,
     )
     .takes(|a, v| {
-        let text = v.text();
+        let text = v.lossy();
         let seconds = text.parse::<u64>().ok().filter(|s| (1..=3600).contains(s)).ok_or_else(|| {
             Error::usage(format!("config check --timeout: expected seconds from 1 to 3600, not '{text}'"))
         })?;
@@ -586,8 +586,8 @@ fn no_agent() -> Error {
 /// Where `config check` says the agent's key comes from.
 fn key_source(agent: &Agent) -> String {
     match &agent.key {
-        Some(crate::agent::Key::Env(name)) => format!("from ${name} (api_key_env)"),
-        Some(crate::agent::Key::Command(_)) => "from api_key_command".to_string(),
+        Some(crate::agent::ApiKey::Env(name)) => format!("from ${name} (api_key_env)"),
+        Some(crate::agent::ApiKey::Command(_)) => "from api_key_command".to_string(),
         None if std::env::var_os("OPENAI_API_KEY").is_some() => {
             "OPENAI_API_KEY of the environment".to_string()
         }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use nanoserde::SerJson;
 
 use crate::agent::{self, Agent, models};
-use crate::args::{Access, Kind, Man, Run, Spec, Value, flag, option};
+use crate::args::{Access, Kind, Man, Run, Spec, Value, option, switch};
 use crate::error::{EXIT_NOT_FOUND, Error, Result};
 use crate::output::Out;
 use crate::store::Store;
@@ -34,14 +34,14 @@ shell's completion of -m. A failure is exit 3, with what the agent said.
 ",
     man: Man::NONE,
     options: &[
-        flag("", "--json", "the same as a JSON array")
+        switch("", "--json", "the same as a JSON array")
             .man(
                 r#"
 the same as a JSON array
 "#,
             )
             .sets(|a| a.json = true),
-        flag(
+        switch(
             "",
             "--cached",
             "the list kept from the last time, without asking the agent (exit 1 when there is none)",

@@ -4,7 +4,7 @@
 use nanoserde::SerJson;
 
 use crate::agent::role::{self, Role};
-use crate::args::{Access, Arg, Kind, Man, Run, Spec, flag};
+use crate::args::{Access, Arg, Kind, Man, Run, Spec, switch};
 use crate::error::Result;
 use crate::output::{self, Out};
 use crate::settings::Key;
@@ -44,7 +44,7 @@ tab-separated.
 {options}
 ",
     man: Man::NONE,
-    options: &[flag("", "--json", "the same as JSON")
+    options: &[switch("", "--json", "the same as JSON")
         .man(
             r#"
 the same as JSON: an object per role with
@@ -64,7 +64,7 @@ and
         )
         .sets(|a| a.json = true)],
     args: &[Arg::optional("NAME", Kind::Role).takes(|a, v| {
-        a.name = Some(v.text());
+        a.name = Some(v.lossy());
         Ok(())
     })],
     start: || Args { name: None, json: false },
@@ -124,7 +124,7 @@ fn list(store: &Store, json: bool) -> Result<()> {
         match role::read(&path, &name, shipped) {
             Ok(Some(role)) => roles.push(role),
             Ok(None) => {}
-            Err(e) => output::warn(&format!("{}; left out", e.to_string().trim_start_matches("hermes: "))),
+            Err(e) => output::warn(&format!("{e}; left out")),
         }
     }
     let mut out = Out::new();

@@ -120,7 +120,7 @@ impl Setting {
 
 /// What the command line (or a role) gives a key: its value, and which
 /// option gave it.
-pub(crate) type Flag = (Key, String, Origin);
+pub(crate) type Override = (Key, String, Origin);
 
 /// Where a setting's value came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -161,7 +161,7 @@ impl Origin {
 #[derive(Default)]
 pub(crate) struct Sources {
     /// What the command line and the role said.
-    pub(crate) flags: Vec<Flag>,
+    pub(crate) flags: Vec<Override>,
     /// The session's own model, when a session is in hand.
     pub(crate) session_model: Option<String>,
     /// config.toml's values.

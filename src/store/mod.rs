@@ -25,7 +25,7 @@ mod write;
 pub(crate) use copies::MergedCopy;
 pub(crate) use scan::Messages;
 pub(crate) use settle::Settling;
-pub(crate) use write::Later;
+pub(crate) use write::CatalogUpdate;
 
 /// A session's messages given one at a time (a `Messages`' `next`, or a
 /// list's); Ok(None) after the last.
@@ -91,7 +91,7 @@ impl Store {
 
     /// What is unsafe about the home, its profile directories and the
     /// store's own directories (see `trust`), first problem first.
-    pub(crate) fn trust_problems(&self) -> Vec<trust::Unsafe> {
+    pub(crate) fn trust_problems(&self) -> Vec<trust::UntrustedPath> {
         let inside =
             [self.sessions_dir.clone(), self.crumbs_dir.clone(), self.damaged_dir(), self.images_dir()]
                 .map(|dir| (dir, trust::Place::Inside));

@@ -29,7 +29,7 @@ pub(crate) enum Place {
 
 /// What is wrong with a path, said as one line with the fix that fits.
 #[derive(Debug, PartialEq)]
-pub(crate) struct Unsafe {
+pub(crate) struct UntrustedPath {
     pub(crate) path: PathBuf,
     why: Why,
 }
@@ -42,7 +42,7 @@ enum Why {
     OthersWrite { uid: u32, mode: u32, place: Option<Place> },
 }
 
-impl Unsafe {
+impl UntrustedPath {
     /// The text of the error (or, on a read-only command, the warning).
     pub(crate) fn message(&self) -> String {
         let path = self.path.display();
@@ -81,8 +81,8 @@ impl Unsafe {
 /// Check a directory of the home; a path that does not exist yet is fine
 /// (hermes creates it, mode 0700), and so, here, is one that is not a
 /// directory at all.
-pub(crate) fn check_dir(path: &Path, place: Place) -> Result<(), Unsafe> {
-    let unsafe_because = |why| Unsafe { path: path.to_path_buf(), why };
+pub(crate) fn check_dir(path: &Path, place: Place) -> Result<(), UntrustedPath> {
+    let unsafe_because = |why| UntrustedPath { path: path.to_path_buf(), why };
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(_) => return Ok(()),
@@ -110,7 +110,7 @@ pub(crate) fn check_dir(path: &Path, place: Place) -> Result<(), Unsafe> {
 /// followed (dotfile managers make them), but what it reaches must be a
 /// regular file that passes the same owner and mode check. Opening never
 /// blocks (a FIFO planted there is refused, not waited on).
-pub(crate) fn open_config(path: &Path) -> io::Result<Option<Result<File, Unsafe>>> {
+pub(crate) fn open_config(path: &Path) -> io::Result<Option<Result<File, UntrustedPath>>> {
     let file = match OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)
@@ -121,7 +121,7 @@ pub(crate) fn open_config(path: &Path) -> io::Result<Option<Result<File, Unsafe>
         Err(e) => return Err(e),
     };
     let meta = file.metadata()?;
-    let unsafe_because = |why| Unsafe { path: path.to_path_buf(), why };
+    let unsafe_because = |why| UntrustedPath { path: path.to_path_buf(), why };
     let kind = meta.file_type();
     if !kind.is_file() {
         let name = if kind.is_fifo() {

@@ -174,7 +174,7 @@ impl Store {
 
     /// `append`, calling `renamed` as soon as the new file is in place (its
     /// data synced, the directory not yet), and leaving the catalog's
-    /// bookkeeping until the returned `Later` is dropped: a one-shot chat
+    /// bookkeeping until the returned `CatalogUpdate` is dropped: a one-shot chat
     /// starts its agent in `renamed`, and gives the agent its input before
     /// the bookkeeping. The catalog lock is held until then.
     pub(crate) fn append_then(
@@ -183,7 +183,7 @@ impl Store {
         messages: &[Message],
         edit: impl FnOnce(&mut Header),
         renamed: impl FnOnce(),
-    ) -> Result<(Header, Later<'_>)> {
+    ) -> Result<(Header, CatalogUpdate<'_>)> {
         // The closures are passed on as `dyn`: one copy of the body below
         // (and of the streaming copy it calls) serves every caller, where
         // each closure type would otherwise get its own, some 3 KB each.
@@ -199,7 +199,7 @@ impl Store {
         messages: &[Message],
         edit: &mut dyn FnMut(&mut Header),
         renamed: &mut dyn FnMut(),
-    ) -> Result<(Header, Later<'_>)> {
+    ) -> Result<(Header, CatalogUpdate<'_>)> {
         let _guard = self.lock_session(id)?;
         let path = self.session_path(id).ok_or_else(|| gone(id))?;
         let file = open_session(&path)?.ok_or_else(|| gone(id))?;
@@ -240,7 +240,7 @@ impl Store {
         // a new message only moves the session's activity.
         let change =
             if retitled { Noted::Put(Box::new(header.clone())) } else { Noted::Touch(id.to_string()) };
-        Ok((header, Later { store: self, watch: Some(watch), change }))
+        Ok((header, CatalogUpdate { store: self, watch: Some(watch), change }))
     }
 
     /// Insert a message at `place` (a summary after the messages it
@@ -415,7 +415,7 @@ struct Watch<'a> {
 
 /// The catalog's bookkeeping of an append (see `Store::append_then`),
 /// done when this is dropped.
-pub(crate) struct Later<'a> {
+pub(crate) struct CatalogUpdate<'a> {
     store: &'a Store,
     watch: Option<Watch<'a>>,
     change: Noted,
@@ -428,7 +428,7 @@ enum Noted {
     Touch(String),
 }
 
-impl Drop for Later<'_> {
+impl Drop for CatalogUpdate<'_> {
     fn drop(&mut self) {
         if let Some(watch) = self.watch.take() {
             watch.finish(

@@ -33,12 +33,12 @@ pub struct Breadcrumb {
 }
 
 fn path_for(store: &Store, terminal: &Terminal) -> PathBuf {
-    store.crumbs_dir().join(format!("{}.json", terminal.key))
+    store.crumbs_dir().join(format!("{}.json", terminal.id))
 }
 
 /// Where this terminal's breadcrumb lay before keys named the machine.
 fn legacy_path_for(store: &Store, terminal: &Terminal) -> PathBuf {
-    store.crumbs_dir().join(format!("{}.json", terminal.legacy_key))
+    store.crumbs_dir().join(format!("{}.json", terminal.legacy_id))
 }
 
 /// Parse a breadcrumb file's bytes; None for anything malformed.

@@ -5,7 +5,7 @@
 
 use crate::store::session::MAX_MESSAGE_BYTES;
 use crate::terminal::history::{History, Order};
-use crate::terminal::keys::Key;
+use crate::terminal::keys::Keypress;
 use crate::text;
 
 /// The text being edited and the cursor, as an index into `chars`.
@@ -150,35 +150,35 @@ impl<'a> State<'a> {
     /// A key while Ctrl-R searches: typing narrows, Ctrl-R finds an older
     /// match, Ctrl-G or Esc puts the text back as it was; any other key
     /// takes the match and then does what it does.
-    fn search_key(&mut self, key: &Key) -> SearchStep {
+    fn search_key(&mut self, key: &Keypress) -> SearchStep {
         let s = self;
         let Some(search) = s.search.as_mut() else { return SearchStep::Accepted };
         let newest = s.history.by_time.len();
         match key {
-            Key::Char(c) => {
+            Keypress::Char(c) => {
                 search.query.push(*c);
                 search.found = s.history.find_back(&search.query, newest);
             }
-            Key::Paste(text) => {
+            Keypress::Paste(text) => {
                 search.query.push_str(text);
                 search.found = s.history.find_back(&search.query, newest);
             }
-            Key::Backspace => {
+            Keypress::Backspace => {
                 search.query.pop();
                 search.found = s.history.find_back(&search.query, newest);
             }
-            Key::Ctrl('r') => {
+            Keypress::Ctrl('r') => {
                 let from = search.found.unwrap_or(newest);
                 if let Some(older) = s.history.find_back(&search.query, from) {
                     search.found = Some(older);
                 }
             }
-            Key::Ctrl('g') | Key::Escape | Key::Ctrl('c') => {
+            Keypress::Ctrl('g') | Keypress::Escape | Keypress::Ctrl('c') => {
                 s.buffer = search.before.clone();
                 s.search = None;
                 return SearchStep::Handled;
             }
-            Key::Redraw => {}
+            Keypress::Redraw => {}
             _ => {
                 if let Some(found) = search.found {
                     let place = s.history.by_time[found];
@@ -204,28 +204,28 @@ impl<'a> State<'a> {
 
 /// What `key` does to the line: the new state, and what the terminal must
 /// do about it.
-pub(super) fn step<'a>(mut s: State<'a>, key: Key) -> (State<'a>, Effect) {
+pub(super) fn step<'a>(mut s: State<'a>, key: Keypress) -> (State<'a>, Effect) {
     let effect = act(&mut s, key);
     (s, effect)
 }
 
-fn act(s: &mut State, key: Key) -> Effect {
+fn act(s: &mut State, key: Keypress) -> Effect {
     if s.after_ctrl_x {
         s.after_ctrl_x = false;
-        return if key == Key::Ctrl('e') { Effect::EditExternally } else { Effect::Draw };
+        return if key == Keypress::Ctrl('e') { Effect::EditExternally } else { Effect::Draw };
     }
     if s.search.is_some() && matches!(s.search_key(&key), SearchStep::Handled) {
         return Effect::Draw;
     }
     match key {
-        Key::Enter => Effect::Submit,
-        Key::Ctrl('d') if s.buffer.chars.is_empty() => Effect::End,
-        Key::Ctrl('c') => Effect::Cancel,
-        Key::Ctrl('l') => Effect::ClearScreen,
-        Key::Ctrl('z') => Effect::Suspend,
-        Key::Tab if s.completes() => Effect::Complete,
-        Key::Redraw => Effect::Reapply,
-        Key::Paste(text)
+        Keypress::Enter => Effect::Submit,
+        Keypress::Ctrl('d') if s.buffer.chars.is_empty() => Effect::End,
+        Keypress::Ctrl('c') => Effect::Cancel,
+        Keypress::Ctrl('l') => Effect::ClearScreen,
+        Keypress::Ctrl('z') => Effect::Suspend,
+        Keypress::Tab if s.completes() => Effect::Complete,
+        Keypress::Redraw => Effect::Reapply,
+        Keypress::Paste(text)
             if s.buffer.chars.iter().map(|c| c.len_utf8()).sum::<usize>() + text.len()
                 > MAX_MESSAGE_BYTES =>
         {
@@ -234,19 +234,19 @@ fn act(s: &mut State, key: Key) -> Effect {
                 MAX_MESSAGE_BYTES >> 20
             ))
         }
-        Key::Up | Key::Ctrl('p') => {
+        Keypress::Up | Keypress::Ctrl('p') => {
             s.step_history(-1);
             Effect::Draw
         }
-        Key::Down | Key::Ctrl('n') => {
+        Keypress::Down | Keypress::Ctrl('n') => {
             s.step_history(1);
             Effect::Draw
         }
-        Key::Ctrl('r') => {
+        Keypress::Ctrl('r') => {
             s.search = Some(Search { query: String::new(), found: None, before: s.buffer.clone() });
             Effect::Draw
         }
-        Key::Ctrl('x') => {
+        Keypress::Ctrl('x') => {
             s.after_ctrl_x = true;
             Effect::Draw
         }
@@ -258,35 +258,35 @@ fn act(s: &mut State, key: Key) -> Effect {
 }
 
 /// The keys that change only the text, the cursor and what was cut.
-fn edit(b: &mut Buffer, cut: &mut String, key: Key) {
+fn edit(b: &mut Buffer, cut: &mut String, key: Keypress) {
     match key {
-        Key::Char(c) => b.insert(&c.to_string()),
-        Key::Paste(text) => b.insert(&text),
-        Key::Tab => b.insert("\t"),
-        Key::Ctrl('j') | Key::AltEnter => b.insert("\n"),
-        Key::Left | Key::Ctrl('b') => b.cursor = b.cursor.saturating_sub(1),
-        Key::Right | Key::Ctrl('f') => b.cursor = (b.cursor + 1).min(b.chars.len()),
-        Key::Home | Key::Ctrl('a') => b.cursor = b.line_start(),
-        Key::End | Key::Ctrl('e') => b.cursor = b.line_end(),
-        Key::WordLeft | Key::Alt('b') => b.cursor = b.word_start_before(),
-        Key::WordRight | Key::Alt('f') => b.cursor = b.word_end_after(),
-        Key::Backspace if b.cursor > 0 => {
+        Keypress::Char(c) => b.insert(&c.to_string()),
+        Keypress::Paste(text) => b.insert(&text),
+        Keypress::Tab => b.insert("\t"),
+        Keypress::Ctrl('j') | Keypress::AltEnter => b.insert("\n"),
+        Keypress::Left | Keypress::Ctrl('b') => b.cursor = b.cursor.saturating_sub(1),
+        Keypress::Right | Keypress::Ctrl('f') => b.cursor = (b.cursor + 1).min(b.chars.len()),
+        Keypress::Home | Keypress::Ctrl('a') => b.cursor = b.line_start(),
+        Keypress::End | Keypress::Ctrl('e') => b.cursor = b.line_end(),
+        Keypress::WordLeft | Keypress::Alt('b') => b.cursor = b.word_start_before(),
+        Keypress::WordRight | Keypress::Alt('f') => b.cursor = b.word_end_after(),
+        Keypress::Backspace if b.cursor > 0 => {
             b.cursor -= 1;
             b.chars.remove(b.cursor);
         }
-        Key::Delete | Key::Ctrl('d') => b.delete_forward(),
-        Key::Ctrl('w') => *cut = b.cut(b.blank_word_start_before(), b.cursor),
-        Key::AltBackspace => *cut = b.cut(b.word_start_before(), b.cursor),
-        Key::Alt('d') => *cut = b.cut(b.cursor, b.word_end_after()),
-        Key::Ctrl('u') => *cut = b.cut(b.line_start(), b.cursor),
-        Key::Ctrl('k') => {
+        Keypress::Delete | Keypress::Ctrl('d') => b.delete_forward(),
+        Keypress::Ctrl('w') => *cut = b.cut(b.blank_word_start_before(), b.cursor),
+        Keypress::AltBackspace => *cut = b.cut(b.word_start_before(), b.cursor),
+        Keypress::Alt('d') => *cut = b.cut(b.cursor, b.word_end_after()),
+        Keypress::Ctrl('u') => *cut = b.cut(b.line_start(), b.cursor),
+        Keypress::Ctrl('k') => {
             let to = b.line_end();
             // At the end of a line, Ctrl-K joins it with the next.
             let to = if to == b.cursor { (to + 1).min(b.chars.len()) } else { to };
             *cut = b.cut(b.cursor, to);
         }
-        Key::Ctrl('y') => b.insert(&cut.clone()),
-        Key::Ctrl('t') => b.transpose(),
+        Keypress::Ctrl('y') => b.insert(&cut.clone()),
+        Keypress::Ctrl('t') => b.transpose(),
         _ => {}
     }
 }
@@ -392,7 +392,11 @@ mod tests {
     /// The line `before` the cursor and `after` it, then `keys`: the text
     /// before and after the cursor, and the last key's effect (as
     /// rustyline's own tests of its Emacs keys are written).
-    fn keys_on(history: &History, (before, after): (&str, &str), keys: &[Key]) -> (String, String, Effect) {
+    fn keys_on(
+        history: &History,
+        (before, after): (&str, &str),
+        keys: &[Keypress],
+    ) -> (String, String, Effect) {
         let mut s = State::new("> ", history, String::new());
         s.buffer = Buffer::from(&format!("{before}{after}"));
         s.buffer.cursor = before.chars().count();
@@ -404,13 +408,13 @@ mod tests {
         (left.iter().collect(), right.iter().collect(), effect)
     }
 
-    fn assert_cursor(initial: (&str, &str), keys: &[Key], expected: (&str, &str)) {
+    fn assert_cursor(initial: (&str, &str), keys: &[Keypress], expected: (&str, &str)) {
         let (before, after, _) = keys_on(&History::default(), initial, keys);
         assert_eq!((before.as_str(), after.as_str()), expected, "keys {keys:?} on {initial:?}");
     }
 
-    fn typed(text: &str) -> Vec<Key> {
-        text.chars().map(Key::Char).collect()
+    fn typed(text: &str) -> Vec<Keypress> {
+        text.chars().map(Keypress::Char).collect()
     }
 
     #[test]
@@ -422,146 +426,155 @@ mod tests {
 
     #[test]
     fn ctrl_a_and_ctrl_e_go_to_the_line_s_ends() {
-        assert_cursor(("Hi", ""), &[Key::Ctrl('a')], ("", "Hi"));
-        assert_cursor(("", "Hi"), &[Key::Ctrl('e')], ("Hi", ""));
-        assert_cursor(("H", "i"), &[Key::Home], ("", "Hi"));
-        assert_cursor(("H", "i"), &[Key::End], ("Hi", ""));
+        assert_cursor(("Hi", ""), &[Keypress::Ctrl('a')], ("", "Hi"));
+        assert_cursor(("", "Hi"), &[Keypress::Ctrl('e')], ("Hi", ""));
+        assert_cursor(("H", "i"), &[Keypress::Home], ("", "Hi"));
+        assert_cursor(("H", "i"), &[Keypress::End], ("Hi", ""));
     }
 
     #[test]
     fn home_and_end_stay_on_the_line_of_a_multi_line_text() {
-        assert_cursor(("one\ntw", "o\nthree"), &[Key::Ctrl('a')], ("one\n", "two\nthree"));
-        assert_cursor(("one\ntw", "o\nthree"), &[Key::Ctrl('e')], ("one\ntwo", "\nthree"));
+        assert_cursor(("one\ntw", "o\nthree"), &[Keypress::Ctrl('a')], ("one\n", "two\nthree"));
+        assert_cursor(("one\ntw", "o\nthree"), &[Keypress::Ctrl('e')], ("one\ntwo", "\nthree"));
     }
 
     #[test]
     fn ctrl_b_and_ctrl_f_move_one_character_and_stop_at_the_ends() {
-        assert_cursor(("Hi", ""), &[Key::Ctrl('b')], ("H", "i"));
-        assert_cursor(("", "Hi"), &[Key::Ctrl('f')], ("H", "i"));
-        assert_cursor(("", "Hi"), &[Key::Left], ("", "Hi"));
-        assert_cursor(("Hi", ""), &[Key::Right], ("Hi", ""));
+        assert_cursor(("Hi", ""), &[Keypress::Ctrl('b')], ("H", "i"));
+        assert_cursor(("", "Hi"), &[Keypress::Ctrl('f')], ("H", "i"));
+        assert_cursor(("", "Hi"), &[Keypress::Left], ("", "Hi"));
+        assert_cursor(("Hi", ""), &[Keypress::Right], ("Hi", ""));
     }
 
     #[test]
     fn alt_b_and_alt_f_move_by_words() {
-        assert_cursor(("a ß c", ""), &[Key::Alt('b')], ("a ß ", "c"));
-        assert_cursor(("a ß c", ""), &[Key::Alt('b'), Key::Alt('b')], ("a ", "ß c"));
-        assert_cursor(("", "a ß  c"), &[Key::Alt('f')], ("a", " ß  c"));
-        assert_cursor(("", "a ß  c"), &[Key::WordRight, Key::WordRight], ("a ß", "  c"));
-        assert_cursor(("say hello, world", ""), &[Key::WordLeft], ("say hello, ", "world"));
+        assert_cursor(("a ß c", ""), &[Keypress::Alt('b')], ("a ß ", "c"));
+        assert_cursor(("a ß c", ""), &[Keypress::Alt('b'), Keypress::Alt('b')], ("a ", "ß c"));
+        assert_cursor(("", "a ß  c"), &[Keypress::Alt('f')], ("a", " ß  c"));
+        assert_cursor(("", "a ß  c"), &[Keypress::WordRight, Keypress::WordRight], ("a ß", "  c"));
+        assert_cursor(("say hello, world", ""), &[Keypress::WordLeft], ("say hello, ", "world"));
     }
 
     #[test]
     fn backspace_and_delete() {
-        assert_cursor(("Hi", ""), &[Key::Backspace], ("H", ""));
-        assert_cursor(("", "Hi"), &[Key::Backspace], ("", "Hi"));
-        assert_cursor(("", "Hi"), &[Key::Delete], ("", "i"));
-        assert_cursor(("Hi", ""), &[Key::Delete], ("Hi", ""));
+        assert_cursor(("Hi", ""), &[Keypress::Backspace], ("H", ""));
+        assert_cursor(("", "Hi"), &[Keypress::Backspace], ("", "Hi"));
+        assert_cursor(("", "Hi"), &[Keypress::Delete], ("", "i"));
+        assert_cursor(("Hi", ""), &[Keypress::Delete], ("Hi", ""));
     }
 
     #[test]
     fn ctrl_d_deletes_forward_and_ends_only_an_empty_line() {
-        assert_cursor(("", "Hi"), &[Key::Ctrl('d')], ("", "i"));
-        assert_eq!(keys_on(&History::default(), ("", ""), &[Key::Ctrl('d')]).2, Effect::End);
-        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('d')]).2, Effect::Draw);
+        assert_cursor(("", "Hi"), &[Keypress::Ctrl('d')], ("", "i"));
+        assert_eq!(keys_on(&History::default(), ("", ""), &[Keypress::Ctrl('d')]).2, Effect::End);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Keypress::Ctrl('d')]).2, Effect::Draw);
     }
 
     #[test]
     fn ctrl_w_cuts_back_to_a_blank_alt_backspace_to_a_word() {
-        assert_cursor(("echo a/b.c", ""), &[Key::Ctrl('w')], ("echo ", ""));
-        assert_cursor(("echo a/b.c", ""), &[Key::AltBackspace], ("echo a/b.", ""));
-        assert_cursor(("echo one  ", ""), &[Key::Ctrl('w')], ("echo ", ""));
+        assert_cursor(("echo a/b.c", ""), &[Keypress::Ctrl('w')], ("echo ", ""));
+        assert_cursor(("echo a/b.c", ""), &[Keypress::AltBackspace], ("echo a/b.", ""));
+        assert_cursor(("echo one  ", ""), &[Keypress::Ctrl('w')], ("echo ", ""));
     }
 
     #[test]
     fn ctrl_u_and_ctrl_k_cut_to_the_line_s_ends() {
-        assert_cursor(("Hello, ", "world"), &[Key::Ctrl('u')], ("", "world"));
-        assert_cursor(("Hello, ", "world"), &[Key::Ctrl('k')], ("Hello, ", ""));
-        assert_cursor(("one\ntw", "o"), &[Key::Ctrl('u')], ("one\n", "o"));
+        assert_cursor(("Hello, ", "world"), &[Keypress::Ctrl('u')], ("", "world"));
+        assert_cursor(("Hello, ", "world"), &[Keypress::Ctrl('k')], ("Hello, ", ""));
+        assert_cursor(("one\ntw", "o"), &[Keypress::Ctrl('u')], ("one\n", "o"));
     }
 
     #[test]
     fn ctrl_k_at_the_end_of_a_line_joins_the_next() {
-        assert_cursor(("one", "\ntwo"), &[Key::Ctrl('k')], ("one", "two"));
-        assert_cursor(("one", ""), &[Key::Ctrl('k')], ("one", ""));
+        assert_cursor(("one", "\ntwo"), &[Keypress::Ctrl('k')], ("one", "two"));
+        assert_cursor(("one", ""), &[Keypress::Ctrl('k')], ("one", ""));
     }
 
     #[test]
     fn alt_d_cuts_the_next_word() {
-        assert_cursor(("Hello, ", "world!"), &[Key::Alt('d')], ("Hello, ", "!"));
+        assert_cursor(("Hello, ", "world!"), &[Keypress::Alt('d')], ("Hello, ", "!"));
     }
 
     #[test]
     fn ctrl_y_puts_back_the_last_cut() {
         assert_cursor(
             ("Hello, ", "world"),
-            &[Key::Ctrl('k'), Key::Ctrl('a'), Key::Ctrl('y')],
+            &[Keypress::Ctrl('k'), Keypress::Ctrl('a'), Keypress::Ctrl('y')],
             ("world", "Hello, "),
         );
-        assert_cursor(("one two", ""), &[Key::Ctrl('w'), Key::Ctrl('w'), Key::Ctrl('y')], ("one ", ""));
-        assert_cursor(("", ""), &[Key::Ctrl('y')], ("", ""));
+        assert_cursor(
+            ("one two", ""),
+            &[Keypress::Ctrl('w'), Keypress::Ctrl('w'), Keypress::Ctrl('y')],
+            ("one ", ""),
+        );
+        assert_cursor(("", ""), &[Keypress::Ctrl('y')], ("", ""));
     }
 
     #[test]
     fn the_cut_outlives_the_line() {
         let none = History::default();
         let mut s = State::new("> ", &none, "kept".to_string());
-        (s, _) = step(s, Key::Ctrl('y'));
+        (s, _) = step(s, Keypress::Ctrl('y'));
         assert_eq!(s.text(), "kept");
-        (s, _) = step(s, Key::Ctrl('u'));
+        (s, _) = step(s, Keypress::Ctrl('u'));
         assert_eq!(s.cut, "kept");
     }
 
     #[test]
     fn ctrl_t_swaps_the_characters_around_the_cursor() {
-        assert_cursor(("a", "bc"), &[Key::Ctrl('t')], ("ba", "c"));
-        assert_cursor(("ab", ""), &[Key::Ctrl('t')], ("ba", ""));
-        assert_cursor(("", "ab"), &[Key::Ctrl('t')], ("", "ab"));
+        assert_cursor(("a", "bc"), &[Keypress::Ctrl('t')], ("ba", "c"));
+        assert_cursor(("ab", ""), &[Keypress::Ctrl('t')], ("ba", ""));
+        assert_cursor(("", "ab"), &[Keypress::Ctrl('t')], ("", "ab"));
     }
 
     #[test]
     fn tab_alt_enter_and_ctrl_j_insert_themselves() {
-        assert_cursor(("a", "b"), &[Key::Tab], ("a\t", "b"));
-        assert_cursor(("a", "b"), &[Key::AltEnter], ("a\n", "b"));
-        assert_cursor(("a", "b"), &[Key::Ctrl('j')], ("a\n", "b"));
+        assert_cursor(("a", "b"), &[Keypress::Tab], ("a\t", "b"));
+        assert_cursor(("a", "b"), &[Keypress::AltEnter], ("a\n", "b"));
+        assert_cursor(("a", "b"), &[Keypress::Ctrl('j')], ("a\n", "b"));
     }
 
     #[test]
     fn a_paste_is_inserted_whole() {
-        assert_cursor(("a", "b"), &[Key::Paste("1\n2".into())], ("a1\n2", "b"));
+        assert_cursor(("a", "b"), &[Keypress::Paste("1\n2".into())], ("a1\n2", "b"));
     }
 
     #[test]
     fn a_paste_too_large_is_left_out_with_a_note() {
         let huge = "x".repeat(MAX_MESSAGE_BYTES);
-        let (before, after, effect) = keys_on(&History::default(), ("a", ""), &[Key::Paste(huge)]);
+        let (before, after, effect) = keys_on(&History::default(), ("a", ""), &[Keypress::Paste(huge)]);
         assert_eq!((before.as_str(), after.as_str()), ("a", ""));
         assert!(matches!(effect, Effect::Note(note) if note.contains("left out")));
     }
 
     #[test]
     fn enter_submits_ctrl_c_cancels_and_the_screen_keys_say_so() {
-        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Enter]).2, Effect::Submit);
-        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('c')]).2, Effect::Cancel);
-        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('l')]).2, Effect::ClearScreen);
-        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('z')]).2, Effect::Suspend);
-        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Key::Redraw]).2, Effect::Reapply);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Keypress::Enter]).2, Effect::Submit);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Keypress::Ctrl('c')]).2, Effect::Cancel);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Keypress::Ctrl('l')]).2, Effect::ClearScreen);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Keypress::Ctrl('z')]).2, Effect::Suspend);
+        assert_eq!(keys_on(&History::default(), ("Hi", ""), &[Keypress::Redraw]).2, Effect::Reapply);
     }
 
     #[test]
     fn ctrl_x_ctrl_e_asks_for_the_external_editor_and_nothing_else_does() {
         assert_eq!(
-            keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('x'), Key::Ctrl('e')]).2,
+            keys_on(&History::default(), ("Hi", ""), &[Keypress::Ctrl('x'), Keypress::Ctrl('e')]).2,
             Effect::EditExternally
         );
-        let (before, _, effect) = keys_on(&History::default(), ("Hi", ""), &[Key::Ctrl('x'), Key::Char('a')]);
+        let (before, _, effect) =
+            keys_on(&History::default(), ("Hi", ""), &[Keypress::Ctrl('x'), Keypress::Char('a')]);
         assert_eq!((before.as_str(), effect), ("Hi", Effect::Draw));
-        assert_cursor(("", "Hi"), &[Key::Ctrl('e')], ("Hi", ""));
+        assert_cursor(("", "Hi"), &[Keypress::Ctrl('e')], ("Hi", ""));
     }
 
     #[test]
     fn keys_that_do_nothing_change_nothing() {
-        assert_cursor(("a", "b"), &[Key::PageUp, Key::PageDown, Key::Escape, Key::Ctrl('g')], ("a", "b"));
+        assert_cursor(
+            ("a", "b"),
+            &[Keypress::PageUp, Keypress::PageDown, Keypress::Escape, Keypress::Ctrl('g')],
+            ("a", "b"),
+        );
     }
 
     fn history() -> History {
@@ -571,23 +584,27 @@ mod tests {
     #[test]
     fn up_and_down_walk_the_history_and_keep_the_draft() {
         let h = history();
-        let (before, ..) = keys_on(&h, ("draft", ""), &[Key::Up]);
+        let (before, ..) = keys_on(&h, ("draft", ""), &[Keypress::Up]);
         assert_eq!(before, "first again");
-        let (before, ..) = keys_on(&h, ("draft", ""), &[Key::Up, Key::Ctrl('p'), Key::Up, Key::Up]);
-        assert_eq!(before, "first");
         let (before, ..) =
-            keys_on(&h, ("draft", ""), &[Key::Up, Key::Up, Key::Down, Key::Ctrl('n'), Key::Down]);
+            keys_on(&h, ("draft", ""), &[Keypress::Up, Keypress::Ctrl('p'), Keypress::Up, Keypress::Up]);
+        assert_eq!(before, "first");
+        let (before, ..) = keys_on(
+            &h,
+            ("draft", ""),
+            &[Keypress::Up, Keypress::Up, Keypress::Down, Keypress::Ctrl('n'), Keypress::Down],
+        );
         assert_eq!(before, "draft");
     }
 
     #[test]
     fn ctrl_r_finds_the_newest_match_and_again_an_older_one() {
         let h = history();
-        let mut keys = vec![Key::Ctrl('r')];
+        let mut keys = vec![Keypress::Ctrl('r')];
         keys.extend(typed("first"));
         let (before, after, _) = keys_on(&h, ("", ""), &keys);
         assert_eq!((before.as_str(), after.as_str()), ("", "first again"));
-        keys.push(Key::Ctrl('r'));
+        keys.push(Keypress::Ctrl('r'));
         let (before, after, _) = keys_on(&h, ("", ""), &keys);
         assert_eq!((before.as_str(), after.as_str()), ("", "first"));
     }
@@ -596,22 +613,22 @@ mod tests {
     fn a_search_is_shown_in_the_prompt() {
         let h = history();
         let mut s = State::new("> ", &h, String::new());
-        for key in [Key::Ctrl('r'), Key::Char('z')] {
+        for key in [Keypress::Ctrl('r'), Keypress::Char('z')] {
             (s, _) = step(s, key);
         }
         assert_eq!(s.shown(80).0, "(no match: z) ");
-        (s, _) = step(s, Key::Backspace);
+        (s, _) = step(s, Keypress::Backspace);
         assert_eq!(s.shown(80).0, "(search: ) ");
-        (s, _) = step(s, Key::Char('s'));
+        (s, _) = step(s, Keypress::Char('s'));
         assert_eq!(s.shown(80).0, "(search: s, in 'here') ");
     }
 
     #[test]
     fn ctrl_g_escape_or_ctrl_c_in_a_search_put_the_text_back() {
         let h = history();
-        for cancel in [Key::Ctrl('g'), Key::Escape, Key::Ctrl('c')] {
+        for cancel in [Keypress::Ctrl('g'), Keypress::Escape, Keypress::Ctrl('c')] {
             let (before, after, effect) =
-                keys_on(&h, ("my", " text"), &[Key::Ctrl('r'), Key::Char('s'), cancel.clone()]);
+                keys_on(&h, ("my", " text"), &[Keypress::Ctrl('r'), Keypress::Char('s'), cancel.clone()]);
             assert_eq!(
                 (before.as_str(), after.as_str(), effect),
                 ("my", " text", Effect::Draw),
@@ -623,13 +640,18 @@ mod tests {
     #[test]
     fn any_other_key_takes_the_match_and_then_acts() {
         let h = history();
-        let (before, after, effect) = keys_on(&h, ("", ""), &[Key::Ctrl('r'), Key::Char('c'), Key::Enter]);
+        let (before, after, effect) =
+            keys_on(&h, ("", ""), &[Keypress::Ctrl('r'), Keypress::Char('c'), Keypress::Enter]);
         assert_eq!((before.as_str(), after.as_str(), effect), ("second", "", Effect::Submit));
-        let (before, ..) =
-            keys_on(&h, ("", ""), &[Key::Ctrl('r'), Key::Char('c'), Key::Ctrl('e'), Key::Char('!')]);
+        let (before, ..) = keys_on(
+            &h,
+            ("", ""),
+            &[Keypress::Ctrl('r'), Keypress::Char('c'), Keypress::Ctrl('e'), Keypress::Char('!')],
+        );
         assert_eq!(before, "second!");
         // Up from a found entry goes on from where it was found.
-        let (before, ..) = keys_on(&h, ("", ""), &[Key::Ctrl('r'), Key::Char('c'), Key::Right, Key::Up]);
+        let (before, ..) =
+            keys_on(&h, ("", ""), &[Keypress::Ctrl('r'), Keypress::Char('c'), Keypress::Right, Keypress::Up]);
         assert_eq!(before, "first");
     }
 

@@ -1,5 +1,5 @@
 //! Keys from a terminal in raw mode: bytes read from a descriptor and the
-//! escape sequences terminals send decoded into `Key`s, so that no sequence
+//! escape sequences terminals send decoded into `Keypress`s, so that no sequence
 //! a key produces ever reaches text.
 
 use std::collections::VecDeque;
@@ -11,7 +11,7 @@ use crate::store::session::MAX_MESSAGE_BYTES;
 use crate::sys;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Key {
+pub(crate) enum Keypress {
     /// A printable character (never a control character).
     Char(char),
     /// Return (CR).
@@ -66,7 +66,7 @@ pub(crate) enum Key {
 
 pub(crate) enum Decoded {
     /// A key, and how many bytes it took.
-    Key(Key, usize),
+    Keypress(Keypress, usize),
     /// The bytes so far start a longer sequence; more are needed.
     Incomplete,
 }
@@ -76,27 +76,27 @@ const MAX_SEQUENCE: usize = 64;
 
 /// The first key in `bytes` (not empty).
 pub(crate) fn decode(bytes: &[u8]) -> Decoded {
-    let key = |k, n| Decoded::Key(k, n);
+    let key = |k, n| Decoded::Keypress(k, n);
     match bytes[0] {
         0x1b => decode_escape(bytes),
-        b'\r' => key(Key::Enter, 1),
-        b'\t' => key(Key::Tab, 1),
-        0x7f | 0x08 => key(Key::Backspace, 1),
-        0x00 => key(Key::Ctrl('@'), 1),
-        b @ 0x01..=0x1a => key(Key::Ctrl(char::from(b'a' + b - 1)), 1),
-        b @ 0x1c..=0x1f => key(Key::Ctrl(char::from(b + 0x40)), 1),
+        b'\r' => key(Keypress::Enter, 1),
+        b'\t' => key(Keypress::Tab, 1),
+        0x7f | 0x08 => key(Keypress::Backspace, 1),
+        0x00 => key(Keypress::Ctrl('@'), 1),
+        b @ 0x01..=0x1a => key(Keypress::Ctrl(char::from(b'a' + b - 1)), 1),
+        b @ 0x1c..=0x1f => key(Keypress::Ctrl(char::from(b + 0x40)), 1),
         _ => decode_utf8(bytes),
     }
 }
 
 /// The first key in `bytes` when no more bytes are coming soon: a lone
 /// Escape is the Escape key, a cut-off character is dropped.
-pub(crate) fn decode_stalled(bytes: &[u8]) -> (Key, usize) {
+pub(crate) fn decode_stalled(bytes: &[u8]) -> (Keypress, usize) {
     match decode(bytes) {
-        Decoded::Key(k, n) => (k, n),
-        Decoded::Incomplete if bytes[0] == 0x1b && bytes.len() == 1 => (Key::Escape, 1),
-        Decoded::Incomplete if bytes[0] == 0x1b => (Key::Unknown, bytes.len()),
-        Decoded::Incomplete => (Key::Unknown, bytes.len()),
+        Decoded::Keypress(k, n) => (k, n),
+        Decoded::Incomplete if bytes[0] == 0x1b && bytes.len() == 1 => (Keypress::Escape, 1),
+        Decoded::Incomplete if bytes[0] == 0x1b => (Keypress::Unknown, bytes.len()),
+        Decoded::Incomplete => (Keypress::Unknown, bytes.len()),
     }
 }
 
@@ -106,21 +106,21 @@ fn decode_utf8(bytes: &[u8]) -> Decoded {
         0xc2..=0xdf => 2,
         0xe0..=0xef => 3,
         0xf0..=0xf4 => 4,
-        _ => return Decoded::Key(Key::Unknown, 1),
+        _ => return Decoded::Keypress(Keypress::Unknown, 1),
     };
     if bytes.len() < len {
         // A continuation byte that is no such is junk now, not later.
         if bytes[1..].iter().any(|b| b & 0xc0 != 0x80) {
-            return Decoded::Key(Key::Unknown, 1);
+            return Decoded::Keypress(Keypress::Unknown, 1);
         }
         return Decoded::Incomplete;
     }
     match std::str::from_utf8(&bytes[..len]) {
         Ok(s) => match s.chars().next() {
-            Some(c) if !c.is_control() => Decoded::Key(Key::Char(c), len),
-            _ => Decoded::Key(Key::Unknown, len),
+            Some(c) if !c.is_control() => Decoded::Keypress(Keypress::Char(c), len),
+            _ => Decoded::Keypress(Keypress::Unknown, len),
         },
-        Err(_) => Decoded::Key(Key::Unknown, 1),
+        Err(_) => Decoded::Keypress(Keypress::Unknown, 1),
     }
 }
 
@@ -132,26 +132,26 @@ fn decode_escape(bytes: &[u8]) -> Decoded {
         b'[' => decode_csi(bytes),
         b'O' => match bytes.get(2) {
             None => Decoded::Incomplete,
-            Some(&last) => Decoded::Key(
+            Some(&last) => Decoded::Keypress(
                 match last {
-                    b'A' => Key::Up,
-                    b'B' => Key::Down,
-                    b'C' => Key::Right,
-                    b'D' => Key::Left,
-                    b'H' => Key::Home,
-                    b'F' => Key::End,
-                    _ => Key::Unknown,
+                    b'A' => Keypress::Up,
+                    b'B' => Keypress::Down,
+                    b'C' => Keypress::Right,
+                    b'D' => Keypress::Left,
+                    b'H' => Keypress::Home,
+                    b'F' => Keypress::End,
+                    _ => Keypress::Unknown,
                 },
                 3,
             ),
         },
-        b'\r' | b'\n' => Decoded::Key(Key::AltEnter, 2),
-        0x7f | 0x08 => Decoded::Key(Key::AltBackspace, 2),
+        b'\r' | b'\n' => Decoded::Keypress(Keypress::AltEnter, 2),
+        0x7f | 0x08 => Decoded::Keypress(Keypress::AltBackspace, 2),
         // Esc, then Esc or another control: the first is a key of its own.
-        0x00..=0x1f => Decoded::Key(Key::Escape, 1),
+        0x00..=0x1f => Decoded::Keypress(Keypress::Escape, 1),
         _ => match decode_utf8(&bytes[1..]) {
-            Decoded::Key(Key::Char(c), n) => Decoded::Key(Key::Alt(c), n + 1),
-            Decoded::Key(_, _) => Decoded::Key(Key::Escape, 1),
+            Decoded::Keypress(Keypress::Char(c), n) => Decoded::Keypress(Keypress::Alt(c), n + 1),
+            Decoded::Keypress(_, _) => Decoded::Keypress(Keypress::Escape, 1),
             Decoded::Incomplete => Decoded::Incomplete,
         },
     }
@@ -163,12 +163,12 @@ fn decode_csi(bytes: &[u8]) -> Decoded {
     let mut end = 2;
     loop {
         match bytes.get(end) {
-            None if end >= MAX_SEQUENCE => return Decoded::Key(Key::Unknown, end),
+            None if end >= MAX_SEQUENCE => return Decoded::Keypress(Keypress::Unknown, end),
             None => return Decoded::Incomplete,
             Some(0x20..=0x3f) => end += 1,
             Some(0x40..=0x7e) => break,
             // Not a sequence after all: drop what was read of it.
-            Some(_) => return Decoded::Key(Key::Unknown, end),
+            Some(_) => return Decoded::Keypress(Keypress::Unknown, end),
         }
     }
     let params: Vec<usize> = std::str::from_utf8(&bytes[2..end])
@@ -180,28 +180,28 @@ fn decode_csi(bytes: &[u8]) -> Decoded {
     // xterm's modifier parameter: 1 + (Shift 1, Alt 2, Ctrl 4).
     let modified = params.get(1).is_some_and(|&m| m > 1 && (m - 1) & 6 != 0);
     let key = match bytes[end] {
-        b'A' => Key::Up,
-        b'B' => Key::Down,
-        b'C' if modified => Key::WordRight,
-        b'D' if modified => Key::WordLeft,
-        b'C' => Key::Right,
-        b'D' => Key::Left,
-        b'H' => Key::Home,
-        b'F' => Key::End,
-        b'R' if params.len() == 2 => Key::CursorPosition { row: first, column: params[1] },
+        b'A' => Keypress::Up,
+        b'B' => Keypress::Down,
+        b'C' if modified => Keypress::WordRight,
+        b'D' if modified => Keypress::WordLeft,
+        b'C' => Keypress::Right,
+        b'D' => Keypress::Left,
+        b'H' => Keypress::Home,
+        b'F' => Keypress::End,
+        b'R' if params.len() == 2 => Keypress::CursorPosition { row: first, column: params[1] },
         b'~' => match first {
-            1 | 7 => Key::Home,
-            4 | 8 => Key::End,
-            3 => Key::Delete,
-            5 => Key::PageUp,
-            6 => Key::PageDown,
-            200 => Key::PasteStart,
-            201 => Key::PasteEnd,
-            _ => Key::Unknown,
+            1 | 7 => Keypress::Home,
+            4 | 8 => Keypress::End,
+            3 => Keypress::Delete,
+            5 => Keypress::PageUp,
+            6 => Keypress::PageDown,
+            200 => Keypress::PasteStart,
+            201 => Keypress::PasteEnd,
+            _ => Keypress::Unknown,
         },
-        _ => Key::Unknown,
+        _ => Keypress::Unknown,
     };
-    Decoded::Key(key, end + 1)
+    Decoded::Keypress(key, end + 1)
 }
 
 /// Pasted bytes as text: CR LF and lone CR become `\n` (terminals send a
@@ -261,7 +261,7 @@ pub(crate) struct KeyReader {
     fd: RawFd,
     pending: Vec<u8>,
     /// Keys read while waiting for something else (an answer to a query).
-    queued: VecDeque<Key>,
+    queued: VecDeque<Keypress>,
     /// Every byte read while a query waits for its answer, so that what
     /// was typed meanwhile can be handed on if the answer never comes.
     recording: Option<Vec<u8>>,
@@ -274,14 +274,14 @@ impl KeyReader {
 
     /// Hand back a key read early, to be read again after any handed back
     /// before it.
-    pub(crate) fn requeue(&mut self, key: Key) {
+    pub(crate) fn requeue(&mut self, key: Keypress) {
         self.queued.push_back(key);
     }
 
     /// The next key, waiting as long as it takes. A caught SIGINT, SIGTERM
     /// or SIGHUP is Err(Interrupted) (`sys::take_signal` says which); the
     /// terminal gone is Err(UnexpectedEof).
-    pub(crate) fn read_key(&mut self) -> io::Result<Key> {
+    pub(crate) fn read_key(&mut self) -> io::Result<Keypress> {
         loop {
             if let Some(key) = self.read_key_by(None)? {
                 return Ok(key);
@@ -290,17 +290,17 @@ impl KeyReader {
     }
 
     /// The next key, or None if none came by `deadline`.
-    pub(crate) fn read_key_by(&mut self, deadline: Option<Instant>) -> io::Result<Option<Key>> {
+    pub(crate) fn read_key_by(&mut self, deadline: Option<Instant>) -> io::Result<Option<Keypress>> {
         if let Some(key) = self.queued.pop_front() {
             return Ok(Some(key));
         }
         loop {
             if sys::take_screen_change() {
-                return Ok(Some(Key::Redraw));
+                return Ok(Some(Keypress::Redraw));
             }
             if !self.pending.is_empty() {
                 let (key, used) = match decode(&self.pending) {
-                    Decoded::Key(key, used) => (key, used),
+                    Decoded::Keypress(key, used) => (key, used),
                     Decoded::Incomplete => {
                         if self.wait_through(Instant::now() + SEQUENCE_WAIT)? {
                             self.fill()?;
@@ -311,7 +311,7 @@ impl KeyReader {
                 };
                 self.pending.drain(..used);
                 return match key {
-                    Key::PasteStart => self.read_paste().map(Some),
+                    Keypress::PasteStart => self.read_paste().map(Some),
                     key => Ok(Some(key)),
                 };
             }
@@ -339,7 +339,7 @@ impl KeyReader {
         self.recording = Some(self.pending.clone());
         let answer = loop {
             match self.read_key_by(Some(deadline)) {
-                Ok(Some(Key::CursorPosition { row, column })) => break Ok((row, column)),
+                Ok(Some(Keypress::CursorPosition { row, column })) => break Ok((row, column)),
                 Ok(Some(key)) => typed.push(key),
                 Ok(None) => break Err(self.recording.take().unwrap_or_default()),
                 Err(e) => {
@@ -354,7 +354,7 @@ impl KeyReader {
     }
 
     /// The rest of a bracketed paste, up to its end marker.
-    fn read_paste(&mut self) -> io::Result<Key> {
+    fn read_paste(&mut self) -> io::Result<Keypress> {
         const END: &[u8] = b"\x1b[201~";
         let mut raw = std::mem::take(&mut self.pending);
         let mut searched = 0;
@@ -363,11 +363,11 @@ impl KeyReader {
                 let at = searched + at;
                 self.pending = raw.split_off(at + END.len());
                 raw.truncate(at);
-                return Ok(Key::Paste(paste_text(&raw)));
+                return Ok(Keypress::Paste(paste_text(&raw)));
             }
             searched = raw.len().saturating_sub(END.len() - 1);
             if !self.wait_through(Instant::now() + PASTE_STALL)? {
-                return Ok(Key::Paste(paste_text(&raw)));
+                return Ok(Keypress::Paste(paste_text(&raw)));
             }
             let mut buf = [0u8; 4096];
             let n = self.read_some(&mut buf)?;
@@ -446,12 +446,12 @@ mod tests {
     use super::*;
 
     /// All keys in `bytes`, decoding as if no more bytes were coming.
-    fn keys(bytes: &[u8]) -> Vec<Key> {
+    fn keys(bytes: &[u8]) -> Vec<Keypress> {
         let mut rest = bytes;
         let mut found = Vec::new();
         while !rest.is_empty() {
             let (key, used) = match decode(rest) {
-                Decoded::Key(key, used) => (key, used),
+                Decoded::Keypress(key, used) => (key, used),
                 Decoded::Incomplete => decode_stalled(rest),
             };
             found.push(key);
@@ -464,7 +464,13 @@ mod tests {
     fn plain_and_wide_characters() {
         assert_eq!(
             keys("aé调试😀".as_bytes()),
-            vec![Key::Char('a'), Key::Char('é'), Key::Char('调'), Key::Char('试'), Key::Char('😀')]
+            vec![
+                Keypress::Char('a'),
+                Keypress::Char('é'),
+                Keypress::Char('调'),
+                Keypress::Char('试'),
+                Keypress::Char('😀')
+            ]
         );
     }
 
@@ -473,19 +479,19 @@ mod tests {
         assert_eq!(
             keys(b"\r\n\t\x7f\x08\x01\x05\x17\x03\x04\x1a\x18\x1f"),
             vec![
-                Key::Enter,
-                Key::Ctrl('j'),
-                Key::Tab,
-                Key::Backspace,
-                Key::Backspace,
-                Key::Ctrl('a'),
-                Key::Ctrl('e'),
-                Key::Ctrl('w'),
-                Key::Ctrl('c'),
-                Key::Ctrl('d'),
-                Key::Ctrl('z'),
-                Key::Ctrl('x'),
-                Key::Ctrl('_'),
+                Keypress::Enter,
+                Keypress::Ctrl('j'),
+                Keypress::Tab,
+                Keypress::Backspace,
+                Keypress::Backspace,
+                Keypress::Ctrl('a'),
+                Keypress::Ctrl('e'),
+                Keypress::Ctrl('w'),
+                Keypress::Ctrl('c'),
+                Keypress::Ctrl('d'),
+                Keypress::Ctrl('z'),
+                Keypress::Ctrl('x'),
+                Keypress::Ctrl('_'),
             ]
         );
     }
@@ -494,19 +500,40 @@ mod tests {
     fn arrows_and_editing_keys_in_their_several_spellings() {
         assert_eq!(
             keys(b"\x1b[A\x1b[B\x1b[C\x1b[D\x1bOA\x1bOD"),
-            vec![Key::Up, Key::Down, Key::Right, Key::Left, Key::Up, Key::Left]
+            vec![Keypress::Up, Keypress::Down, Keypress::Right, Keypress::Left, Keypress::Up, Keypress::Left]
         );
         assert_eq!(
             keys(b"\x1b[H\x1b[F\x1bOH\x1bOF\x1b[1~\x1b[4~\x1b[7~\x1b[8~"),
-            vec![Key::Home, Key::End, Key::Home, Key::End, Key::Home, Key::End, Key::Home, Key::End]
+            vec![
+                Keypress::Home,
+                Keypress::End,
+                Keypress::Home,
+                Keypress::End,
+                Keypress::Home,
+                Keypress::End,
+                Keypress::Home,
+                Keypress::End
+            ]
         );
         assert_eq!(
             keys(b"\x1b[3~\x1b[5~\x1b[6~\x1b[2~\x1b[15~"),
-            vec![Key::Delete, Key::PageUp, Key::PageDown, Key::Unknown, Key::Unknown]
+            vec![
+                Keypress::Delete,
+                Keypress::PageUp,
+                Keypress::PageDown,
+                Keypress::Unknown,
+                Keypress::Unknown
+            ]
         );
         assert_eq!(
             keys(b"\x1b[1;5C\x1b[1;5D\x1b[1;3C\x1b[1;3D\x1b[1;2C"),
-            vec![Key::WordRight, Key::WordLeft, Key::WordRight, Key::WordLeft, Key::Right]
+            vec![
+                Keypress::WordRight,
+                Keypress::WordLeft,
+                Keypress::WordRight,
+                Keypress::WordLeft,
+                Keypress::Right
+            ]
         );
     }
 
@@ -515,15 +542,15 @@ mod tests {
         assert_eq!(
             keys(b"\x1bb\x1bf\x1bd\x1b\r\x1b\n\x1b\x7f"),
             vec![
-                Key::Alt('b'),
-                Key::Alt('f'),
-                Key::Alt('d'),
-                Key::AltEnter,
-                Key::AltEnter,
-                Key::AltBackspace
+                Keypress::Alt('b'),
+                Keypress::Alt('f'),
+                Keypress::Alt('d'),
+                Keypress::AltEnter,
+                Keypress::AltEnter,
+                Keypress::AltBackspace
             ]
         );
-        assert_eq!(keys("\x1bé".as_bytes()), vec![Key::Alt('é')]);
+        assert_eq!(keys("\x1bé".as_bytes()), vec![Keypress::Alt('é')]);
     }
 
     #[test]
@@ -531,25 +558,28 @@ mod tests {
         assert!(matches!(decode(b"\x1b"), Decoded::Incomplete));
         assert!(matches!(decode(b"\x1b["), Decoded::Incomplete));
         assert!(matches!(decode(b"\x1b[1;5"), Decoded::Incomplete));
-        assert_eq!(decode_stalled(b"\x1b"), (Key::Escape, 1));
-        assert_eq!(keys(b"\x1b\x1b[A"), vec![Key::Escape, Key::Up]);
+        assert_eq!(decode_stalled(b"\x1b"), (Keypress::Escape, 1));
+        assert_eq!(keys(b"\x1b\x1b[A"), vec![Keypress::Escape, Keypress::Up]);
     }
 
     #[test]
     fn a_cut_character_waits_and_junk_is_dropped_not_typed() {
         assert!(matches!(decode("调".as_bytes().split_at(2).0), Decoded::Incomplete));
-        assert_eq!(keys(b"\xffa\xe8x"), vec![Key::Unknown, Key::Char('a'), Key::Unknown, Key::Char('x')]);
+        assert_eq!(
+            keys(b"\xffa\xe8x"),
+            vec![Keypress::Unknown, Keypress::Char('a'), Keypress::Unknown, Keypress::Char('x')]
+        );
         // A C1 control (CSI as UTF-8) is no character to type.
-        assert_eq!(keys("\u{9b}".as_bytes()), vec![Key::Unknown]);
+        assert_eq!(keys("\u{9b}".as_bytes()), vec![Keypress::Unknown]);
         // Junk inside a sequence ends it.
-        assert_eq!(keys(b"\x1b[1\x01"), vec![Key::Unknown, Key::Ctrl('a')]);
+        assert_eq!(keys(b"\x1b[1\x01"), vec![Keypress::Unknown, Keypress::Ctrl('a')]);
     }
 
     #[test]
     fn paste_markers_and_cursor_reports() {
         assert_eq!(
             keys(b"\x1b[200~\x1b[201~\x1b[12;40R"),
-            vec![Key::PasteStart, Key::PasteEnd, Key::CursorPosition { row: 12, column: 40 }]
+            vec![Keypress::PasteStart, Keypress::PasteEnd, Keypress::CursorPosition { row: 12, column: 40 }]
         );
     }
 
@@ -567,7 +597,7 @@ mod tests {
     fn a_sequence_that_never_ends_is_dropped() {
         let mut long = b"\x1b[".to_vec();
         long.extend(std::iter::repeat_n(b'1', MAX_SEQUENCE));
-        assert_eq!(decode(&long).key(), Some(Key::Unknown));
+        assert_eq!(decode(&long).key(), Some(Keypress::Unknown));
     }
 
     #[test]
@@ -589,11 +619,11 @@ mod tests {
             let mut rest = &bytes[..];
             while !rest.is_empty() {
                 let (key, used) = match decode(rest) {
-                    Decoded::Key(key, used) => (key, used),
+                    Decoded::Keypress(key, used) => (key, used),
                     Decoded::Incomplete => decode_stalled(rest),
                 };
                 assert!(used >= 1 && used <= rest.len(), "{bytes:?}");
-                if let Key::Char(c) | Key::Alt(c) = key {
+                if let Keypress::Char(c) | Keypress::Alt(c) = key {
                     assert!(!c.is_control(), "{bytes:?}");
                 }
                 rest = &rest[used..];
@@ -604,9 +634,9 @@ mod tests {
     }
 
     impl Decoded {
-        fn key(self) -> Option<Key> {
+        fn key(self) -> Option<Keypress> {
             match self {
-                Decoded::Key(key, _) => Some(key),
+                Decoded::Keypress(key, _) => Some(key),
                 Decoded::Incomplete => None,
             }
         }

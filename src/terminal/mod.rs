@@ -1,5 +1,5 @@
-//! Which terminal hermes runs in: its breadcrumb key, and the identity of
-//! the terminal's current incarnation (its session leader). Beside it: the
+//! Which terminal hermes runs in: its identity (which names its
+//! breadcrumb), and which incarnation of it this is (its session leader). Beside it: the
 //! breadcrumbs (`breadcrumb`), and talking to a person at the terminal: raw
 //! mode and keys (`raw`, `keys`), the prompt's line editor (`lineedit`,
 //! `compose`) and line-by-line reading (`prompt`).
@@ -24,19 +24,20 @@ use crate::sys;
 pub(crate) const PANE_VARIABLES: [&str; 6] =
     ["ZELLIJ_PANE_ID", "TMUX_PANE", "KITTY_WINDOW_ID", "WEZTERM_PANE", "TERM_SESSION_ID", "WT_SESSION"];
 
-const MAX_KEY_LEN: usize = 120;
+const MAX_ID_LEN: usize = 120;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Terminal {
-    /// File-name-safe key, scoped to this machine: `tty-dev-pts-3.` or
-    /// `tmux_pane--5.` followed by the machine's tag (see `machine_tag`).
-    pub(crate) key: String,
-    /// The key hermes gave this terminal before keys named the machine
-    /// (`tty-dev-pts-3`): a breadcrumb left under it is read once, then
-    /// replaced by one under `key`.
-    pub(crate) legacy_key: String,
+    /// Its identity, file-name-safe and scoped to this machine:
+    /// `tty-dev-pts-3.` or `tmux_pane--5.` followed by the machine's tag
+    /// (see `machine_tag`); its breadcrumb's name.
+    pub(crate) id: String,
+    /// The identity hermes gave this terminal before identities named the
+    /// machine (`tty-dev-pts-3`): a breadcrumb left under it is read once,
+    /// then replaced by one under `id`.
+    pub(crate) legacy_id: String,
     /// Session leader pid and its start time: `4242@1234567`. A different
-    /// value under the same key means the terminal was closed and its name
+    /// value under the same identity means the terminal was closed and its name
     /// reused.
     pub(crate) leader: String,
 }
@@ -64,17 +65,17 @@ impl Terminal {
     /// The terminal called `raw` (a tty path, a pane variable and its
     /// value) on this machine.
     fn named(raw: &str, leader: String) -> Terminal {
-        Terminal { key: machine_key(raw, &machine_tag()), legacy_key: sanitize_key(raw), leader }
+        Terminal { id: machine_id(raw, &machine_tag()), legacy_id: sanitize_id(raw), leader }
     }
 }
 
-/// Characters of the machine tag that ends every terminal key.
+/// Characters of the machine tag that ends every terminal id.
 const MACHINE_TAG_LEN: usize = 12;
 
-/// `raw` as a key of the machine tagged `tag`: the sanitized name, cut to
+/// `raw` as a id of the machine tagged `tag`: the sanitized name, cut to
 /// leave room, then `.` and the tag, at most 120 characters in all.
-pub(crate) fn machine_key(raw: &str, tag: &str) -> String {
-    format!("{}.{tag}", sanitize_key_within(raw, MAX_KEY_LEN - 1 - tag.len()))
+pub(crate) fn machine_id(raw: &str, tag: &str) -> String {
+    format!("{}.{tag}", sanitize_id_within(raw, MAX_ID_LEN - 1 - tag.len()))
 }
 
 /// This machine, as 12 hex digits: a hash of its machine id
@@ -82,7 +83,7 @@ pub(crate) fn machine_key(raw: &str, tag: &str) -> String {
 /// host name. Two machines, or two containers sharing one home, that differ
 /// in either get different tags, so their terminals (`/dev/pts/3` on each,
 /// tmux pane `%1` on each) keep breadcrumbs of their own; both survive a
-/// reboot, so the same machine keeps its keys. Where one of them is missing
+/// reboot, so the same machine keeps its identities. Where one of them is missing
 /// the other alone decides; where both are, the tag is that of "nowhere".
 pub(crate) fn machine_tag() -> String {
     let machine_id = sys::machine_id().unwrap_or_default();
@@ -101,41 +102,41 @@ pub(crate) fn machine_tag() -> String {
 /// point (`é` is `ue9`), and it or a value too long to fit gets a hash of
 /// the whole value at the end, so that pane IDs in other scripts, or that
 /// differ only past the cut, stay apart from each other and from the rest.
-pub fn sanitize_key(raw: &str) -> String {
-    sanitize_key_within(raw, MAX_KEY_LEN)
+pub fn sanitize_id(raw: &str) -> String {
+    sanitize_id_within(raw, MAX_ID_LEN)
 }
 
-/// `sanitize_key` in at most `room` characters.
-fn sanitize_key_within(raw: &str, room: usize) -> String {
-    let (mut key, cut) = encode_key(raw, room);
+/// `sanitize_id` in at most `room` characters.
+fn sanitize_id_within(raw: &str, room: usize) -> String {
+    let (mut id, cut) = encode_id(raw, room);
     if !raw.is_ascii() || cut {
         let hash = format!("-{:08x}", crate::hash::fnv1a(raw.as_bytes()) as u32);
-        key = encode_key(raw, room - hash.len()).0 + &hash;
+        id = encode_id(raw, room - hash.len()).0 + &hash;
     }
-    // A key is a file name: never "." or "..".
-    if key.chars().all(|c| c == '.') {
-        key = key.replace('.', "-");
+    // A id is a file name: never "." or "..".
+    if id.chars().all(|c| c == '.') {
+        id = id.replace('.', "-");
     }
-    key
+    id
 }
 
 /// The file-name-safe form of `raw` in at most `room` bytes, and whether
 /// it had to be cut (never inside one character's code point).
-fn encode_key(raw: &str, room: usize) -> (String, bool) {
-    let mut key = String::with_capacity(raw.len().min(room));
+fn encode_id(raw: &str, room: usize) -> (String, bool) {
+    let mut id = String::with_capacity(raw.len().min(room));
     for c in raw.chars() {
-        let start = key.len();
+        let start = id.len();
         match c {
-            c if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') => key.push(c),
-            c if c.is_ascii() => key.push('-'),
-            c => key.push_str(&format!("u{:x}", c as u32)),
+            c if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') => id.push(c),
+            c if c.is_ascii() => id.push('-'),
+            c => id.push_str(&format!("u{:x}", c as u32)),
         }
-        if key.len() > room {
-            key.truncate(start);
-            return (key, true);
+        if id.len() > room {
+            id.truncate(start);
+            return (id, true);
         }
     }
-    (key, false)
+    (id, false)
 }
 
 fn describe_leader(sid: Option<i32>) -> String {
@@ -273,28 +274,28 @@ mod tests {
 
     #[test]
     fn keys_are_file_name_safe() {
-        assert_eq!(sanitize_key("tty/dev/pts/3"), "tty-dev-pts-3");
-        assert_eq!(sanitize_key("tmux_pane-%5"), "tmux_pane--5");
-        assert_eq!(sanitize_key(".."), "--");
-        assert_eq!(sanitize_key(&"x".repeat(500)).len(), 120);
-        assert_eq!(sanitize_key(&"x".repeat(120)), "x".repeat(120));
-        assert_ne!(sanitize_key(&("x".repeat(200) + "1")), sanitize_key(&("x".repeat(200) + "2")));
-        assert_eq!(sanitize_key("a/../b"), "a-..-b");
-        assert!(sanitize_key("tmux_pane-é").starts_with("tmux_pane-ue9-"));
-        assert_eq!(sanitize_key("tmux_pane-é").len(), "tmux_pane-ue9-".len() + 8);
-        assert_ne!(sanitize_key("pane-é"), sanitize_key("pane-ue9"));
-        assert_ne!(sanitize_key("pane-é1"), sanitize_key("pane-\u{e91}"));
-        assert_ne!(sanitize_key("pane-日本"), sanitize_key("pane-中文"));
-        assert!(sanitize_key(&"日".repeat(100)).len() <= 120);
+        assert_eq!(sanitize_id("tty/dev/pts/3"), "tty-dev-pts-3");
+        assert_eq!(sanitize_id("tmux_pane-%5"), "tmux_pane--5");
+        assert_eq!(sanitize_id(".."), "--");
+        assert_eq!(sanitize_id(&"x".repeat(500)).len(), 120);
+        assert_eq!(sanitize_id(&"x".repeat(120)), "x".repeat(120));
+        assert_ne!(sanitize_id(&("x".repeat(200) + "1")), sanitize_id(&("x".repeat(200) + "2")));
+        assert_eq!(sanitize_id("a/../b"), "a-..-b");
+        assert!(sanitize_id("tmux_pane-é").starts_with("tmux_pane-ue9-"));
+        assert_eq!(sanitize_id("tmux_pane-é").len(), "tmux_pane-ue9-".len() + 8);
+        assert_ne!(sanitize_id("pane-é"), sanitize_id("pane-ue9"));
+        assert_ne!(sanitize_id("pane-é1"), sanitize_id("pane-\u{e91}"));
+        assert_ne!(sanitize_id("pane-日本"), sanitize_id("pane-中文"));
+        assert!(sanitize_id(&"日".repeat(100)).len() <= 120);
     }
 
     #[test]
-    fn machine_keys_end_in_the_tag_within_the_limit() {
-        assert_eq!(machine_key("tty/dev/pts/3", "0123456789ab"), "tty-dev-pts-3.0123456789ab");
-        let long = machine_key(&"x".repeat(500), "0123456789ab");
+    fn machine_ids_end_in_the_tag_within_the_limit() {
+        assert_eq!(machine_id("tty/dev/pts/3", "0123456789ab"), "tty-dev-pts-3.0123456789ab");
+        let long = machine_id(&"x".repeat(500), "0123456789ab");
         assert_eq!(long.len(), 120);
         assert!(long.ends_with(".0123456789ab"));
-        assert_ne!(machine_key("tmux_pane-%1", "0123456789ab"), machine_key("tmux_pane-%1", "ba9876543210"));
+        assert_ne!(machine_id("tmux_pane-%1", "0123456789ab"), machine_id("tmux_pane-%1", "ba9876543210"));
         assert_eq!(machine_tag().len(), 12);
         assert_eq!(machine_tag(), machine_tag());
     }

@@ -30,7 +30,7 @@ impl RawMode {
     /// Err when `fd` is no terminal (or refuses the change). From now on
     /// SIGINT, SIGTERM and SIGHUP only set a flag (the key reader reports
     /// them, and the guard's drop gives the terminal back), and a resize or
-    /// a continue after a stop is reported as `Key::Redraw`.
+    /// a continue after a stop is reported as `Keypress::Redraw`.
     pub(crate) fn enable(fd: RawFd) -> io::Result<RawMode> {
         let original = sys::tty_attributes(fd)?;
         sys::catch_interrupts();

@@ -83,7 +83,7 @@ pub(crate) struct Renderer {
     line_at: Option<usize>,
     wrap: Wrap,
     /// A table's lines (or a line that may start one), held.
-    table: Option<table::Held>,
+    table: Option<table::MaybeTable>,
     /// The line before, when it was a paragraph's: a setext underline makes it a heading.
     last_paragraph: Option<Drawn>,
     /// A line already on the terminal may be drawn again, the cursor
@@ -380,12 +380,12 @@ impl Renderer {
     fn table_row(&mut self, out: &mut String) {
         let line = std::mem::take(&mut self.line);
         match self.table.as_mut() {
-            None => self.table = Some(table::Held::new(line)),
+            None => self.table = Some(table::MaybeTable::new(line)),
             Some(held) if held.aligns.is_none() => {
                 if let Err(line) = held.second(line) {
                     // Not a table: what was held is text, and this may start one.
                     self.flush_table(out);
-                    self.table = Some(table::Held::new(line));
+                    self.table = Some(table::MaybeTable::new(line));
                 }
             }
             Some(held) => {

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::search::{self, Pattern};
 use crate::store::session;
-use crate::terminal::keys::{Key, KeyReader};
+use crate::terminal::keys::{KeyReader, Keypress};
 use crate::terminal::raw::{self, RawMode};
 use crate::text::{columns_of, fit_columns, printable};
 use crate::time;
@@ -89,10 +89,10 @@ pub(crate) fn pick(store: &Store, tty: File) -> Result<Option<String>> {
 
 /// The keys typed so far, without waiting: false at Esc, Ctrl-C or Ctrl-G
 /// (or the terminal gone), the others kept in `typed`.
-fn keys_typed(keys: &mut KeyReader, typed: &mut Vec<Key>) -> Result<bool> {
+fn keys_typed(keys: &mut KeyReader, typed: &mut Vec<Keypress>) -> Result<bool> {
     loop {
         match keys.read_key_by(Some(Instant::now())) {
-            Ok(Some(Key::Escape | Key::Ctrl('c') | Key::Ctrl('g'))) => return Ok(false),
+            Ok(Some(Keypress::Escape | Keypress::Ctrl('c') | Keypress::Ctrl('g'))) => return Ok(false),
             Ok(Some(key)) => typed.push(key),
             Ok(None) => return Ok(true),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return Err(Error::Interrupted),
@@ -212,31 +212,33 @@ impl Picker<'_> {
             };
             let before = self.query.clone();
             match key {
-                Key::Enter => {
+                Keypress::Enter => {
                     return Ok(self.shown.get(self.selected).map(|&i| self.entries[i].id().to_string()));
                 }
-                Key::Escape | Key::Ctrl('c') | Key::Ctrl('g') => return Ok(None),
-                Key::Ctrl('d') if self.query.is_empty() => return Ok(None),
-                Key::Up | Key::Ctrl('p') | Key::Ctrl('k') => self.selected = self.selected.saturating_sub(1),
-                Key::Down | Key::Ctrl('n') | Key::Ctrl('j') | Key::Tab => {
+                Keypress::Escape | Keypress::Ctrl('c') | Keypress::Ctrl('g') => return Ok(None),
+                Keypress::Ctrl('d') if self.query.is_empty() => return Ok(None),
+                Keypress::Up | Keypress::Ctrl('p') | Keypress::Ctrl('k') => {
+                    self.selected = self.selected.saturating_sub(1)
+                }
+                Keypress::Down | Keypress::Ctrl('n') | Keypress::Ctrl('j') | Keypress::Tab => {
                     self.selected = (self.selected + 1).min(self.shown.len().saturating_sub(1))
                 }
-                Key::PageUp => self.selected = self.selected.saturating_sub(self.page()),
-                Key::PageDown => {
+                Keypress::PageUp => self.selected = self.selected.saturating_sub(self.page()),
+                Keypress::PageDown => {
                     self.selected = (self.selected + self.page()).min(self.shown.len().saturating_sub(1))
                 }
-                Key::Home => self.selected = 0,
-                Key::End => self.selected = self.shown.len().saturating_sub(1),
-                Key::Backspace | Key::Ctrl('h') => {
+                Keypress::Home => self.selected = 0,
+                Keypress::End => self.selected = self.shown.len().saturating_sub(1),
+                Keypress::Backspace | Keypress::Ctrl('h') => {
                     self.query.pop();
                 }
-                Key::Ctrl('u') => self.query.clear(),
-                Key::Ctrl('w') | Key::AltBackspace => {
+                Keypress::Ctrl('u') => self.query.clear(),
+                Keypress::Ctrl('w') | Keypress::AltBackspace => {
                     let kept = self.query.trim_end().rfind(' ').map_or(0, |at| at + 1);
                     self.query.truncate(kept);
                 }
-                Key::Char(c) => self.query.push(c),
-                Key::Paste(text) => self.query.push_str(text.lines().next().unwrap_or_default()),
+                Keypress::Char(c) => self.query.push(c),
+                Keypress::Paste(text) => self.query.push_str(text.lines().next().unwrap_or_default()),
                 _ => {} // Redraw and the rest: the loop draws again.
             }
             if self.query != before {

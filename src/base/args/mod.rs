@@ -105,7 +105,7 @@ impl Value {
 
 /// An option as help, completion and the man page see it.
 #[derive(Debug)]
-pub(crate) struct Flag {
+pub(crate) struct OptionDef {
     /// `-n`, or `""` for none.
     pub(crate) short: &'static str,
     /// `--limit`.
@@ -130,10 +130,10 @@ pub(crate) struct Flag {
     pub(crate) man: Man,
 }
 
-/// An option without a value: `flag("", "--all", "show every session")`,
+/// An option without a value: `switch("", "--all", "show every session")`,
 /// then what it does: `.sets(|a| a.all = true)`.
-pub(crate) const fn flag(short: &'static str, long: &'static str, help: &'static str) -> Flag {
-    Flag {
+pub(crate) const fn switch(short: &'static str, long: &'static str, help: &'static str) -> OptionDef {
+    OptionDef {
         short,
         long,
         value: None,
@@ -153,50 +153,50 @@ pub(crate) const fn option(
     long: &'static str,
     value: Value,
     help: &'static str,
-) -> Flag {
-    Flag { value: Some(value), ..flag(short, long, help) }
+) -> OptionDef {
+    OptionDef { value: Some(value), ..switch(short, long, help) }
 }
 
-impl Flag {
+impl OptionDef {
     /// Printed under `heading` in `--help`.
-    pub(crate) const fn under(mut self, heading: &'static str) -> Flag {
+    pub(crate) const fn under(mut self, heading: &'static str) -> OptionDef {
         self.heading = Some(heading);
         self
     }
 
     /// With other forms shown under it.
-    pub(crate) const fn also(mut self, forms: &'static [(&'static str, &'static str, Man)]) -> Flag {
+    pub(crate) const fn also(mut self, forms: &'static [(&'static str, &'static str, Man)]) -> OptionDef {
         self.also = forms;
         self
     }
 
     /// One of a group that exclude each other.
-    pub(crate) const fn group(mut self, group: u8) -> Flag {
+    pub(crate) const fn group(mut self, group: u8) -> OptionDef {
         self.group = group;
         self
     }
 
     /// It may be given more than once.
-    pub(crate) const fn repeats(mut self) -> Flag {
+    pub(crate) const fn repeats(mut self) -> OptionDef {
         self.repeats = true;
         self
     }
 
     /// Its entry in the man page: roff, after its tag line.
-    pub(crate) const fn man(mut self, roff: &'static str) -> Flag {
+    pub(crate) const fn man(mut self, roff: &'static str) -> OptionDef {
         self.man = man(roff);
         self
     }
 
     /// It must be given.
-    pub(crate) const fn required(mut self) -> Flag {
+    pub(crate) const fn required(mut self) -> OptionDef {
         self.required = true;
         self
     }
 
     /// What the option does: a flag's.
     pub(crate) const fn sets<A>(self, set: fn(&mut A)) -> Opt<A> {
-        Opt { flag: self, apply: Apply::Flag(set) }
+        Opt { flag: self, apply: Apply::OptionDef(set) }
     }
 
     /// What the option does with its value.
@@ -221,17 +221,17 @@ impl Flag {
 }
 
 /// `-h, --help`, which every command takes.
-pub(crate) const HELP: Flag = flag("-h", "--help", "show this help");
+pub(crate) const HELP: OptionDef = switch("-h", "--help", "show this help");
 
 /// What an option does to the arguments `A` being built.
 pub(crate) enum Apply<A> {
-    Flag(fn(&mut A)),
+    OptionDef(fn(&mut A)),
     Value(fn(&mut A, Given) -> Result<()>),
 }
 
 /// One option of a command: as shown, and what it does.
 pub(crate) struct Opt<A> {
-    pub(crate) flag: Flag,
+    pub(crate) flag: OptionDef,
     pub(crate) apply: Apply<A>,
 }
 
@@ -245,7 +245,7 @@ impl<A> Opt<A> {
     /// Do to `args` what the option does, with `value` (a flag has none).
     pub(crate) fn apply(&self, args: &mut A, value: Given) -> Result<()> {
         match self.apply {
-            Apply::Flag(set) => {
+            Apply::OptionDef(set) => {
                 set(args);
                 Ok(())
             }
@@ -259,7 +259,7 @@ impl<A> Opt<A> {
 /// at a place of them does (kept by whoever reads the line). The reading
 /// loop takes them with the command's own options.
 pub(crate) struct Common<'a> {
-    pub(crate) flags: &'a [&'static Flag],
+    pub(crate) flags: &'a [&'static OptionDef],
     pub(crate) take: &'a mut dyn FnMut(usize, Given) -> Result<()>,
 }
 
@@ -355,7 +355,7 @@ pub(crate) trait Describe {
     fn about(&self) -> &'static str;
     #[cfg(test)]
     fn man(&self) -> Man;
-    fn flags(&self) -> Vec<&'static Flag>;
+    fn flags(&self) -> Vec<&'static OptionDef>;
     fn positionals(&self) -> Vec<&'static Arg>;
 
     /// The last word of its path: `list`.
@@ -381,7 +381,7 @@ impl<A> Describe for Spec<A> {
     fn man(&self) -> Man {
         self.man
     }
-    fn flags(&self) -> Vec<&'static Flag> {
+    fn flags(&self) -> Vec<&'static OptionDef> {
         self.options.iter().map(|o| &o.flag).collect()
     }
     fn positionals(&self) -> Vec<&'static Arg> {
@@ -471,8 +471,9 @@ pub(crate) struct Given {
 }
 
 impl Given {
-    /// As text; bytes that are not UTF-8 are shown replaced.
-    pub(crate) fn text(self) -> String {
+    /// As text, lossily: bytes that are not UTF-8 are shown replaced (for
+    /// a value that is only compared or looked up; `utf8` refuses them).
+    pub(crate) fn lossy(self) -> String {
         self.value.map(string).unwrap_or_default()
     }
 
@@ -490,7 +491,7 @@ impl Given {
     /// A positive whole number.
     pub(crate) fn positive(self) -> Result<usize> {
         let what = self.what;
-        let text = self.text();
+        let text = self.lossy();
         text.parse()
             .ok()
             .filter(|n| *n > 0)
@@ -617,7 +618,7 @@ fn unexpected(path: &str, word: &str) -> Error {
 /// its arguments' type.
 struct Shape<'a> {
     path: &'static str,
-    flags: Vec<&'a Flag>,
+    flags: Vec<&'a OptionDef>,
     args: Vec<&'a Arg>,
 }
 

@@ -19,7 +19,7 @@ const SPEC: Spec<Args> = Spec {
     about: "",
     man: Man::NONE,
     options: &[
-        flag("-a", "--all", "every one").sets(|a| a.all = true),
+        switch("-a", "--all", "every one").sets(|a| a.all = true),
         option("-n", "--limit", Value::new("N", Kind::Number), "at most N").takes(|a, v| {
             a.limit = Some(v.positive()?);
             Ok(())
@@ -28,15 +28,15 @@ const SPEC: Spec<Args> = Spec {
             a.name = v.value.map(string);
             Ok(())
         }),
-        flag("", "--fast", "").group(1).sets(|a| a.mode = Some("fast".into())),
-        flag("", "--slow", "").group(1).sets(|a| a.mode = Some("slow".into())),
+        switch("", "--fast", "").group(1).sets(|a| a.mode = Some("fast".into())),
+        switch("", "--slow", "").group(1).sets(|a| a.mode = Some("slow".into())),
         option("-f", "--file", Value::new("FILE", Kind::File), "").repeats().takes(|a, v| {
-            a.files.push(v.text());
+            a.files.push(v.lossy());
             Ok(())
         }),
     ],
     args: &[Arg::one("NAME|ID", Kind::Session).many().takes(|a, v| {
-        a.names.push(v.text());
+        a.names.push(v.lossy());
         Ok(())
     })],
     start: Args::default,

@@ -1,7 +1,7 @@
 //! `hermes chat`'s arguments: which session, what to send, which agent.
 
 use crate::agent::Choice;
-use crate::args::{Access, Arg, Kind, Man, Run, Spec, Value, flag, man, option, text};
+use crate::args::{Access, Arg, Kind, Man, Run, Spec, Value, man, option, switch, text};
 use crate::error::{Error, Result};
 use crate::store::Store;
 
@@ -118,7 +118,7 @@ most recent session in this workspace: this terminal\(aqs session was deleted
                 a.continued = Some(v.value.map(|name| text(name, "-c NAME")).transpose()?);
                 Ok(())
             }),
-        flag("", "--create-if-missing", "with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one); NAME is then only a full ID or an exact title: one that no title matches and that is shaped like an ID, an ID prefix (20261204) or a short ID is refused (exit 2), even if it abbreviates a session's ID (-r continues that one)").man(r#"
+        switch("", "--create-if-missing", "with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one); NAME is then only a full ID or an exact title: one that no title matches and that is shaped like an ID, an ID prefix (20261204) or a short ID is refused (exit 2), even if it abbreviates a session's ID (-r continues that one)").man(r#"
 with
 .B \-c
 .IR NAME :
@@ -147,10 +147,10 @@ See
 .B hermes sessions
 below.
 "#).takes(|a, v| {
-                a.resumed = Some(v.text());
+                a.resumed = Some(v.lossy());
                 Ok(())
             }),
-        flag("", "--pick", "choose the session on a full-screen list and continue it here (see 'hermes sessions pick --help')").group(1).man(r#"
+        switch("", "--pick", "choose the session on a full-screen list and continue it here (see 'hermes sessions pick --help')").group(1).man(r#"
 choose the session on a full-screen list and continue it here (see
 \(aqhermes sessions pick \-\-help\(aq), breadcrumb and all: the
 terminal's answer to a desktop's "resume in terminal".
@@ -344,13 +344,13 @@ images). A message needs text with its images.
             a.files.push(v.os());
             Ok(())
         }),
-        flag("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr").man(r#"
+        switch("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr").man(r#"
 do not print
 .RB \(aq session_id:
 .IR ID \(aq
 or hints to stderr.
 "#).sets(|a| a.quiet = true),
-        flag("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, code, interrupted, incomplete, usage, error, exit_status)").man(r#"
+        switch("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, code, interrupted, incomplete, usage, error, exit_status)").man(r#"
 one-shot only: print the turn as one JSON object instead of the reply
 (session_id, title, created, model, role, reply, code, interrupted, incomplete,
 usage, error, exit_status), on one line once the turn is over, whatever
@@ -405,7 +405,7 @@ In an interactive chat
 .B \-\-json
 is a usage error.
 "#).sets(|a| a.json = true),
-        flag("-x", "--code", "one-shot only: print only the reply's fenced code, every block in order without its fences, not the reply (kept as ever); a reply with none is exit 3").man(r#"
+        switch("-x", "--code", "one-shot only: print only the reply's fenced code, every block in order without its fences, not the reply (kept as ever); a reply with none is exit 3").man(r#"
 one-shot only: print only the reply's fenced code, every block in order
 without its fences, not the reply (kept as ever); a reply with none is
 exit 3.
@@ -431,7 +431,7 @@ is a usage error:
 .B /copy code
 copies a code block there.
 "#).sets(|a| a.code = true),
-        flag("", "--no-save", "one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = \"false\" in config.toml or a role)").man(r#"
+        switch("", "--no-save", "one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = \"false\" in config.toml or a role)").man(r#"
 one-shot only: make the turn and print the reply, keep nothing: no
 session made or changed (with \-c or \-r, the session is the context and
 stays as it was), no breadcrumb (also: save = "false" in config.toml or a
@@ -462,7 +462,7 @@ and so in an interactive chat, which always keeps its session:
 .B save
 applies to one-shot turns.
 "#).sets(|a| a.no_save = true),
-        flag("-e", "--execute", "one-shot only: the reply's one command (a fenced block, or a line; the shell role gives one) is shown and asked about on the terminal: run it with $SHELL -c, edit it, copy it, or not; hermes exits with its status, and the session notes what became of it; without a terminal nothing is run: the command is printed, exit 2").man(r#"
+        switch("-e", "--execute", "one-shot only: the reply's one command (a fenced block, or a line; the shell role gives one) is shown and asked about on the terminal: run it with $SHELL -c, edit it, copy it, or not; hermes exits with its status, and the session notes what became of it; without a terminal nothing is run: the command is printed, exit 2").man(r#"
 one-shot only: the reply's one command (a fenced block, or a line; the
 shell role gives one) is shown and asked about on the terminal: run it
 with $SHELL \-c, edit it, copy it, or not; hermes exits with its status,
@@ -501,7 +501,7 @@ Not with
 or
 .BR \-\-no\-agent .
 "#).sets(|a| a.execute = true),
-        flag("", "--usage", "after each reply, one line on stderr with its tokens (in, out) and the session's total, as the agent reported them (also: usage = \"true\" in config.toml)").man(r#"
+        switch("", "--usage", "after each reply, one line on stderr with its tokens (in, out) and the session's total, as the agent reported them (also: usage = \"true\" in config.toml)").man(r#"
 after each reply, one line on stderr with its tokens (in, out) and the
 session's total, as the agent reported them (also: usage = "true" in
 config.toml), in a one-shot turn and in an interactive chat:
@@ -603,7 +603,7 @@ role and lists them all; a role file that does not read (a mistake, named
 by its line, or one another user can write) is exit 4; either way nothing
 is saved.
 "#).takes(|a, v| {
-            a.role = Some(v.text());
+            a.role = Some(v.lossy());
             Ok(())
         }),
         option("", "--agent", Value::new("CMD", Kind::Shell), "the command that writes replies (default: $HERMES_AGENT, then 'agent' in config.toml)").group(3).man(r#"
@@ -623,10 +623,10 @@ See
                 a.agent = Choice::Command(command);
                 Ok(())
             }),
-        flag("", "--no-agent", "only save the message; no reply").group(3).man(r#"
+        switch("", "--no-agent", "only save the message; no reply").group(3).man(r#"
 only save the message; no reply.
 "#).sets(|a| a.agent = Choice::Disabled),
-        flag("", "--plain", "show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = \"plain\" in config.toml, or TERM=dumb)").man(r#"
+        switch("", "--plain", "show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = \"plain\" in config.toml, or TERM=dumb)").man(r#"
 show replies as the agent sent them, not as Markdown drawn for the
 terminal (also: render = "plain" in config.toml, or TERM=dumb).
 "#).sets(|a| a.plain = true),
@@ -636,7 +636,7 @@ the context budget: a turn sends at most N characters of the conversation
 See
 .BR CONTEXT .
 "#).takes(|a, v| {
-            let budget = v.text();
+            let budget = v.lossy();
             budget_arg(&budget)?;
             a.context = Some(budget);
             Ok(())
@@ -652,7 +652,7 @@ curl, for the shipped
 .BR openai\-compatible ,
 is given the same limit to connect.
 "#).takes(|a, v| {
-            let seconds = v.text();
+            let seconds = v.lossy();
             crate::settings::parse_timeout(&seconds).map_err(Error::Usage)?;
             a.timeout = Some(seconds);
             Ok(())

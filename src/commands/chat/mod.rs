@@ -22,10 +22,10 @@ use crate::args::utf8;
 use crate::commands::chat::args::{Args, Query, System, Target};
 use crate::error::{Error, Result};
 use crate::resolve::{self, Lookup};
-use crate::settings::{self, Flag, Key, Origin, Settings};
+use crate::settings::{self, Key, Origin, Override, Settings};
 use crate::store::session::{self, Header, MAX_MESSAGE_BYTES, Message, TITLE_USER};
 use crate::store::titles;
-use crate::store::{Later, Store};
+use crate::store::{CatalogUpdate, Store};
 use crate::sys;
 use crate::terminal::breadcrumb;
 use crate::terminal::{self, Terminal};
@@ -56,7 +56,7 @@ struct Chat<'a> {
     settings: RefCell<Settings>,
     /// What the command line said of the settings, without a role: what
     /// `/role` resolves them from again.
-    flags: Vec<Flag>,
+    flags: Vec<Override>,
     /// The role of this chat (`--role`, `/role`): the sessions it makes are
     /// started with it, and record it.
     role: RefCell<Option<String>>,
@@ -264,7 +264,7 @@ fn one_shot_only(args: &Args) -> Result<()> {
 fn settings_and_agent(
     store: &Store,
     args: &Args,
-    flags: &[Flag],
+    flags: &[Override],
     role: Option<&agent::role::Role>,
     interactive: bool,
 ) -> (Result<(Settings, Option<Agent>)>, Option<agent::Prestarted>) {
@@ -357,8 +357,8 @@ fn settle(store: &Store, args: &Args, terminal: Option<&Terminal>) -> Result<Set
 
 /// What this chat's command line says of the settings (`--agent`,
 /// `--plain`, `--context`).
-fn command_line_flags(args: &Args) -> Vec<Flag> {
-    let mut flags: Vec<Flag> = agent::choice_flag(&args.agent).into_iter().collect();
+fn command_line_flags(args: &Args) -> Vec<Override> {
+    let mut flags: Vec<Override> = agent::choice_flag(&args.agent).into_iter().collect();
     let option = |given: &str| Origin::CommandLine(given.to_string());
     if args.plain {
         flags.push((Key::Render, settings::PLAIN.to_string(), option("--plain")));
@@ -390,7 +390,7 @@ fn command_line_flags(args: &Args) -> Vec<Flag> {
 fn chat_settings(
     store: &Store,
     args: &Args,
-    given: &[Flag],
+    given: &[Override],
     role: Option<&agent::role::Role>,
 ) -> Result<Settings> {
     let mut flags = given.to_vec();
@@ -533,7 +533,7 @@ impl Chat<'_> {
         title: Option<&str>,
         message: Message,
         renamed: impl FnOnce(),
-    ) -> Result<(Header, Option<Later<'_>>)> {
+    ) -> Result<(Header, Option<CatalogUpdate<'_>>)> {
         let message = Message { images: self.images.borrow_mut().take(), ..message };
         match target {
             Some(h) => match self.store.append_then(

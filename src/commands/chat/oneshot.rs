@@ -67,7 +67,7 @@ impl Turn {
             self.interrupted |= matches!(e, Error::Interrupted);
             let said = e.to_string();
             let first = said.lines().next().unwrap_or_default();
-            self.error = Some(first.trim_start_matches("hermes: ").to_string());
+            self.error = Some(first.to_string());
             self.exit_status = e.exit_code();
         }
         let mut out = Out::new();

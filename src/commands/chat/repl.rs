@@ -5,7 +5,7 @@ use std::io;
 
 use super::attach::{self, Attached};
 use super::slash;
-use super::state::{Interactive, Known, Mark, Next, Own, go_on_after, message_text, note_in_chat};
+use super::state::{Interactive, Known, Mark, MessageAt, Next, go_on_after, message_text, note_in_chat};
 use super::{Chat, ReplyOutcome, check_not_blank};
 use crate::error::{Error, Result};
 use crate::resolve::Reason;
@@ -169,7 +169,7 @@ impl Chat<'_> {
     /// Save `text`: joined onto this chat's own unanswered message when
     /// it can be, else as a message of its own (in a new session if there
     /// is none yet). The session as saved, and which message is ours.
-    fn save_typed(&self, state: &Interactive, text: &str) -> Result<(Header, Own)> {
+    fn save_typed(&self, state: &Interactive, text: &str) -> Result<(Header, MessageAt)> {
         // A message with images is one of its own.
         if let (Some(h), Some(own), None) = (&state.current, state.unanswered, &*self.images.borrow())
             && let Some(joined) = self.join_unanswered(h, text, own)?
@@ -183,14 +183,19 @@ impl Chat<'_> {
             self.save_user_message(state.current.as_ref(), state.pending_title.as_deref(), message, || {})?;
         // Appended under the session's lock: the last message.
         let index = header.message_count.saturating_sub(1);
-        Ok((header, Own { index, ts }))
+        Ok((header, MessageAt { index, ts }))
     }
 
     /// This chat's own unanswered message `own` with `text` joined to it;
     /// None (nothing changed) unless it is still the session's last message
     /// at its place and time: a message another terminal added after it,
     /// or one in its place, is never rewritten.
-    fn join_unanswered(&self, header: &Header, text: &str, own: Own) -> Result<Option<(Header, Own)>> {
+    fn join_unanswered(
+        &self,
+        header: &Header,
+        text: &str,
+        own: MessageAt,
+    ) -> Result<Option<(Header, MessageAt)>> {
         let mut joined = None;
         let header = self.store.edit_messages(&header.id, |messages| {
             let is_last = messages.len() as u64 == own.index + 1;
@@ -203,7 +208,7 @@ impl Chat<'_> {
                     last.content = format!("{}\n\n{text}", last.content);
                     last.ts = time::now();
                     self.saved_here.borrow_mut().push(Mark::of(last));
-                    joined = Some(Own { index: own.index, ts: last.ts });
+                    joined = Some(MessageAt { index: own.index, ts: last.ts });
                     true
                 }
                 _ => false,
@@ -215,7 +220,7 @@ impl Chat<'_> {
     /// Run the agent on the session as it stands and say how it went.
     /// `question`: the message it answers, when this chat wrote it (only
     /// then can more be typed onto it if the agent fails).
-    fn answer(&self, state: &mut Interactive, header: &Header, question: Option<Own>) -> Result<()> {
+    fn answer(&self, state: &mut Interactive, header: &Header, question: Option<MessageAt>) -> Result<()> {
         state.unanswered = None;
         let outcome = state.lines.replying(|| self.reply(header, None, &mut || {}, &mut io::stdout().lock()));
         match outcome {
@@ -268,7 +273,7 @@ impl Chat<'_> {
         let mut retried = None;
         let header = self.store.edit_messages(&h.id, |messages| {
             let Some(question) = messages.iter().rposition(|m| m.role == "user") else { return false };
-            retried = Some(Own { index: question as u64, ts: messages[question].ts });
+            retried = Some(MessageAt { index: question as u64, ts: messages[question].ts });
             let mut replaced = false;
             for m in &mut messages[question + 1..] {
                 if m.role == "assistant" && !m.is_replaced() {

@@ -29,9 +29,9 @@ pub(super) struct Interactive {
     pub(super) history_seen: Option<(u64, std::time::SystemTime)>,
     /// The last send failed (the agent did): this chat's message that has
     /// no reply, which the next text typed joins.
-    pub(super) unanswered: Option<Own>,
+    pub(super) unanswered: Option<MessageAt>,
     /// The last message this chat saved (or joined) in this session.
-    pub(super) mine: Option<Own>,
+    pub(super) mine: Option<MessageAt>,
     /// The session's messages this chat knows of (saw, or wrote): any
     /// other in the file is another process's (see `news_from_elsewhere`).
     pub(super) known: Known,
@@ -41,7 +41,7 @@ pub(super) struct Interactive {
 /// One of the session's messages, known by its place (0 first) and time:
 /// which message this chat wrote, whatever others add after it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Own {
+pub(super) struct MessageAt {
     pub(super) index: u64,
     pub(super) ts: f64,
 }

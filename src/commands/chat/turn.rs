@@ -55,7 +55,7 @@ impl Chat<'_> {
                 Err(Error::Interrupted) => return Ok(ReplyOutcome::Interrupted),
                 Err(e) => output::warn(&format!(
                     "automatic compaction failed: {}; this turn sends what fits in the budget",
-                    e.to_string().trim_end().trim_start_matches("hermes: ")
+                    e.to_string().trim_end()
                 )),
             }
             (conversation, plan) = self.store.open_planned(&header.id, budget)?.ok_or_else(vanished)?;

@@ -56,7 +56,7 @@ keep the last N messages as they are
 "#,
             )
             .takes(|a, v| {
-                let text = v.text();
+                let text = v.lossy();
                 a.keep =
                     Some(text.parse().map_err(|_| {
                         Error::usage(format!("--keep wants a number of messages, not '{text}'"))
@@ -90,14 +90,14 @@ the context budget: a turn sends at most N characters of the conversation
 "#,
             )
             .takes(|a, v| {
-                let text = v.text();
+                let text = v.lossy();
                 context::parse_budget(&text).map_err(Error::Usage)?;
                 a.context = Some(text);
                 Ok(())
             }),
     ],
     args: &[Arg::one("NAME|ID", Kind::Session).takes(|a, v| {
-        a.name = v.text();
+        a.name = v.lossy();
         Ok(())
     })],
     start: || Args { name: String::new(), agent: None, keep: None, context: None },

@@ -3,7 +3,7 @@
 
 use nanoserde::SerJson;
 
-use crate::args::{Access, Kind, Run, Spec, Value, flag, man, option};
+use crate::args::{Access, Kind, Run, Spec, Value, man, option, switch};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::resolve::{self, Reason};
@@ -47,7 +47,7 @@ all).
 Exit 1 when there is none.
 "#),
     options: &[
-        flag("", "--json", "{\"id\", \"title\", \"reason\"} as JSON").group(1).man(r#"
+        switch("", "--json", "{\"id\", \"title\", \"reason\"} as JSON").group(1).man(r#"
 .B {\(dqid\(dq, \(dqtitle\(dq, \(dqreason\(dq}
 as JSON (not with
 .BR \-\-format ).
@@ -80,7 +80,7 @@ Without a session (or with a store it cannot read) it prints nothing,
 not even an error, and exits 1.
 See EXAMPLES.
 "#).takes(|a, v| {
-                let template = v.text();
+                let template = v.lossy();
                 check_fields(&template)?;
                 a.format = Some(template);
                 Ok(())

@@ -1,7 +1,7 @@
 //! `hermes sessions delete`: remove sessions, the breadcrumbs that
 //! pointed at them, and the images no session names any more.
 
-use crate::args::{Arg, Kind, Run, Spec, flag, man};
+use crate::args::{Arg, Kind, Run, Spec, man, switch};
 use crate::error::Result;
 use crate::resolve;
 use crate::store::Store;
@@ -35,7 +35,7 @@ asks first, naming each (its title, ID and messages); otherwise
 .B \-\-yes
 is needed.
 "#),
-    options: &[flag("-y", "--yes", super::YES_HELP)
+    options: &[switch("-y", "--yes", super::YES_HELP)
         .man(
             r#"
 do not ask
@@ -43,7 +43,7 @@ do not ask
         )
         .sets(|a| a.yes = true)],
     args: &[Arg::one("NAME|ID", Kind::Session).many().takes(|a, v| {
-        a.names.push(v.text());
+        a.names.push(v.lossy());
         Ok(())
     })],
     start: || Args { names: Vec::new(), yes: false },

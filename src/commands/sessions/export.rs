@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use nanoserde::SerJson;
 
-use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, man, option};
+use crate::args::{Access, Arg, Kind, Run, Spec, Value, man, option, switch};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::output::{Destination, Out, destination, open_stream};
@@ -78,7 +78,7 @@ to a pipe or a file it is the sessions' text byte for byte.
 (one session a line, for import) or
 .B markdown
 "#).takes(|a, v| {
-                a.format = v.text().parse()?;
+                a.format = v.lossy().parse()?;
                 Ok(())
             }),
         option("-o", "--output", Value::new("FILE", Kind::File), "write to FILE (atomically, mode 0600) instead of stdout; a device or FIFO is written into, a symlink refused; a FILE that is there is not replaced").man(r#"
@@ -103,7 +103,7 @@ The same holds for
                 a.output = Some(file);
                 Ok(())
             }),
-        flag("", "--force", "replace the -o FILE if it is there").man(r#"
+        switch("", "--force", "replace the -o FILE if it is there").man(r#"
 replace the
 .B \-o
 .I FILE
@@ -111,7 +111,7 @@ if it is there
 "#).sets(|a| a.force = true),
     ],
     args: &[Arg::optional("NAME|ID", Kind::Session).many().takes(|a, v| {
-        a.names.push(v.text());
+        a.names.push(v.lossy());
         Ok(())
     })],
     start: || Args { names: Vec::new(), format: ExportFormat::Json, output: None, force: false },

@@ -1,7 +1,7 @@
 //! `hermes sessions list`: sessions by newest activity, marking the one
 //! bare `-c` would continue in this terminal.
 
-use crate::args::{Access, Arg, Given, Kind, Opt, Run, Spec, Value, flag, man, option};
+use crate::args::{Access, Arg, Given, Kind, Opt, Run, Spec, Value, man, option, switch};
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::search::Pattern;
@@ -73,22 +73,26 @@ show at most
 sessions (default 20)
 "#,
         ),
-        flag("", "--all", "show every session")
+        switch("", "--all", "show every session")
             .man(
                 r#"
 show every session
 "#,
             )
             .sets(|a| a.all = true),
-        flag("", "--here", "only sessions started in this workspace (git root, else the current directory)")
-            .man(
-                r#"
+        switch(
+            "",
+            "--here",
+            "only sessions started in this workspace (git root, else the current directory)",
+        )
+        .man(
+            r#"
 only sessions started in this workspace (git root, else the current
 directory)
 "#,
-            )
-            .sets(|a| a.here = true),
-        flag("", "--json", "a JSON array of session headers, for scripts")
+        )
+        .sets(|a| a.here = true),
+        switch("", "--json", "a JSON array of session headers, for scripts")
             .man(
                 r#"
 a JSON array of session headers, for scripts
@@ -97,12 +101,12 @@ a JSON array of session headers, for scripts
             .sets(|a| a.json = true),
         // No help: for the completion scripts, not shown or offered.
         option("", "--completing", Value::new("WORD", Kind::Text), "").takes(|a, v| {
-            a.completing = Some(v.text());
+            a.completing = Some(v.lossy());
             Ok(())
         }),
     ],
     args: &[Arg::optional("TEXT", Kind::Text).takes(|a, v| {
-        a.title = Some(v.text());
+        a.title = Some(v.lossy());
         Ok(())
     })],
     start: || Args {

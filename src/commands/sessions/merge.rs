@@ -1,7 +1,7 @@
 //! `hermes sessions merge`: fold the conflict copies that sync tools and
 //! editors leave beside session files back into their sessions.
 
-use crate::args::{Access, Arg, Kind, Run, Spec, flag, man};
+use crate::args::{Access, Arg, Kind, Run, Spec, man, switch};
 use crate::error::{Error, Result};
 use crate::output::{self, Out};
 use crate::resolve;
@@ -72,19 +72,19 @@ same way; the others are removed, and breadcrumbs that pointed at them
 follow.
 "#),
     options: &[
-        flag("", "--dry-run", "say what would be merged; change nothing").man(r#"
+        switch("", "--dry-run", "say what would be merged; change nothing").man(r#"
 say what would be merged; change nothing
 "#).sets(|a| a.dry_run = true),
-        flag("", "--restore", "bring back the session of a copy whose session is gone, under a free title (its own, else its own with (2), (3)...)").man(r#"
+        switch("", "--restore", "bring back the session of a copy whose session is gone, under a free title (its own, else its own with (2), (3)...)").man(r#"
 bring back the session of a copy whose session is gone, under a free
 title (its own, else its own with (2), (3)...)
 "#).sets(|a| a.restore = true),
-        flag("-y", "--yes", super::YES_HELP).man(r#"
+        switch("-y", "--yes", super::YES_HELP).man(r#"
 do not ask (needed when not on a terminal)
 "#).sets(|a| a.yes = true),
     ],
     args: &[Arg::optional("TITLE", Kind::Session).takes(|a, v| {
-        a.title = Some(v.text());
+        a.title = Some(v.lossy());
         Ok(())
     })],
     start: || Args { title: None, dry_run: false, restore: false, yes: false },

@@ -10,7 +10,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-use crate::args::{Access, Kind, Run, Spec, Value, flag, man, option};
+use crate::args::{Access, Kind, Run, Spec, Value, man, option, switch};
 use crate::error::{Error, Result};
 use crate::fsio;
 use crate::output::{self, Out};
@@ -80,7 +80,7 @@ remove what has been inactive longer than DAYS days (required)
 "#,
         )
         .takes(|a, v| {
-            let text = v.text();
+            let text = v.lossy();
             let days = text.parse::<f64>().ok().filter(|d| d.is_finite() && *d >= 0.0);
             a.days =
                 Some(days.ok_or_else(|| {
@@ -88,14 +88,14 @@ remove what has been inactive longer than DAYS days (required)
                 })?);
             Ok(())
         }),
-        flag("", "--dry-run", "list what would be removed; remove nothing")
+        switch("", "--dry-run", "list what would be removed; remove nothing")
             .man(
                 r#"
 list what would be removed; remove nothing
 "#,
             )
             .sets(|a| a.dry_run = true),
-        flag("-y", "--yes", super::YES_HELP)
+        switch("-y", "--yes", super::YES_HELP)
             .man(
                 r#"
 do not ask (needed when not on a terminal)

@@ -43,7 +43,7 @@ too.
     options: &[],
     args: &[
         Arg::one("NAME|ID", Kind::Session).takes(|a, v| {
-            a.name = v.text();
+            a.name = v.lossy();
             Ok(())
         }),
         Arg::one("TITLE", Kind::Text).takes(|a, v| {

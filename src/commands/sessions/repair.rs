@@ -2,7 +2,7 @@
 //! read: the file is copied aside whole, then written back with every
 //! readable message.
 
-use crate::args::{Access, Arg, Kind, Run, Spec, flag, man};
+use crate::args::{Access, Arg, Kind, Run, Spec, man, switch};
 use crate::error::{Error, Result};
 use crate::resolve;
 use crate::store::Store;
@@ -73,7 +73,7 @@ messages): two to three times the file in memory.
 A session that is not damaged is left as it is (exit 0); a file whose ID
 or title does not read, which names no session, is refused (exit 4).
 "#),
-    options: &[flag("", "--dry-run", "say what would be kept and left out; write nothing")
+    options: &[switch("", "--dry-run", "say what would be kept and left out; write nothing")
         .man(
             r#"
 say what would be kept and left out; write nothing.
@@ -81,7 +81,7 @@ say what would be kept and left out; write nothing.
         )
         .sets(|a| a.dry_run = true)],
     args: &[Arg::one("NAME|ID", Kind::Session).takes(|a, v| {
-        a.name = v.text();
+        a.name = v.lossy();
         Ok(())
     })],
     start: || Args { name: String::new(), dry_run: false },

@@ -4,7 +4,7 @@
 use nanoserde::SerJson;
 
 use super::list::{Limited, limit_option};
-use crate::args::{Access, Arg, Kind, Run, Spec, flag, man};
+use crate::args::{Access, Arg, Kind, Run, Spec, man, switch};
 use crate::error::{Error, Result};
 use crate::output;
 use crate::store::Store;
@@ -86,7 +86,7 @@ show at most
 sessions (default 20)
 "#,
         ),
-        flag(
+        switch(
             "",
             "--json",
             "a JSON array: per session its ID, title, times, the count of matches and the first 10 snippets",
@@ -105,7 +105,7 @@ and the first 10 snippets
         .sets(|a| a.json = true),
     ],
     args: &[Arg::one("TEXT", Kind::Text).takes(|a, v| {
-        a.text = v.text();
+        a.text = v.lossy();
         Ok(())
     })],
     start: || Args { text: String::new(), limit: super::list::DEFAULT_LIMIT, json: false },

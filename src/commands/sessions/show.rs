@@ -1,6 +1,6 @@
 //! `hermes sessions show`: one conversation, roles clearly marked.
 
-use crate::args::{Access, Arg, Kind, Run, Spec, flag, man};
+use crate::args::{Access, Arg, Kind, Run, Spec, man, switch};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::resolve;
@@ -41,7 +41,7 @@ and the like, and bidi overrides as
 never sent to the terminal as they are (see
 .BR SECURITY ).
 "#),
-    options: &[flag("", "--json", "the whole session file as JSON, raw text included")
+    options: &[switch("", "--json", "the whole session file as JSON, raw text included")
         .man(
             r#"
 the whole session file as JSON, raw text included.
@@ -49,7 +49,7 @@ the whole session file as JSON, raw text included.
         )
         .sets(|a| a.json = true)],
     args: &[Arg::one("NAME|ID", Kind::Session).takes(|a, v| {
-        a.name = v.text();
+        a.name = v.lossy();
         Ok(())
     })],
     start: || Args { name: String::new(), json: false },

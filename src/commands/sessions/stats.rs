@@ -2,7 +2,7 @@
 
 use nanoserde::SerJson;
 
-use crate::args::{Access, Arg, Kind, Run, Spec, flag, man};
+use crate::args::{Access, Arg, Kind, Run, Spec, man, switch};
 use crate::error::{Error, Result};
 use crate::output::Out;
 use crate::resolve;
@@ -88,7 +88,7 @@ Numbers are written as the budget is, with a comma every three digits
 .B \-\-json
 has them as numbers.
 "#),
-    options: &[flag("", "--json", "the same as a JSON object")
+    options: &[switch("", "--json", "the same as a JSON object")
         .man(
             r#"
 the same as a JSON object.
@@ -96,7 +96,7 @@ the same as a JSON object.
         )
         .sets(|a| a.json = true)],
     args: &[Arg::optional("NAME|ID", Kind::Session).takes(|a, v| {
-        a.name = Some(v.text());
+        a.name = Some(v.lossy());
         Ok(())
     })],
     start: || Args { json: false, name: None },

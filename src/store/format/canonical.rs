@@ -69,7 +69,7 @@ pub(super) struct Streaming {
     pub(super) escaped_before: bool,
 }
 
-pub(super) enum Fed {
+pub(super) enum Piece {
     /// The message ends this many bytes into the piece; its content
     /// closes at this place in the message.
     End(usize, usize),
@@ -89,8 +89,8 @@ impl Streaming {
         loop {
             blank(piece, &mut at);
             let key = key(piece, &mut at)?;
-            if key == Key::Content {
-                fields.note(Key::Content)?;
+            if key == Field::Content {
+                fields.note(Field::Content)?;
                 if piece.get(at) != Some(&b'"') {
                     return None;
                 }
@@ -107,15 +107,15 @@ impl Streaming {
     }
 
     /// The next piece, which lies at `base` in the message.
-    pub(super) fn feed(&mut self, piece: &[u8], base: usize) -> Fed {
+    pub(super) fn feed(&mut self, piece: &[u8], base: usize) -> Piece {
         let at = std::mem::take(&mut self.skip);
         self.escaped_before = self.content.after_backslash();
         match self.content.scan(piece, at) {
-            Scan::More => Fed::More,
-            Scan::Broken => Fed::Broken,
+            Scan::More => Piece::More,
+            Scan::Broken => Piece::Broken,
             Scan::Closed(close) => match self.fields.rest(piece, close + 1, false) {
-                Some(end) => Fed::End(end, base + close),
-                None => Fed::Broken,
+                Some(end) => Piece::End(end, base + close),
+                None => Piece::Broken,
             },
         }
     }
@@ -133,7 +133,7 @@ impl Streaming {
 
 /// The fields of a message the fast check knows.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Key {
+enum Field {
     Role,
     Content,
     Ts,
@@ -145,14 +145,14 @@ enum Key {
 
 /// Each key as it opens a field, quotes included, in the order hermes
 /// writes them.
-const KEYS: [(&[u8], Key); 7] = [
-    (b"\"role\"", Key::Role),
-    (b"\"content\"", Key::Content),
-    (b"\"ts\"", Key::Ts),
-    (b"\"interrupted\"", Key::Interrupted),
-    (b"\"incomplete\"", Key::Incomplete),
-    (b"\"replaced\"", Key::Replaced),
-    (b"\"summary\"", Key::Summary),
+const KEYS: [(&[u8], Field); 7] = [
+    (b"\"role\"", Field::Role),
+    (b"\"content\"", Field::Content),
+    (b"\"ts\"", Field::Ts),
+    (b"\"interrupted\"", Field::Interrupted),
+    (b"\"incomplete\"", Field::Incomplete),
+    (b"\"replaced\"", Field::Replaced),
+    (b"\"summary\"", Field::Summary),
 ];
 
 /// The fields every message has: role, content, ts.
@@ -160,7 +160,7 @@ const REQUIRED: u8 = 0b111;
 
 /// The key at `at` and its `:`, `at` moved to its value; None for any
 /// other key, or a key with escapes.
-fn key(bytes: &[u8], at: &mut usize) -> Option<Key> {
+fn key(bytes: &[u8], at: &mut usize) -> Option<Field> {
     let rest = &bytes[*at..];
     let &(name, key) = KEYS.iter().find(|(name, _)| rest.starts_with(name))?;
     *at += name.len();
@@ -185,7 +185,7 @@ struct Fields {
 
 impl Fields {
     /// `key` once more: None when it was seen before (decoding decides).
-    fn note(&mut self, key: Key) -> Option<()> {
+    fn note(&mut self, key: Field) -> Option<()> {
         let bit = 1 << key as u8;
         (self.seen & bit == 0).then(|| self.seen |= bit)
     }
@@ -205,8 +205,8 @@ impl Fields {
             }
             first = false;
             match key(bytes, &mut at)? {
-                Key::Content => {
-                    self.note(Key::Content)?;
+                Field::Content => {
+                    self.note(Field::Content)?;
                     if bytes.get(at) != Some(&b'"') {
                         return None;
                     }
@@ -224,19 +224,19 @@ impl Fields {
     }
 
     /// The value of `key` (not the content) at `at`, `at` moved past it.
-    fn scalar(&mut self, bytes: &[u8], at: &mut usize, key: Key) -> Option<()> {
+    fn scalar(&mut self, bytes: &[u8], at: &mut usize, key: Field) -> Option<()> {
         self.note(key)?;
         let rest = &bytes[*at..];
         match key {
-            Key::Role => {
+            Field::Role => {
                 let named = rest.strip_prefix(b"\"")?;
                 self.role = ROLES
                     .iter()
                     .find(|r| named.starts_with(r.as_bytes()) && named.get(r.len()) == Some(&b'"'))?;
                 *at += self.role.len() + 2;
             }
-            Key::Ts => *at += number(rest)?,
-            Key::Interrupted | Key::Incomplete | Key::Replaced | Key::Summary => {
+            Field::Ts => *at += number(rest)?,
+            Field::Interrupted | Field::Incomplete | Field::Replaced | Field::Summary => {
                 let (len, value) = if rest.starts_with(b"true") {
                     (4, true)
                 } else if rest.starts_with(b"false") {
@@ -245,13 +245,13 @@ impl Fields {
                     return None;
                 };
                 match key {
-                    Key::Replaced => self.replaced = value,
-                    Key::Summary => self.summary = value,
+                    Field::Replaced => self.replaced = value,
+                    Field::Summary => self.summary = value,
                     _ => {}
                 }
                 *at += len;
             }
-            Key::Content => return None,
+            Field::Content => return None,
         }
         Some(())
     }

@@ -4,7 +4,7 @@
 
 use std::io::BufRead;
 
-use super::canonical::{Canonical, Fed, Streaming};
+use super::canonical::{Canonical, Piece, Streaming};
 use super::{Fault, MESSAGE_BYTES_MAX, TRUNCATED, damaged};
 use crate::store::json;
 
@@ -23,12 +23,14 @@ pub(super) fn take_written(src: &mut impl BufRead, into: &mut Vec<u8>) -> Result
         }
         let base = into.len();
         let (n, close) = match form.feed(piece, base) {
-            Fed::End(n, close) => (n, Some(close)),
-            Fed::More => (piece.len(), None),
+            Piece::End(n, close) => (n, Some(close)),
+            Piece::More => (piece.len(), None),
             // From the last whole piece on (in the content's string), or
             // from the start, the general way.
-            Fed::Broken if base == 0 => return take_object(src, into).map(|()| None),
-            Fed::Broken => return take_object_from(src, into, (1, true, form.escaped_before)).map(|()| None),
+            Piece::Broken if base == 0 => return take_object(src, into).map(|()| None),
+            Piece::Broken => {
+                return take_object_from(src, into, (1, true, form.escaped_before)).map(|()| None);
+            }
         };
         if base + n > MESSAGE_BYTES_MAX {
             return Err(damaged(format!("a message is larger than {} MiB", MESSAGE_BYTES_MAX >> 20)));

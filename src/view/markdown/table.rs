@@ -34,16 +34,16 @@ pub(super) enum Align {
 
 /// The lines of a table, or of what may become one: its header, its
 /// delimiter row, its rows, as they came.
-pub(super) struct Held {
+pub(super) struct MaybeTable {
     pub(super) lines: Vec<String>,
     /// Its columns' alignments, once its second line said it is a table.
     pub(super) aligns: Option<Vec<Align>>,
     bytes: usize,
 }
 
-impl Held {
-    pub(super) fn new(line: String) -> Held {
-        Held { bytes: line.len(), lines: vec![line], aligns: None }
+impl MaybeTable {
+    pub(super) fn new(line: String) -> MaybeTable {
+        MaybeTable { bytes: line.len(), lines: vec![line], aligns: None }
     }
 
     /// Take the line after the header: a table, if it is its delimiter

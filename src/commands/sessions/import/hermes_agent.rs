@@ -14,7 +14,7 @@ use crate::store::json;
 use crate::store::session::{self, Header, Message, Session, TITLE_AUTO, TITLE_USER};
 
 use super::large::Checked;
-use super::source::{self, Content, Count, Flag, Incoming, Source, Tally};
+use super::source::{self, Content, Count, JsonBool, Incoming, Source, Tally};
 use super::times;
 
 #[derive(DeJson)]
@@ -56,7 +56,7 @@ struct AgentMessage {
     /// Messages undone by a rewind stay in the Python Hermes's database
     /// with `active` 0.
     #[nserde(default)]
-    active: Flag,
+    active: JsonBool,
 }
 
 pub(crate) const SOURCE: Source = Source {

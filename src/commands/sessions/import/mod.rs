@@ -16,7 +16,7 @@ use std::fs::File;
 use std::io::Seek;
 use std::path::Path;
 
-use crate::args::{Access, Arg, Kind, Run, Spec, Value, flag, man, option};
+use crate::args::{Access, Arg, Kind, Run, Spec, Value, man, option, switch};
 use crate::error::{Error, Result};
 use crate::fsio::Batch;
 use crate::output;
@@ -195,10 +195,10 @@ conversations in under 64 MiB.
 "#,
             )
             .takes(|a, v| {
-                a.from = source::named(&v.text())?;
+                a.from = source::named(&v.lossy())?;
                 Ok(())
             }),
-        flag("", "--dry-run", "report what would be imported; write nothing")
+        switch("", "--dry-run", "report what would be imported; write nothing")
             .man(
                 r#"
 report what would be imported; write nothing.

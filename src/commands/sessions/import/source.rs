@@ -383,16 +383,16 @@ impl DeJson for Count {
 
 /// A yes/no a source may write as a boolean or a number: false only for
 /// `false` and `0`; absent is true.
-pub(crate) struct Flag(pub bool);
+pub(crate) struct JsonBool(pub bool);
 
-impl Default for Flag {
-    fn default() -> Flag {
-        Flag(true)
+impl Default for JsonBool {
+    fn default() -> JsonBool {
+        JsonBool(true)
     }
 }
 
-impl DeJson for Flag {
-    fn de_json(s: &mut DeJsonState, i: &mut std::str::Chars) -> std::result::Result<Flag, DeJsonErr> {
+impl DeJson for JsonBool {
+    fn de_json(s: &mut DeJsonState, i: &mut std::str::Chars) -> std::result::Result<JsonBool, DeJsonErr> {
         let value = match s.tok {
             DeJsonTok::Bool(b) => b,
             DeJsonTok::U64(n) => n != 0,
@@ -401,7 +401,7 @@ impl DeJson for Flag {
             _ => true,
         };
         s.whole_field(i)?;
-        Ok(Flag(value))
+        Ok(JsonBool(value))
     }
 }
 
@@ -442,7 +442,7 @@ mod tests {
         #[nserde(default)]
         content: Content,
         #[nserde(default)]
-        active: Flag,
+        active: JsonBool,
     }
 
     #[test]
