@@ -1,7 +1,7 @@
 //! Which session a command means: by name (a full ID, else every session
-//! whose title or short ID it is, ambiguous when more than one), and which one bare `hermes chat -c` continues in this
-//! terminal. The whole rule for `-c` lives in `resolve_continue`, the rule
-//! for names in `lookup`.
+//! whose title or short ID it is, ambiguous when more than one), and which
+//! one bare `hermes chat -c` continues in this terminal. The whole rule
+//! for `-c` lives in `resolve_continue`, the rule for names in `lookup`.
 
 use std::path::{Path, PathBuf};
 

@@ -146,7 +146,8 @@ impl Started<'_> {
         }
         if let Some(signal) = process.stopped() {
             return Err(Error::Agent(format!(
-                "agent '{}' was stopped by {}, probably reading the terminal, which an agent cannot use; it was killed. An agent reads the conversation on its stdin only",
+                "agent '{}' was stopped by {}, probably reading the terminal, which an agent cannot use; it \
+                    was killed. An agent reads the conversation on its stdin only",
                 agent.command,
                 sys::stop_signal_name(signal)
             )));
@@ -291,7 +292,8 @@ impl Agent {
         }
         if finished.odd_count {
             crate::output::warn(&format!(
-                "{} sent a token count that is not a whole number of at most 20 digits; the reply's counts are not kept",
+                "{} sent a token count that is not a whole number of at most 20 digits; the reply's counts \
+                    are not kept",
                 self.speaker()
             ));
         }
@@ -334,7 +336,8 @@ impl Agent {
             (None, true) => format!("agent '{}' wrote nothing more", self.command),
         };
         format!(
-            "{what} for {seconds} s, the turn's timeout; it was stopped (--timeout SECONDS, or timeout in config.toml; 0 waits for ever)"
+            "{what} for {seconds} s, the turn's timeout; it was stopped (--timeout SECONDS, or timeout in \
+                config.toml; 0 waits for ever)"
         )
     }
 

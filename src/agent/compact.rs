@@ -69,7 +69,8 @@ impl Outcome {
                 };
                 let before = if *read < *covered { " and the previous summary" } else { "" };
                 format!(
-                    "compacted: a summary of {} characters now stands for the {covered} messages before it; the agent read {}{before} ({} characters){how}",
+                    "compacted: a summary of {} characters now stands for the {covered} messages before it; \
+                        the agent read {}{before} ({} characters){how}",
                     crate::text::thousands(*summary_chars),
                     crate::text::counted(*read as usize, "message"),
                     crate::text::thousands(*chars)
@@ -84,7 +85,9 @@ pub(crate) const NOTHING: &str =
     "nothing to compact: no messages older than those kept, since the last summary";
 
 /// The instruction that ends the summariser's input.
-const INSTRUCTION: &str = "Summarise the conversation above for your own later use: this summary will stand in place of those messages. Keep the facts, decisions, names, numbers, code and open questions that later messages may need; leave out greetings. Write only the summary.";
+const INSTRUCTION: &str = "Summarise the conversation above for your own later use: this summary will stand \
+    in place of those messages. Keep the facts, decisions, names, numbers, code and open questions that \
+        later messages may need; leave out greetings. Write only the summary.";
 
 /// What the summary so far is introduced by, in the summariser's input.
 const SUMMARY_SO_FAR: &str = "Summary of the earlier conversation:\n\n";

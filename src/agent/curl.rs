@@ -325,7 +325,8 @@ mod tests {
         let said = failure(url, exited(0), b"", &response).unwrap();
         assert_eq!(
             said,
-            "http://h/v1/chat/completions answered HTTP 500 (the server failed: try again later): Internal Server Error"
+            "http://h/v1/chat/completions answered HTTP 500 (the server failed: try again later): Internal \
+                Server Error"
         );
         let (response, _) =
             answered(&[b"HTTP/1.1 404 Not Found\r\n\r\n{\"error\":{\"message\":\"no model x\"}}"]);

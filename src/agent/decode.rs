@@ -424,7 +424,9 @@ mod tests {
 
     #[test]
     fn sse_stream_split_anywhere() {
-        let stream = b"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"lo\"}}]}\n\ndata: [DONE]\n\n";
+        let stream = b"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\ndata: \
+            {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\ndata: \
+                {\"choices\":[{\"delta\":{\"content\":\"lo\"}}]}\n\ndata: [DONE]\n\n";
         for split in 1..stream.len() {
             let (text, _) = decode_all(&[&stream[..split], &stream[split..]]);
             assert_eq!(text, "Hello", "split at {split}");
@@ -433,7 +435,9 @@ mod tests {
 
     #[test]
     fn sse_skips_malformed_events_and_stops_at_done() {
-        let stream = b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {broken\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n\ndata: [DONE]\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"after\"}}]}\n\n";
+        let stream = b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {broken\n\ndata: \
+            {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n\ndata: [DONE]\n\ndata: \
+                {\"choices\":[{\"delta\":{\"content\":\"after\"}}]}\n\n";
         for split in 1..stream.len() {
             let mut d = Decoder::default();
             d.feed(&stream[..split]).unwrap();
@@ -529,7 +533,9 @@ mod tests {
 
     #[test]
     fn usage_comes_from_the_last_event_of_a_stream_and_from_an_object() {
-        let stream = b"data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}],\"usage\":null}\n\ndata: {\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3,\"total_tokens\":15,\"prompt_tokens_details\":{\"cached_tokens\":0}}}\n\ndata: [DONE]\n\n";
+        let stream = b"data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}],\"usage\":null}\n\ndata: \
+            {\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3,\"total_tokens\":15,\
+                \"prompt_tokens_details\":{\"cached_tokens\":0}}}\n\ndata: [DONE]\n\n";
         for split in 1..stream.len() {
             let mut d = Decoder::default();
             d.feed(&stream[..split]).unwrap();
@@ -548,9 +554,8 @@ mod tests {
 
     #[test]
     fn a_count_of_another_shape_loses_the_count_not_the_reply() {
-        let (text, _) = decode_all(&[
-            b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"usage\":{\"prompt_tokens\":\"many\"}}\n\n",
-        ]);
+        let (text, _) = decode_all(&[b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}],\
+                \"usage\":{\"prompt_tokens\":\"many\"}}\n\n"]);
         assert_eq!(text, "a");
         let mut d = Decoder::default();
         d.feed(b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"usage\":{\"prompt_tokens\":-4}}\n\n")

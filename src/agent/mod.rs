@@ -110,7 +110,8 @@ impl ApiKey {
         match self {
             ApiKey::Env(name) => std::env::var(name).ok().filter(|k| !k.trim().is_empty()).ok_or_else(|| {
                 Error::Agent(format!(
-                    "api_key_env names {name}, which is not set in the environment; set it, or change api_key_env"
+                    "api_key_env names {name}, which is not set in the environment; set it, or change \
+                        api_key_env"
                 ))
             }),
             ApiKey::Command(command) => {
@@ -121,13 +122,15 @@ impl ApiKey {
                     Ok(Bounded::Exited(status, stdout)) => (status, stdout),
                     Ok(Bounded::TimedOut) => {
                         return Err(Error::Agent(format!(
-                            "api_key_command '{command}' did not finish within its timeout of {} s and was killed; {no_key}",
+                            "api_key_command '{command}' did not finish within its timeout of {} s and was \
+                                killed; {no_key}",
                             limit.as_secs()
                         )));
                     }
                     Ok(Bounded::Stopped(signal)) => {
                         return Err(Error::Agent(format!(
-                            "api_key_command '{command}' was stopped by {}, probably reading the terminal, which it cannot use; it was killed; {no_key}",
+                            "api_key_command '{command}' was stopped by {}, probably reading the terminal, \
+                                which it cannot use; it was killed; {no_key}",
                             sys::stop_signal_name(signal)
                         )));
                     }
@@ -141,7 +144,10 @@ impl ApiKey {
                 }
                 // Never quoted: what it printed is a secret, even when wrong.
                 let text = String::from_utf8(stdout).map_err(|_| {
-                    Error::Agent(format!("api_key_command '{command}' printed something that is not UTF-8 text"))
+                    Error::Agent(format!(
+                        "api_key_command '{command}' printed something that is not UTF-8 \
+                        text"
+                    ))
                 })?;
                 let key = text.lines().next().unwrap_or("").trim();
                 if key.is_empty() {

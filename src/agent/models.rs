@@ -256,7 +256,8 @@ pub(crate) fn unknown(store: &Store, agent: &Agent, model: &str, place: &str) ->
         .collect();
     let hint = if near.is_empty() { String::new() } else { format!(" (did you mean {}?)", near.join(", ")) };
     Some(Error::usage(format!(
-        "{place} {}: the server offers no such model{hint}; 'hermes models' lists them, asking the server again",
+        "{place} {}: the server offers no such model{hint}; 'hermes models' lists them, asking the server \
+            again",
         crate::text::printable(model, false)
     )))
 }
@@ -267,8 +268,11 @@ mod tests {
 
     #[test]
     fn the_lists_of_openai_ollama_and_plain_lines() {
-        let openai = br#"{"object":"list","data":[{"id":"gpt-4o","object":"model","created":1,"owned_by":"x"},{"id":"a/b:7b"}]}"#;
-        assert_eq!(parse(openai).unwrap(), ["a/b:7b", "gpt-4o"]);
+        let openai = concat!(
+            r#"{"object":"list","data":[{"id":"gpt-4o","object":"model","created":1,"owned_by":"x"},"#,
+            r#"{"id":"a/b:7b"}]}"#
+        );
+        assert_eq!(parse(openai.as_bytes()).unwrap(), ["a/b:7b", "gpt-4o"]);
         let ollama = br#"{"models":[{"name":"llama3.2:latest","details":{"family":"llama"}}]}"#;
         assert_eq!(parse(ollama).unwrap(), ["llama3.2:latest"]);
         assert_eq!(parse(b"m2\n\n  m1 extra words\nm2\n").unwrap(), ["m1", "m2"]);

@@ -330,7 +330,11 @@ mod tests {
 
     #[test]
     fn a_header_of_settings_then_the_prompt() {
-        let r = role("+++\ndescription = \"a test\"\nmodel = \"m-1\" # small\n\ncontext = '24k'\n+++\n\nBe brief.\nVery.\n").unwrap();
+        let r = role(
+            "+++\ndescription = \"a test\"\nmodel = \"m-1\" # small\n\ncontext = '24k'\n+++\n\nBe \
+            brief.\nVery.\n",
+        )
+        .unwrap();
         assert_eq!(r.description, "a test");
         assert_eq!(r.prompt.as_deref(), Some("Be brief.\nVery."));
         assert_eq!(r.get(Key::Model), Some("m-1"));
@@ -358,7 +362,8 @@ mod tests {
         };
         assert_eq!(
             why("+++\nbase_url = \"http://x\"\n+++\nhi"),
-            "2: a role sets only description, model, context, agent, agent_input, save, temperature, top_p, max_tokens, seed, stop, not 'base_url'"
+            "2: a role sets only description, model, context, agent, agent_input, save, temperature, top_p, \
+                max_tokens, seed, stop, not 'base_url'"
         );
         assert_eq!(why("+++\nmodel = \"a\"\nmodel = \"b\"\n+++\n"), "3: 'model' is set twice");
         assert!(why("+++\n\ncontext = \"lots\"\n+++\n").starts_with("3: context must be"));
@@ -379,9 +384,8 @@ mod tests {
         let missing = role("{{lang}} {{focus}}").unwrap().filled(&vars(&[("lang", "c")]));
         assert!(matches!(missing, Err(Error::Usage(t)) if t == "the role 'x' needs --var focus=VALUE"));
         let stray = role("plain").unwrap().filled(&vars(&[("lang", "c")]));
-        assert!(
-            matches!(stray, Err(Error::Usage(t)) if t == "the role 'x' has no variable 'lang' (its variables: none)")
-        );
+        assert!(matches!(stray, Err(Error::Usage(t)) if t == "the role 'x' has no variable 'lang' (its \
+                variables: none)"));
         assert_eq!(variable("k=a=b"), Ok(("k".to_string(), "a=b".to_string())));
         assert!(variable("k").is_err() && variable("a b=c").is_err());
     }

@@ -32,7 +32,8 @@ pub(crate) fn load(given: &std::ffi::OsStr) -> Result<String, String> {
 /// The members a request carries for `schema`: OpenAI's `response_format`.
 pub(crate) fn request_members(schema: &str) -> String {
     format!(
-        ",\"response_format\":{{\"type\":\"json_schema\",\"json_schema\":{{\"name\":\"reply\",\"schema\":{schema}}}}}"
+        ",\"response_format\":{{\"type\":\"json_schema\",\"json_schema\":{{\"name\":\"reply\",\
+            \"schema\":{schema}}}}}"
     )
 }
 
@@ -216,7 +217,11 @@ fn string(bytes: &[u8], at: &mut usize) -> Option<String> {
 mod tests {
     use super::*;
 
-    const SCHEMA: &str = r#"{"type":"object","required":["name","tags"],"properties":{"name":{"type":"string"},"age":{"type":"integer"},"tags":{"type":"array","items":{"type":"string","enum":["a","b\u0021"]}}}}"#;
+    const SCHEMA: &str = concat!(
+        r#"{"type":"object","required":["name","tags"],"properties":{"name":{"type":"string"},"#,
+        r#""age":{"type":"integer"},"#,
+        r#""tags":{"type":"array","items":{"type":"string","enum":["a","b\u0021"]}}}}"#
+    );
 
     #[test]
     fn replies_are_checked_against_the_shape() {

@@ -77,7 +77,8 @@ fn where_looked() -> String {
     }
     let argv0 = std::env::args_os().next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
     let lost = format!(
-        "it cannot tell where it is itself: /proc/self/exe cannot be read, and its name '{argv0}' is neither a path to it nor a program on PATH"
+        "it cannot tell where it is itself: /proc/self/exe cannot be read, and its name '{argv0}' is neither \
+            a path to it nor a program on PATH"
     );
     if looked.is_empty() { lost } else { format!("{looked}; {lost}") }
 }

@@ -259,7 +259,8 @@ pub(crate) fn destination(given: &Path) -> Result<Destination> {
         Ok(meta) if meta.file_type().is_symlink() => match fs::metadata(&path) {
             Ok(target) if is_stream(&target) => Ok(Destination::Stream(path)),
             _ => Err(Error::Refused(format!(
-                "{} is a symbolic link; hermes neither writes through it nor replaces it: give the file itself",
+                "{} is a symbolic link; hermes neither writes through it nor replaces it: give the file \
+                    itself",
                 given.display()
             ))),
         },

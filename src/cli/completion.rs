@@ -317,7 +317,9 @@ fn zsh() -> String {
                     "\n",
                 );
                 format!(
-                    "  local -a verbs\n  if (( CURRENT == 2 )); then\n    verbs=(\n{}\n    )\n    _describe -t verbs '{name} command' verbs\n    return\n  fi\n  shift words\n  (( CURRENT-- ))\n  curcontext=${{curcontext%:*}}-$words[1]:\n  case $words[1] in\n{}\n  esac",
+                    "  local -a verbs\n  if (( CURRENT == 2 )); then\n    verbs=(\n{}\n    )\n    _describe \
+                        -t verbs '{name} command' verbs\n    return\n  fi\n  shift words\n  (( CURRENT-- \
+                            ))\n  curcontext=${{curcontext%:*}}-$words[1]:\n  case $words[1] in\n{}\n  esac",
                     summaries, arms
                 )
             }

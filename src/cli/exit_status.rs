@@ -50,7 +50,8 @@ that is not there or not text, too many files)
     ExitStatus {
         code: EXIT_AGENT,
         word: "agent failed",
-        summary: "the agent failed, or sent nothing for the timeout (your message is saved, and what arrived)",
+        summary: "the agent failed, or sent nothing for the timeout \
+            (your message is saved, and what arrived)",
         man: man(r#"
 the agent failed: it could not run, exited with an error, sent an error,
 or sent nothing for the turn\(aqs timeout (what arrived before is kept,
@@ -60,7 +61,8 @@ marked incomplete)
     ExitStatus {
         code: EXIT_STORE,
         word: "store failed",
-        summary: "the store failed: I/O error, unreadable or newer-format file, lock timeout, no `HERMES_HOME`/`HOME`; a pager that failed",
+        summary: "the store failed: I/O error, unreadable or newer-format file, lock timeout, no \
+            `HERMES_HOME`/`HOME`; a pager that failed",
         man: man(r#"
 the store failed: I/O error, unreadable or newer-format file, lock
 timeout (10 seconds), no

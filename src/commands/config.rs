@@ -376,7 +376,8 @@ fn known_key(key: &str) -> Result<Key> {
     }
     if matches!(key, "api_key" | "key" | "openai_api_key") {
         return Err(Error::usage(
-            "hermes keeps no key in config.toml: set api_key_env (the environment variable that holds it) or api_key_command (a command that prints it)",
+            "hermes keeps no key in config.toml: set api_key_env (the environment variable that holds it) or \
+                api_key_command (a command that prints it)",
         ));
     }
     Err(Error::usage(format!(
@@ -400,7 +401,8 @@ fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
     let text = settings::file::read_text(store, settings::file::MEND_CONFIG_BYTES)?;
     if text.as_ref().is_some_and(|t| t.len() as u64 > settings::file::MAX_CONFIG_BYTES) {
         crate::output::notice(&format!(
-            "{} is larger than the {} KiB a config file may be (every other command refuses it): read whole, to mend it",
+            "{} is larger than the {} KiB a config file may be (every other command refuses it): read whole, \
+                to mend it",
             store.config_path().display(),
             settings::file::MAX_CONFIG_BYTES >> 10
         ));
@@ -430,7 +432,8 @@ fn write(store: &Store, change: impl FnOnce(&str) -> String) -> Result<()> {
 /// is there and could not start (curl's libraries under `ulimit -v`).
 fn not_started(command: &str) -> String {
     format!(
-        "the agent '{command}', or a program it runs, is not installed or could not start (exit status 127; see what it said)"
+        "the agent '{command}', or a program it runs, is not installed or could not start (exit status 127; \
+            see what it said)"
     )
 }
 
@@ -523,7 +526,8 @@ fn check_default(store: &Store, timeout: Duration, out: &mut Out) -> Result<()> 
             probe.http_status().unwrap_or(401)
         )),
         Some(404) => fail(format!(
-            "HTTP 404 from {server}: the URL or the model is wrong; check base_url ({server}) and model ({model})"
+            "HTTP 404 from {server}: the URL or the model is wrong; check base_url ({server}) and model \
+                ({model})"
         )),
         Some(429) => fail(format!("HTTP 429 from {server}: too many requests, or out of quota")),
         Some(code) if code >= 500 => fail(format!("HTTP {code} from {server}: the server failed")),

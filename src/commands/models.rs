@@ -80,7 +80,9 @@ impl Run<Store> for Args {
         let settings = agent::resolve_settings(store, Vec::new())?;
         let no_agent = || {
             Error::Agent(
-                "no agent configured to ask: run 'hermes config set base_url URL' (an OpenAI-compatible server), or 'hermes config set agent CMD'".into(),
+                "no agent configured to ask: run 'hermes config set base_url URL' (an OpenAI-compatible \
+                    server), or 'hermes config set agent CMD'"
+                    .into(),
             )
         };
         let agent: Agent = Agent::from_settings(&settings)?.ok_or_else(no_agent)?;

@@ -142,11 +142,13 @@ mod tests {
         let text = "# my settings\n\nagent = \"llm\"   # the agent\n  model = 'x'\nsystem = \"be brief\"\n";
         assert_eq!(
             set(text, Key::Model, "gpt \"4\""),
-            "# my settings\n\nagent = \"llm\"   # the agent\n  model = \"gpt \\\"4\\\"\"\nsystem = \"be brief\"\n"
+            "# my settings\n\nagent = \"llm\"   # the agent\n  model = \"gpt \\\"4\\\"\"\nsystem = \"be \
+                brief\"\n"
         );
         assert_eq!(
             set(text, Key::Agent, "openai-compatible"),
-            "# my settings\n\nagent = \"openai-compatible\"  # the agent\n  model = 'x'\nsystem = \"be brief\"\n"
+            "# my settings\n\nagent = \"openai-compatible\"  # the agent\n  model = 'x'\nsystem = \"be \
+                brief\"\n"
         );
     }
 

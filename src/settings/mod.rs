@@ -244,7 +244,8 @@ pub(crate) const TABLE: &[Setting] = &[
     Setting {
         key: Key::Agent,
         name: "agent",
-        help: "the command that answers; a bare name is an agent that comes with hermes (openai-compatible, ollama, llm), else a program on PATH",
+        help: "the command that answers; a bare name is an agent that comes with hermes (openai-compatible, \
+            ollama, llm), else a program on PATH",
         words: &[],
         kind: Kind::Text,
         // The environment wins over the file: HERMES_AGENT is the way to
@@ -383,7 +384,8 @@ pub(crate) const TABLE: &[Setting] = &[
     Setting {
         key: Key::SessionId,
         name: "session_id",
-        help: "when a one-shot chat prints 'session_id: ID' on stderr: always (the default), pipe (only when stderr is not a terminal: a script reads it) or never; -Q never does",
+        help: "when a one-shot chat prints 'session_id: ID' on stderr: always (the default), pipe (only when \
+            stderr is not a terminal: a script reads it) or never; -Q never does",
         words: &SESSION_ID_WORDS,
         kind: Kind::Word,
         find: |s, _| s.file(Key::SessionId).or_else(|| Some(("always".to_string(), Origin::Default(None)))),
@@ -391,7 +393,8 @@ pub(crate) const TABLE: &[Setting] = &[
     Setting {
         key: Key::Save,
         name: "save",
-        help: "false: a one-shot turn is made and printed, and nothing of it is kept (chat --no-save); true (default): kept",
+        help: "false: a one-shot turn is made and printed, and nothing of it is kept (chat --no-save); true \
+            (default): kept",
         words: &BOOLEAN_WORDS,
         kind: Kind::Word,
         find: |s, _| {
@@ -403,7 +406,8 @@ pub(crate) const TABLE: &[Setting] = &[
     Setting {
         key: Key::Usage,
         name: "usage",
-        help: "true: after each reply, a line on stderr with its tokens (in, out) and the session's total (chat --usage); false (default): none",
+        help: "true: after each reply, a line on stderr with its tokens (in, out) and the session's total \
+            (chat --usage); false (default): none",
         words: &BOOLEAN_WORDS,
         kind: Kind::Word,
         find: |s, _| {
@@ -415,7 +419,8 @@ pub(crate) const TABLE: &[Setting] = &[
     Setting {
         key: Key::Context,
         name: "context",
-        help: "the context budget: the most characters of the conversation a turn sends (300000, 300k, or off)",
+        help: "the context budget: the most characters of the conversation a turn sends (300000, 300k, or \
+            off)",
         words: &[],
         kind: Kind::Rule(|v| {
             context::parse_budget(v).map(|_| ()).map_err(|_| {
@@ -431,7 +436,8 @@ pub(crate) const TABLE: &[Setting] = &[
     Setting {
         key: Key::Timeout,
         name: "timeout",
-        help: "how many seconds a turn waits for the agent's next byte before it gives up (what arrived is kept, marked incomplete); 0: no limit",
+        help: "how many seconds a turn waits for the agent's next byte before it gives up (what arrived is \
+            kept, marked incomplete); 0: no limit",
         words: &[],
         kind: Kind::Rule(|v| parse_timeout(v).map(|_| ())),
         find: |s, _| {
@@ -443,7 +449,8 @@ pub(crate) const TABLE: &[Setting] = &[
     Setting {
         key: Key::Compact,
         name: "compact",
-        help: "auto: summarise the older messages before a turn that would leave some out; off (default): only when asked",
+        help: "auto: summarise the older messages before a turn that would leave some out; off (default): \
+            only when asked",
         words: &["auto", "off"],
         kind: Kind::Word,
         find: |s, _| s.file(Key::Compact).or_else(|| Some(("off".to_string(), Origin::Default(None)))),
@@ -535,7 +542,10 @@ const BOOLEAN_WORDS: [&str; 2] = ["true", "false"];
 /// hermes would show it (`config list`, errors) and hand it to the agent,
 /// which puts the URL on curl's command line, where every user of the
 /// machine can read it.
-const CREDENTIALS_IN_URL: &str = "base_url holds a user name or password (user:password@host), which would be shown by 'hermes config list' and in errors, and be on curl's command line for every user to see; give the server's URL without it, and the key with api_key_env (the environment variable that holds it) or api_key_command (a command that prints it)";
+const CREDENTIALS_IN_URL: &str = "base_url holds a user name or password (user:password@host), which would \
+    be shown by 'hermes config list' and in errors, and be on curl's command line for every user to see; \
+        give the server's URL without it, and the key with api_key_env (the environment variable that holds \
+            it) or api_key_command (a command that prints it)";
 
 /// Whether a URL names a user (or a user and password) before its host.
 pub(crate) fn has_credentials(url: &str) -> bool {

@@ -25,7 +25,8 @@ use crate::text::thousands;
 pub(crate) const DEFAULT_BUDGET: u64 = 300_000;
 
 /// `--context N`'s help, for chat and `sessions compact`.
-pub(crate) const BUDGET_HELP: &str = "the context budget: a turn sends at most N characters of the conversation (default: 'context' in config.toml, else 300000; 'off': no limit)";
+pub(crate) const BUDGET_HELP: &str = "the context budget: a turn sends at most N characters of the \
+    conversation (default: 'context' in config.toml, else 300000; 'off': no limit)";
 
 /// No budget (`context = "off"`): every message is sent, as hermes did
 /// before it had one.
@@ -130,9 +131,10 @@ pub(crate) fn json_chars(string: &[u8]) -> u64 {
 }
 
 /// The first pass: fed each message's kind and size in order, it keeps the
-/// system prompts (always sent, as is the newest user message), the latest summary, the newest user message, and of the
-/// messages after the summary only the newest whose sizes add up to at
-/// most the budget (no older one could be chosen).
+/// system prompts (always sent, as is the newest user message), the latest
+/// summary, the newest user message, and of the messages after the summary
+/// only the newest whose sizes add up to at most the budget (no older one
+/// could be chosen).
 #[derive(Debug)]
 pub(crate) struct Selector {
     budget: u64,

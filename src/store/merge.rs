@@ -247,7 +247,8 @@ fn merged_model(ours: &Header, theirs: &Header) -> Option<String> {
         return Some(model.clone());
     }
     crate::output::warn(&format!(
-        "session {}: its model's name held control or invisible characters, or more than {} characters; cleaned",
+        "session {}: its model's name held control or invisible characters, or more than {} characters; \
+            cleaned",
         ours.id,
         crate::store::session::MAX_MODEL_CHARS
     ));
@@ -357,7 +358,8 @@ mod tests {
         let theirs_file = format!(
             "{{\"format\":1,\"id\":\"{ID}\",\"title\":\"t\",\"messages\":[\n\
             {{ \"ts\": {now}, \"content\": \"one \\u001b[1m\", \"role\": \"user\" }},\n\
-            {{\"content\":\"th\\u00e9 \\ud83d\\ude00\",\"ts\":{},\"role\":\"user\",\"interrupted\":true}}\n]}}",
+            {{\"content\":\"th\\u00e9 \\ud83d\\ude00\",\"ts\":{},\"role\":\"user\",\
+                \"interrupted\":true}}\n]}}",
             now + 1.5
         );
         let theirs = crate::store::format::decode(theirs_file.as_bytes()).expect("a session");

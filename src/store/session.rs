@@ -416,7 +416,8 @@ pub(crate) fn clean_model(name: &str) -> Result<String, String> {
     }
     if name.chars().any(is_invisible) {
         return Err(
-            "a model name is one line, without control characters or invisible ones (bidi overrides, zero-width spaces)"
+            "a model name is one line, without control characters or invisible ones (bidi overrides, \
+                zero-width spaces)"
                 .into(),
         );
     }

@@ -54,7 +54,8 @@ impl UntrustedPath {
         };
         match &self.why {
             Why::Link => format!(
-                "{path} is a symbolic link; hermes follows no links inside its home: replace it with a directory (HERMES_HOME itself may be a link)"
+                "{path} is a symbolic link; hermes follows no links inside its home: replace it with a \
+                    directory (HERMES_HOME itself may be a link)"
             ),
             Why::NotRegular(kind) => {
                 // config.toml or a role's file: the one that was opened.
@@ -174,7 +175,8 @@ pub(crate) fn not_yours(home: &Path, path: &Path) -> Option<String> {
     let (user, other) = (owner_name(me), owner_name(owner));
     let chown_to = user_name(me).unwrap_or_else(|| me.to_string());
     Some(format!(
-        "{} belongs to {other}, not to {user} (was hermes run as {other} with HOME kept, as sudo does?), so hermes cannot use it; give it back: sudo chown -R {chown_to} {}",
+        "{} belongs to {other}, not to {user} (was hermes run as {other} with HOME kept, as sudo does?), so \
+            hermes cannot use it; give it back: sudo chown -R {chown_to} {}",
         at.display(),
         home.display()
     ))

@@ -491,7 +491,8 @@ pub(crate) fn scan_listed(
     if from_the_future > 0 {
         let (n, verb) = (from_the_future, if from_the_future == 1 { "was" } else { "were" });
         output::warn(&format!(
-            "{} {verb} last active in the future (another machine's clock ahead?); listed, continued and pruned as if active now",
+            "{} {verb} last active in the future (another machine's clock ahead?); listed, continued and \
+                pruned as if active now",
             crate::text::counted(n, "session"),
         ));
     }
@@ -504,7 +505,8 @@ pub(crate) fn warn_conflict_copies(store: &Store) {
     let n = store.copies_seen();
     if n > 0 {
         output::warn(&format!(
-            "{n} conflict {} (from a sync tool or an editor) {} not listed; merge {} with 'hermes sessions merge'",
+            "{n} conflict {} (from a sync tool or an editor) {} not listed; merge {} with 'hermes sessions \
+                merge'",
             if n == 1 { "copy of a session" } else { "copies of sessions" },
             if n == 1 { "is" } else { "are" },
             if n == 1 { "it" } else { "them" },

@@ -85,7 +85,19 @@ pub(crate) const SPEC: Spec<Args> = Spec {
     about: ABOUT,
     man: Man::NONE,
     options: &[
-        option("-c", "--continue", Value::optional("NAME", Kind::Session), "this terminal's last session; else the newest one in this workspace (git root, else directory); else the newest of all").under("Which session (with none of these, a new one):").also(&[("-c, --continue NAME", "the session whose ID is NAME, else whose title is NAME", man(r#"
+        option(
+            "-c",
+            "--continue",
+            Value::optional("NAME", Kind::Session),
+            "this terminal's last session; \
+            else the newest one in this workspace (git root, else directory); else the newest of all",
+        )
+        .under("Which session (with none of these, a new one):")
+        .also(&[(
+            "-c, --continue NAME",
+            "the \
+                    session whose ID is NAME, else whose title is NAME",
+            man(r#"
 the session whose ID is
 .IR NAME ,
 else whose title is
@@ -95,7 +107,11 @@ Quote a title with spaces:
 .BR "hermes chat \-c \(dqredis debug\(dq" .
 When nothing matches, this is an error (exit 1); a title that matches
 except for case is suggested.
-"#))]).group(1).man(r#"
+"#),
+        )])
+        .group(1)
+        .man(
+            r#"
 this terminal's last session; else the newest one in this workspace (git
 root, else directory); else the newest of all.
 This terminal's last session is the one its breadcrumb names, if that
@@ -113,12 +129,23 @@ hermes: \-c continues \(aqother thread\(aq (20261207_091500_1a2b3c), the
 most recent session in this workspace: this terminal\(aqs session was deleted
 .EE
 .RE
-"#).takes(|a, v| {
-                // NAME may become a title (--create-if-missing): text.
-                a.continued = Some(v.value.map(|name| text(name, "-c NAME")).transpose()?);
-                Ok(())
-            }),
-        switch("", "--create-if-missing", "with -c NAME: create the session titled NAME if none matches (parallel calls create exactly one); NAME is then only a full ID or an exact title: one that no title matches and that is shaped like an ID, an ID prefix (20261204) or a short ID is refused (exit 2), even if it abbreviates a session's ID (-r continues that one)").man(r#"
+"#,
+        )
+        .takes(|a, v| {
+            // NAME may become a title (--create-if-missing): text.
+            a.continued = Some(v.value.map(|name| text(name, "-c NAME")).transpose()?);
+            Ok(())
+        }),
+        switch(
+            "",
+            "--create-if-missing",
+            "with -c NAME: create the session titled NAME if none matches \
+            (parallel calls create exactly one); NAME is then only a full ID or an exact title: one that no \
+                title matches and that is shaped like an ID, an ID prefix (20261204) or a short ID is \
+                    refused (exit 2), even if it abbreviates a session's ID (-r continues that one)",
+        )
+        .man(
+            r#"
 with
 .B \-c
 .IR NAME :
@@ -139,35 +166,80 @@ A session deleted while the message is on its way (a monthly cron post
 meeting a daily prune) is looked up again and, if gone, created: the
 message is kept and the exit status is 0.
 Without a name it is a usage error (exit 2).
-"#).sets(|a| a.create_if_missing = true),
-        option("-r", "--resume", Value::new("ID", Kind::SessionId), "the session with this ID, or the one a short ID names (8 or more leading characters, or the last 6 hex digits)").group(1).man(r#"
+"#,
+        )
+        .sets(|a| a.create_if_missing = true),
+        option(
+            "-r",
+            "--resume",
+            Value::new("ID", Kind::SessionId),
+            "the session with this ID, or the one a \
+            short ID names (8 or more leading characters, or the last 6 hex digits)",
+        )
+        .group(1)
+        .man(
+            r#"
 the session with this ID, or the one a short ID names (8 or more
 leading characters, or the last 6 hex digits).
 See
 .B hermes sessions
 below.
-"#).takes(|a, v| {
-                a.resumed = Some(v.lossy());
-                Ok(())
-            }),
-        switch("", "--pick", "choose the session on a full-screen list and continue it here (see 'hermes sessions pick --help')").group(1).man(r#"
+"#,
+        )
+        .takes(|a, v| {
+            a.resumed = Some(v.lossy());
+            Ok(())
+        }),
+        switch(
+            "",
+            "--pick",
+            "choose the session on a full-screen list and continue it here (see 'hermes \
+            sessions pick --help')",
+        )
+        .group(1)
+        .man(
+            r#"
 choose the session on a full-screen list and continue it here (see
 \(aqhermes sessions pick \-\-help\(aq), breadcrumb and all: the
 terminal's answer to a desktop's "resume in terminal".
 Esc or Ctrl-C there leave with exit 1, sending nothing; without a
 terminal it is a usage error.
-"#).sets(|a| a.picked = true),
-        option("", "--title", Value::new("TITLE", Kind::Text), "title for a new session (refused if another session has it, or if it would be read as an ID)").man(r#"
+"#,
+        )
+        .sets(|a| a.picked = true),
+        option(
+            "",
+            "--title",
+            Value::new("TITLE", Kind::Text),
+            "title for a new session (refused if another \
+            session has it, or if it would be read as an ID)",
+        )
+        .man(
+            r#"
 title for a new session (refused if another session has it, or if it
 would be read as an ID).
 See
 .B rename
 below.
-"#).takes(|a, v| {
-                a.title = Some(v.utf8("--title")?);
-                Ok(())
-            }),
-        option("-q", "--query", Value::new("TEXT|-", Kind::Text), "send TEXT, print the reply, exit (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT").under("How:").also(&[("-q -", "read the message from stdin (also when stdin is not a terminal)", man(r#"
+"#,
+        )
+        .takes(|a, v| {
+            a.title = Some(v.utf8("--title")?);
+            Ok(())
+        }),
+        option(
+            "-q",
+            "--query",
+            Value::new("TEXT|-", Kind::Text),
+            "send TEXT, print the reply, exit \
+            (one-shot); with stdin a pipe or file, one message: stdin, a blank line, then TEXT",
+        )
+        .under("How:")
+        .also(&[(
+            "-q -",
+            "read the message from stdin (also when stdin is not a \
+                    terminal)",
+            man(r#"
 read the message from stdin (also when stdin is not a terminal).
 All of stdin is the message.
 An empty message is a usage error (exit 2), and so is one that is not
@@ -224,7 +296,10 @@ to continue this terminal's session with words, give
 .B \-c
 last or use
 .BR \-q .
-"#))]).man(r#"
+"#),
+        )])
+        .man(
+            r#"
 send
 .IR TEXT ,
 print the reply, exit (one-shot); with stdin a pipe or file, one message:
@@ -256,12 +331,25 @@ wins over both.
 A terminal,
 .B /dev/null
 or a closed stdin adds nothing.
-"#).takes(|a, v| {
-                let query = v.utf8("-q")?;
-                a.query = Some(if query == "-" { Query::Stdin } else { Query::Text(query) });
-                Ok(())
-            }),
-        option("-f", "--file", Value::new("FILE", Kind::File), "put the text file FILE into the message, fenced and named (after stdin, before TEXT), or send the image FILE with it (PNG, JPEG, GIF or WebP, at most 20 MiB; kept once in the store's images/); again for more, at most 32; any other file that is not text is refused").repeats().man(r#"
+"#,
+        )
+        .takes(|a, v| {
+            let query = v.utf8("-q")?;
+            a.query = Some(if query == "-" { Query::Stdin } else { Query::Text(query) });
+            Ok(())
+        }),
+        option(
+            "-f",
+            "--file",
+            Value::new("FILE", Kind::File),
+            "put the text file FILE into the message, \
+            fenced and named (after stdin, before TEXT), or send the image FILE with it (PNG, JPEG, GIF or \
+                WebP, at most 20 MiB; kept once in the store's images/); again for more, at most 32; any \
+                    other file that is not text is refused",
+        )
+        .repeats()
+        .man(
+            r#"
 put the text file FILE into the message, fenced and named (after stdin,
 before TEXT), or send the image FILE with it (PNG, JPEG, GIF or WebP, at
 most 20 MiB; kept once in the store's images/); again for more, at most
@@ -340,17 +428,31 @@ agent passes it on, and
 .B ollama run
 reads an image it finds named so in the prompt for a model that takes
 images). A message needs text with its images.
-"#).takes(|a, v| {
+"#,
+        )
+        .takes(|a, v| {
             a.files.push(v.os());
             Ok(())
         }),
-        switch("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr").man(r#"
+        switch("-Q", "--quiet", "do not print 'session_id: ID' or hints to stderr")
+            .man(
+                r#"
 do not print
 .RB \(aq session_id:
 .IR ID \(aq
 or hints to stderr.
-"#).sets(|a| a.quiet = true),
-        switch("", "--json", "one-shot only: print the turn as one JSON object instead of the reply (session_id, title, created, model, role, reply, code, interrupted, incomplete, usage, error, exit_status)").man(r#"
+"#,
+            )
+            .sets(|a| a.quiet = true),
+        switch(
+            "",
+            "--json",
+            "one-shot only: print the turn as one JSON object instead of the reply \
+            (session_id, title, created, model, role, reply, code, interrupted, incomplete, usage, error, \
+                exit_status)",
+        )
+        .man(
+            r#"
 one-shot only: print the turn as one JSON object instead of the reply
 (session_id, title, created, model, role, reply, code, interrupted, incomplete,
 usage, error, exit_status), on one line once the turn is over, whatever
@@ -404,8 +506,17 @@ standard error alone, as the command line's own usage errors are.
 In an interactive chat
 .B \-\-json
 is a usage error.
-"#).sets(|a| a.json = true),
-        switch("-x", "--code", "one-shot only: print only the reply's fenced code, every block in order without its fences, not the reply (kept as ever); a reply with none is exit 3").man(r#"
+"#,
+        )
+        .sets(|a| a.json = true),
+        switch(
+            "-x",
+            "--code",
+            "one-shot only: print only the reply's fenced code, every block in order \
+            without its fences, not the reply (kept as ever); a reply with none is exit 3",
+        )
+        .man(
+            r#"
 one-shot only: print only the reply's fenced code, every block in order
 without its fences, not the reply (kept as ever); a reply with none is
 exit 3.
@@ -430,8 +541,18 @@ In an interactive chat
 is a usage error:
 .B /copy code
 copies a code block there.
-"#).sets(|a| a.code = true),
-        switch("", "--no-save", "one-shot only: make the turn and print the reply, keep nothing: no session made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb (also: save = \"false\" in config.toml or a role)").man(r#"
+"#,
+        )
+        .sets(|a| a.code = true),
+        switch(
+            "",
+            "--no-save",
+            "one-shot only: make the turn and print the reply, keep nothing: no session \
+            made or changed (with -c or -r, the session is the context and stays as it was), no breadcrumb \
+                (also: save = \"false\" in config.toml or a role)",
+        )
+        .man(
+            r#"
 one-shot only: make the turn and print the reply, keep nothing: no
 session made or changed (with \-c or \-r, the session is the context and
 stays as it was), no breadcrumb (also: save = "false" in config.toml or a
@@ -461,8 +582,19 @@ With
 and so in an interactive chat, which always keeps its session:
 .B save
 applies to one-shot turns.
-"#).sets(|a| a.no_save = true),
-        switch("-e", "--execute", "one-shot only: the reply's one command (a fenced block, or a line; the shell role gives one) is shown and asked about on the terminal: run it with $SHELL -c, edit it, copy it, or not; hermes exits with its status, and the session notes what became of it; without a terminal nothing is run: the command is printed, exit 2").man(r#"
+"#,
+        )
+        .sets(|a| a.no_save = true),
+        switch(
+            "-e",
+            "--execute",
+            "one-shot only: the reply's one command (a fenced block, or a line; the \
+            shell role gives one) is shown and asked about on the terminal: run it with $SHELL -c, edit it, \
+                copy it, or not; hermes exits with its status, and the session notes what became of it; \
+                    without a terminal nothing is run: the command is printed, exit 2",
+        )
+        .man(
+            r#"
 one-shot only: the reply's one command (a fenced block, or a line; the
 shell role gives one) is shown and asked about on the terminal: run it
 with $SHELL \-c, edit it, copy it, or not; hermes exits with its status,
@@ -500,8 +632,17 @@ Not with
 .B \-x
 or
 .BR \-\-no\-agent .
-"#).sets(|a| a.execute = true),
-        switch("", "--usage", "after each reply, one line on stderr with its tokens (in, out) and the session's total, as the agent reported them (also: usage = \"true\" in config.toml)").man(r#"
+"#,
+        )
+        .sets(|a| a.execute = true),
+        switch(
+            "",
+            "--usage",
+            "after each reply, one line on stderr with its tokens (in, out) and the \
+            session's total, as the agent reported them (also: usage = \"true\" in config.toml)",
+        )
+        .man(
+            r#"
 after each reply, one line on stderr with its tokens (in, out) and the
 session's total, as the agent reported them (also: usage = "true" in
 config.toml), in a one-shot turn and in an interactive chat:
@@ -517,8 +658,19 @@ with
 .B \-\-no\-save
 the session's total is not kept, and the line says
 .BR "not kept (\-\-no\-save)" .
-"#).sets(|a| a.usage = true),
-        option("-m", "--model", Value::new("MODEL", Kind::Model), "the model to use, kept in the session: -c continues with the session's model unless -m says otherwise (default: 'model' in config.toml, then $HERMES_MODEL, then $OPENAI_MODEL for json)").man(r#"
+"#,
+        )
+        .sets(|a| a.usage = true),
+        option(
+            "-m",
+            "--model",
+            Value::new("MODEL", Kind::Model),
+            "the model to use, kept in the session: -c \
+            continues with the session's model unless -m says otherwise (default: 'model' in config.toml, \
+                then $HERMES_MODEL, then $OPENAI_MODEL for json)",
+        )
+        .man(
+            r#"
 the model to use, kept in the session: \-c continues with the session's
 model unless \-m says otherwise (default: \(aqmodel\(aq in config.toml, then
 $HERMES_MODEL, then $OPENAI_MODEL for json).
@@ -541,13 +693,24 @@ request's
 .B model
 and as
 .BR $HERMES_MODEL .
-"#).takes(|a, v| {
-                let model = crate::store::session::clean_model(&v.utf8("-m")?)
-                    .map_err(|why| Error::usage(format!("-m: {why}")))?;
-                a.model = Some(model);
-                Ok(())
-            }),
-        option("-s", "--system", Value::new("TEXT", Kind::Text), "the session's system prompt (a new session's default: 'system' in config.toml)").group(2).man(r#"
+"#,
+        )
+        .takes(|a, v| {
+            let model = crate::store::session::clean_model(&v.utf8("-m")?)
+                .map_err(|why| Error::usage(format!("-m: {why}")))?;
+            a.model = Some(model);
+            Ok(())
+        }),
+        option(
+            "-s",
+            "--system",
+            Value::new("TEXT", Kind::Text),
+            "the session's system prompt (a new \
+            session's default: 'system' in config.toml)",
+        )
+        .group(2)
+        .man(
+            r#"
 the session's system prompt (a new session's default: \(aqsystem\(aq in
 config.toml).
 It is the session's first message, in the role
@@ -555,19 +718,35 @@ It is the session's first message, in the role
 given with
 .BR \-c ,
 it replaces the prompt the session had.
-"#).takes(|a, v| {
-                a.system = Some(System::Text(v.utf8("-s")?));
-                Ok(())
-            }),
-        option("", "--system-file", Value::new("FILE", Kind::File), "the system prompt from FILE").group(2).man(r#"
+"#,
+        )
+        .takes(|a, v| {
+            a.system = Some(System::Text(v.utf8("-s")?));
+            Ok(())
+        }),
+        option("", "--system-file", Value::new("FILE", Kind::File), "the system prompt from FILE")
+            .group(2)
+            .man(
+                r#"
 the system prompt from FILE
 .RB ( \- :
 stdin).
-"#).takes(|a, v| {
-            a.system = Some(System::File(v.os()));
-            Ok(())
-        }),
-        option("", "--role", Value::new("NAME", Kind::Role), "start with the role NAME: its system prompt, and its model, context budget and agent where no option here says otherwise; a session it makes records it (see 'hermes roles')").man(r#"
+"#,
+            )
+            .takes(|a, v| {
+                a.system = Some(System::File(v.os()));
+                Ok(())
+            }),
+        option(
+            "",
+            "--role",
+            Value::new("NAME", Kind::Role),
+            "start with the role NAME: its system prompt, \
+            and its model, context budget and agent where no option here says otherwise; a session it makes \
+                records it (see 'hermes roles')",
+        )
+        .man(
+            r#"
 start with the role NAME: its system prompt, and its model, context budget
 and agent where no option here says otherwise; a session it makes records
 it (see 'hermes roles').
@@ -602,11 +781,22 @@ A role that is nowhere is a usage error (exit 2) that names the nearest
 role and lists them all; a role file that does not read (a mistake, named
 by its line, or one another user can write) is exit 4; either way nothing
 is saved.
-"#).takes(|a, v| {
+"#,
+        )
+        .takes(|a, v| {
             a.role = Some(v.lossy());
             Ok(())
         }),
-        option("", "--agent", Value::new("CMD", Kind::Shell), "the command that writes replies (default: $HERMES_AGENT, then 'agent' in config.toml)").group(3).man(r#"
+        option(
+            "",
+            "--agent",
+            Value::new("CMD", Kind::Shell),
+            "the command that writes replies (default: \
+            $HERMES_AGENT, then 'agent' in config.toml)",
+        )
+        .group(3)
+        .man(
+            r#"
 the command that writes replies (default:
 .BR $HERMES_AGENT ,
 then
@@ -615,33 +805,62 @@ in
 .BR config.toml ).
 See
 .BR AGENTS .
-"#).takes(|a, v| {
-                let command = v.utf8("--agent")?;
-                if command.trim().is_empty() {
-                    return Err(Error::usage("--agent wants a command; --no-agent runs none"));
-                }
-                a.agent = Choice::Command(command);
-                Ok(())
-            }),
-        switch("", "--no-agent", "only save the message; no reply").group(3).man(r#"
+"#,
+        )
+        .takes(|a, v| {
+            let command = v.utf8("--agent")?;
+            if command.trim().is_empty() {
+                return Err(Error::usage("--agent wants a command; --no-agent runs none"));
+            }
+            a.agent = Choice::Command(command);
+            Ok(())
+        }),
+        switch("", "--no-agent", "only save the message; no reply")
+            .group(3)
+            .man(
+                r#"
 only save the message; no reply.
-"#).sets(|a| a.agent = Choice::Disabled),
-        switch("", "--plain", "show replies as the agent sent them, not as Markdown drawn for the terminal (also: render = \"plain\" in config.toml, or TERM=dumb)").man(r#"
+"#,
+            )
+            .sets(|a| a.agent = Choice::Disabled),
+        switch(
+            "",
+            "--plain",
+            "show replies as the agent sent them, not as Markdown drawn for the terminal \
+            (also: render = \"plain\" in config.toml, or TERM=dumb)",
+        )
+        .man(
+            r#"
 show replies as the agent sent them, not as Markdown drawn for the
 terminal (also: render = "plain" in config.toml, or TERM=dumb).
-"#).sets(|a| a.plain = true),
-        option("", "--context", Value::new("N", Kind::Number), crate::store::context::BUDGET_HELP).man(r#"
+"#,
+        )
+        .sets(|a| a.plain = true),
+        option("", "--context", Value::new("N", Kind::Number), crate::store::context::BUDGET_HELP)
+            .man(
+                r#"
 the context budget: a turn sends at most N characters of the conversation
 (default: \(aqcontext\(aq in config.toml, else 300000; \(aqoff\(aq: no limit).
 See
 .BR CONTEXT .
-"#).takes(|a, v| {
-            let budget = v.lossy();
-            budget_arg(&budget)?;
-            a.context = Some(budget);
-            Ok(())
-        }),
-        option("", "--timeout", Value::new("SECONDS", Kind::Number), "give up on a reply when the agent has sent nothing for SECONDS (default 300, or 'timeout' in config.toml; 0: no limit): exit 3, what arrived kept and marked incomplete").man(r#"
+"#,
+            )
+            .takes(|a, v| {
+                let budget = v.lossy();
+                budget_arg(&budget)?;
+                a.context = Some(budget);
+                Ok(())
+            }),
+        option(
+            "",
+            "--timeout",
+            Value::new("SECONDS", Kind::Number),
+            "give up on a reply when the agent has \
+            sent nothing for SECONDS (default 300, or 'timeout' in config.toml; 0: no limit): exit 3, what \
+                arrived kept and marked incomplete",
+        )
+        .man(
+            r#"
 give up on a reply when the agent has sent nothing for SECONDS (default
 300, or \(aqtimeout\(aq in config.toml; 0: no limit): exit 3, what arrived
 kept and marked incomplete.
@@ -651,13 +870,18 @@ stops in the middle, is.
 curl, for the shipped
 .BR openai\-compatible ,
 is given the same limit to connect.
-"#).takes(|a, v| {
+"#,
+        )
+        .takes(|a, v| {
             let seconds = v.lossy();
             crate::settings::parse_timeout(&seconds).map_err(Error::Usage)?;
             a.timeout = Some(seconds);
             Ok(())
         }),
-        option("-o", "--option", Value::new("KEY=VALUE", Kind::Text), OPTION_HELP).repeats().man(r#"
+        option("-o", "--option", Value::new("KEY=VALUE", Kind::Text), OPTION_HELP)
+            .repeats()
+            .man(
+                r#"
 a model option sent with each request and kept in the session:
 temperature=0\-2, top_p=0\-1, max_tokens=N, seed=N, stop=TEXT; again for
 more (also in a role, and in config.toml).
@@ -686,15 +910,26 @@ takes none (it says so; the
 agent sends them to ollama's OpenAI API).
 .B sessions show
 names them on its header line.
-"#).takes(|a, v| {
-            let (key, value) = model_option(&v.utf8("-o")?)?;
-            if a.options.iter().any(|(k, _)| *k == key) {
-                return Err(Error::usage(format!("-o {key} is given twice")));
-            }
-            a.options.push((key, value));
-            Ok(())
-        }),
-        option("", "--var", Value::new("KEY=VALUE", Kind::Text), "fill {{KEY}} in the role's text with VALUE; again for more ('hermes roles' shows each role's variables)").repeats().man(r#"
+"#,
+            )
+            .takes(|a, v| {
+                let (key, value) = model_option(&v.utf8("-o")?)?;
+                if a.options.iter().any(|(k, _)| *k == key) {
+                    return Err(Error::usage(format!("-o {key} is given twice")));
+                }
+                a.options.push((key, value));
+                Ok(())
+            }),
+        option(
+            "",
+            "--var",
+            Value::new("KEY=VALUE", Kind::Text),
+            "fill {{KEY}} in the role's text with \
+            VALUE; again for more ('hermes roles' shows each role's variables)",
+        )
+        .repeats()
+        .man(
+            r#"
 fill {{KEY}} in the role's text with VALUE; again for more ('hermes
 roles' shows each role's variables).
 A role whose variable is not given, a variable the role does not have,
@@ -705,14 +940,26 @@ without
 are exit 2, naming it;
 .B hermes roles
 shows each role's variables.
-"#).takes(|a, v| {
+"#,
+        )
+        .takes(|a, v| {
             let pair = v.utf8("--var")?;
-            let (key, value) = crate::agent::role::variable(&pair).map_err(|why| Error::usage(format!("--var: {why}")))?;
+            let (key, value) =
+                crate::agent::role::variable(&pair).map_err(|why| Error::usage(format!("--var: {why}")))?;
             a.vars.retain(|(k, _)| *k != key);
             a.vars.push((key, value));
             Ok(())
         }),
-        option("", "--schema", Value::new("JSON|FILE", Kind::File), "ask for a reply of JSON of this shape (a JSON Schema, or a file holding one): sent as the request's response_format; a reply that is not such JSON is kept, and the chat exits 3").man(r#"
+        option(
+            "",
+            "--schema",
+            Value::new("JSON|FILE", Kind::File),
+            "ask for a reply of JSON of this shape \
+            (a JSON Schema, or a file holding one): sent as the request's response_format; a reply that is \
+                not such JSON is kept, and the chat exits 3",
+        )
+        .man(
+            r#"
 ask for a reply of JSON of this shape (a JSON Schema, or a file holding
 one): sent as the request's response_format; a reply that is not such
 JSON is kept, and the chat exits 3.
@@ -746,8 +993,13 @@ A reply that is not is kept, the place named
 .RB ( "$.items[2].name is a number, not string" ),
 and the chat exits 3.
 A schema that is not a JSON object is exit 2, nothing sent.
-"#).takes(|a, v| {
-            a.schema = Some(crate::agent::schema::load(&v.os()).map_err(|why| Error::usage(format!("--schema: {why}")))?);
+"#,
+        )
+        .takes(|a, v| {
+            a.schema = Some(
+                crate::agent::schema::load(&v.os())
+                    .map_err(|why| Error::usage(format!("--schema: {why}")))?,
+            );
             Ok(())
         }),
     ],
@@ -796,7 +1048,8 @@ fn target(mut args: Args) -> Result<Args> {
         if args.query.is_some() {
             return Err(Error::usage(match args.continued.as_ref().and_then(|name| name.as_deref()) {
                 Some(name) => format!(
-                    "words '{words}' after -c '{name}' and -q: the words are a message, as -q is; quote a title with spaces: hermes chat -c \"{name} {words}\""
+                    "words '{words}' after -c '{name}' and -q: the words are a message, as -q is; quote a \
+                        title with spaces: hermes chat -c \"{name} {words}\""
                 ),
                 None => {
                     format!("words '{words}' and -q: the words are a message, as -q is; give one of them")
@@ -848,7 +1101,8 @@ fn target(mut args: Args) -> Result<Args> {
 }
 
 /// `-o`'s help: its keys from the one table.
-const OPTION_HELP: &str = "a model option sent with each request and kept in the session: temperature=0-2, top_p=0-1, max_tokens=N, seed=N, stop=TEXT; again for more (also in a role, and in config.toml)";
+const OPTION_HELP: &str = "a model option sent with each request and kept in the session: temperature=0-2, \
+    top_p=0-1, max_tokens=N, seed=N, stop=TEXT; again for more (also in a role, and in config.toml)";
 
 /// `-o KEY=VALUE`: a model option's key and its value, checked.
 fn model_option(pair: &str) -> Result<(&'static str, String)> {

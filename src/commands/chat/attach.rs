@@ -108,7 +108,8 @@ pub(crate) fn read(path: &OsStr, place: &str) -> Result<Attached> {
     }
     if let Some(kind) = not_text(&bytes) {
         return Err(fail(format!(
-            "not a text file ({kind}); a message holds text files and PNG, JPEG, GIF or WebP images only, nothing was saved"
+            "not a text file ({kind}); a message holds text files and PNG, JPEG, GIF or WebP images only, \
+                nothing was saved"
         )));
     }
     let text = String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))?;

@@ -70,7 +70,8 @@ impl Chat<'_> {
         if text.len() > limit {
             let bytes = crate::text::thousands;
             output::say!(
-                "Nothing copied: {what} is {} bytes, more than the {} {taker} in one clipboard sequence (OSC 52).",
+                "Nothing copied: {what} is {} bytes, more than the {} {taker} in one clipboard sequence (OSC \
+                    52).",
                 bytes(text.len() as u64),
                 bytes(limit as u64)
             );
@@ -153,7 +154,8 @@ fn why_no_clipboard() -> Option<String> {
         if setting != "on" {
             let now = if setting.is_empty() { String::new() } else { format!(" (it is {setting})") };
             return Some(format!(
-                "tmux passes a program's clipboard sequence (OSC 52) on only with 'set -g set-clipboard on'{now}"
+                "tmux passes a program's clipboard sequence (OSC 52) on only with 'set -g set-clipboard \
+                    on'{now}"
             ));
         }
     } else if std::env::var_os("STY").is_some() {

@@ -235,22 +235,26 @@ fn chat_role(store: &Store, args: &Args) -> Result<Option<agent::role::Role>> {
 fn one_shot_only(args: &Args) -> Result<()> {
     if args.no_save {
         return Err(Error::usage(
-            "--no-save is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; the interactive chat keeps its session",
+            "--no-save is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; the interactive \
+                chat keeps its session",
         ));
     }
     if args.execute {
         return Err(Error::usage(
-            "-e is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; in a chat, /copy code copies a command",
+            "-e is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; in a chat, /copy code \
+                copies a command",
         ));
     }
     if args.code {
         return Err(Error::usage(
-            "-x is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; in a chat, /copy code copies a code block",
+            "-x is for a one-shot chat: -q TEXT, TEXT..., -q - or a message on stdin; in a chat, /copy code \
+                copies a code block",
         ));
     }
     if args.json {
         return Err(Error::usage(
-            "--json is for a one-shot chat: -q TEXT, -q - or a message on stdin; the interactive chat prints no JSON",
+            "--json is for a one-shot chat: -q TEXT, -q - or a message on stdin; the interactive chat prints \
+                no JSON",
         ));
     }
     Ok(())
@@ -412,7 +416,8 @@ fn chat_settings(
 fn pick_session(store: &Store) -> Result<Header> {
     let tty = view::pick::open_terminal().map_err(|view::pick::NoTerminal| {
         Error::usage(
-            "chat --pick needs a terminal; without one, continue a session with 'hermes chat -r ID' (IDs from 'hermes sessions list')",
+            "chat --pick needs a terminal; without one, continue a session with 'hermes chat -r ID' (IDs \
+                from 'hermes sessions list')",
         )
     })?;
     match view::pick::pick(store, tty)? {
@@ -689,10 +694,12 @@ impl Chat<'_> {
 fn title_taken(title: &str, holder: &str, in_chat: bool) -> Error {
     if in_chat {
         return Error::Refused(format!(
-            "the title '{title}' is already used by session {holder}; choose another, or continue it with /continue {title}"
+            "the title '{title}' is already used by session {holder}; choose another, or continue it with \
+                /continue {title}"
         ));
     }
     Error::Refused(format!(
-        "the title '{title}' is already used by session {holder}; choose another, or continue it with 'hermes chat -c \"{title}\"'"
+        "the title '{title}' is already used by session {holder}; choose another, or continue it with \
+            'hermes chat -c \"{title}\"'"
     ))
 }

@@ -61,7 +61,8 @@ impl Chat<'_> {
         let wanted = Agent::from_settings(&settings)?.map(|a| (a.command, a.input));
         if wanted != self.agent.as_ref().map(|a| (a.command.clone(), a.input)) {
             return Err(Error::usage(format!(
-                "the role '{}' is answered by another agent than this chat's: start a chat with it: hermes chat --role {}",
+                "the role '{}' is answered by another agent than this chat's: start a chat with it: hermes \
+                    chat --role {}",
                 role.name, role.name
             )));
         }

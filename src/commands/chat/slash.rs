@@ -131,7 +131,8 @@ and never sent to an agent again
         name: "edit",
         aliases: &[],
         args: "[TEXT]",
-        help: "write the message in $VISUAL, else $EDITOR, else vi; it comes back to the prompt, to send with Enter",
+        help: "write the message in $VISUAL, else $EDITOR, else vi; it comes back to the prompt, to send \
+            with Enter",
         man: man(r#"
 write the message in
 .BR $VISUAL ,
@@ -179,7 +180,8 @@ the same, replacing
         name: "file",
         aliases: &[],
         args: "[FILE]",
-        help: "put the text file FILE into the next message, fenced and named, or send the image FILE with it (again for more); without FILE, say which files go with it",
+        help: "put the text file FILE into the next message, fenced and named, or send the image FILE with \
+            it (again for more); without FILE, say which files go with it",
         man: man(r#"
 put the text file
 .I FILE
@@ -201,7 +203,8 @@ refuses it, and the chat goes on
         name: "copy",
         aliases: &[],
         args: "[code]",
-        help: "put the last reply (or its last code block) on the clipboard, through the terminal (OSC 52: over ssh, and in tmux with set-clipboard on)",
+        help: "put the last reply (or its last code block) on the clipboard, through the terminal (OSC 52: \
+            over ssh, and in tmux with set-clipboard on)",
         man: man(r#"
 put the last reply (one
 .B /retry
@@ -323,7 +326,8 @@ session)
         name: "role",
         aliases: &[],
         args: "[NAME]",
-        help: "show the session's role and the roles there are, or start a new session with the role NAME (see 'hermes roles')",
+        help: "show the session's role and the roles there are, or start a new session with the role NAME \
+            (see 'hermes roles')",
         man: man(r#"
 show the session's role and the roles there are, or start a new session
 with the role

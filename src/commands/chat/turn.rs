@@ -237,11 +237,13 @@ impl Chat<'_> {
     /// and that another program's settings file is not read.
     fn hint_no_agent(&self) {
         output::notice(
-            "no agent configured; message saved. For replies: hermes config set base_url URL (an OpenAI-compatible server), or hermes config set agent CMD (see 'man hermes')",
+            "no agent configured; message saved. For replies: hermes config set base_url URL (an \
+                OpenAI-compatible server), or hermes config set agent CMD (see 'man hermes')",
         );
         if let Some(other) = crate::settings::foreign_config(self.store) {
             output::notice(&format!(
-                "{} is not read: it is another program's (the Python Hermes keeps its settings there); hermes reads config.toml",
+                "{} is not read: it is another program's (the Python Hermes keeps its settings there); \
+                    hermes reads config.toml",
                 other.display()
             ));
         }
@@ -253,7 +255,8 @@ impl Chat<'_> {
     fn say_left_out(&self, header: &Header, plan: &Plan) {
         if plan.newest_over {
             output::warn(&format!(
-                "the message is larger than the context budget ({}) on its own; it is sent whole, and the agent may refuse it",
+                "the message is larger than the context budget ({}) on its own; it is sent whole, and the \
+                    agent may refuse it",
                 context::describe(plan.budget)
             ));
         }
@@ -265,7 +268,8 @@ impl Chat<'_> {
             return;
         }
         output::notice(&format!(
-            "this session is larger than the context budget ({}): {} older messages ({} characters) are not sent. /compact or 'hermes sessions compact {}' summarises them; see CONTEXT in 'man hermes'",
+            "this session is larger than the context budget ({}): {} older messages ({} characters) are not \
+                sent. /compact or 'hermes sessions compact {}' summarises them; see CONTEXT in 'man hermes'",
             context::describe(plan.budget),
             plan.left_out,
             crate::text::thousands(plan.left_out_chars),

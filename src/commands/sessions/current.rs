@@ -47,12 +47,28 @@ all).
 Exit 1 when there is none.
 "#),
     options: &[
-        switch("", "--json", "{\"id\", \"title\", \"reason\"} as JSON").group(1).man(r#"
+        switch("", "--json", "{\"id\", \"title\", \"reason\"} as JSON")
+            .group(1)
+            .man(
+                r#"
 .B {\(dqid\(dq, \(dqtitle\(dq, \(dqreason\(dq}
 as JSON (not with
 .BR \-\-format ).
-"#).sets(|a| a.json = true),
-        option("-f", "--format", Value::new("TEMPLATE", Kind::Text), "print TEMPLATE with {title}, {title_tmux} (the title with each # doubled, for tmux's status line), {id}, {short_id} (the last 6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; without a session, print nothing").group(1).man(r#"
+"#,
+            )
+            .sets(|a| a.json = true),
+        option(
+            "-f",
+            "--format",
+            Value::new("TEMPLATE", Kind::Text),
+            "print TEMPLATE with {title}, \
+            {title_tmux} (the title with each # doubled, for tmux's status line), {id}, {short_id} (the last \
+                6 hex digits), {model} and {reason} filled in, for a shell prompt or a tmux status line; \
+                    without a session, print nothing",
+        )
+        .group(1)
+        .man(
+            r#"
 print TEMPLATE with {title}, {title_tmux} (the title with each # doubled,
 for tmux's status line), {id}, {short_id} (the last 6 hex digits), {model}
 and {reason} filled in, for a shell prompt or a tmux status line; without
@@ -79,12 +95,14 @@ that is no field is a usage error (exit 2) that names the fields.
 Without a session (or with a store it cannot read) it prints nothing,
 not even an error, and exits 1.
 See EXAMPLES.
-"#).takes(|a, v| {
-                let template = v.lossy();
-                check_fields(&template)?;
-                a.format = Some(template);
-                Ok(())
-            }),
+"#,
+        )
+        .takes(|a, v| {
+            let template = v.lossy();
+            check_fields(&template)?;
+            a.format = Some(template);
+            Ok(())
+        }),
     ],
     args: &[],
     start: || Args { json: false, format: None },

@@ -71,17 +71,36 @@ device that is one), what is written goes through the gate (see
 to a pipe or a file it is the sessions' text byte for byte.
 "#),
     options: &[
-        option("-f", "--format", Value::words(&["json", "jsonl", "markdown"]), "json (an array, default), jsonl (one session a line, for import) or markdown").man(r#"
+        option(
+            "-f",
+            "--format",
+            Value::words(&["json", "jsonl", "markdown"]),
+            "json (an array, default), \
+            jsonl (one session a line, for import) or markdown",
+        )
+        .man(
+            r#"
 .B json
 (an array, default),
 .B jsonl
 (one session a line, for import) or
 .B markdown
-"#).takes(|a, v| {
-                a.format = v.lossy().parse()?;
-                Ok(())
-            }),
-        option("-o", "--output", Value::new("FILE", Kind::File), "write to FILE (atomically, mode 0600) instead of stdout; a device or FIFO is written into, a symlink refused; a FILE that is there is not replaced").man(r#"
+"#,
+        )
+        .takes(|a, v| {
+            a.format = v.lossy().parse()?;
+            Ok(())
+        }),
+        option(
+            "-o",
+            "--output",
+            Value::new("FILE", Kind::File),
+            "write to FILE (atomically, mode 0600) \
+            instead of stdout; a device or FIFO is written into, a symlink refused; a FILE that is there is \
+                not replaced",
+        )
+        .man(
+            r#"
 write to
 .I FILE
 (atomically, mode 0600) instead of stdout;
@@ -95,20 +114,26 @@ The same holds for
 .B /save
 (and
 .BR /save! ).
-"#).takes(|a, v| {
-                let file = v.os();
-                if file.is_empty() {
-                    return Err(Error::usage("-o/--output wants a file name"));
-                }
-                a.output = Some(file);
-                Ok(())
-            }),
-        switch("", "--force", "replace the -o FILE if it is there").man(r#"
+"#,
+        )
+        .takes(|a, v| {
+            let file = v.os();
+            if file.is_empty() {
+                return Err(Error::usage("-o/--output wants a file name"));
+            }
+            a.output = Some(file);
+            Ok(())
+        }),
+        switch("", "--force", "replace the -o FILE if it is there")
+            .man(
+                r#"
 replace the
 .B \-o
 .I FILE
 if it is there
-"#).sets(|a| a.force = true),
+"#,
+            )
+            .sets(|a| a.force = true),
     ],
     args: &[Arg::optional("NAME|ID", Kind::Session).many().takes(|a, v| {
         a.names.push(v.lossy());

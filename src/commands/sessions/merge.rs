@@ -72,16 +72,33 @@ same way; the others are removed, and breadcrumbs that pointed at them
 follow.
 "#),
     options: &[
-        switch("", "--dry-run", "say what would be merged; change nothing").man(r#"
+        switch("", "--dry-run", "say what would be merged; change nothing")
+            .man(
+                r#"
 say what would be merged; change nothing
-"#).sets(|a| a.dry_run = true),
-        switch("", "--restore", "bring back the session of a copy whose session is gone, under a free title (its own, else its own with (2), (3)...)").man(r#"
+"#,
+            )
+            .sets(|a| a.dry_run = true),
+        switch(
+            "",
+            "--restore",
+            "bring back the session of a copy whose session is gone, under a free title \
+            (its own, else its own with (2), (3)...)",
+        )
+        .man(
+            r#"
 bring back the session of a copy whose session is gone, under a free
 title (its own, else its own with (2), (3)...)
-"#).sets(|a| a.restore = true),
-        switch("-y", "--yes", super::YES_HELP).man(r#"
+"#,
+        )
+        .sets(|a| a.restore = true),
+        switch("-y", "--yes", super::YES_HELP)
+            .man(
+                r#"
 do not ask (needed when not on a terminal)
-"#).sets(|a| a.yes = true),
+"#,
+            )
+            .sets(|a| a.yes = true),
     ],
     args: &[Arg::optional("TITLE", Kind::Session).takes(|a, v| {
         a.title = Some(v.lossy());
@@ -192,7 +209,8 @@ fn tell(out: &mut Out, copy: &ConflictCopy, merged: MergedCopy, dry_run: bool) -
         MergedCopy::Orphan { messages, title } => {
             out.flush()?;
             output::warn(&format!(
-                "{}: its session {} '{}' is gone (deleted?); left as it is ({}). Bring it back with 'hermes sessions merge --restore', or remove the file",
+                "{}: its session {} '{}' is gone (deleted?); left as it is ({}). Bring it back with 'hermes \
+                    sessions merge --restore', or remove the file",
                 printable(&name, false),
                 copy.id,
                 printable(&title, false),
@@ -210,7 +228,8 @@ fn tell(out: &mut Out, copy: &ConflictCopy, merged: MergedCopy, dry_run: bool) -
             if let Some(theirs) = retitled_from {
                 out.flush()?;
                 output::warn(&format!(
-                    "{}: titled '{}', which another session has (or which is no usable title); restored as '{}'",
+                    "{}: titled '{}', which another session has (or which is no usable title); restored as \
+                        '{}'",
                     printable(&name, false),
                     printable(&theirs, false),
                     printable(&title, false)

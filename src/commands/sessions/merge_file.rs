@@ -100,7 +100,8 @@ pub(crate) fn run(args: Args) -> Result<()> {
     let base_session = read(base, "BASE").ok().flatten();
     if ours_session.header.id != theirs_session.header.id {
         return Err(Error::Unmerged(format!(
-            "{}: OURS is session {} and THEIRS session {}: not two versions of one session; OURS left as it was",
+            "{}: OURS is session {} and THEIRS session {}: not two versions of one session; OURS left as it \
+                was",
             ours.display(),
             ours_session.header.id,
             theirs_session.header.id
@@ -118,7 +119,8 @@ pub(crate) fn run(args: Args) -> Result<()> {
     fsio::write_atomic(ours, &bytes)?;
     if let Some(theirs_title) = merged.title_kept_over {
         return Err(Error::Unmerged(format!(
-            "session {}: titled '{}' here and '{}' there; kept '{}' (messages merged); rename it if you want theirs",
+            "session {}: titled '{}' here and '{}' there; kept '{}' (messages merged); rename it if you want \
+                theirs",
             merged.session.header.id,
             printable(&merged.session.header.title, false),
             printable(&theirs_title, false),

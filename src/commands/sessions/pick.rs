@@ -64,7 +64,8 @@ impl Run<Store> for Args {
 pub(crate) fn run(store: &Store, _args: Args) -> Result<()> {
     let tty = pick::open_terminal().map_err(|pick::NoTerminal| {
         Error::usage(
-            "sessions pick needs a terminal; without one, find a session with 'hermes sessions search TEXT' or 'hermes sessions list'",
+            "sessions pick needs a terminal; without one, find a session with 'hermes sessions search TEXT' \
+                or 'hermes sessions list'",
         )
     })?;
     let Some(id) = pick::pick(store, tty)? else {

@@ -165,7 +165,9 @@ pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     // Every count with the budget's thousands separator: 37,523 beside 300,000.
     let n = crate::text::thousands;
     out.write(&format!(
-        "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       {}\nnewest:       {}\nbreadcrumbs:  {}\ntemporaries:  {} ({} bytes)\nbudget:       {}\nover budget:  {}\ntokens:       {}\n",
+        "sessions:     {}\nmessages:     {}\nbytes:        {}\nunreadable:   {}\noldest:       \
+            {}\nnewest:       {}\nbreadcrumbs:  {}\ntemporaries:  {} ({} bytes)\nbudget:       {}\nover \
+                budget:  {}\ntokens:       {}\n",
         n(stats.sessions),
         n(stats.messages),
         n(stats.bytes),
@@ -207,7 +209,9 @@ fn one(store: &Store, name: &str, budget: u64, json: bool) -> Result<()> {
     }
     let n = crate::text::thousands;
     out.write(&format!(
-        "id:           {}\nmessages:     {}\nbytes:        {}\ncharacters:   {}\nsummaries:    {}\nin context:   {} characters (the system prompt, the latest summary and what follows)\nbudget:       {}\nover budget:  {}\ntokens:       {}\n",
+        "id:           {}\nmessages:     {}\nbytes:        {}\ncharacters:   {}\nsummaries:    {}\nin \
+            context:   {} characters (the system prompt, the latest summary and what follows)\nbudget:       \
+                {}\nover budget:  {}\ntokens:       {}\n",
         one.id,
         n(one.messages),
         n(one.bytes),

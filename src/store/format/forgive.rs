@@ -307,9 +307,11 @@ mod tests {
         let h = &s.header;
         format!(
             "{{\n  \"created_at\": 1.5,\n  \"cwd\": \"/home/ana\",\n  \"format\": 1,\n  \"id\": \"{}\",\n  \
-             \"message_count\": 2,\n  \"messages\": [\n    {{\n      \"content\": {},\n      \"role\": \"user\",\n      \
+             \"message_count\": 2,\n  \"messages\": [\n    {{\n      \"content\": {},\n      \"role\": \
+                 \"user\",\n      \
              \"ts\": 2\n    }},\n    {{\"content\":\"ok\",\"role\":\"assistant\",\"ts\":3.25}}\n  ],\n  \
-             \"model\": \"m\",\n  \"preview\": {},\n  \"title\": \"redis debug\",\n  \"title_source\": \"user\",\n  \
+             \"model\": \"m\",\n  \"preview\": {},\n  \"title\": \"redis debug\",\n  \"title_source\": \
+                 \"user\",\n  \
              \"updated_at\": 3.25\n}}\n",
             h.id,
             s.messages[0].content.serialize_json(),
@@ -415,7 +417,8 @@ mod tests {
         }
         // Keys in any order, any whitespace, unknown keys passed over; a
         // title inside a message or an unknown field is none of the header's.
-        let loose = "\n{ \"z\" : {\"title\":\"no\"}, \"messages\" : [{\"title\":\"no\"}] ,\r\n\t\"title\"\n:\"yes\" , \
+        let loose = "\n{ \"z\" : {\"title\":\"no\"}, \"messages\" : \
+                     [{\"title\":\"no\"}] ,\r\n\t\"title\"\n:\"yes\" , \
                      \"id\":\"20261202_143015_a1b2c3\", \"preview\": \"\\q";
         assert_eq!(header(loose.as_bytes()).map(|h| h.title), Some("yes".into()));
         let nested =

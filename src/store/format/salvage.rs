@@ -281,7 +281,10 @@ mod tests {
 
     /// A header as hermes writes it: its messages are taken apart as a
     /// stream.
-    const HEAD: &str = r#"{"format":1,"id":"20200101_000000_000001","title":"t","title_source":"user","created_at":1.5,"updated_at":2.5,"cwd":"/","message_count":3,"preview":"a","messages":["#;
+    const HEAD: &str = concat!(
+        r#"{"format":1,"id":"20200101_000000_000001","title":"t","title_source":"user","#,
+        r#""created_at":1.5,"updated_at":2.5,"cwd":"/","message_count":3,"preview":"a","messages":["#
+    );
 
     fn taken_apart(messages: &str) -> (Vec<String>, Vec<String>) {
         let file = format!("{HEAD}{messages}");

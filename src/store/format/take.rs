@@ -122,7 +122,12 @@ mod tests {
 
     /// A long message in the written form, with every kind of escape (a
     /// surrogate pair among them) and a flag after its time.
-    const MESSAGE: &[u8] = br#"{"role":"assistant","content":"a \"b\" \\ \n\/ \u00e9 \ud83d\ude00 c \u001b[1m and more text after the escapes, so that the fields after the content fall within one read at many sizes","ts":1796205601.9156368,"replaced":true}"#;
+    const MESSAGE: &[u8] = concat!(
+        r#"{"role":"assistant","content":"a \"b\" \\ \n\/ \u00e9 \ud83d\ude00 c \u001b[1m and more text "#,
+        r#"after the escapes, so that the fields after the content fall within one read at many sizes","#,
+        r#""ts":1796205601.9156368,"replaced":true}"#
+    )
+    .as_bytes();
 
     #[test]
     fn a_message_taken_in_pieces_is_judged_as_one_taken_whole() {
@@ -130,8 +135,9 @@ mod tests {
         // taken through read buffers of 1 to 12 bytes (the fields before
         // the content never whole in one: the general path) and of 30 to
         // 100 (streamed: escapes cut at every place; the fields after the
-        // content whole in one read, else the general path from there): the same bytes as the general path takes, the same
-        // parts as the message checked whole, or the same refusal.
+        // content whole in one read, else the general path from there):
+        // the same bytes as the general path takes, the same parts as the
+        // message checked whole, or the same refusal.
         let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntxdD\x00\x01\x0c\x7f\xc3\xff";
         let mut variants = vec![MESSAGE.to_vec()];
         for at in 0..MESSAGE.len() {

@@ -139,8 +139,11 @@ fn a_message_read_in_pieces_is_judged_as_one_read_whole() {
     // Every byte of a message deleted, replaced or preceded by one that
     // matters, read whole and in pieces of 1 to 12 bytes: the same
     // session or the same refusal, and the same JSON for the agent.
-    let message =
-        br#"{"role":"assistant","content":"a \"b\" \\ \n\/ \u00e9\ud83d\ude00 c","ts":1796205601.9156368,"replaced":true}"#;
+    let message = concat!(
+        r#"{"role":"assistant","content":"a \"b\" \\ \n\/ \u00e9\ud83d\ude00 c","#,
+        r#""ts":1796205601.9156368,"replaced":true}"#
+    )
+    .as_bytes();
     let bytes: &[u8] = b"\"\\{}[],:.-+0159eEu/ntxdD\x00\x01\x0c\x7f\xc3\xff";
     let mut variants =
         vec![message.to_vec(), b"{\"role\":\"user\",\"content\":\"\xc3\xa9\",\"ts\":1}".to_vec()];

@@ -62,11 +62,14 @@ fn read(
         Ok(())
     };
     // `export --format json`: an array of the same records.
-    let io_error = |source: std::io::Error| crate::error::Error::ImportRead { name: name.to_string(), source };
+    let io_error =
+        |source: std::io::Error| crate::error::Error::ImportRead { name: name.to_string(), source };
     let array = source::first_byte(input).map_err(io_error)? == Some(b'[');
     input.rewind().map_err(io_error)?;
     if array {
-        super::array::for_each_element(input, name, SOURCE.kind, |element, record| one(element.line, record))?;
+        super::array::for_each_element(input, name, SOURCE.kind, |element, record| {
+            one(element.line, record)
+        })?;
     } else {
         source::for_each_record(input, name, &SOURCE, one)?;
     }
@@ -85,7 +88,8 @@ fn admissible(
     tally: &mut Tally,
 ) -> Result<bool> {
     if !session::is_valid_id(&header.id) {
-        return Err(rejected(name, line_no, &format!("invalid session id '{}'", crate::text::clipped(&header.id))));
+        let id = crate::text::clipped(&header.id);
+        return Err(rejected(name, line_no, &format!("invalid session id '{id}'")));
     }
     if header.format > FORMAT {
         return Err(rejected(

@@ -224,7 +224,8 @@ fn read_back(
         bytes.resize(place.len as usize, 0);
         input.read_exact(bytes).map_err(io_error)?;
         let mut exchange = parse(name, place.line as usize, bytes)?;
-        let conversation = exchange.conversation_id.take().or_else(|| exchange.id.clone()).unwrap_or_default();
+        let conversation = exchange.conversation_id.take().or_else(|| exchange.id.clone())
+            .unwrap_or_default();
         match groups.iter_mut().find(|(c, _)| *c == conversation) {
             Some((_, group)) => group.push((place.ts, exchange)),
             None => groups.push((conversation, vec![(place.ts, exchange)])),

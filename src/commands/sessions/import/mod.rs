@@ -452,7 +452,8 @@ fn free_id_like_title(s: &mut Session, taken: &Taken) {
 /// Say that session `id`'s title `was` has an ID's shape, and what it is now.
 fn warn_id_like(id: &str, was: &str, shape: &str, now: &str) {
     output::warn(&format!(
-        "session {id}: the title '{}' has the shape of {shape}, which a title must not have; imported as '{}'",
+        "session {id}: the title '{}' has the shape of {shape}, which a title must not have; \
+         imported as '{}'",
         crate::text::printable(was, false),
         crate::text::printable(now, false)
     ));
@@ -484,7 +485,8 @@ impl Cleaned {
     fn report(&self) {
         for id in &self.named {
             output::warn(&format!(
-                "session {id}: its model's name held control or invisible characters, or more than {} characters; cleaned",
+                "session {id}: its model's name held control or invisible characters, or more than {} \
+                    characters; cleaned",
                 session::MAX_MODEL_CHARS
             ));
         }

@@ -258,7 +258,8 @@ pub(crate) fn looks_like_an_id(name: &str) -> bool {
 /// What to do about a session whose messages are damaged.
 pub(crate) fn repair_hint(id: &str) -> String {
     format!(
-        "To keep its readable messages: hermes sessions repair {id} (it copies the file aside first, byte for byte)"
+        "To keep its readable messages: hermes sessions repair {id} (it copies the file aside first, byte \
+            for byte)"
     )
 }
 
@@ -313,7 +314,8 @@ impl fmt::Display for Error {
                 }
                 write!(
                     f,
-                    "; find it with 'hermes sessions list', or look in the messages too: hermes sessions search {}",
+                    "; find it with 'hermes sessions list', or look in the messages too: hermes sessions \
+                        search {}",
                     crate::words::quoted(&visible(name))
                 )
             }
@@ -337,7 +339,8 @@ impl fmt::Display for Error {
                 }
                 write!(
                     f,
-                    "nothing was done; name one by its ID, rename one (hermes sessions rename ID TITLE), or merge them into one (hermes sessions merge {})",
+                    "nothing was done; name one by its ID, rename one (hermes sessions rename ID TITLE), or \
+                        merge them into one (hermes sessions merge {})",
                     crate::words::quoted(&visible(name))
                 )
             }
@@ -350,7 +353,8 @@ impl fmt::Display for Error {
                 match names.as_slice() {
                     [] => write!(
                         f,
-                        "; there are none: a role is a file roles/NAME.md in the profile (see 'hermes roles --help')"
+                        "; there are none: a role is a file roles/NAME.md in the profile (see 'hermes roles \
+                            --help')"
                     ),
                     names => write!(f, "; the roles are {}: see 'hermes roles'", names.join(", ")),
                 }
@@ -365,7 +369,8 @@ impl fmt::Display for Error {
                 if *titled {
                     write!(
                         f,
-                        "\nit is the title of a session: -r takes IDs only; continue it with hermes chat -c {}",
+                        "\nit is the title of a session: -r takes IDs only; continue it with hermes chat -c \
+                            {}",
                         crate::words::quoted(&visible(id))
                     )?;
                 }
@@ -395,7 +400,8 @@ impl fmt::Display for Error {
             Error::AmbiguousName { name, candidates } => {
                 write!(
                     f,
-                    "'{}' could mean {} sessions: it is a title and also a short ID; nothing was done. Name one by its full ID:",
+                    "'{}' could mean {} sessions: it is a title and also a short ID; nothing was done. Name \
+                        one by its full ID:",
                     visible(name),
                     candidates.len()
                 )?;
@@ -434,7 +440,8 @@ impl fmt::Display for Error {
                     [] => write!(f, "'{title}' has the shape of {shape}{rule} {instead}"),
                     [(id, held)] if *create_if_missing => write!(
                         f,
-                        "'{title}' is not a title but {part} of session {id} ('{}'){rule} continue that session with 'hermes chat -r {title}', or {instead}",
+                        "'{title}' is not a title but {part} of session {id} ('{}'){rule} continue that \
+                            session with 'hermes chat -r {title}', or {instead}",
                         visible(held)
                     ),
                     [(id, held)] => {
@@ -482,7 +489,8 @@ impl fmt::Display for Error {
             | Error::MergeIncomplete(text) => write!(f, "{text}"),
             Error::NotText { place, offset, byte } => write!(
                 f,
-                "{place} is not UTF-8 text (the byte 0x{byte:02x} at offset {offset}); nothing was done: convert it first, from Latin-1 with iconv -f latin1 -t utf-8"
+                "{place} is not UTF-8 text (the byte 0x{byte:02x} at offset {offset}); nothing was done: \
+                    convert it first, from Latin-1 with iconv -f latin1 -t utf-8"
             ),
             Error::Io { path, source } => write!(f, "{}: {}", path.display(), describe_io(source)),
             Error::DirectoryNotWritable { verb, path, dir, source } => {
@@ -505,7 +513,8 @@ impl fmt::Display for Error {
             }
             Error::NewerFormat { path, format, understood } => write!(
                 f,
-                "{}: written in format {format} by a newer hermes; this one understands format {understood} and will not modify it",
+                "{}: written in format {format} by a newer hermes; this one understands format {understood} \
+                    and will not modify it",
                 path.display()
             ),
             Error::LockTimeout { lock, what, waited } => write!(
@@ -516,7 +525,8 @@ impl fmt::Display for Error {
             ),
             Error::NoHome => write!(
                 f,
-                "neither HERMES_HOME nor HOME is set, so there is nowhere to keep sessions; set HERMES_HOME=/path/to/dir"
+                "neither HERMES_HOME nor HOME is set, so there is nowhere to keep sessions; set \
+                    HERMES_HOME=/path/to/dir"
             ),
             Error::NotADirectory(path) => write!(f, "{}: exists and is not a directory", path.display()),
             Error::AlreadyExists(path) => write!(f, "{}: already exists", path.display()),
@@ -525,7 +535,8 @@ impl fmt::Display for Error {
             Error::NotAConfig { path, why } => write!(f, "{}: {why}; not a config file", path.display()),
             Error::ConfigTooLarge { path, limit } => write!(
                 f,
-                "{}: larger than the {} KiB a config file may be; make it smaller with 'hermes config unset KEY' or 'hermes config set KEY VALUE' (they read it whole to mend it), or by hand",
+                "{}: larger than the {} KiB a config file may be; make it smaller with 'hermes config unset \
+                    KEY' or 'hermes config set KEY VALUE' (they read it whole to mend it), or by hand",
                 path.display(),
                 limit >> 10
             ),
@@ -566,7 +577,8 @@ impl fmt::Display for Error {
             ),
             Error::PagerFailed { pager, how } => write!(
                 f,
-                "the pager '{}' {how}, so the output may not have been shown; run again with --no-pager, or set PAGER (or HERMES_PAGER) to a pager that works",
+                "the pager '{}' {how}, so the output may not have been shown; run again with --no-pager, or \
+                    set PAGER (or HERMES_PAGER) to a pager that works",
                 visible(pager)
             ),
             Error::Interrupted => write!(f, "interrupted"),
@@ -610,130 +622,4 @@ impl From<lexopt::Error> for Error {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn io_error() -> io::Error {
-        io::Error::from(io::ErrorKind::StorageFull)
-    }
-
-    /// One of each kind, with the status the man page gives it.
-    fn every_kind() -> Vec<(Error, i32)> {
-        let path = || PathBuf::from("/h/sessions/x.json");
-        vec![
-            (Error::NotFound { name: "x".into(), did_you_mean: Vec::new() }, EXIT_NOT_FOUND),
-            (Error::NoSuchSession { name: "x".into(), did_you_mean: Vec::new() }, EXIT_NOT_FOUND),
-            (Error::UnknownOption { option: "--x".into(), did_you_mean: None, command: "" }, EXIT_USAGE),
-            (Error::NoSuchId { id: "x".into(), titled: false }, EXIT_NOT_FOUND),
-            (Error::NothingToContinue, EXIT_NOT_FOUND),
-            (Error::usage("bad"), EXIT_USAGE),
-            (Error::Refused("no".into()), EXIT_USAGE),
-            (
-                Error::IdLikeTitle {
-                    title: "20261204".into(),
-                    shape: "a session ID prefix",
-                    part: "the start of the ID",
-                    sessions: Vec::new(),
-                    create_if_missing: true,
-                },
-                EXIT_USAGE,
-            ),
-            (Error::TooLarge("big".into()), EXIT_USAGE),
-            (Error::NotText { place: "-q".into(), offset: 3, byte: 0xe9 }, EXIT_USAGE),
-            (Error::Agent("failed".into()), EXIT_AGENT),
-            (Error::io(&path(), io_error()), EXIT_STORE),
-            (Error::Corrupt { path: path(), why: "truncated".into() }, EXIT_STORE),
-            (
-                Error::DamagedSession { path: path(), id: "x".into(), why: "message 2: bad".into() },
-                EXIT_STORE,
-            ),
-            (Error::NewerFormat { path: path(), format: 9, understood: 1 }, EXIT_STORE),
-            (
-                Error::LockTimeout { lock: path(), what: "lock".into(), waited: Duration::from_secs(10) },
-                EXIT_STORE,
-            ),
-            (Error::NoHome, EXIT_STORE),
-            (Error::NotADirectory(path()), EXIT_STORE),
-            (Error::AlreadyExists(path()), EXIT_STORE),
-            (Error::Vanished { id: "x".into() }, EXIT_STORE),
-            (Error::ConfigSyntax { path: path(), line: 3, why: "no '='".into() }, EXIT_STORE),
-            (Error::ConfigTooLarge { path: path(), limit: 64 << 10 }, EXIT_STORE),
-            (Error::StdoutWrite(io_error()), EXIT_STORE),
-            (Error::ReplyNotShown { id: "x".into(), source: io_error() }, EXIT_STORE),
-            (Error::ReplyNotSaved { id: "x".into(), max_bytes: 64 << 20 }, EXIT_STORE),
-            (Error::TerminalRead(io_error()), EXIT_STORE),
-            (Error::NoDirectory { path: path(), dir: path() }, EXIT_STORE),
-            (
-                Error::creating_in(
-                    "write",
-                    &path(),
-                    Path::new("/h"),
-                    io::Error::from(io::ErrorKind::PermissionDenied),
-                ),
-                EXIT_STORE,
-            ),
-            (Error::ExportIncomplete { damaged: 2 }, EXIT_STORE),
-            (Error::ImportRead { name: "f".into(), source: io_error() }, EXIT_STORE),
-            (Error::ImportRejected { name: "f".into(), line: 1, why: "not JSON".into() }, EXIT_USAGE),
-            (Error::ImportIncomplete { name: "f".into(), damaged: 1, dry_run: false }, EXIT_USAGE),
-            (Error::Interrupted, EXIT_INTERRUPTED),
-        ]
-    }
-
-    #[test]
-    fn each_kind_has_its_exit_status() {
-        for (error, status) in every_kind() {
-            assert_eq!(error.exit_code(), status, "{error:?}");
-        }
-    }
-
-    #[test]
-    fn messages_leave_the_prefix_to_their_printer() {
-        for (error, _) in every_kind() {
-            let text = error.to_string();
-            assert!(!text.is_empty() && !text.starts_with("hermes"), "{error:?}: {text}");
-        }
-    }
-
-    #[test]
-    fn numbers_in_messages_come_from_the_values_given() {
-        let newer = Error::NewerFormat { path: "f".into(), format: 7, understood: 3 };
-        assert!(newer.to_string().contains("written in format 7") && newer.to_string().contains("format 3"));
-        let timeout = Error::LockTimeout {
-            lock: "l".into(),
-            what: "store lock".into(),
-            waited: Duration::from_secs(4),
-        };
-        assert!(timeout.to_string().starts_with("timed out after 4s"));
-    }
-
-    #[test]
-    fn a_directory_that_takes_no_files_is_named_with_what_to_look_at() {
-        let denied = Error::creating_in(
-            "write",
-            Path::new("/h/config.toml"),
-            Path::new("/h"),
-            io::Error::from(io::ErrorKind::PermissionDenied),
-        );
-        assert!(denied.to_string().ends_with("; see its owner and mode with: ls -ld /h"), "{denied}");
-        let read_only = Error::creating_in(
-            "make",
-            Path::new("/h/sessions"),
-            Path::new("/h"),
-            io::Error::from(io::ErrorKind::ReadOnlyFilesystem),
-        );
-        let text = read_only.to_string();
-        assert!(
-            text.starts_with("cannot make /h/sessions: no file can be added to its directory /h (")
-                && !text.contains("ls -ld"),
-            "{text}"
-        );
-        let other = Error::creating_in(
-            "write",
-            Path::new("/h/x"),
-            Path::new("/h"),
-            io::Error::from(io::ErrorKind::StorageFull),
-        );
-        assert!(matches!(other, Error::Io { .. }));
-    }
-}
+mod tests;
