@@ -89,7 +89,8 @@ pub(crate) fn slash_tag(name: &str, args: &str) -> String {
 /// The man page: `man/hermes.1.in`, the hand-written guide, with each of
 /// its marks filled from the tables: `@synopsis`, `@options COMMAND` (the
 /// entries of its options), `@verbs GROUP` (each verb's entry and its
-/// options), `@slash` (the slash commands), `@exit-statuses`. `HERMES_BLESS=1 cargo test`
+/// options), `@slash` (the slash commands), `@settings` (each key of config.toml and
+/// its help), `@environment`, `@exit-statuses`. `HERMES_BLESS=1 cargo test`
 /// writes it to `man/hermes.1`.
 #[cfg(test)]
 pub(crate) fn page(template: &str) -> String {
@@ -114,6 +115,16 @@ pub(crate) fn page(template: &str) -> String {
                     }
                 }
             }
+            "environment" => {
+                for variable in super::environment::ENVIRONMENT {
+                    out.push_str(&entry(&super::environment::tag(variable), variable.man));
+                }
+            }
+            "settings" => {
+                for setting in crate::settings::TABLE {
+                    out.push_str(&format!(".TP\n.B {}\n{}\n", setting.name, escaped(setting.help)));
+                }
+            }
             "exit-statuses" => {
                 for status in super::exit_status::EXIT_STATUSES {
                     out.push_str(&entry(&format!(".B {}", status.code), status.man));
@@ -128,6 +139,25 @@ pub(crate) fn page(template: &str) -> String {
         }
     }
     out
+}
+
+/// Plain text as roff: a backslash, a dash and a quote escaped, in lines
+/// of at most 78 bytes, a line that would start with a control character
+/// guarded.
+#[cfg(test)]
+fn escaped(text: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        let word = word.replace('\\', "\\e").replace('-', "\\-").replace('\'', "\\(aq");
+        match lines.last_mut() {
+            Some(line) if line.len() + 1 + word.len() <= 78 => {
+                line.push(' ');
+                line.push_str(&word);
+            }
+            _ => lines.push(if word.starts_with(['.', '\'']) { format!("\\&{word}") } else { word }),
+        }
+    }
+    lines.join("\n")
 }
 
 /// The first lines of the page made.

@@ -5,6 +5,8 @@
 
 pub(crate) mod completion;
 pub(crate) mod defs;
+#[cfg(test)]
+mod environment;
 mod exit_status;
 pub(crate) mod help;
 #[cfg(test)]
