@@ -167,6 +167,16 @@ when not set.
 "#),
     },
     Variable {
+        names: &["LV"],
+        man: man(r#"
+given to the pager as
+.B \-c
+when not set (colours in
+.BR lv ,
+as git gives it).
+"#),
+    },
+    Variable {
         names: &["VISUAL", "EDITOR"],
         man: man(r#"
 the editor of
@@ -177,6 +187,16 @@ It is run by
 .BR /bin/sh ,
 so it may carry arguments
 .RB ( "code \-w" ).
+"#),
+    },
+    Variable {
+        names: &["SHELL"],
+        man: man(r#"
+the shell that runs the command of
+.B chat \-e
+.RB ( "$SHELL \-c" );
+.B /bin/sh
+when unset or empty.
 "#),
     },
     Variable {
@@ -226,5 +246,69 @@ pub(crate) fn tag(variable: &Variable) -> String {
     match variable.names {
         [one] => format!(".B {one}"),
         names => format!(".BR {}", names.join(" \", \" ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ENVIRONMENT;
+
+    /// Not hermes's to document: where programs are found (read as any
+    /// program reads it), and what makes the tests write the generated
+    /// reference (`make bless`).
+    const NOT_HERMES: &[&str] = &["PATH", "HERMES_BLESS"];
+
+    /// Every `NAME` in `text` read or set as a variable of the
+    /// environment: `var("NAME")`, `var_os`, `env`, `env_remove`.
+    fn variables(text: &str) -> Vec<&str> {
+        let mut names = Vec::new();
+        for call in ["var(\"", "var_os(\"", "env(\"", "env_remove(\""] {
+            for (at, _) in text.match_indices(call) {
+                let rest = &text[at + call.len()..];
+                let name = &rest[..rest.find('"').unwrap_or(0)];
+                if !name.is_empty()
+                    && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+                {
+                    names.push(name);
+                }
+            }
+        }
+        names
+    }
+
+    fn sources(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push((path.display().to_string(), std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+
+    #[test]
+    fn every_variable_the_source_reads_or_sets_is_in_the_table() {
+        let mut files = Vec::new();
+        sources(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+        let mut missing = Vec::new();
+        for (path, text) in &files {
+            // What the tests set for themselves is no variable of hermes's.
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for name in variables(code) {
+                let known = ENVIRONMENT.iter().any(|v| v.names.contains(&name)) || NOT_HERMES.contains(&name);
+                if !known {
+                    missing.push(format!("{name} ({path})"));
+                }
+            }
+        }
+        assert!(files.len() > 50);
+        assert!(missing.is_empty(), "not in cli::environment::ENVIRONMENT: {}", missing.join(", "));
+    }
+
+    #[test]
+    fn the_check_sees_a_variable() {
+        let text = "std::env::var(\"HERMES_NEW\"); Sources::env(\"OTHER_ONE\"); var(\"lower\")";
+        assert_eq!(variables(text), ["HERMES_NEW", "OTHER_ONE"]);
     }
 }

@@ -29,7 +29,8 @@ impl Chat<'_> {
             "code" => true,
             other => {
                 return Err(Error::usage(format!(
-                    "/copy [code]: copy the last reply, or its last code block, not '{other}'"
+                    "{}: copy the last reply, or its last code block, not '{other}'",
+                    super::slash::usage("/copy")
                 )));
             }
         };

@@ -378,6 +378,15 @@ Tab completes a slash command, and after it a title, a file, a model or a role.
 ";
 
 /// The command `name` (without its slash) names.
+/// How a slash command is typed, as its entry has it: `usage("/copy")` is
+/// `/copy [code]`.
+pub(super) fn usage(typed: &str) -> String {
+    match command(typed.trim_start_matches('/')) {
+        Some(slash) if !slash.args.is_empty() => format!("/{} {}", slash.name, slash.args),
+        _ => typed.to_string(),
+    }
+}
+
 fn command(name: &str) -> Option<&'static Slash> {
     COMMANDS.iter().find(|c| c.name == name || c.aliases.contains(&name))
 }
@@ -589,7 +598,7 @@ impl Chat<'_> {
         let keep = match rest {
             "" => None,
             n => Some(n.parse().map_err(|_| {
-                Error::usage(format!("/compact [N]: N is a number of messages to keep, not '{n}'"))
+                Error::usage(format!("{}: N is a number of messages to keep, not '{n}'", usage("/compact")))
             })?),
         };
         let budget = self.budget.get();
