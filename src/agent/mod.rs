@@ -172,11 +172,11 @@ pub(crate) enum Choice {
 }
 
 /// The settings a command with an agent works with: config.toml's, what
-/// its command line said (`flags`: key, value, option), and whether a
+/// its command line said (`overrides`: key, value, option), and whether a
 /// bare agent name is one that comes with hermes and what it reads.
-pub(crate) fn resolve_settings(store: &Store, flags: Vec<settings::Override>) -> Result<Settings> {
+pub(crate) fn resolve_settings(store: &Store, overrides: Vec<settings::Override>) -> Result<Settings> {
     let settings = Settings::resolve(&settings::Sources {
-        flags,
+        overrides,
         file: settings::load_file(store)?,
         shipped_input: Some(shipped::input),
         ..Default::default()
@@ -195,8 +195,8 @@ pub(crate) fn choose(settings: &Settings, choice: &Choice) -> Result<Option<Agen
     Agent::from_settings(settings)
 }
 
-/// `--agent CMD` as a setting's flag, for `settings`.
-pub(crate) fn choice_flag(choice: &Choice) -> Option<settings::Override> {
+/// `--agent CMD` as a setting's override, for `settings`.
+pub(crate) fn choice_override(choice: &Choice) -> Option<settings::Override> {
     match choice {
         Choice::Command(command) => Some((
             settings::Key::Agent,

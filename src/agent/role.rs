@@ -13,7 +13,7 @@
 //! Write a git commit message for the diff you are given. ...
 //! ```
 //!
-//! Its settings reach the settings resolver as flags, named `--role
+//! Its settings reach the settings resolver as overrides, named `--role
 //! NAME` (or `/role NAME`), so that where a value came from stays one
 //! answer (`Settings::get`).
 
@@ -31,7 +31,7 @@ use crate::store::trust;
 pub(crate) enum Field {
     /// What the role is for, in a line.
     Description,
-    /// A setting, given to the resolver as the role's flag.
+    /// A setting, given to the resolver as the role's override.
     Setting(Key),
 }
 
@@ -90,9 +90,9 @@ pub(crate) struct Role {
 }
 
 impl Role {
-    /// Its settings and prompt as flags of the settings resolver, said to
+    /// Its settings and prompt as overrides of the settings resolver, said to
     /// come from `given` (`--role NAME`, `/role NAME`).
-    pub(crate) fn flags(&self, given: &str) -> Vec<Override> {
+    pub(crate) fn overrides(&self, given: &str) -> Vec<Override> {
         let prompt = self.prompt.iter().map(|p| (Key::System, p.clone()));
         let settings = self.settings.iter().filter_map(|(field, value)| match field {
             Field::Setting(key) => Some((*key, value.clone())),
@@ -338,10 +338,10 @@ mod tests {
         assert_eq!(r.description, "a test");
         assert_eq!(r.prompt.as_deref(), Some("Be brief.\nVery."));
         assert_eq!(r.get(Key::Model), Some("m-1"));
-        let flags = r.flags("--role x");
-        let keys: Vec<Key> = flags.iter().map(|(k, _, _)| *k).collect();
+        let overrides = r.overrides("--role x");
+        let keys: Vec<Key> = overrides.iter().map(|(k, _, _)| *k).collect();
         assert_eq!(keys, [Key::Model, Key::Context, Key::System]);
-        assert!(flags.iter().all(|(_, _, given)| *given == Origin::Role("--role x".to_string())));
+        assert!(overrides.iter().all(|(_, _, given)| *given == Origin::Role("--role x".to_string())));
     }
 
     #[test]

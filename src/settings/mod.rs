@@ -1,6 +1,6 @@
 //! The settings: one table of every key config.toml may hold (its name,
 //! its help, the words it takes, the kind of value it checks, and where
-//! else its value may come from: a flag of the command line, the session,
+//! else its value may come from: an option of the command line, the session,
 //! the environment, a default), and one resolver, `Settings::resolve`,
 //! that both gives the value that applies and says where it came from.
 //! Code names a key by its `Key`, never by its name: a name is read into a
@@ -87,7 +87,7 @@ pub(crate) struct Setting {
     pub(crate) words: &'static [&'static str],
     /// What its values are, and so why one is refused.
     pub(crate) kind: Kind,
-    /// Where its value comes from: a flag, the session, config.toml, the
+    /// Where its value comes from: the command line, the session, config.toml, the
     /// environment or a default, in the order that key asks.
     pub(crate) find: fn(&Sources, &Found) -> Option<(String, Origin)>,
 }
@@ -161,7 +161,7 @@ impl Origin {
 #[derive(Default)]
 pub(crate) struct Sources {
     /// What the command line and the role said.
-    pub(crate) flags: Vec<Override>,
+    pub(crate) overrides: Vec<Override>,
     /// The session's own model, when a session is in hand.
     pub(crate) session_model: Option<String>,
     /// config.toml's values.
@@ -172,8 +172,8 @@ pub(crate) struct Sources {
 }
 
 impl Sources {
-    fn flag(&self, key: Key) -> Option<(String, Origin)> {
-        self.flags.iter().find(|(k, _, _)| *k == key).map(|(_, v, origin)| (v.clone(), origin.clone()))
+    fn overridden(&self, key: Key) -> Option<(String, Origin)> {
+        self.overrides.iter().find(|(k, _, _)| *k == key).map(|(_, v, origin)| (v.clone(), origin.clone()))
     }
 
     fn file(&self, key: Key) -> Option<(String, Origin)> {
@@ -251,7 +251,7 @@ pub(crate) const TABLE: &[Setting] = &[
         // The environment wins over the file: HERMES_AGENT is the way to
         // try another without editing it.
         find: |s, _| {
-            s.flag(Key::Agent)
+            s.overridden(Key::Agent)
                 .or_else(|| Sources::env("HERMES_AGENT"))
                 .or_else(|| s.file(Key::Agent))
                 .or_else(|| {
@@ -289,7 +289,7 @@ pub(crate) const TABLE: &[Setting] = &[
         words: &[],
         kind: Kind::Rule(|v| crate::store::session::clean_model(v).map(|_| ())),
         find: |s, found| {
-            s.flag(Key::Model)
+            s.overridden(Key::Model)
                 .or_else(|| s.session_model.clone().map(|m| (m, Origin::Session)))
                 .or_else(|| s.file(Key::Model))
                 .or_else(|| Sources::env("HERMES_MODEL"))
@@ -362,7 +362,7 @@ pub(crate) const TABLE: &[Setting] = &[
         help: "the system prompt of new sessions",
         words: &[],
         kind: Kind::Text,
-        find: |s, _| s.flag(Key::System).or_else(|| s.file(Key::System)),
+        find: |s, _| s.overridden(Key::System).or_else(|| s.file(Key::System)),
     },
     Setting {
         key: Key::Render,
@@ -371,7 +371,7 @@ pub(crate) const TABLE: &[Setting] = &[
         words: &["markdown", PLAIN],
         kind: Kind::Word,
         find: |s, _| {
-            s.flag(Key::Render).or_else(|| s.file(Key::Render)).or_else(|| {
+            s.overridden(Key::Render).or_else(|| s.file(Key::Render)).or_else(|| {
                 let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
                 Some(if dumb {
                     (PLAIN.to_string(), Origin::Env("TERM"))
@@ -398,7 +398,7 @@ pub(crate) const TABLE: &[Setting] = &[
         words: &BOOLEAN_WORDS,
         kind: Kind::Word,
         find: |s, _| {
-            s.flag(Key::Save)
+            s.overridden(Key::Save)
                 .or_else(|| s.file(Key::Save))
                 .or_else(|| Some(("true".to_string(), Origin::Default(None))))
         },
@@ -411,7 +411,7 @@ pub(crate) const TABLE: &[Setting] = &[
         words: &BOOLEAN_WORDS,
         kind: Kind::Word,
         find: |s, _| {
-            s.flag(Key::Usage)
+            s.overridden(Key::Usage)
                 .or_else(|| s.file(Key::Usage))
                 .or_else(|| Some(("false".to_string(), Origin::Default(None))))
         },
@@ -428,7 +428,7 @@ pub(crate) const TABLE: &[Setting] = &[
             })
         }),
         find: |s, _| {
-            s.flag(Key::Context)
+            s.overridden(Key::Context)
                 .or_else(|| s.file(Key::Context))
                 .or_else(|| Some((context::DEFAULT_BUDGET.to_string(), Origin::Default(None))))
         },
@@ -441,7 +441,7 @@ pub(crate) const TABLE: &[Setting] = &[
         words: &[],
         kind: Kind::Rule(|v| parse_timeout(v).map(|_| ())),
         find: |s, _| {
-            s.flag(Key::Timeout)
+            s.overridden(Key::Timeout)
                 .or_else(|| s.file(Key::Timeout))
                 .or_else(|| Some((DEFAULT_TIMEOUT_SECONDS.to_string(), Origin::Default(None))))
         },
@@ -461,7 +461,7 @@ pub(crate) const TABLE: &[Setting] = &[
         help: option_help("temperature"),
         words: &[],
         kind: Kind::ModelOption,
-        find: |s, _| s.flag(Key::Temperature).or_else(|| s.file(Key::Temperature)),
+        find: |s, _| s.overridden(Key::Temperature).or_else(|| s.file(Key::Temperature)),
     },
     Setting {
         key: Key::TopP,
@@ -469,7 +469,7 @@ pub(crate) const TABLE: &[Setting] = &[
         help: option_help("top_p"),
         words: &[],
         kind: Kind::ModelOption,
-        find: |s, _| s.flag(Key::TopP).or_else(|| s.file(Key::TopP)),
+        find: |s, _| s.overridden(Key::TopP).or_else(|| s.file(Key::TopP)),
     },
     Setting {
         key: Key::MaxTokens,
@@ -477,7 +477,7 @@ pub(crate) const TABLE: &[Setting] = &[
         help: option_help("max_tokens"),
         words: &[],
         kind: Kind::ModelOption,
-        find: |s, _| s.flag(Key::MaxTokens).or_else(|| s.file(Key::MaxTokens)),
+        find: |s, _| s.overridden(Key::MaxTokens).or_else(|| s.file(Key::MaxTokens)),
     },
     Setting {
         key: Key::Seed,
@@ -485,7 +485,7 @@ pub(crate) const TABLE: &[Setting] = &[
         help: option_help("seed"),
         words: &[],
         kind: Kind::ModelOption,
-        find: |s, _| s.flag(Key::Seed).or_else(|| s.file(Key::Seed)),
+        find: |s, _| s.overridden(Key::Seed).or_else(|| s.file(Key::Seed)),
     },
     Setting {
         key: Key::Stop,
@@ -493,7 +493,7 @@ pub(crate) const TABLE: &[Setting] = &[
         help: option_help("stop"),
         words: &[],
         kind: Kind::ModelOption,
-        find: |s, _| s.flag(Key::Stop).or_else(|| s.file(Key::Stop)),
+        find: |s, _| s.overridden(Key::Stop).or_else(|| s.file(Key::Stop)),
     },
 ];
 
@@ -599,7 +599,7 @@ impl Settings {
         &self.servers
     }
 
-    /// The settings of config.toml alone (no flag, no session), as a
+    /// The settings of config.toml alone (no option, no session), as a
     /// command without either sees them.
     pub(crate) fn of_file(store: &Store) -> crate::error::Result<Settings> {
         Ok(Settings::resolve(&Sources { file: load_file(store)?, ..Sources::default() }))

@@ -56,7 +56,7 @@ struct Chat<'a> {
     settings: RefCell<Settings>,
     /// What the command line said of the settings, without a role: what
     /// `/role` resolves them from again.
-    flags: Vec<Override>,
+    overrides: Vec<Override>,
     /// The role of this chat (`--role`, `/role`): the sessions it makes are
     /// started with it, and record it.
     role: RefCell<Option<String>>,
@@ -143,8 +143,8 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         .map(|path| attach::read(path, "-f").map_err(in_chat))
         .collect::<Result<Vec<_>>>()?;
     let terminal = terminal::identify();
-    let flags = command_line_flags(&args);
-    let (chosen, early_request) = settings_and_agent(store, &args, &flags, role.as_ref(), interactive);
+    let overrides = command_line_overrides(&args);
+    let (chosen, early_request) = settings_and_agent(store, &args, &overrides, role.as_ref(), interactive);
     // Which session first: a wrong name fails before anything is written,
     // and before what is wrong with the settings is said.
     let Settled { target, chose_by, pending_title } = settle(store, &args, terminal.as_ref())?;
@@ -176,7 +176,7 @@ fn run_chat(store: &Store, args: Args, json_turn: Option<&RefCell<oneshot::Turn>
         no_save: !settings.saves(),
         says_usage: settings.says_usage(),
         settings: RefCell::new(settings),
-        flags,
+        overrides,
         role: RefCell::new(role.map(|r| r.name)),
         noted: RefCell::new(Vec::new()),
         json: args.json,
@@ -268,11 +268,11 @@ fn one_shot_only(args: &Args) -> Result<()> {
 fn settings_and_agent(
     store: &Store,
     args: &Args,
-    flags: &[Override],
+    overrides: &[Override],
     role: Option<&agent::role::Role>,
     interactive: bool,
 ) -> (Result<(Settings, Option<Agent>)>, Option<agent::Prestarted>) {
-    let chosen = chat_settings(store, args, flags, role).and_then(|settings| {
+    let chosen = chat_settings(store, args, overrides, role).and_then(|settings| {
         let agent = agent::choose(&settings, &args.agent)?
             .map(|agent| agent::Agent { schema: args.schema.clone(), ..agent.with_usage_dir(store.home()) });
         Ok((settings, agent))
@@ -361,31 +361,31 @@ fn settle(store: &Store, args: &Args, terminal: Option<&Terminal>) -> Result<Set
 
 /// What this chat's command line says of the settings (`--agent`,
 /// `--plain`, `--context`).
-fn command_line_flags(args: &Args) -> Vec<Override> {
-    let mut flags: Vec<Override> = agent::choice_flag(&args.agent).into_iter().collect();
+fn command_line_overrides(args: &Args) -> Vec<Override> {
+    let mut overrides: Vec<Override> = agent::choice_override(&args.agent).into_iter().collect();
     let option = |given: &str| Origin::CommandLine(given.to_string());
     if args.plain {
-        flags.push((Key::Render, settings::PLAIN.to_string(), option("--plain")));
+        overrides.push((Key::Render, settings::PLAIN.to_string(), option("--plain")));
     }
     if let Some(budget) = &args.context {
-        flags.push((Key::Context, budget.clone(), option("--context")));
+        overrides.push((Key::Context, budget.clone(), option("--context")));
     }
     if args.usage {
-        flags.push((Key::Usage, "true".to_string(), option("--usage")));
+        overrides.push((Key::Usage, "true".to_string(), option("--usage")));
     }
     if args.no_save {
-        flags.push((Key::Save, "false".to_string(), option("--no-save")));
+        overrides.push((Key::Save, "false".to_string(), option("--no-save")));
     }
     if let Some(seconds) = &args.timeout {
-        flags.push((Key::Timeout, seconds.clone(), option("--timeout")));
+        overrides.push((Key::Timeout, seconds.clone(), option("--timeout")));
     }
     // Every model option is a key (settings' tests see to it).
     for (name, value) in &args.options {
         if let Some(key) = Key::parse(name) {
-            flags.push((key, value.clone(), option(&format!("-o {name}"))));
+            overrides.push((key, value.clone(), option(&format!("-o {name}"))));
         }
     }
-    flags
+    overrides
 }
 
 /// config.toml's settings with what this chat's command line says of
@@ -397,15 +397,15 @@ fn chat_settings(
     given: &[Override],
     role: Option<&agent::role::Role>,
 ) -> Result<Settings> {
-    let mut flags = given.to_vec();
+    let mut overrides = given.to_vec();
     if let Some(role) = role {
-        flags.extend(role.flags(&format!("--role {}", role.name)));
+        overrides.extend(role.overrides(&format!("--role {}", role.name)));
     }
-    match agent::resolve_settings(store, flags.clone()) {
+    match agent::resolve_settings(store, overrides.clone()) {
         Ok(settings) => Ok(settings),
         // Notes are kept even while config.toml is being mended.
         Err(_) if args.agent == AgentChoice::Disabled => {
-            Ok(Settings::resolve(&settings::Sources { flags, ..Default::default() }))
+            Ok(Settings::resolve(&settings::Sources { overrides, ..Default::default() }))
         }
         Err(e) => Err(e),
     }
@@ -669,7 +669,7 @@ impl Chat<'_> {
         let settings = self.settings.borrow();
         let default = self.agent.as_ref().and(settings.get(Key::Model));
         let default = default.map(|(m, origin)| (m.to_string(), origin.clone()));
-        // The role's model (the settings' only flag for it) is chosen for
+        // The role's model (the settings' only override of it) is chosen for
         // a new session and one of the chat's role, over its own.
         let of_role = header.is_none_or(|h| h.role.is_some() && h.role == *self.role.borrow());
         let role = default.clone().filter(|(_, origin)| of_role && matches!(origin, Origin::Role(_)));

@@ -55,8 +55,8 @@ impl Chat<'_> {
         }
         let role = role::find(self.store, name)?;
         let given = format!("/role {}", role.name);
-        let flags: Vec<_> = self.flags.iter().cloned().chain(role.flags(&given)).collect();
-        let settings = agent::resolve_settings(self.store, flags)?;
+        let overrides: Vec<_> = self.overrides.iter().cloned().chain(role.overrides(&given)).collect();
+        let settings = agent::resolve_settings(self.store, overrides)?;
         // The agent is this chat's: another is started by another chat.
         let wanted = Agent::from_settings(&settings)?.map(|a| (a.command, a.input));
         if wanted != self.agent.as_ref().map(|a| (a.command.clone(), a.input)) {

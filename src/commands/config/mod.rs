@@ -1,7 +1,9 @@
 //! `hermes config`: get, set, unset, list and path for the keys of
 //! config.toml, each value with where it came from (the file, the
 //! environment, a default), and `check`, one tiny request through the
-//! configured agent that says plainly what is wrong.
+//! configured agent that says plainly what is wrong; a file per verb, and
+//! here what they share (the verbs' list, printing a value, naming a key,
+//! rewriting the file).
 
 mod check;
 mod get;

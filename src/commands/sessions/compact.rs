@@ -118,11 +118,11 @@ impl Run<Store> for Args {
 
 pub(crate) fn run(store: &Store, args: Args) -> Result<()> {
     let header = resolve::find_by_name(store, &args.name)?;
-    let flags = [(Key::Agent, args.agent, "--agent"), (Key::Context, args.context, "--context")]
+    let overrides = [(Key::Agent, args.agent, "--agent"), (Key::Context, args.context, "--context")]
         .into_iter()
         .filter_map(|(key, value, flag)| Some((key, value?, Origin::CommandLine(flag.to_string()))))
         .collect();
-    let settings = crate::agent::resolve_settings(store, flags)?;
+    let settings = crate::agent::resolve_settings(store, overrides)?;
     let outcome = crate::agent::compact::summarise(store, &header, &settings, args.keep)?;
     crate::output::note!("{outcome}");
     Ok(())
